@@ -1,0 +1,5 @@
+-- Booleans do not support arithmetic.
+-- ==
+-- error: T002
+
+def main (a: bool) (b: bool) = a + b
