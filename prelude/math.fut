@@ -782,8 +782,8 @@ module f64: (float with t = f64 with int_t = u64) = {
   def floor (x: f64): f64 = __intrinsic "f64.floor"
   def ceil (x: f64): f64 = __intrinsic "f64.ceil"
   def round (x: f64): f64 = __intrinsic "f64.round"
-  def atan2 (x: f64) (y: f64): f64 = __intrinsic "f64.atan2"
-  def hypot (x: f64) (y: f64): f64 = __intrinsic "f64.hypot"
+  def atan2 (y: f64) (x: f64): f64 = __intrinsic "f64.atan2"
+  def hypot (y: f64) (x: f64): f64 = __intrinsic "f64.hypot"
   def fma (a: f64) (b: f64) (c: f64): f64 = __intrinsic "f64.fma"
   def ldexp (x: f64) (k: i32): f64 = __intrinsic "f64.ldexp"
   def to_bits (x: f64): u64 = __intrinsic "f64.to_bits"
@@ -897,8 +897,8 @@ module f32: (float with t = f32 with int_t = u32) = {
   def floor (x: f32): f32 = __intrinsic "f32.floor"
   def ceil (x: f32): f32 = __intrinsic "f32.ceil"
   def round (x: f32): f32 = __intrinsic "f32.round"
-  def atan2 (x: f32) (y: f32): f32 = __intrinsic "f32.atan2"
-  def hypot (x: f32) (y: f32): f32 = __intrinsic "f32.hypot"
+  def atan2 (y: f32) (x: f32): f32 = __intrinsic "f32.atan2"
+  def hypot (y: f32) (x: f32): f32 = __intrinsic "f32.hypot"
   def fma (a: f32) (b: f32) (c: f32): f32 = __intrinsic "f32.fma"
   def ldexp (x: f32) (k: i32): f32 = __intrinsic "f32.ldexp"
   def to_bits (x: f32): u32 = __intrinsic "f32.to_bits"
@@ -1015,8 +1015,8 @@ module f16: (float with t = f16 with int_t = u16) = {
   def floor (x: f16): f16 = down_ (f32.floor (up_ x))
   def ceil (x: f16): f16 = down_ (f32.ceil (up_ x))
   def round (x: f16): f16 = down_ (f32.round (up_ x))
-  def atan2 (x: f16) (y: f16): f16 = down_ (f32.atan2 (up_ x) (up_ y))
-  def hypot (x: f16) (y: f16): f16 = down_ (f32.hypot (up_ x) (up_ y))
+  def atan2 (y: f16) (x: f16): f16 = down_ (f32.atan2 (up_ y) (up_ x))
+  def hypot (y: f16) (x: f16): f16 = down_ (f32.hypot (up_ y) (up_ x))
   def fma (a: f16) (b: f16) (c: f16): f16 = down_ (f32.fma (up_ a) (up_ b) (up_ c))
   def ldexp (x: f16) (k: i32): f16 = down_ (f32.ldexp (up_ x) k)
   def to_bits (x: f16): u16 = __intrinsic "f16.to_bits"

@@ -140,14 +140,14 @@ def float_module(t, bits, int_t, mb, eb):
         for f in UNARY_MATH:
             L.append("  def %s (x: f16): f16 = down_ (f32.%s (up_ x))" % (f, f))
         for f in BINARY_MATH:
-            L.append("  def %s (x: f16) (y: f16): f16 = down_ (f32.%s (up_ x) (up_ y))" % (f, f))
+            L.append("  def %s (y: f16) (x: f16): f16 = down_ (f32.%s (up_ y) (up_ x))" % (f, f))
         L.append("  def fma (a: f16) (b: f16) (c: f16): f16 = down_ (f32.fma (up_ a) (up_ b) (up_ c))")
         L.append("  def ldexp (x: f16) (k: i32): f16 = down_ (f32.ldexp (up_ x) k)")
     else:
         for f in UNARY_MATH:
             L.append("  def %s (x: %s): %s = %s" % (f, t, t, intr("%s.%s" % (t, f), "%s -> %s" % (t, t))))
         for f in BINARY_MATH:
-            L.append("  def %s (x: %s) (y: %s): %s = %s" % (f, t, t, t, intr("%s.%s" % (t, f), "%s -> %s -> %s" % (t, t, t))))
+            L.append("  def %s (y: %s) (x: %s): %s = %s" % (f, t, t, t, intr("%s.%s" % (t, f), "%s -> %s -> %s" % (t, t, t))))
         L.append("  def fma (a: %s) (b: %s) (c: %s): %s = %s" % (t, t, t, t, intr("%s.fma" % t, "%s -> %s -> %s -> %s" % (t, t, t, t))))
         L.append("  def ldexp (x: %s) (k: i32): %s = %s" % (t, t, intr("%s.ldexp" % t, "%s -> i32 -> %s" % (t, t))))
     L.append("  def to_bits (x: %s): %s = %s" % (t, int_t, intr("%s.to_bits" % t, "%s -> %s" % (t, int_t))))
@@ -444,6 +444,154 @@ module type float = {
 }
 '''
 
+POLY = [
+ ("map", "'a [n] 'x. (f: a -> x) -> (xs: [n]a) -> *[n]x",
+  "`[f xs[0], ..., f xs[n-1]]`, applied in index order. A run-time error raised by `f` propagates (the interpreter reports the one for the lowest index)."),
+ ("reduce", "[n] 'a. (op: a -> a -> a) -> (ne: a) -> (xs: [n]a) -> a",
+  "`op (... (op (op ne xs[0]) xs[1]) ...) xs[n-1]`; `ne` for `n == 0`. The interpreter uses exactly this left-to-right order; compiled code may re-associate and insert extra `ne`, which is why `op` must be associative with neutral element `ne`."),
+ ("reduce_comm", "[n] 'a. (op: a -> a -> a) -> (ne: a) -> (xs: [n]a) -> a",
+  "Same result as `reduce` (the caller promises `op` is also commutative, so compiled code may reorder operands)."),
+ ("scan", "[n] 'a. (op: a -> a -> a) -> (ne: a) -> (xs: [n]a) -> *[n]a",
+  "Inclusive scan: `r[0] = op ne xs[0]`, `r[i] = op r[i-1] xs[i]`. Empty input gives an empty result."),
+ ("reduce_by_index", "'a [k] [n]. (dest: *[k]a) -> (f: a -> a -> a) -> (ne: a) -> (is: [n]i64) -> (as: [n]a) -> *[k]a",
+  "For `j = 0 .. n-1` in order: if `0 <= is[j] < k` then `dest[is[j]] = f dest[is[j]] as[j]`; indices out of range (negative or `>= k`) are **ignored**, no error. `ne` is not needed by this sequential meaning (compiled code uses it to initialise partial histograms). Returns the updated `dest` (consumed: may be updated in place). If `is` and `as` differ in length: error `Size mismatch`."),
+ ("scatter", "'t [k] [n]. (dest: *[k]t) -> (is: [n]i64) -> (vs: [n]t) -> *[k]t",
+  "For `j = 0 .. n-1` in order: if `0 <= is[j] < k` then `dest[is[j]] = vs[j]`; out-of-range indices are **ignored**, no error. With duplicate indices the interpreter lets the last write win, but programs must not depend on which write wins. `dest` is consumed. Length mismatch of `is`/`vs`: `Size mismatch`."),
+ ("iota", "(n: i64) -> *[n]i64",
+  "`[0, 1, ..., n-1]`; empty for `n == 0`. `n < 0`: run-time error `Invalid range: iota of negative size <n>.`"),
+ ("replicate", "'t. (n: i64) -> (x: t) -> *[n]t",
+  "An array of `n` copies of `x` (`x` may itself be an array; the result then has shape `[n]` followed by the shape of `x`). `n < 0`: run-time error `Invalid range: replicate of negative size <n>.`"),
+ ("copy", "'t. (x: t) -> *t",
+  "A deep copy of `x` (any non-function value: scalar, array, tuple, record, sum). The result shares no storage with anything."),
+ ("concat", "[n] [m] 't. (xs: [n]t) -> (ys: [m]t) -> *[n + m]t",
+  "The elements of `xs` followed by those of `ys`. If the row shapes differ (only possible if the type checker let it through): `Size mismatch`."),
+ ("flatten", "[n] [m] 't. (xs: [n][m]t) -> [n * m]t",
+  "Row-major merge of the two outer dimensions: element `(i, j)` goes to `i*m + j`. Inner dimensions are kept. Works for `n == 0` or `m == 0` (the result is empty; its row shape is the shape of `t`)."),
+ ("unflatten", "'t [p]. (n: i64) -> (m: i64) -> (xs: [p]t) -> [n][m]t",
+  "Inverse of `flatten`: element `i*m + j` goes to `(i, j)`. If `n < 0`, `m < 0` or `n*m != p`: run-time error `Invalid reshape: cannot unflatten an array of shape [<p>] to [<n>][<m>].`"),
+ ("transpose", "[n] [m] 't. (xs: [n][m]t) -> [m][n]t",
+  "`r[j][i] = xs[i][j]`; only the two outer dimensions are swapped. For `n == 0` the result has shape `[m][0]...`, so empty arrays must keep their full shape in the value representation."),
+ ("zip", "'a 'b [n]. (xs: [n]a) -> (ys: [n]b) -> *[n](a, b)",
+  "Pairs `(xs[i], ys[i])`. If the lengths differ: `Size mismatch`."),
+ ("unzip", "'a 'b [n]. (xys: [n](a, b)) -> ([n]a, [n]b)",
+  "The arrays of first and second components. For an empty input both results are empty (with the row shapes of `a` and `b`)."),
+ ("jvp2", "'a 'b. (f: a -> b) -> (x: a) -> (dx: a) -> (b, b)",
+  "Forward-mode AD: `(f x, J_f(x) · dx)`. `x` and `dx` have the same type and shape; only floating-point scalars carry tangents (integer and boolean parts of `dx` are ignored, and the tangent of an integer or boolean part of the result is zero or `false`). `dx` of a different shape than `x`: `Size mismatch`. Must work when nested with itself and with `vjp2`, and when `f` closes over variables (their tangent is zero)."),
+ ("vjp2", "'a 'b. (f: a -> b) -> (x: a) -> (dy: b) -> (b, a)",
+  "Reverse-mode AD: `(f x, J_f(x)ᵀ · dy)`. `dy` has the type and shape of `f x`; integer/boolean parts of the returned input cotangent are zero/false. Free variables of `f` receive no cotangent. Errors raised by `f` propagate."),
+ ("jmp2", "'a 'b [k]. (f: a -> b) -> (x: a) -> (dxs: [k]a) -> (b, [k]b)",
+  "`(f x, map (\\dx -> (jvp2 f x dx).1) dxs)`. For `k == 0` the second component is empty and `f x` is still computed."),
+ ("mjp2", "'a 'b [k]. (f: a -> b) -> (x: a) -> (dys: [k]b) -> (b, [k]a)",
+  "`(f x, map (\\dy -> (vjp2 f x dy).1) dys)`. For `k == 0` the second component is empty and `f x` is still computed."),
+ ("with_vjp", "'a 'b. (f: a -> b) -> (f': b -> b -> a) -> (x: a) -> b",
+  "Not under AD: `f x` (`f'` is not called). Under reverse mode, the cotangent contributed to `x` is `f' y dy`, where `y = f x` and `dy` is the cotangent of `y`; `f` is not differentiated. Under forward mode, `f` is differentiated normally and `f'` ignored."),
+]
+
+HEAD = """# Intrinsics of the prelude
+
+GENERATED by `tools/gen_prelude.py` -- edit the script, not this file.
+
+A prelude definition whose body is exactly `__intrinsic "NAME"` is
+implemented natively by the interpreter and the backends.  The native
+code receives the definition's **value** parameters in order (size and
+type parameters are not passed; a tuple parameter arrives as one tuple
+value) and must return a value of the declared return type.  Every
+intrinsic used anywhere in `prelude/` is listed below; the script fails
+if one is missing.
+
+Everything else in the prelude is ordinary Futhark on top of these and
+of the built-in overloaded operators (`+ - * / % // %% ** == != < <= > >=
+& | ^ << >> >>> && ||`, unary `-` and `!`), which are not intrinsics.
+
+Run-time error messages below are the text after `Error: `; tests match
+them with the phrases of `docs/diagnostics.md` (`Invalid range`,
+`Invalid reshape`, `Size mismatch`).
+
+## Polymorphic intrinsics
+
+Types are written as `type-params. parameter types -> result`.
+
+| name | type | semantics |
+|------|------|-----------|
+"""
+
+FAMILIES = """
+## Per-type intrinsics
+
+Names are `"<prim>.<fn>"`.  Integer types: `i8 i16 i32 i64 u8 u16 u32 u64`;
+float types with native math: `f32 f64`.  `f16` has only conversions and
+`to_bits`/`from_bits` natively; its mathematical functions are written in
+Futhark by converting to `f32` and back.
+
+### Conversions `"<to>.<from>"` (132 names)
+
+For every pair of distinct types `to`, `from` in
+`i8 i16 i32 i64 u8 u16 u32 u64 f16 f32 f64 bool`, the intrinsic
+`"<to>.<from>"` has type `from -> to` (for example `"f64.i32"` converts an
+`i32` to an `f64`).  Semantics:
+
+| from \\ to | integer | float | bool |
+|---|---|---|---|
+| integer | two's complement: truncate to the target width; widen by sign extension if the *source* is signed, zero extension if unsigned (so `u8.i8 (-1) == 255`, `i8.u8 200 == -56`, `i64.u32 4294967295 == 4294967295`) | nearest representable value, ties to even | `x != 0` |
+| float | truncate towards zero; NaN and ±inf give 0; finite values outside the target range saturate to the type's least/greatest value (so `u8.f64 (-1.5) == 0`, `i8.f64 300 == 127`) | IEEE conversion, round to nearest even; overflow gives ±inf; NaN stays NaN | `x != 0` (NaN gives `true`, `-0.0` gives `false`) |
+| bool | `true` is 1, `false` is 0 | `true` is 1.0, `false` is 0.0 | (identity, not an intrinsic) |
+
+### Integer functions (4 × 8 names)
+
+| name | type | semantics |
+|---|---|---|
+| `"<int>.popc"` | `t -> i32` | number of one bits in the two's complement representation |
+| `"<int>.clz"` | `t -> i32` | number of leading zero bits; the bit width for 0 |
+| `"<int>.ctz"` | `t -> i32` | number of trailing zero bits; the bit width for 0 |
+| `"<int>.mul_hi"` | `t -> t -> t` | upper half of the exact double-width product (signed product for signed types, unsigned for unsigned) |
+
+### Float functions (32 × 2 names, plus 2 for f16)
+
+For `t` in `f32 f64` (all on IEEE values, results as C99 `<math.h>` /
+Rust's `f32`/`f64` methods; NaN in gives NaN out unless stated):
+
+| name | type | semantics |
+|---|---|---|
+"""
+
+FLOAT_SEM = [
+ ("sqrt", "t -> t", "square root (correctly rounded); negative gives NaN"),
+ ("cbrt", "t -> t", "cube root; defined for negative numbers"),
+ ("exp", "t -> t", "e^x"),
+ ("log", "t -> t", "natural logarithm; 0 gives -inf, negative gives NaN"),
+ ("log2", "t -> t", "base-2 logarithm"),
+ ("log10", "t -> t", "base-10 logarithm"),
+ ("log1p", "t -> t", "log(1+x), accurate near 0"),
+ ("sin", "t -> t", "sine (radians)"), ("cos", "t -> t", "cosine"), ("tan", "t -> t", "tangent"),
+ ("asin", "t -> t", "arc sine; outside [-1,1] gives NaN"), ("acos", "t -> t", "arc cosine"), ("atan", "t -> t", "arc tangent"),
+ ("sinh", "t -> t", "hyperbolic sine"), ("cosh", "t -> t", "hyperbolic cosine"), ("tanh", "t -> t", "hyperbolic tangent"),
+ ("asinh", "t -> t", "inverse hyperbolic sine"), ("acosh", "t -> t", "inverse hyperbolic cosine; below 1 gives NaN"), ("atanh", "t -> t", "inverse hyperbolic tangent; ±1 gives ±inf"),
+ ("gamma", "t -> t", "the gamma function Γ(x) (C `tgamma`)"),
+ ("lgamma", "t -> t", "ln|Γ(x)| (C `lgamma`)"),
+ ("erf", "t -> t", "error function"), ("erfc", "t -> t", "complementary error function 1 - erf(x)"),
+ ("floor", "t -> t", "round towards -inf"), ("ceil", "t -> t", "round towards +inf"),
+ ("round", "t -> t", "round to nearest integer, halfway cases to the **even** integer (`round 2.5 == 2`, `round (-0.5) == -0`)"),
+ ("atan2", "t -> t -> t", "`atan2 y x`: C `atan2(y, x)`, first argument is y (`atan2 1 0 == pi/2`)"),
+ ("hypot", "t -> t -> t", "sqrt(a²+b²) without intermediate overflow"),
+ ("fma", "t -> t -> t -> t", "`fma a b c` = a·b+c with one rounding"),
+ ("ldexp", "t -> i32 -> t", "`ldexp x k` = x·2^k correctly rounded (C `ldexp`/`scalbn`), overflow gives ±inf"),
+ ("to_bits", "t -> int_t", "the IEEE bit pattern (`int_t` = u32 for f32, u64 for f64); NaN payloads preserved"),
+ ("from_bits", "int_t -> t", "reinterpret a bit pattern as a float"),
+]
+
+TAIL = """
+For `f16`: `"f16.to_bits"` (`f16 -> u16`) and `"f16.from_bits"` (`u16 -> f16`),
+IEEE binary16 bit patterns.
+
+## Complete list
+
+Every intrinsic name used in `prelude/`, with the type at which it is used.
+
+| name | type |
+|------|------|
+"""
+
+
 HEADER = '''-- | Numeric module types and the modules for the primitive types.
 --
 -- GENERATED by tools/gen_prelude.py -- do not edit by hand.
@@ -470,6 +618,39 @@ def main():
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     with open(os.path.join(root, "prelude", "math.fut"), "w") as f:
         f.write(text)
+    write_intrinsics_md(root)
+
+
+def write_intrinsics_md(root):
+    import re
+    used = {}
+    pdir = os.path.join(root, "prelude")
+    for fn in sorted(os.listdir(pdir)):
+        if fn.endswith(".fut"):
+            for m in re.finditer(r'__intrinsic "([^"]+)"', open(os.path.join(pdir, fn)).read()):
+                used.setdefault(m.group(1), fn)
+    poly = {n: ty for n, ty, _ in POLY}
+    per = dict(intrinsics)
+    missing = [n for n in used if n not in poly and n not in per]
+    if missing:
+        sys.exit("intrinsics used but not documented: %s" % ", ".join(missing))
+    unused = [n for n in list(poly) + list(per) if n not in used]
+    if unused:
+        sys.exit("intrinsics documented but not used: %s" % ", ".join(unused))
+    out = [HEAD.rstrip("\n")]
+    for n, ty, sem in POLY:
+        out.append("| `%s` | `%s` | %s |" % (n, ty, sem.replace("|", "\\|")))
+    out.append(FAMILIES.rstrip("\n"))
+    for n, ty, sem in FLOAT_SEM:
+        out.append("| `\"<t>.%s\"` | `%s` | %s |" % (n, ty, sem))
+    out.append(TAIL.rstrip("\n"))
+    names = [n for n, _, _ in POLY] + [n for n, _ in intrinsics]
+    for n in names:
+        out.append("| `%s` | `%s` |" % (n, poly.get(n) or per[n]))
+    out.append("")
+    out.append("Total: %d intrinsics (%d polymorphic, %d per-type)." % (len(names), len(POLY), len(intrinsics)))
+    with open(os.path.join(pdir, "INTRINSICS.md"), "w") as f:
+        f.write("\n".join(out) + "\n")
 
 
 if __name__ == "__main__":
