@@ -1,4 +1,4 @@
--- match with negative literal patterns and float patterns.
+-- match with negative literal patterns.
 -- ==
 -- input { -1 } output { 100 }
 -- input { 1 } output { 200 }
