@@ -115,7 +115,7 @@ impl fmt::Display for Mismatch {
                     write!(f, "]: expected {expected}, got {got}")?;
                 }
                 if let Some(t) = threshold {
-                    write!(f, " (tolerance {t:e})")?;
+                    write!(f, " (tolerance {t:?})")?;
                 }
                 Ok(())
             }
@@ -279,6 +279,10 @@ mod tests {
         let e = Value::vector(vec![1000.0f64, 1.0]);
         assert!(cmp(Value::vector(vec![1001.9f64, 2.9]), e.clone()).is_ok());
         let m = cmp(Value::vector(vec![1002.5f64, 1.0]), e).unwrap_err();
+        assert_eq!(
+            m.to_string(),
+            "1 of 2 elements differ; first at index [0]: expected 1000.0f64, got 1002.5f64 (tolerance 2.0)"
+        );
         match m {
             Mismatch::Elements {
                 index,

@@ -38,6 +38,8 @@
 //! No function in this crate panics on any input; malformed input gives an
 //! error value.
 
+#![deny(missing_docs)]
+
 pub mod binary;
 pub mod compare;
 pub mod error;

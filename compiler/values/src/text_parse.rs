@@ -170,7 +170,7 @@ impl Collector {
                 pos,
                 ReadErrorKind::Syntax,
                 format!(
-                    "array elements have different types: {} is not a {settled}",
+                    "array elements have different types: {} is not of type {settled}",
                     lit.describe()
                 ),
             ),
