@@ -59,39 +59,39 @@ def reduce_comm [n] 'a (op: a -> a -> a) (ne: a) (xs: [n]a): a = __intrinsic "re
 -- **Work:** O(n).  **Span:** O(log n).
 def scan [n] 'a (op: a -> a -> a) (ne: a) (xs: [n]a): *[n]a = __intrinsic "scan"
 
--- | `reduce_by_index dest f ne is as` updates `dest` in place: for
+-- | `reduce_by_index dest f ne is vs` updates `dest` in place: for
 -- each `j`, if `is[j]` is a valid index of `dest`, then
--- `dest[is[j]]` becomes `f dest[is[j]] as[j]`.  Indices out of bounds
+-- `dest[is[j]]` becomes `f dest[is[j]] vs[j]`.  Indices out of bounds
 -- are ignored.  `f` must be associative and commutative with neutral
 -- element `ne`, since updates to the same bin may happen in any order.
 --
 -- **Work:** O(n).  **Span:** O(n) in the worst case, O(1) in the best.
-def reduce_by_index 'a [k] [n] (dest: *[k]a) (f: a -> a -> a) (ne: a) (is: [n]i64) (as: [n]a): *[k]a =
+def reduce_by_index 'a [k] [n] (dest: *[k]a) (f: a -> a -> a) (ne: a) (is: [n]i64) (vs: [n]a): *[k]a =
   __intrinsic "reduce_by_index"
 
 -- | Like `reduce_by_index`, but for a two-dimensional destination
 -- indexed by pairs.  Pairs outside the destination are ignored.
-def reduce_by_index_2d 'a [k] [m] [n] (dest: *[k][m]a) (f: a -> a -> a) (ne: a) (is: [n](i64, i64)) (as: [n]a): *[k][m]a =
+def reduce_by_index_2d 'a [k] [m] [n] (dest: *[k][m]a) (f: a -> a -> a) (ne: a) (is: [n](i64, i64)) (vs: [n]a): *[k][m]a =
   let flat_is = map (\(i, j) -> if i >= 0 && i < k && j >= 0 && j < m then i * m + j else -1) is
-  let flat = reduce_by_index (flatten_ dest) f ne flat_is as
+  let flat = reduce_by_index (flatten_ dest) f ne flat_is vs
   in unflatten_ k m flat
 
 -- | Like `reduce_by_index`, but for a three-dimensional destination
 -- indexed by triples.  Triples outside the destination are ignored.
-def reduce_by_index_3d 'a [k] [m] [l] [n] (dest: *[k][m][l]a) (f: a -> a -> a) (ne: a) (is: [n](i64, i64, i64)) (as: [n]a): *[k][m][l]a =
+def reduce_by_index_3d 'a [k] [m] [l] [n] (dest: *[k][m][l]a) (f: a -> a -> a) (ne: a) (is: [n](i64, i64, i64)) (vs: [n]a): *[k][m][l]a =
   let flat_is = map (\(i, j, h) ->
                        if i >= 0 && i < k && j >= 0 && j < m && h >= 0 && h < l
                        then (i * m + j) * l + h
                        else -1) is
-  let flat = reduce_by_index (flatten_ (flatten_ dest)) f ne flat_is as
+  let flat = reduce_by_index (flatten_ (flatten_ dest)) f ne flat_is vs
   in unflatten_ k m (unflatten_ (k * m) l flat)
 
--- | `hist op ne k is as` builds a histogram with `k` bins, all
--- starting at `ne`, and combines each `as[j]` into bin `is[j]` with
+-- | `hist op ne k is vs` builds a histogram with `k` bins, all
+-- starting at `ne`, and combines each `vs[j]` into bin `is[j]` with
 -- `op`.  Out-of-range bins are ignored.  Same requirements on `op` as
 -- `reduce_by_index`.
-def hist 'a [n] (op: a -> a -> a) (ne: a) (k: i64) (is: [n]i64) (as: [n]a): *[k]a =
-  reduce_by_index (replicate_ k ne) op ne is as
+def hist 'a [n] (op: a -> a -> a) (ne: a) (k: i64) (is: [n]i64) (vs: [n]a): *[k]a =
+  reduce_by_index (replicate_ k ne) op ne is vs
 
 -- | `scatter dest is vs` writes each `vs[j]` to position `is[j]` of
 -- `dest` (in place) and returns it.  Out-of-bounds indices are
