@@ -1,0 +1,312 @@
+//! Turning chumsky's errors into [`Diagnostic`]s, and attaching doc comments.
+
+use crate::ast::*;
+use crate::diag::Diagnostic;
+use crate::lexer::{Kw, Token};
+use crate::parser::PErr;
+use chumsky::error::{RichPattern, RichReason};
+use std::collections::HashMap;
+
+fn describe_pattern(p: &RichPattern<'_, Token>) -> Option<String> {
+    Some(match p {
+        RichPattern::Token(t) => match &**t {
+            Token::Backtick => "backtick".into(),
+            t => format!("`{t}`"),
+        },
+        RichPattern::Label(l) => l.to_string(),
+        RichPattern::Identifier(s) => format!("`{s}`"),
+        RichPattern::Any => "something".into(),
+        RichPattern::SomethingElse => return None,
+        RichPattern::EndOfInput => "end of input".into(),
+        _ => return None,
+    })
+}
+
+fn is_closer(t: &Token) -> bool {
+    matches!(t, Token::RParen | Token::RBracket | Token::RBrace)
+}
+
+fn closer_of(t: &Token) -> Option<Token> {
+    match t {
+        Token::LParen | Token::QualParen(_) => Some(Token::RParen),
+        Token::LBracket | Token::IndexOpen | Token::HashBracket => Some(Token::RBracket),
+        Token::LBrace => Some(Token::RBrace),
+        _ => None,
+    }
+}
+
+/// Indices of opening delimiters that have no matching closer anywhere in the file.
+fn unmatched_openers(tokens: &[(Token, Span)]) -> Vec<bool> {
+    let mut unmatched = vec![false; tokens.len()];
+    let mut stack: Vec<(usize, Token)> = Vec::new();
+    for (i, (t, _)) in tokens.iter().enumerate() {
+        if let Some(c) = closer_of(t) {
+            stack.push((i, c));
+        } else if is_closer(t) {
+            // Pop to the nearest opener expecting this closer.
+            if let Some(pos) = stack.iter().rposition(|(_, c)| c == t) {
+                for (j, _) in stack.drain(pos + 1..) {
+                    unmatched[j] = true;
+                }
+                stack.pop();
+            }
+        }
+    }
+    for (j, _) in stack {
+        unmatched[j] = true;
+    }
+    unmatched
+}
+
+/// Converts parser errors to diagnostics (code P001), one per distinct location.
+pub(crate) fn convert(
+    errs: &[PErr<'_>],
+    tokens: &[(Token, Span)],
+    src: &str,
+    eoi: Span,
+) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let unmatched = if errs.is_empty() {
+        Vec::new()
+    } else {
+        unmatched_openers(tokens)
+    };
+    for e in errs {
+        let span = *e.span();
+        if !seen.insert((span.start, span.end)) {
+            continue;
+        }
+        let found_text = match e.found() {
+            Some(_) => {
+                let r = span.range();
+                match src.get(r) {
+                    Some(s) if !s.is_empty() => format!("`{}`", s),
+                    _ => "token".into(),
+                }
+            }
+            None => "end of input".into(),
+        };
+        let mut expected: Vec<String> = Vec::new();
+        let mut expects_in = false;
+        let mut expects_closer: Option<Token> = None;
+        let mut expects_equals = false;
+        if let RichReason::ExpectedFound { expected: exp, .. } = e.reason() {
+            for p in exp {
+                if let RichPattern::Token(t) = p {
+                    match &**t {
+                        Token::Kw(Kw::In) => expects_in = true,
+                        Token::Equals => expects_equals = true,
+                        t if is_closer(t) && expects_closer.is_none() => {
+                            expects_closer = Some(t.clone())
+                        }
+                        _ => {}
+                    }
+                }
+                if let RichPattern::Label(l) = p
+                    && l.as_ref() == "`in`"
+                {
+                    expects_in = true;
+                }
+                if let Some(s) = describe_pattern(p)
+                    && !expected.contains(&s)
+                {
+                    expected.push(s);
+                }
+            }
+        }
+        // After a complete expression every continuation (an operator, an argument,
+        // `.field`, `[i]`, `: t`, ...) is possible; when a structural token (a keyword,
+        // a closing bracket, a separator) is also expected, that is the useful part.
+        const CONTINUATIONS: [&str; 15] = [
+            "expression", "operator", "field name", "`.`", "`[`", "`:`", "`:>`", "`..`",
+            "`...`", "`..<`", "`..>`", "backtick", "`with`", "literal", "name",
+        ];
+        if expected.iter().any(|s| !CONTINUATIONS.contains(&s.as_str())) {
+            expected.retain(|s| !CONTINUATIONS.contains(&s.as_str()));
+        }
+        expected.sort_by_key(|s| (s.starts_with('`'), s.clone()));
+        let (message, label) = match e.reason() {
+            RichReason::Custom(msg) => (msg.clone(), msg.clone()),
+            RichReason::ExpectedFound { .. } => {
+                let exp = list(&expected);
+                if exp.is_empty() {
+                    (format!("unexpected {found_text}"), "unexpected here".to_string())
+                } else {
+                    (
+                        format!("unexpected {found_text}, expected {exp}"),
+                        format!("expected {exp}"),
+                    )
+                }
+            }
+        };
+        let mut d = Diagnostic::error("P001", message, span, label);
+        // Hints.
+        let found = e.found();
+        if expects_in {
+            match found {
+                Some(Token::Kw(
+                    Kw::Def | Kw::Entry | Kw::Type | Kw::Module | Kw::Open | Kw::Import | Kw::Local,
+                ))
+                | None => d = d.with_hint("missing `in`? A `let` needs `in` before its body"),
+                _ => d = d.with_hint("a `let` binding is followed by `in` and its body"),
+            }
+        }
+        if let Some(Token::Equals) = found
+            && !expects_equals
+        {
+            d = d.with_hint("to compare two values use `==`; `=` only appears in bindings");
+        }
+        if let Some(closer) = &expects_closer {
+            // The innermost delimiter still open at the error.
+            let mut stack: Vec<usize> = Vec::new();
+            for (i, (t, s)) in tokens.iter().enumerate() {
+                if s.start >= span.start {
+                    break;
+                }
+                if closer_of(t).is_some() {
+                    stack.push(i);
+                } else if is_closer(t) {
+                    stack.pop();
+                }
+            }
+            if let Some(&i) = stack.last() {
+                let (t, s) = &tokens[i];
+                if closer_of(t).as_ref() == Some(closer) && unmatched.get(i) == Some(&true) {
+                    let open = src.get(s.range()).unwrap_or("(");
+                    d = d.with_secondary(*s, format!("unclosed `{open}` opened here"));
+                }
+            }
+        }
+        let _ = eoi;
+        out.push(d);
+    }
+    out
+}
+
+fn list(items: &[String]) -> String {
+    const MAX: usize = 8;
+    let mut v: Vec<&str> = items.iter().map(|s| s.as_str()).collect();
+    let more = v.len() > MAX;
+    v.truncate(MAX);
+    match v.len() {
+        0 => String::new(),
+        1 => v[0].to_string(),
+        _ => {
+            let last = v.pop().unwrap_or_default();
+            let mut s = v.join(", ");
+            if more {
+                s.push_str(", ");
+                s.push_str(last);
+                s.push_str(", …");
+            } else {
+                s.push_str(" or ");
+                s.push_str(last);
+            }
+            s
+        }
+    }
+}
+
+/// Attaches `-- |` doc comments to the declarations and specs they precede, and
+/// the file's leading doc comment to the file (when the first declaration is
+/// preceded by two doc blocks, the first documents the file).
+pub(crate) fn attach_docs(file: &mut File, docs: &[(u32, String)]) {
+    if docs.is_empty() {
+        return;
+    }
+    let mut by_offset: HashMap<u32, Vec<&String>> = HashMap::new();
+    for (off, d) in docs {
+        by_offset.entry(*off).or_default().push(d);
+    }
+    match file.decs.first() {
+        Some(d) => {
+            if let Some(v) = by_offset.get_mut(&d.span.start)
+                && v.len() >= 2
+            {
+                file.doc = Some(v.remove(0).clone());
+            }
+        }
+        None => file.doc = docs.first().map(|(_, d)| d.clone()),
+    }
+    let map: HashMap<u32, String> = by_offset
+        .into_iter()
+        .filter_map(|(k, v)| v.last().map(|d| (k, (*d).clone())))
+        .collect();
+    for d in &mut file.decs {
+        dec_docs(d, &map, None);
+    }
+}
+
+fn dec_docs(d: &mut Dec, map: &HashMap<u32, String>, inherited: Option<&String>) {
+    let doc = map.get(&d.span.start).or(inherited).cloned();
+    match &mut d.kind {
+        DecKind::Val(b) => b.doc = doc,
+        DecKind::Type(b) => b.doc = doc,
+        DecKind::Mod(b) => {
+            b.doc = doc;
+            for p in &mut b.params {
+                sig_docs(&mut p.sig, map);
+            }
+            if let Some(s) = &mut b.sig {
+                sig_docs(s, map);
+            }
+            mod_docs(&mut b.body, map);
+        }
+        DecKind::Sig(b) => {
+            b.doc = doc;
+            sig_docs(&mut b.sig, map);
+        }
+        DecKind::Open(m) => mod_docs(m, map),
+        DecKind::Local(inner) => dec_docs(inner, map, doc.as_ref()),
+        DecKind::Import(..) => {}
+    }
+}
+
+fn mod_docs(m: &mut ModExp, map: &HashMap<u32, String>) {
+    match &mut m.kind {
+        ModExpKind::Var(_) | ModExpKind::Import(_) => {}
+        ModExpKind::Parens(m) => mod_docs(m, map),
+        ModExpKind::Struct(ds) => {
+            for d in ds {
+                dec_docs(d, map, None);
+            }
+        }
+        ModExpKind::Ascribe(m, s) => {
+            mod_docs(m, map);
+            sig_docs(s, map);
+        }
+        ModExpKind::Apply(a, b) => {
+            mod_docs(a, map);
+            mod_docs(b, map);
+        }
+        ModExpKind::Lambda(p, s, b) => {
+            sig_docs(&mut p.sig, map);
+            if let Some(s) = s {
+                sig_docs(s, map);
+            }
+            mod_docs(b, map);
+        }
+    }
+}
+
+fn sig_docs(s: &mut SigExp, map: &HashMap<u32, String>) {
+    match &mut s.kind {
+        SigExpKind::Var(_) => {}
+        SigExpKind::Parens(s) => sig_docs(s, map),
+        SigExpKind::Specs(ss) => {
+            for sp in ss {
+                sp.doc = map.get(&sp.span.start).cloned();
+                match &mut sp.kind {
+                    SpecKind::Mod { sig, .. } | SpecKind::Include(sig) => sig_docs(sig, map),
+                    _ => {}
+                }
+            }
+        }
+        SigExpKind::With(s, ..) => sig_docs(s, map),
+        SigExpKind::Arrow(_, a, b) => {
+            sig_docs(a, map);
+            sig_docs(b, map);
+        }
+    }
+}
