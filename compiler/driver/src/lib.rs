@@ -7,13 +7,21 @@
 //! - the prelude is parsed and checked once per process, however many programs are
 //!   checked.
 
+pub mod dataset;
 pub mod db;
 pub mod imports;
 pub mod prelude;
 pub mod program;
+pub mod render;
+pub mod run;
 pub mod system;
+pub mod testrun;
 pub mod testspec;
 
 pub use db::Database;
 pub use program::{LoadError, Program, load_program};
 pub use system::{MemorySystem, OsSystem, System};
+
+/// Stack size of the threads that run the checker and the interpreter, which
+/// recurse over the program's tree.
+pub const STACK_SIZE: usize = 256 << 20;

@@ -1,0 +1,550 @@
+//! `fut test`: finding test programs, running their test blocks, and reporting.
+//!
+//! Programs run in parallel on worker threads, each thread with its own database
+//! handle (sharing the checked prelude and any shared imports) and a fresh interpreter
+//! per program. A program passes when every case that is not skipped passes. The
+//! report ends with the line `N passed, M failed`.
+
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use values::{Tolerance, Value};
+
+use crate::db::Database;
+use crate::program::load_program;
+use crate::render;
+use crate::run::{find_entry, instantiate, param_types, read_arguments};
+use crate::system::System;
+use crate::testspec::{
+    Expected, ExpectedError, Input, TestAction, TestCase, ValuesText, parse_spec,
+};
+
+/// Where test cases run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// The reference interpreter.
+    #[default]
+    Interp,
+}
+
+impl Backend {
+    /// The backend's name, as in `--backend=NAME` and `no_NAME` tags.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Interp => "interp",
+        }
+    }
+}
+
+/// Options of a test run.
+#[derive(Clone, Debug)]
+pub struct TestOptions {
+    /// Where cases run.
+    pub backend: Backend,
+    /// Programs and cases with any of these tags are skipped (in addition to
+    /// `disable`, `notest` and `no_<backend>`).
+    pub exclude: Vec<String>,
+    /// Run only these entry points (all when empty).
+    pub entries: Vec<String>,
+    /// Number of programs tested at once.
+    pub jobs: usize,
+    /// Show a live progress line on standard error.
+    pub progress: bool,
+}
+
+impl Default for TestOptions {
+    fn default() -> Self {
+        TestOptions {
+            backend: Backend::Interp,
+            exclude: Vec::new(),
+            entries: Vec::new(),
+            jobs: 1,
+            progress: false,
+        }
+    }
+}
+
+impl TestOptions {
+    fn excluded_tags(&self) -> BTreeSet<String> {
+        let mut tags: BTreeSet<String> = self.exclude.iter().cloned().collect();
+        tags.insert("disable".into());
+        tags.insert("notest".into());
+        tags.insert(format!("no_{}", self.backend.name()));
+        tags
+    }
+}
+
+/// The outcome of testing one program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every case that ran passed; `skipped` cases did not run.
+    Passed {
+        /// Cases that ran.
+        ran: usize,
+        /// Cases skipped (tags, `compiled`, `script`).
+        skipped: usize,
+    },
+    /// The whole program was skipped (a tag, or no case left to run).
+    Skipped(String),
+    /// Something failed; the messages say what.
+    Failed(Vec<String>),
+}
+
+/// The totals of a test run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Programs that passed.
+    pub passed: usize,
+    /// Programs that failed.
+    pub failed: usize,
+    /// Programs skipped as a whole.
+    pub skipped_programs: usize,
+    /// Cases skipped inside programs that ran.
+    pub skipped_cases: usize,
+}
+
+impl Summary {
+    /// The closing line, `N passed, M failed`.
+    pub fn closing_line(&self) -> String {
+        format!("{} passed, {} failed", self.passed, self.failed)
+    }
+}
+
+/// The `.fut` files named by `paths`: files as given, directories searched
+/// recursively, in sorted order without duplicates.
+pub fn collect_programs(system: &dyn System, paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    fn walk(system: &dyn System, dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+        let mut entries = system
+            .read_dir(dir)
+            .map_err(|e| format!("cannot read directory {}: {e}", dir.display()))?;
+        entries.sort();
+        for p in entries {
+            if system.is_dir(&p) {
+                walk(system, &p, out)?;
+            } else if p.extension().is_some_and(|x| x == "fut") {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if system.is_dir(p) {
+            walk(system, p, &mut out)?;
+        } else if system.is_file(p) {
+            out.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+    }
+    let mut seen = BTreeSet::new();
+    out.retain(|p| seen.insert(p.clone()));
+    Ok(out)
+}
+
+/// Runs the tests of `programs`, writing failures and the summary to `out` and the
+/// progress line (when enabled) to `progress`.
+pub fn run_tests(
+    db: &Database,
+    programs: &[PathBuf],
+    opts: &TestOptions,
+    out: &mut dyn Write,
+    progress: &mut dyn Write,
+) -> Summary {
+    let jobs = opts.jobs.max(1).min(programs.len().max(1));
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+    let mut summary = Summary::default();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let db = db.clone();
+            let next = &next;
+            let spawned = std::thread::Builder::new()
+                .stack_size(crate::STACK_SIZE)
+                .spawn_scoped(scope, move || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::SeqCst);
+                        let Some(path) = programs.get(i) else { break };
+                        let outcome =
+                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                test_program(&db, path, opts)
+                            }))
+                            .unwrap_or_else(|p| {
+                                let msg = p
+                                    .downcast_ref::<String>()
+                                    .cloned()
+                                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                                    .unwrap_or_else(|| "unknown panic".into());
+                                Outcome::Failed(vec![format!(
+                                    "internal compiler error (a bug in fut): {msg}"
+                                )])
+                            });
+                        if tx.send((i, outcome)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            if let Err(e) = spawned {
+                let _ = writeln!(out, "error: cannot start a test thread: {e}");
+                break;
+            }
+        }
+        drop(tx);
+        let total = programs.len();
+        let mut done = 0;
+        for (i, outcome) in rx {
+            done += 1;
+            let path = &programs[i];
+            if opts.progress {
+                let _ = write!(progress, "\r\x1b[K");
+            }
+            match outcome {
+                Outcome::Passed { skipped, .. } => {
+                    summary.passed += 1;
+                    summary.skipped_cases += skipped;
+                }
+                Outcome::Skipped(_) => summary.skipped_programs += 1,
+                Outcome::Failed(msgs) => {
+                    summary.failed += 1;
+                    let _ = writeln!(out, "FAILED {}:", path.display());
+                    for m in msgs {
+                        for line in m.trim_end().lines() {
+                            let _ = writeln!(out, "  {line}");
+                        }
+                    }
+                    let _ = out.flush();
+                }
+            }
+            if opts.progress {
+                let _ = write!(
+                    progress,
+                    "[{done}/{total}] {} passed, {} failed  {}",
+                    summary.passed,
+                    summary.failed,
+                    path.display()
+                );
+                let _ = progress.flush();
+            }
+        }
+        if opts.progress {
+            let _ = write!(progress, "\r\x1b[K");
+            let _ = progress.flush();
+        }
+    });
+    if summary.skipped_programs > 0 || summary.skipped_cases > 0 {
+        let _ = writeln!(
+            out,
+            "skipped: {} program{}, {} case{}",
+            summary.skipped_programs,
+            if summary.skipped_programs == 1 {
+                ""
+            } else {
+                "s"
+            },
+            summary.skipped_cases,
+            if summary.skipped_cases == 1 { "" } else { "s" },
+        );
+    }
+    let _ = writeln!(out, "{}", summary.closing_line());
+    let _ = out.flush();
+    summary
+}
+
+/// Is this file a test program (does it have a `-- ==` block)?
+pub fn is_test_program(system: &dyn System, path: &Path) -> bool {
+    system
+        .read_to_string(path)
+        .map(|s| crate::testspec::has_test_block(&s))
+        .unwrap_or(true)
+}
+
+/// Tests one program.
+pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
+    let system = db.system().clone();
+    let src = match system.read_to_string(path) {
+        Ok(s) => s,
+        Err(e) => return Outcome::Failed(vec![format!("cannot read {}: {e}", path.display())]),
+    };
+    let spec = match parse_spec(&src) {
+        Ok(s) => s,
+        Err(e) => {
+            return Outcome::Failed(vec![format!("malformed test block: {e}")]);
+        }
+    };
+    let excluded = opts.excluded_tags();
+    if let Some(t) = spec.tags.iter().find(|t| excluded.contains(*t)) {
+        return Outcome::Skipped(format!("tag {t}"));
+    }
+    let program = match load_program(db, path) {
+        Ok(p) => p,
+        Err(e) => return Outcome::Failed(vec![e.to_string()]),
+    };
+    let sources = db.sources();
+    let rendered = render::diagnostics(&program.diagnostics, &sources, false);
+    let (groups, warnings) = match &spec.action {
+        TestAction::CompileError(expected) => {
+            return if program.is_ok() {
+                Outcome::Failed(vec![format!(
+                    "expected a compile-time error{}, but the program type-checked",
+                    describe_expected(expected)
+                )])
+            } else if expected.matches(&rendered) {
+                Outcome::Passed { ran: 1, skipped: 0 }
+            } else {
+                Outcome::Failed(vec![format!(
+                    "expected a compile-time error{}, but got:\n{rendered}",
+                    describe_expected(expected)
+                )])
+            };
+        }
+        TestAction::Run {
+            groups, warnings, ..
+        } => (groups, warnings),
+    };
+    if !program.is_ok() {
+        return Outcome::Failed(vec![format!(
+            "the program does not type-check:\n{rendered}"
+        )]);
+    }
+    let mut failures = Vec::new();
+    let warning_text: String = {
+        let ws: Vec<_> = program
+            .diagnostics
+            .iter()
+            .filter(|d| !d.is_error())
+            .cloned()
+            .collect();
+        render::diagnostics(&ws, &sources, false)
+    };
+    for w in warnings {
+        if !w.matches(&warning_text) {
+            failures.push(format!(
+                "expected a warning matching `{}`, but there was none",
+                w.text
+            ));
+        }
+    }
+    let mut interp = match instantiate(db, &program) {
+        Ok(i) => i,
+        Err(e) => {
+            failures.push(format!(
+                "evaluating the program's top-level definitions failed:\n{}",
+                render::runtime_error(&e, &sources)
+            ));
+            return Outcome::Failed(failures);
+        }
+    };
+    let root_id = program.root.id(db);
+    let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+    let mut ran = 0;
+    let mut skipped = 0;
+    for group in groups {
+        for entry_name in &group.entries {
+            if !opts.entries.is_empty() && !opts.entries.contains(entry_name) {
+                skipped += group.cases.len();
+                continue;
+            }
+            for case in &group.cases {
+                if case_skipped(case, &excluded, opts.backend) {
+                    skipped += 1;
+                    continue;
+                }
+                ran += 1;
+                let ctx = CaseContext {
+                    system: &*system,
+                    program_path: path,
+                    dir: &dir,
+                    entry_name,
+                    case,
+                };
+                if let Err(msg) = ctx.run(&program, &mut interp, root_id, &sources) {
+                    failures.push(format!(
+                        "entry {entry_name}, case #{} (line {}): {msg}",
+                        case.index, case.line
+                    ));
+                }
+            }
+        }
+    }
+    if !failures.is_empty() {
+        Outcome::Failed(failures)
+    } else if ran == 0 && skipped > 0 {
+        Outcome::Skipped("every case was skipped".into())
+    } else {
+        Outcome::Passed { ran, skipped }
+    }
+}
+
+fn describe_expected(e: &ExpectedError) -> String {
+    if e.regex.is_some() {
+        format!(" matching `{}`", e.text)
+    } else {
+        String::new()
+    }
+}
+
+fn case_skipped(case: &TestCase, excluded: &BTreeSet<String>, backend: Backend) -> bool {
+    if case.tags.iter().any(|t| excluded.contains(t)) {
+        return true;
+    }
+    if backend == Backend::Interp && case.tags.iter().any(|t| t == "compiled") {
+        return true;
+    }
+    matches!(case.input, Input::Script(_))
+}
+
+struct CaseContext<'a> {
+    system: &'a dyn System,
+    program_path: &'a Path,
+    dir: &'a Path,
+    entry_name: &'a str,
+    case: &'a TestCase,
+}
+
+impl CaseContext<'_> {
+    fn read_data(&self, file: &str) -> Result<Vec<u8>, String> {
+        let path = self.dir.join(file);
+        let bytes = self
+            .system
+            .read(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if path.extension().is_some_and(|x| x == "gz") {
+            let mut out = Vec::new();
+            flate2::read::GzDecoder::new(bytes.as_slice())
+                .read_to_end(&mut out)
+                .map_err(|e| format!("cannot decompress {}: {e}", path.display()))?;
+            Ok(out)
+        } else {
+            Ok(bytes)
+        }
+    }
+
+    fn inputs(&self, entry: &semantic::EntryPoint) -> Result<Vec<Value>, String> {
+        match &self.case.input {
+            Input::Values(v) => {
+                read_arguments(entry, v.text.as_bytes()).map_err(|m| in_block(m, v))
+            }
+            Input::File(f) => {
+                let bytes = self.read_data(f)?;
+                read_arguments(entry, bytes.as_slice()).map_err(|m| format!("{f}: {m}"))
+            }
+            Input::Random(gens) => {
+                let types = param_types(entry)?;
+                let mut rng = values::Rng::new(1 + self.case.index as u64);
+                let bounds = values::Bounds::default();
+                let mut vals = Vec::new();
+                for g in gens {
+                    let v = match values::parse_type_spec(g) {
+                        Ok(t) => values::generate(&t, &bounds, &mut rng),
+                        Err(_) => values::parse_value(g)
+                            .map_err(|e| format!("random input `{g}`: {}", e.message))?,
+                    };
+                    vals.push(v);
+                }
+                if vals.len() != types.len() {
+                    return Err(format!(
+                        "entry point `{}` takes {} arguments, but the random input gives {}",
+                        entry.name,
+                        types.len(),
+                        vals.len()
+                    ));
+                }
+                for (i, (v, t)) in vals.iter().zip(&types).enumerate() {
+                    if !t.matches(v) {
+                        return Err(format!(
+                            "entry point `{}`, parameter {} has type {t}, but the random input gives {}",
+                            entry.name,
+                            i + 1,
+                            v.value_type()
+                        ));
+                    }
+                }
+                Ok(vals)
+            }
+            Input::Script(_) => Err("script inputs are not supported".into()),
+        }
+    }
+
+    fn expected_values(&self) -> Result<Option<Vec<Value>>, String> {
+        match &self.case.expected {
+            Expected::Values(v) => values::read_values(v.text.as_bytes())
+                .map(Some)
+                .map_err(|e| in_block(format!("invalid expected output: {e}"), v)),
+            Expected::File(f) => {
+                let bytes = self.read_data(f)?;
+                values::read_values(&bytes)
+                    .map(Some)
+                    .map_err(|e| format!("{f}: invalid expected output: {e}"))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn run(
+        &self,
+        program: &crate::Program,
+        interp: &mut interp::Interpreter,
+        root: syntax::FileId,
+        sources: &crate::db::Sources,
+    ) -> Result<(), String> {
+        let entry = find_entry(program, self.entry_name)?;
+        let args = self.inputs(entry)?;
+        let expected = self.expected_values()?;
+        let result = interp.call_entry(root, self.entry_name, args);
+        match (&self.case.expected, result) {
+            (Expected::Error(e), Err(err)) => {
+                let text = render::runtime_error(&err, sources);
+                if e.matches(&text) {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "expected a run-time error{}, but got:\n{text}",
+                        describe_expected(e)
+                    ))
+                }
+            }
+            (Expected::Error(e), Ok(_)) => Err(format!(
+                "expected a run-time error{}, but the run succeeded",
+                describe_expected(e)
+            )),
+            (_, Err(err)) => Err(render::runtime_error(&err, sources)),
+            (_, Ok(actual)) => match expected {
+                None => Ok(()),
+                Some(expected) => self.compare(&actual, &expected),
+            },
+        }
+    }
+
+    fn compare(&self, actual: &[Value], expected: &[Value]) -> Result<(), String> {
+        let Err(mismatch) = values::compare_several(actual, expected, Tolerance::DEFAULT) else {
+            return Ok(());
+        };
+        let stem = self.program_path.with_extension("");
+        let base = format!("{}.{}.{}", stem.display(), self.entry_name, self.case.index);
+        let actual_path = PathBuf::from(format!("{base}.actual"));
+        let expected_path = PathBuf::from(format!("{base}.expected"));
+        let text = |vs: &[Value]| vs.iter().map(|v| format!("{v}\n")).collect::<String>();
+        let wrote = self
+            .system
+            .write(&actual_path, text(actual).as_bytes())
+            .and_then(|_| self.system.write(&expected_path, text(expected).as_bytes()));
+        let note = match wrote {
+            Ok(()) => format!(
+                "\n(wrote {} and {})",
+                actual_path.display(),
+                expected_path.display()
+            ),
+            Err(e) => format!("\n(could not write the values out: {e})"),
+        };
+        Err(format!("result differs: {mismatch}{note}"))
+    }
+}
+
+/// Turns a position inside a values block into a line of the program.
+fn in_block(message: String, block: &ValuesText) -> String {
+    format!("in the values block at line {}: {message}", block.line)
+}
