@@ -9,6 +9,19 @@
 //! literal has its inferred type filled in) plus the file's exported environment and its
 //! diagnostics.
 
+pub mod checker;
+pub mod decls;
+pub mod elaborate;
+pub mod entry;
+pub mod env;
+pub mod exhaustive;
+pub mod expr;
+pub mod modules;
+pub mod pattern;
+pub mod typeexp;
+pub mod types;
+pub mod unify;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use syntax::{Diagnostic, ast};
@@ -16,7 +29,10 @@ use syntax::{Diagnostic, ast};
 /// Everything a file exports to the files that import it: its value, type, module and
 /// module-type bindings.
 #[derive(Debug, Default)]
-pub struct FileEnv {}
+pub struct FileEnv {
+    /// The exported bindings.
+    pub env: Arc<env::Env>,
+}
 
 /// The type of an entry point parameter or result, as far as the value formats see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,11 +88,25 @@ pub fn check_file(
     prelude: Option<&FileEnv>,
     opts: CheckOptions,
 ) -> CheckedFile {
-    let _ = (imports, prelude, opts);
+    let mut c = checker::Checker::new(imports, opts);
+    if let Some(p) = prelude {
+        c.open_env(p.env.clone());
+    }
+    let env = c.check_decs(&file.decs, true);
+    c.finish_top_level();
+    c.finish_entries();
+    let mut types = HashMap::new();
+    for (id, t) in std::mem::take(&mut c.lits) {
+        if let types::Ty::Prim(p) = c.u.zonk(&t) {
+            types.insert(id, p);
+        }
+    }
+    let mut ast = file.clone();
+    elaborate::elaborate(&mut ast, &types);
     CheckedFile {
-        ast: Arc::new(file.clone()),
-        env: Arc::new(FileEnv::default()),
-        entry_points: Vec::new(),
-        diagnostics: Vec::new(),
+        ast: Arc::new(ast),
+        env: Arc::new(FileEnv { env: Arc::new(env) }),
+        entry_points: std::mem::take(&mut c.entries),
+        diagnostics: std::mem::take(&mut c.diags),
     }
 }

@@ -1,0 +1,515 @@
+//! The checker's state: scopes, name lookup, diagnostics and helpers shared by the
+//! expression, pattern, type and module checkers.
+
+use crate::env::{Env, ModVal, SigVal, ValInfo};
+use crate::types::{Scheme, Size, SubstTarget, TParam, Ty, TypeDef, Uid, subst_ty};
+use crate::unify::{UErr, Unifier, describe_mask};
+use crate::{CheckOptions, EntryPoint, FileEnv};
+use std::collections::HashMap;
+use std::sync::Arc;
+use syntax::Diagnostic;
+use syntax::ast::{Ident, Liftedness, Name, NodeId, QualName, Span};
+
+/// A local value binding.
+#[derive(Clone, Debug)]
+pub struct Local {
+    /// Identity, also used as the size identity when the value is used as a size.
+    pub uid: Uid,
+    /// The type (monomorphic locals) ...
+    pub ty: Ty,
+    /// ... or a scheme (local polymorphic functions).
+    pub scheme: Option<Scheme>,
+    /// The bindings whose storage this value may share (including itself).
+    pub aliases: Vec<Uid>,
+    /// Whether the value may be consumed.
+    pub consumable: bool,
+    /// Function/loop nesting depth at which it was bound.
+    pub depth: u32,
+    /// Where it was bound.
+    pub span: Span,
+}
+
+/// One layer of the scope.
+#[derive(Clone, Debug)]
+pub enum Frame {
+    /// Module-level bindings; `true` when the checker may still add to it.
+    Env(Arc<Env>, bool),
+    /// One local value.
+    Local(Name, Box<Local>),
+}
+
+/// A value found by name lookup.
+pub enum ValRef {
+    Local(Box<Local>),
+    Global(Arc<ValInfo>),
+}
+
+/// Aliasing information of an expression's value.
+#[derive(Clone, Debug, Default)]
+pub struct Al {
+    /// Bindings the value may alias.
+    pub set: Vec<Uid>,
+    /// For tuple values built from parts: the aliases of each component.
+    pub parts: Option<Vec<Al>>,
+}
+
+impl Al {
+    /// No aliases.
+    pub fn none() -> Al {
+        Al::default()
+    }
+
+    /// Aliases of a set of bindings.
+    pub fn of(set: Vec<Uid>) -> Al {
+        Al { set, parts: None }
+    }
+
+    /// The union of all aliases.
+    pub fn all(&self) -> Vec<Uid> {
+        let mut v = self.set.clone();
+        if let Some(ps) = &self.parts {
+            for p in ps {
+                for u in p.all() {
+                    if !v.contains(&u) {
+                        v.push(u);
+                    }
+                }
+            }
+        }
+        v
+    }
+
+    /// Adds the aliases of another value.
+    pub fn join(&mut self, other: &Al) {
+        for u in other.all() {
+            if !self.set.contains(&u) {
+                self.set.push(u);
+            }
+        }
+        if self.parts.is_some() {
+            let all = self.all();
+            self.set = all;
+            self.parts = None;
+        }
+    }
+}
+
+/// The alias identity standing for global (top-level) values, never consumable.
+pub const GLOBAL: Uid = 0;
+
+/// The state of checking one file.
+pub struct Checker<'a> {
+    pub u: Unifier,
+    pub scope: Vec<Frame>,
+    pub diags: Vec<Diagnostic>,
+    /// While positive, diagnostics and elaboration are suppressed (functor bodies being
+    /// re-checked for an application).
+    pub quiet: u32,
+    pub imports: &'a HashMap<String, Arc<FileEnv>>,
+    pub opts: CheckOptions,
+    /// Literal nodes and their (unresolved) types, for elaboration.
+    pub lits: Vec<(NodeId, Ty)>,
+    /// Prims-constrained variables created by literals and operators, with where.
+    pub overloads: Vec<(u32, Span)>,
+    /// Constructor/field-constrained variables, with where.
+    pub open_records: Vec<(u32, Span)>,
+    /// Consumed bindings and where they were consumed.
+    pub consumed: HashMap<Uid, Span>,
+    /// Function/loop nesting depth.
+    pub depth: u32,
+    pub entries: Vec<EntryPoint>,
+    /// Whether the file declares an `entry`.
+    pub has_entry: bool,
+    /// The last top-level `main`, the entry point when there is no `entry`.
+    pub last_main: Option<(syntax::ast::ValBind, Scheme, bool)>,
+    /// Matches and let patterns to check for exhaustiveness at the end of the
+    /// current top-level definition.
+    pub pending: Vec<crate::expr::PendingMatch>,
+}
+
+impl<'a> Checker<'a> {
+    /// A checker over the given imports.
+    pub fn new(imports: &'a HashMap<String, Arc<FileEnv>>, opts: CheckOptions) -> Self {
+        Checker {
+            u: Unifier::default(),
+            scope: Vec::new(),
+            diags: Vec::new(),
+            quiet: 0,
+            imports,
+            opts,
+            lits: Vec::new(),
+            overloads: Vec::new(),
+            open_records: Vec::new(),
+            consumed: HashMap::new(),
+            depth: 0,
+            entries: Vec::new(),
+            has_entry: false,
+            last_main: None,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Reports a diagnostic unless quiet.
+    pub fn report(&mut self, d: Diagnostic) {
+        if self.quiet == 0 {
+            self.diags.push(d);
+        }
+    }
+
+    /// Displays a type with its variables resolved.
+    pub fn show(&self, t: &Ty) -> String {
+        self.u.zonk(t).to_string()
+    }
+
+    /// The diagnostic for a unification failure.
+    pub fn unify_diag(&self, err: &UErr, span: Span, expected: &Ty, found: &Ty) -> Diagnostic {
+        let (e, f) = (self.show(expected), self.show(found));
+        match err {
+            UErr::Mismatch(a, b) => {
+                let (a, b) = (self.show(a), self.show(b));
+                let mut d = Diagnostic::error(
+                    "T002",
+                    format!("type mismatch: expected `{e}`, found `{f}`"),
+                    span,
+                    format!("this has type `{f}`"),
+                );
+                if a != e || b != f {
+                    d = d.with_hint(format!("`{a}` and `{b}` differ"));
+                }
+                d
+            }
+            UErr::Size(a, b) => Diagnostic::error(
+                "S001",
+                format!("size mismatch: `{a}` and `{b}` differ"),
+                span,
+                format!("expected `{e}`, found `{f}`"),
+            ),
+            UErr::Lifted(t) => Diagnostic::error(
+                "T007",
+                format!(
+                    "functional type `{}` used where a non-functional type is required",
+                    self.show(t)
+                ),
+                span,
+                "this is a function",
+            )
+            .with_hint("functions may not be stored in arrays, returned from `if`, `match` or `loop`, or instantiate a type parameter declared without `^`"),
+            UErr::NotIn(t, m) => Diagnostic::error(
+                "T002",
+                format!("type mismatch: `{}` is not {}", self.show(t), describe_mask(*m)),
+                span,
+                format!("this has type `{f}`"),
+            ),
+            UErr::NoEq(t) => Diagnostic::error(
+                "T002",
+                format!("type `{}` does not support equality", self.show(t)),
+                span,
+                "compared here",
+            ),
+            UErr::Field(n, t) => Diagnostic::error(
+                "T004",
+                format!("type `{}` has no field `{n}`", self.show(t)),
+                span,
+                format!("this has type `{f}`"),
+            ),
+            UErr::Constr(n, t) => Diagnostic::error(
+                "T002",
+                format!("type `{}` has no constructor `#{n}`", self.show(t)),
+                span,
+                format!("expected `{e}`"),
+            ),
+            UErr::Occurs => Diagnostic::error(
+                "T002",
+                format!("type mismatch: `{e}` would have to contain itself (`{f}`)"),
+                span,
+                "an infinite type is needed here",
+            ),
+        }
+    }
+
+    /// Unifies `expected` with `found`, reporting a failure at `span`. Returns whether
+    /// it succeeded.
+    pub fn unify_at(&mut self, expected: &Ty, found: &Ty, span: Span) -> bool {
+        self.unify_because(expected, found, span, None)
+    }
+
+    /// Like [`Checker::unify_at`], with a secondary label explaining the expectation.
+    pub fn unify_because(
+        &mut self,
+        expected: &Ty,
+        found: &Ty,
+        span: Span,
+        because: Option<(Span, &str)>,
+    ) -> bool {
+        match self.u.unify(expected, found) {
+            Ok(()) => true,
+            Err(e) => {
+                let mut d = self.unify_diag(&e, span, expected, found);
+                if let Some((s, m)) = because {
+                    d = d.with_secondary(s, m);
+                }
+                self.report(d);
+                false
+            }
+        }
+    }
+
+    // ----- scopes -----
+
+    /// Pushes a fresh module-level frame that bindings are added to.
+    pub fn push_env(&mut self) {
+        self.scope.push(Frame::Env(Arc::new(Env::default()), true));
+    }
+
+    /// The innermost frame that module-level bindings may be added to.
+    pub fn own_env(&mut self) -> &mut Env {
+        if !matches!(self.scope.last(), Some(Frame::Env(_, true))) {
+            self.push_env();
+        }
+        match self.scope.last_mut() {
+            Some(Frame::Env(e, true)) => Arc::make_mut(e),
+            _ => unreachable!("an own frame was just pushed"),
+        }
+    }
+
+    /// Brings an environment into scope (open/import).
+    pub fn open_env(&mut self, env: Arc<Env>) {
+        self.scope.push(Frame::Env(env, false));
+    }
+
+    /// Binds a local value.
+    pub fn push_local(&mut self, name: Name, local: Local) {
+        self.scope.push(Frame::Local(name, Box::new(local)));
+    }
+
+    /// Looks up an unqualified value.
+    pub fn lookup_val(&self, name: &str) -> Option<ValRef> {
+        for f in self.scope.iter().rev() {
+            match f {
+                Frame::Local(n, l) if &**n == name => return Some(ValRef::Local(l.clone())),
+                Frame::Env(e, _) => {
+                    if let Some(v) = e.vals.get(name) {
+                        return Some(ValRef::Global(v.clone()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Looks up a local by name only (for sizes).
+    pub fn lookup_local(&self, name: &str) -> Option<&Local> {
+        for f in self.scope.iter().rev() {
+            match f {
+                Frame::Local(n, l) if &**n == name => return Some(l),
+                Frame::Env(e, _) if e.vals.contains_key(name) => return None,
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn lookup_in_envs<T: Clone>(&self, get: impl Fn(&Env) -> Option<T>) -> Option<T> {
+        for f in self.scope.iter().rev() {
+            if let Frame::Env(e, _) = f
+                && let Some(v) = get(e)
+            {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// Looks up an unqualified module.
+    pub fn lookup_mod(&self, name: &str) -> Option<Arc<ModVal>> {
+        self.lookup_in_envs(|e| e.mods.get(name).cloned())
+    }
+
+    /// Looks up an unqualified module type.
+    pub fn lookup_sig_name(&self, name: &str) -> Option<Arc<SigVal>> {
+        self.lookup_in_envs(|e| e.sigs.get(name).cloned())
+    }
+
+    /// Looks up an unqualified type.
+    pub fn lookup_type_name(&self, name: &str) -> Option<Arc<TypeDef>> {
+        self.lookup_in_envs(|e| e.types.get(name).cloned())
+    }
+
+    /// Resolves the qualifiers of a name to a module environment. Reports unknown
+    /// modules.
+    pub fn resolve_quals(&mut self, quals: &[Ident]) -> Option<Arc<Env>> {
+        let first = quals.first()?;
+        let Some(m) = self.lookup_mod(&first.name) else {
+            let cands = self.all_names(|e| e.mods.keys().cloned().collect());
+            let d = Diagnostic::error(
+                "T001",
+                format!("unknown module `{}`", first.name),
+                first.span,
+                "not defined",
+            );
+            let d = with_suggestion(d, &first.name, &cands);
+            self.report(d);
+            return None;
+        };
+        let mut env = self.mod_env(&m, first)?;
+        for q in &quals[1..] {
+            let Some(m) = env.mods.get(&q.name).cloned() else {
+                self.report(Diagnostic::error(
+                    "T001",
+                    format!("unknown module `{}`", q.name),
+                    q.span,
+                    "not defined in this module",
+                ));
+                return None;
+            };
+            env = self.mod_env(&m, q)?;
+        }
+        Some(env)
+    }
+
+    /// The environment of a structure; reports functors used as structures.
+    pub fn mod_env(&mut self, m: &ModVal, at: &Ident) -> Option<Arc<Env>> {
+        match m {
+            ModVal::Struct(e) => Some(e.clone()),
+            ModVal::Functor(_) => {
+                self.report(Diagnostic::error(
+                    "T008",
+                    format!("`{}` is a parametric module, not a structure", at.name),
+                    at.span,
+                    "apply it to a module first",
+                ));
+                None
+            }
+        }
+    }
+
+    /// Looks up a possibly qualified type name.
+    pub fn lookup_type(&mut self, qn: &QualName) -> Option<Arc<TypeDef>> {
+        if qn.quals.is_empty() {
+            return self.lookup_type_name(&qn.name.name);
+        }
+        let env = self.resolve_quals(&qn.quals)?;
+        env.types.get(&qn.name.name).cloned()
+    }
+
+    /// Names in scope, for suggestions.
+    pub fn all_names(&self, get: impl Fn(&Env) -> Vec<Name>) -> Vec<Name> {
+        let mut out = Vec::new();
+        for f in &self.scope {
+            match f {
+                Frame::Env(e, _) => out.extend(get(e)),
+                Frame::Local(n, _) => out.push(n.clone()),
+            }
+        }
+        out
+    }
+
+    /// Value names in scope, for suggestions.
+    pub fn value_names(&self) -> Vec<Name> {
+        let mut out = Vec::new();
+        for f in &self.scope {
+            match f {
+                Frame::Env(e, _) => out.extend(e.vals.keys().cloned()),
+                Frame::Local(n, _) => out.push(n.clone()),
+            }
+        }
+        out
+    }
+
+    // ----- schemes -----
+
+    /// Instantiates a scheme with fresh variables.
+    pub fn instantiate(&mut self, s: &Scheme) -> Ty {
+        if s.params.is_empty() {
+            return s.ty.clone();
+        }
+        let mut sub = HashMap::new();
+        for p in &s.params {
+            match p {
+                TParam::Type(u, _, l) => {
+                    let v = if s.eq_params.contains(u) {
+                        self.u.fresh_eq()
+                    } else {
+                        self.u
+                            .fresh_with(crate::unify::Cons::None, *l == Liftedness::Unlifted)
+                    };
+                    sub.insert(*u, SubstTarget::Ty(v));
+                }
+                TParam::Size(u, _) => {
+                    let v = self.u.fresh_size();
+                    sub.insert(*u, SubstTarget::Size(v));
+                }
+            }
+        }
+        subst_ty(&s.ty, &sub)
+    }
+
+    /// Whether a value of this type may share storage with another (arrays, and types
+    /// not yet known).
+    pub fn may_alias(&self, t: &Ty) -> bool {
+        match self.u.shallow(t) {
+            Ty::Prim(_) | Ty::Error | Ty::Arrow(_) => false,
+            Ty::Tuple(ts) => ts.iter().any(|t| self.may_alias(t)),
+            Ty::Record(fs) => fs.iter().any(|(_, t)| self.may_alias(t)),
+            Ty::Sum(cs) => cs
+                .iter()
+                .any(|(_, ts)| ts.iter().any(|t| self.may_alias(t))),
+            _ => true,
+        }
+    }
+
+    /// Whether a size is known (for messages).
+    pub fn size_known(&self, s: &Size) -> bool {
+        matches!(self.u.size(s), Size::Const(_) | Size::Named(..))
+    }
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// Adds a "did you mean" hint when a candidate is close to `name`.
+pub fn with_suggestion(d: Diagnostic, name: &str, cands: &[Name]) -> Diagnostic {
+    let limit = (name.chars().count() / 3).max(1);
+    let best = cands
+        .iter()
+        .filter(|c| &***c != name)
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(b.1)));
+    match best {
+        Some((_, c)) => d.with_hint(format!("did you mean `{c}`?")),
+        None => d,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "ab"), 2);
+        assert_eq!(edit_distance("foo", "foo"), 0);
+    }
+
+    #[test]
+    fn suggestion_picks_near_name() {
+        let d = Diagnostic::error("T001", "unknown", Span::default(), "x");
+        let d = with_suggestion(d, "lenght", &[Name::from("length"), Name::from("map")]);
+        assert_eq!(d.hints, vec!["did you mean `length`?".to_string()]);
+    }
+}

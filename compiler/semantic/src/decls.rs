@@ -1,0 +1,532 @@
+//! Value definitions (top-level and local functions): parameters, return types,
+//! intrinsic bodies, uniqueness of results, defaulting and generalisation.
+
+use crate::checker::{Checker, GLOBAL, Local};
+use crate::exhaustive::{simplify, unmatched};
+use crate::expr::PendingMatch;
+use crate::pattern::{PatBind, pat_ident};
+use crate::typeexp::AnonSize;
+use crate::types::{Arrow, Scheme, Size, TParam, Ty, TyArg, TypeDef, Uid, fresh_uid};
+use crate::unify::{Cons, VarState, describe_mask};
+use syntax::Diagnostic;
+use syntax::ast::{Expr, ExprKind, Ident, Liftedness, Literal, Pat, PrimType, TypeExp, TypeParam};
+
+/// The result of checking a function definition.
+pub struct FunResult {
+    pub scheme: Scheme,
+    /// The type parameters as written (for entry-point checks).
+    pub has_type_params: bool,
+}
+
+/// If `body` is `__intrinsic "name"`, the name.
+pub fn intrinsic_name(body: &Expr) -> Option<String> {
+    let ExprKind::Apply(f, args) = &body.kind else {
+        return None;
+    };
+    let ExprKind::Var(qn) = &f.kind else {
+        return None;
+    };
+    if !qn.quals.is_empty() || &*qn.name.name != "__intrinsic" || args.len() != 1 {
+        return None;
+    }
+    match &args[0].kind {
+        ExprKind::Literal(Literal::String(s)) => Some(String::from_utf8_lossy(s).into_owned()),
+        _ => None,
+    }
+}
+
+impl Checker<'_> {
+    /// Binds type and size parameters in a new frame; returns them.
+    pub fn bind_type_params(&mut self, tps: &[TypeParam]) -> Vec<TParam> {
+        let mut out = Vec::new();
+        let mut seen: Vec<&Ident> = Vec::new();
+        self.push_env();
+        for tp in tps {
+            let id = tp.ident();
+            if let Some(prev) = seen.iter().find(|i| i.name == id.name) {
+                let d = Diagnostic::error(
+                    "T010",
+                    format!("type parameter `{}` is bound twice", id.name),
+                    id.span,
+                    "bound again here",
+                )
+                .with_secondary(prev.span, "first bound here");
+                self.report(d);
+                continue;
+            }
+            seen.push(id);
+            let uid = fresh_uid();
+            match tp {
+                TypeParam::Type(i, l) => {
+                    self.own_env().types.insert(
+                        i.name.clone(),
+                        std::sync::Arc::new(TypeDef {
+                            params: Vec::new(),
+                            ty: Ty::Param(uid, i.name.clone()),
+                            liftedness: *l,
+                        }),
+                    );
+                    out.push(TParam::Type(uid, i.name.clone(), *l));
+                }
+                TypeParam::Size(i) => {
+                    out.push(TParam::Size(uid, i.name.clone()));
+                }
+            }
+        }
+        for p in &out {
+            if let TParam::Size(uid, name) = p {
+                let span = seen
+                    .iter()
+                    .find(|i| i.name == *name)
+                    .map(|i| i.span)
+                    .unwrap_or_default();
+                self.push_local(
+                    name.clone(),
+                    Local {
+                        uid: *uid,
+                        ty: Ty::Prim(PrimType::I64),
+                        scheme: None,
+                        aliases: vec![*uid],
+                        consumable: false,
+                        depth: self.depth + 1,
+                        span,
+                    },
+                );
+            }
+        }
+        out
+    }
+
+    /// Checks a function (or constant) definition and returns its generalised scheme.
+    pub fn check_fun(
+        &mut self,
+        name: &Ident,
+        tps: &[TypeParam],
+        params: &[Pat],
+        ret: Option<&TypeExp>,
+        body: &Expr,
+        top: bool,
+    ) -> FunResult {
+        let mark = self.scope.len();
+        let size_start = self.u.sizes.len();
+        self.u.level += 1;
+        let mut tparams = self.bind_type_params(tps);
+        self.depth += 1;
+        let mut seen: Vec<Ident> = Vec::new();
+        let mut ptys: Vec<(Ty, Option<(Uid, syntax::ast::Name)>, bool)> = Vec::new();
+        let mut nonunique_params: Vec<Uid> = Vec::new();
+        for p in params {
+            let t = self.u.fresh();
+            let mut binds: Vec<PatBind> = Vec::new();
+            self.check_pat(p, &t, AnonSize::Fresh, &mut binds);
+            self.check_dups(&binds, &mut seen);
+            let unique = binds.iter().any(|b| b.unique) || pat_is_unique(p);
+            let uids = self.bind_pat(p, binds, &crate::checker::Al::none(), false);
+            if !unique {
+                nonunique_params.extend(uids.iter().copied());
+            }
+            let pname = pat_ident(p).and_then(|i| uids.first().map(|u| (*u, i.name.clone())));
+            ptys.push((t, pname, unique));
+        }
+        let (ret_ty, ret_unique, ret_span) = match ret {
+            Some(te) => {
+                let r = self.resolve_type(te, AnonSize::Any);
+                (r.ty, r.unique || ret_tuple_unique(te), Some(te.span))
+            }
+            None => (self.u.fresh(), false, None),
+        };
+        if let Some(intr) = intrinsic_name(body) {
+            if !self.opts.allow_intrinsics {
+                self.report(
+                    Diagnostic::error(
+                        "T012",
+                        format!("`__intrinsic \"{intr}\"` is only allowed in the prelude"),
+                        body.span,
+                        "not allowed here",
+                    )
+                    .with_hint("use the prelude function of that name instead"),
+                );
+            } else if ret.is_none() {
+                self.report(
+                    Diagnostic::error(
+                        "T006",
+                        "an intrinsic definition needs a return type annotation",
+                        body.span,
+                        "the type of this intrinsic is unknown",
+                    )
+                    .with_hint("add a type annotation"),
+                );
+            }
+        } else {
+            let (bt, bal) = self.infer(body);
+            let because = ret_span.map(|s| (s, "expected because of this return type"));
+            if let Err(e) = self.u.unify(&ret_ty, &bt) {
+                let mut d = self.unify_diag(&e, body.span, &ret_ty, &bt);
+                if let Some((s, m)) = because {
+                    d = d.with_secondary(s, m);
+                }
+                self.report(d);
+            }
+            if ret_unique && self.may_alias(&bt) {
+                let bad: Vec<Uid> = bal
+                    .all()
+                    .into_iter()
+                    .filter(|u| *u == GLOBAL || nonunique_params.contains(u) || self.is_free(*u))
+                    .collect();
+                if let Some(u) = bad.first() {
+                    let what = self.local_name(*u);
+                    let mut d = Diagnostic::error(
+                        "U003",
+                        match &what {
+                            Some((n, _)) => {
+                                format!("unique result aliases `{n}`, which is not unique")
+                            }
+                            None => "unique result aliases a value that is not unique".to_string(),
+                        },
+                        body.span,
+                        "this result may share storage with a non-unique value",
+                    )
+                    .with_hint("return a copy (`copy x`) or make the parameter unique");
+                    if let Some((n, s)) = what {
+                        d = d.with_secondary(s, format!("`{n}` is bound here"));
+                    }
+                    self.report(d);
+                }
+            }
+        }
+        self.depth -= 1;
+        self.scope.truncate(mark);
+        self.u.level -= 1;
+        let mut ty = ret_ty;
+        let n = ptys.len();
+        for (i, (p, pname, unique)) in ptys.into_iter().enumerate().rev() {
+            ty = Ty::Arrow(Box::new(Arrow {
+                pname,
+                param: p,
+                ret: ty,
+                consume: unique,
+                ret_unique: ret_unique && i + 1 == n,
+            }));
+        }
+        if top {
+            self.finish_top_level();
+        }
+        let has_type_params = tparams.iter().any(|p| matches!(p, TParam::Type(..)));
+        let mut eq_params = Vec::new();
+        self.generalise(&ty, size_start, &mut tparams, &mut eq_params);
+        let ty = self.u.zonk(&ty);
+        if !top {
+            self.check_size_params(tps, &tparams, &ty, name);
+        } else {
+            self.check_size_params(tps, &tparams, &ty, name);
+        }
+        FunResult {
+            scheme: Scheme {
+                params: tparams,
+                eq_params,
+                ty,
+            },
+            has_type_params,
+        }
+    }
+
+    /// Reports size parameters that no parameter type mentions.
+    fn check_size_params(&mut self, tps: &[TypeParam], params: &[TParam], ty: &Ty, _name: &Ident) {
+        let mut used = Vec::new();
+        let mut t = ty;
+        while let Ty::Arrow(a) = t {
+            collect_named_sizes(&a.param, &mut used);
+            t = &a.ret;
+        }
+        for tp in tps {
+            if let TypeParam::Size(i) = tp
+                && let Some(TParam::Size(uid, _)) = params
+                    .iter()
+                    .find(|p| matches!(p, TParam::Size(_, n) if *n == i.name))
+                && !used.contains(uid)
+            {
+                self.report(
+                    Diagnostic::error(
+                        "S002",
+                        format!(
+                            "size parameter `{}` is not used in any parameter type",
+                            i.name
+                        ),
+                        i.span,
+                        "its value cannot be determined from the arguments",
+                    )
+                    .with_hint(format!(
+                        "use `[{}]` in the type of a parameter, or remove it",
+                        i.name
+                    )),
+                );
+            }
+        }
+    }
+
+    fn is_free(&self, uid: Uid) -> bool {
+        self.scope.iter().any(|f| matches!(f, crate::checker::Frame::Local(_, l) if l.uid == uid && l.depth < self.depth))
+    }
+
+    fn local_name(&self, uid: Uid) -> Option<(syntax::ast::Name, syntax::Span)> {
+        self.scope.iter().rev().find_map(|f| match f {
+            crate::checker::Frame::Local(n, l) if l.uid == uid => Some((n.clone(), l.span)),
+            _ => None,
+        })
+    }
+
+    /// Quantifies the unbound variables of `ty` above the current level, and the size
+    /// variables created since `size_start`.
+    fn generalise(
+        &mut self,
+        ty: &Ty,
+        size_start: usize,
+        tparams: &mut Vec<TParam>,
+        eq: &mut Vec<Uid>,
+    ) {
+        let z = self.u.zonk(ty);
+        let mut vars = Vec::new();
+        let mut sizes = Vec::new();
+        collect_vars(&z, &mut vars, &mut sizes);
+        let mut k = 0;
+        for v in vars {
+            let Some(info) = self.u.info(v).cloned() else {
+                continue;
+            };
+            if info.level <= self.u.level || info.cons != Cons::None {
+                continue;
+            }
+            let uid = fresh_uid();
+            let name: syntax::ast::Name = format!("t{k}").into();
+            k += 1;
+            let l = if info.no_fun {
+                Liftedness::Unlifted
+            } else {
+                Liftedness::Lifted
+            };
+            if info.eq {
+                eq.push(uid);
+            }
+            tparams.push(TParam::Type(uid, name.clone(), l));
+            self.u.vars[v as usize] = VarState::Bound(Ty::Param(uid, name));
+        }
+        for (i, s) in sizes.into_iter().enumerate() {
+            if (s as usize) < size_start || self.u.sizes[s as usize].is_some() {
+                continue;
+            }
+            let uid = fresh_uid();
+            let name: syntax::ast::Name = format!("n{i}").into();
+            self.u.sizes[s as usize] = Some(Size::Named(uid, name.clone()));
+            tparams.push(TParam::Size(uid, name));
+        }
+    }
+
+    /// At the end of a top-level definition: defaults overloaded literals, reports
+    /// ambiguous types, fixes sum types of unannotated constructors, and checks
+    /// exhaustiveness of the pending matches.
+    pub fn finish_top_level(&mut self) {
+        for (v, span) in std::mem::take(&mut self.overloads) {
+            let Ty::Var(r) = self.u.shallow(&Ty::Var(v)) else {
+                continue;
+            };
+            let Some(info) = self.u.info(r).cloned() else {
+                continue;
+            };
+            if let Cons::Prims { mask, default } = info.cons {
+                match default {
+                    Some(p) => self.u.vars[r as usize] = VarState::Bound(Ty::Prim(p)),
+                    None => {
+                        self.report(
+                            Diagnostic::error(
+                                "T006",
+                                format!("ambiguous type: this could be {}", describe_mask(mask)),
+                                span,
+                                "the type of this cannot be determined",
+                            )
+                            .with_hint("add a type annotation"),
+                        );
+                        self.u.vars[r as usize] = VarState::Bound(Ty::Error);
+                    }
+                }
+            }
+        }
+        for (v, span) in std::mem::take(&mut self.open_records) {
+            let Ty::Var(r) = self.u.shallow(&Ty::Var(v)) else {
+                continue;
+            };
+            let Some(info) = self.u.info(r).cloned() else {
+                continue;
+            };
+            match info.cons {
+                Cons::Constrs(mut cs) => {
+                    cs.sort_by(|a, b| a.0.cmp(&b.0));
+                    self.u.vars[r as usize] = VarState::Bound(Ty::Sum(cs));
+                }
+                Cons::Fields(fs) => {
+                    let names: Vec<String> = fs.iter().map(|(n, _)| n.to_string()).collect();
+                    self.report(
+                        Diagnostic::error(
+                            "T006",
+                            format!(
+                                "ambiguous type: a record with field{} {} of unknown type",
+                                if names.len() == 1 { "" } else { "s" },
+                                names.join(", ")
+                            ),
+                            span,
+                            "the type of this cannot be determined",
+                        )
+                        .with_hint("add a type annotation"),
+                    );
+                    self.u.vars[r as usize] = VarState::Bound(Ty::Error);
+                }
+                _ => {}
+            }
+        }
+        for m in std::mem::take(&mut self.pending) {
+            self.check_pending(&m);
+        }
+    }
+
+    fn check_pending(&mut self, m: &PendingMatch) {
+        let ty = self.u.zonk(&m.ty);
+        if has_error(&ty) {
+            return;
+        }
+        let pats: Vec<_> = m
+            .pats
+            .iter()
+            .map(|p| simplify(p, &zonk_deep(self, &ty)))
+            .collect();
+        if let Some(w) = unmatched(&pats, &zonk_deep(self, &ty)) {
+            let d = if m.is_let {
+                Diagnostic::error(
+                    "T005",
+                    "refutable pattern in a binding",
+                    m.span,
+                    format!("the value `{w}` is not matched"),
+                )
+                .with_hint("use `match` to handle every case")
+            } else {
+                Diagnostic::error(
+                    "T005",
+                    "non-exhaustive `match`",
+                    m.span,
+                    format!("the value `{w}` is not matched by any case"),
+                )
+                .with_hint(format!("add a case for `{w}` or a catch-all case `_`"))
+            };
+            self.report(d);
+        }
+    }
+}
+
+fn zonk_deep(c: &Checker<'_>, t: &Ty) -> Ty {
+    c.u.zonk(t)
+}
+
+fn has_error(t: &Ty) -> bool {
+    match t {
+        Ty::Error => true,
+        Ty::Array(e, _) => has_error(e),
+        Ty::Tuple(ts) => ts.iter().any(has_error),
+        Ty::Record(fs) => fs.iter().any(|(_, t)| has_error(t)),
+        Ty::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(has_error)),
+        _ => false,
+    }
+}
+
+/// Whether a parameter pattern is declared unique at its top (`(x: *t)`).
+fn pat_is_unique(p: &Pat) -> bool {
+    use syntax::ast::{PatKind, TypeExpKind};
+    match &p.kind {
+        PatKind::Ascribed(q, te) => matches!(te.kind, TypeExpKind::Unique(_)) || pat_is_unique(q),
+        PatKind::Attr(_, q) => pat_is_unique(q),
+        _ => false,
+    }
+}
+
+/// Whether a return type is a tuple with a unique component.
+fn ret_tuple_unique(te: &TypeExp) -> bool {
+    use syntax::ast::TypeExpKind;
+    match &te.kind {
+        TypeExpKind::Tuple(ts) => ts.iter().any(|t| matches!(t.kind, TypeExpKind::Unique(_))),
+        _ => false,
+    }
+}
+
+/// Collects the unification variables (types and sizes) of a zonked type.
+pub fn collect_vars(t: &Ty, vars: &mut Vec<u32>, sizes: &mut Vec<u32>) {
+    match t {
+        Ty::Var(v) => {
+            if !vars.contains(v) {
+                vars.push(*v);
+            }
+        }
+        Ty::Array(e, s) => {
+            for d in s {
+                if let Size::Var(v) = d
+                    && !sizes.contains(v)
+                {
+                    sizes.push(*v);
+                }
+            }
+            collect_vars(e, vars, sizes);
+        }
+        Ty::Tuple(ts) => ts.iter().for_each(|t| collect_vars(t, vars, sizes)),
+        Ty::Record(fs) => fs.iter().for_each(|(_, t)| collect_vars(t, vars, sizes)),
+        Ty::Sum(cs) => cs
+            .iter()
+            .for_each(|(_, ts)| ts.iter().for_each(|t| collect_vars(t, vars, sizes))),
+        Ty::Arrow(a) => {
+            collect_vars(&a.param, vars, sizes);
+            collect_vars(&a.ret, vars, sizes);
+        }
+        Ty::Abs(_, _, args) => {
+            for a in args {
+                match a {
+                    TyArg::Ty(t) => collect_vars(t, vars, sizes),
+                    TyArg::Size(Size::Var(v)) => {
+                        if !sizes.contains(v) {
+                            sizes.push(*v);
+                        }
+                    }
+                    TyArg::Size(_) => {}
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Collects the named sizes appearing as array dimensions of a type.
+fn collect_named_sizes(t: &Ty, out: &mut Vec<Uid>) {
+    match t {
+        Ty::Array(e, s) => {
+            for d in s {
+                if let Size::Named(u, _) = d {
+                    out.push(*u);
+                }
+            }
+            collect_named_sizes(e, out);
+        }
+        Ty::Tuple(ts) => ts.iter().for_each(|t| collect_named_sizes(t, out)),
+        Ty::Record(fs) => fs.iter().for_each(|(_, t)| collect_named_sizes(t, out)),
+        Ty::Sum(cs) => cs
+            .iter()
+            .for_each(|(_, ts)| ts.iter().for_each(|t| collect_named_sizes(t, out))),
+        Ty::Arrow(a) => {
+            collect_named_sizes(&a.param, out);
+            collect_named_sizes(&a.ret, out);
+        }
+        Ty::Abs(_, _, args) => {
+            for a in args {
+                match a {
+                    TyArg::Ty(t) => collect_named_sizes(t, out),
+                    TyArg::Size(Size::Named(u, _)) => out.push(*u),
+                    TyArg::Size(_) => {}
+                }
+            }
+        }
+        _ => {}
+    }
+}

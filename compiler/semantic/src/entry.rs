@@ -1,0 +1,154 @@
+//! Entry points: which types they may take and return, and their description for the
+//! value formats.
+
+use crate::checker::Checker;
+use crate::decls::FunResult;
+use crate::types::{Scheme, TParam, Ty};
+use crate::{EntryPoint, EntryType};
+use syntax::Diagnostic;
+use syntax::ast::ValBind;
+
+/// Why a type cannot cross the entry-point boundary, if it cannot.
+fn entry_problem(t: &Ty) -> Option<String> {
+    match t {
+        Ty::Arrow(_) => Some(format!("`{t}` is a function")),
+        Ty::Param(_, n) => Some(format!("`{n}` is a type parameter")),
+        Ty::Var(_) => Some("its type is not known".into()),
+        Ty::Array(e, _) => entry_problem(e),
+        Ty::Tuple(ts) => ts.iter().find_map(entry_problem),
+        Ty::Record(fs) => fs.iter().find_map(|(_, t)| entry_problem(t)),
+        Ty::Sum(cs) => cs
+            .iter()
+            .find_map(|(_, ts)| ts.iter().find_map(entry_problem)),
+        Ty::Abs(..) | Ty::Prim(_) | Ty::Error => None,
+    }
+}
+
+/// The value-format view of a type.
+pub fn entry_type(t: &Ty) -> EntryType {
+    match t {
+        Ty::Prim(p) => EntryType::Array { elem: *p, rank: 0 },
+        Ty::Array(e, s) => match &**e {
+            Ty::Prim(p) => EntryType::Array {
+                elem: *p,
+                rank: s.len(),
+            },
+            _ => EntryType::Opaque(t.to_string()),
+        },
+        _ => EntryType::Opaque(t.to_string()),
+    }
+}
+
+impl Checker<'_> {
+    /// Checks an entry point's type and records it.
+    pub fn check_entry(&mut self, vb: &ValBind, f: &FunResult) {
+        self.check_entry_scheme(vb, &f.scheme, f.has_type_params);
+    }
+
+    fn check_entry_scheme(&mut self, vb: &ValBind, s: &Scheme, has_type_params: bool) {
+        let kind = if vb.entry {
+            "entry point"
+        } else {
+            "entry point `main`"
+        };
+        if has_type_params || s.params.iter().any(|p| matches!(p, TParam::Type(..))) {
+            self.report(
+                Diagnostic::error(
+                    "T009",
+                    format!("{kind} `{}` may not be polymorphic", vb.name.name),
+                    vb.name.span,
+                    "this entry point has type parameters",
+                )
+                .with_hint("give its parameters concrete types"),
+            );
+            return;
+        }
+        let mut params = Vec::new();
+        let mut t = &s.ty;
+        let mut i = 0;
+        while let Ty::Arrow(a) = t {
+            let span = vb.params.get(i).map(|p| p.span).unwrap_or(vb.name.span);
+            if let Some(why) = entry_problem(&a.param) {
+                self.report(Diagnostic::error(
+                    "T009",
+                    format!(
+                        "{kind} `{}` may not take this parameter: {why}",
+                        vb.name.name
+                    ),
+                    span,
+                    "not allowed in an entry point",
+                ));
+                return;
+            }
+            params.push(entry_type(&a.param));
+            t = &a.ret;
+            i += 1;
+            if i >= vb.params.len() {
+                break;
+            }
+        }
+        if let Some(why) = entry_problem(t) {
+            let span = vb.ret.as_ref().map(|r| r.span).unwrap_or(vb.name.span);
+            self.report(Diagnostic::error(
+                "T009",
+                format!("{kind} `{}` may not return this type: {why}", vb.name.name),
+                span,
+                "not allowed in an entry point",
+            ));
+            return;
+        }
+        let results = match t {
+            Ty::Tuple(ts) if !ts.is_empty() => ts.iter().map(entry_type).collect(),
+            t => vec![entry_type(t)],
+        };
+        self.entries.push(EntryPoint {
+            name: vb.name.name.to_string(),
+            params,
+            results,
+        });
+    }
+
+    /// After the file: `main` is the entry point if no `entry` was declared.
+    pub fn finish_entries(&mut self) {
+        if self.has_entry {
+            return;
+        }
+        if let Some((vb, s, tp)) = self.last_main.take() {
+            self.check_entry_scheme(&vb, &s, tp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{Size, make_array};
+    use syntax::ast::PrimType;
+
+    #[test]
+    fn arrays_of_primitives_have_rank() {
+        let t = make_array(Ty::Prim(PrimType::F32), vec![Size::Any, Size::Const(3)]);
+        assert_eq!(
+            entry_type(&t),
+            EntryType::Array {
+                elem: PrimType::F32,
+                rank: 2
+            }
+        );
+        let r = Ty::Record(vec![("a".into(), Ty::Prim(PrimType::I32))]);
+        assert_eq!(entry_type(&r), EntryType::Opaque("{a: i32}".into()));
+    }
+
+    #[test]
+    fn functions_are_rejected() {
+        let f = Ty::Arrow(Box::new(crate::types::Arrow {
+            pname: None,
+            param: Ty::Prim(PrimType::I32),
+            ret: Ty::Prim(PrimType::I32),
+            consume: false,
+            ret_unique: false,
+        }));
+        assert!(entry_problem(&f).is_some());
+        assert!(entry_problem(&Ty::Prim(PrimType::Bool)).is_none());
+    }
+}

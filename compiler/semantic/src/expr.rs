@@ -1,0 +1,1264 @@
+//! Type inference for expressions, with alias tracking for uniqueness checking.
+
+use crate::checker::{Al, Checker, GLOBAL, Local, ValRef, with_suggestion};
+use crate::pattern::PatBind;
+use crate::typeexp::{AnonSize, qn_string};
+use crate::types::{Arrow, Size, SubstTarget, Ty, Uid, fresh_uid, make_array, subst_ty};
+use crate::unify::{Cons, mask_all, mask_integral, mask_numeric, prim_bit};
+use std::collections::HashMap;
+use syntax::Diagnostic;
+use syntax::ast::{
+    DimIndex, Expr, ExprKind, Ident, LoopForm, Name, Pat, PatKind, PrimType, QualName, RecordField,
+    Span,
+};
+
+/// A pattern match to check for exhaustiveness once types are resolved.
+#[derive(Clone, Debug)]
+pub struct PendingMatch {
+    pub pats: Vec<Pat>,
+    pub ty: Ty,
+    pub span: Span,
+    /// `true` for a `let` pattern (refutable pattern), `false` for `match`.
+    pub is_let: bool,
+}
+
+fn arrow(param: Ty, ret: Ty) -> Ty {
+    Ty::Arrow(Box::new(Arrow {
+        pname: None,
+        param,
+        ret,
+        consume: false,
+        ret_unique: false,
+    }))
+}
+
+impl Checker<'_> {
+    /// The type of a builtin overloaded operator, if `name` is one.
+    pub fn builtin_op(&mut self, name: &str, span: Span) -> Option<Ty> {
+        let class = |c: &mut Self, mask| {
+            let t = c.u.fresh_prims(mask, None);
+            if let Ty::Var(v) = t {
+                c.overloads.push((v, span));
+            }
+            t
+        };
+        let t = match name {
+            "+" | "-" | "*" | "/" | "%" | "//" | "%%" | "**" => {
+                let t = class(self, mask_numeric());
+                arrow(t.clone(), arrow(t.clone(), t))
+            }
+            "&" | "|" | "^" | "<<" | ">>" | ">>>" => {
+                let t = class(self, mask_integral());
+                arrow(t.clone(), arrow(t.clone(), t))
+            }
+            "==" | "!=" => {
+                let t = self.u.fresh_eq();
+                arrow(t.clone(), arrow(t, Ty::Prim(PrimType::Bool)))
+            }
+            "<" | "<=" | ">" | ">=" => {
+                let t = class(self, mask_all());
+                arrow(t.clone(), arrow(t, Ty::Prim(PrimType::Bool)))
+            }
+            "&&" | "||" => {
+                let b = Ty::Prim(PrimType::Bool);
+                arrow(b.clone(), arrow(b.clone(), b))
+            }
+            _ => return None,
+        };
+        Some(t)
+    }
+
+    /// The type and aliases of an operator name (user-defined or builtin).
+    fn op_type(&mut self, qn: &QualName) -> (Ty, Al) {
+        if qn.quals.is_empty() && self.lookup_val(&qn.name.name).is_none() {
+            if let Some(t) = self.builtin_op(&qn.name.name, qn.name.span) {
+                return (t, Al::none());
+            }
+        }
+        self.infer_var(qn, qn.span())
+    }
+
+    /// Requires a type not to be functional (results of `if`, `match`, `loop`).
+    pub fn require_no_fun(&mut self, t: &Ty, span: Span, what: &str) {
+        let v = self.u.fresh_with(Cons::None, true);
+        if self.u.unify(&v, t).is_err() {
+            self.report(
+                Diagnostic::error(
+                    "T007",
+                    format!(
+                        "{what} may not be a function, but has type `{}`",
+                        self.show(t)
+                    ),
+                    span,
+                    "this is a function",
+                )
+                .with_hint("apply the function in each branch instead"),
+            );
+        }
+    }
+
+    /// Marks the values in `al` as consumed at `span`, checking they may be consumed.
+    pub fn consume(&mut self, al: &Al, span: Span) {
+        for uid in al.all() {
+            if uid == GLOBAL {
+                self.report(
+                    Diagnostic::error(
+                        "U002",
+                        "consumption of a value defined at the top level",
+                        span,
+                        "this value may not be consumed",
+                    )
+                    .with_hint("consume a copy instead: `copy x`"),
+                );
+                continue;
+            }
+            let local = self.scope.iter().rev().find_map(|f| match f {
+                crate::checker::Frame::Local(n, l) if l.uid == uid => Some((n.clone(), l.clone())),
+                _ => None,
+            });
+            if let Some((name, l)) = local {
+                if !l.consumable {
+                    self.report(
+                        Diagnostic::error(
+                            "U002",
+                            format!("consumption of `{name}`, which is not unique"),
+                            span,
+                            format!("`{name}` is consumed here"),
+                        )
+                        .with_secondary(l.span, "bound here without a unique type")
+                        .with_hint(format!("declare it unique (`*`) or consume `copy {name}`")),
+                    );
+                    continue;
+                }
+                if l.depth < self.depth {
+                    self.report(
+                        Diagnostic::error(
+                            "U002",
+                            format!("consumption of `{name}`, a variable bound outside this function or loop"),
+                            span,
+                            format!("`{name}` is consumed here"),
+                        )
+                        .with_secondary(l.span, "bound here"),
+                    );
+                    continue;
+                }
+            }
+            self.consumed.entry(uid).or_insert(span);
+        }
+    }
+
+    /// Checks a use of a local against consumption.
+    fn check_use(&mut self, name: &str, l: &Local, span: Span) {
+        let check: Vec<Uid> = if self.may_alias(&l.ty) {
+            l.aliases.clone()
+        } else {
+            vec![l.uid]
+        };
+        for a in check {
+            if let Some(at) = self.consumed.get(&a).copied() {
+                self.report(
+                    Diagnostic::error(
+                        "U001",
+                        format!("use of `{name}` after it was consumed"),
+                        span,
+                        "used here",
+                    )
+                    .with_secondary(at, "consumed here")
+                    .with_hint(format!("use a copy (`copy {name}`) where it is consumed")),
+                );
+                return;
+            }
+        }
+    }
+
+    /// Binds the names of a pattern as locals, with aliases following the pattern.
+    pub fn bind_pat(
+        &mut self,
+        p: &Pat,
+        binds: Vec<PatBind>,
+        al: &Al,
+        consumable: bool,
+    ) -> Vec<Uid> {
+        let mut als = Vec::new();
+        pat_aliases(p, al, &mut als);
+        let mut uids = Vec::new();
+        for (i, b) in binds.into_iter().enumerate() {
+            let uid = fresh_uid();
+            let mut aliases = vec![uid];
+            if self.may_alias(&b.ty) {
+                for a in als.get(i).cloned().unwrap_or_else(|| al.all()) {
+                    if !aliases.contains(&a) {
+                        aliases.push(a);
+                    }
+                }
+            }
+            uids.push(uid);
+            self.push_local(
+                b.ident.name.clone(),
+                Local {
+                    uid,
+                    ty: b.ty,
+                    scheme: None,
+                    aliases,
+                    consumable: consumable || b.unique,
+                    depth: self.depth,
+                    span: b.ident.span,
+                },
+            );
+        }
+        uids
+    }
+
+    /// Infers the type of a (possibly qualified) name, resolving module qualification
+    /// first and record projection after.
+    pub fn infer_var(&mut self, qn: &QualName, span: Span) -> (Ty, Al) {
+        let mut comps: Vec<&Ident> = qn.quals.iter().collect();
+        comps.push(&qn.name);
+        let mut i = 0;
+        let val = if comps.len() > 1 && self.lookup_mod(&comps[0].name).is_some() {
+            let Some(mut env) = self.resolve_quals(&qn.quals[..1]) else {
+                return (Ty::Error, Al::none());
+            };
+            i = 1;
+            while i + 1 < comps.len() {
+                let Some(m) = env.mods.get(&comps[i].name).cloned() else {
+                    break;
+                };
+                let Some(e) = self.mod_env(&m, comps[i]) else {
+                    return (Ty::Error, Al::none());
+                };
+                env = e;
+                i += 1;
+            }
+            match env.vals.get(&comps[i].name) {
+                Some(v) => ValRef::Global(v.clone()),
+                None => {
+                    let cands: Vec<Name> = env.vals.keys().cloned().collect();
+                    let path: Vec<&str> = comps[..=i].iter().map(|c| &*c.name).collect();
+                    let d = Diagnostic::error(
+                        "T001",
+                        format!("unknown name `{}`", path.join(".")),
+                        comps[0].span.to(comps[i].span),
+                        "not defined in this module",
+                    );
+                    let d = with_suggestion(d, &comps[i].name, &cands);
+                    self.report(d);
+                    return (Ty::Error, Al::none());
+                }
+            }
+        } else {
+            match self.lookup_val(&comps[0].name) {
+                Some(v) => v,
+                None => {
+                    let name = &comps[0].name;
+                    if &**name == "__intrinsic" {
+                        self.report(Diagnostic::error(
+                            "T012",
+                            "`__intrinsic` may only be the whole body of a prelude definition",
+                            comps[0].span,
+                            "not allowed here",
+                        ));
+                        return (Ty::Error, Al::none());
+                    }
+                    let cands = self.value_names();
+                    let d = if comps.len() > 1 {
+                        Diagnostic::error(
+                            "T001",
+                            format!("unknown name `{name}` (neither a module nor a variable)"),
+                            comps[0].span,
+                            "not defined",
+                        )
+                    } else {
+                        Diagnostic::error(
+                            "T001",
+                            format!("unknown name `{name}`"),
+                            comps[0].span,
+                            "not defined",
+                        )
+                    };
+                    let d = with_suggestion(d, name, &cands);
+                    self.report(d);
+                    return (Ty::Error, Al::none());
+                }
+            }
+        };
+        let (mut ty, mut al) = match val {
+            ValRef::Local(l) => {
+                self.check_use(&comps[i].name, &l, comps[i].span);
+                let ty = match &l.scheme {
+                    Some(s) => self.instantiate(s),
+                    None => l.ty.clone(),
+                };
+                let al = if self.may_alias(&ty) {
+                    Al::of(l.aliases.clone())
+                } else {
+                    Al::none()
+                };
+                (ty, al)
+            }
+            ValRef::Global(v) => {
+                let ty = self.instantiate(&v.scheme);
+                let al = if self.may_alias(&ty) {
+                    Al::of(vec![GLOBAL])
+                } else {
+                    Al::none()
+                };
+                (ty, al)
+            }
+        };
+        for f in &comps[i + 1..] {
+            ty = self.project(&ty, f, span);
+            if !self.may_alias(&ty) {
+                al = Al::none();
+            }
+        }
+        (ty, al)
+    }
+
+    /// The type of field `f` of a value of type `ty`.
+    pub fn project(&mut self, ty: &Ty, f: &Ident, span: Span) -> Ty {
+        match self.u.shallow(ty) {
+            Ty::Record(fs) => match fs.iter().find(|(n, _)| *n == f.name) {
+                Some((_, t)) => t.clone(),
+                None => {
+                    let cands: Vec<Name> = fs.iter().map(|(n, _)| n.clone()).collect();
+                    let d = Diagnostic::error(
+                        "T004",
+                        format!("record type `{}` has no field `{}`", self.show(ty), f.name),
+                        f.span,
+                        "unknown field",
+                    );
+                    let d = with_suggestion(d, &f.name, &cands);
+                    self.report(d);
+                    Ty::Error
+                }
+            },
+            Ty::Tuple(ts) if !ts.is_empty() => {
+                match f.name.parse::<usize>().ok().and_then(|i| ts.get(i)) {
+                    Some(t) => t.clone(),
+                    None => {
+                        self.report(Diagnostic::error(
+                            "T004",
+                            format!(
+                                "tuple type `{}` has no component `{}`",
+                                self.show(ty),
+                                f.name
+                            ),
+                            f.span,
+                            format!("components are numbered 0 to {}", ts.len() - 1),
+                        ));
+                        Ty::Error
+                    }
+                }
+            }
+            Ty::Var(_) => {
+                let r = self.u.fresh();
+                let v = self
+                    .u
+                    .fresh_with(Cons::Fields(vec![(f.name.clone(), r.clone())]), false);
+                if let Ty::Var(x) = v {
+                    self.open_records.push((x, span));
+                }
+                self.unify_at(&v, ty, span);
+                r
+            }
+            Ty::Error => Ty::Error,
+            t => {
+                self.report(Diagnostic::error(
+                    "T004",
+                    format!(
+                        "projection of field `{}` from a value of type `{}`, which is not a record",
+                        f.name,
+                        self.show(&t)
+                    ),
+                    f.span,
+                    "not a record or tuple",
+                ));
+                Ty::Error
+            }
+        }
+    }
+
+    /// Applies a function of type `fty` to arguments.
+    pub fn apply(&mut self, fty: Ty, fal: Al, fspan: Span, args: &[&Expr]) -> (Ty, Al) {
+        let mut cur = fty;
+        let mut al = fal;
+        let mut ret_unique = false;
+        for (i, arg) in args.iter().enumerate() {
+            let a = match self.u.shallow(&cur) {
+                Ty::Arrow(a) => *a,
+                Ty::Var(_) => {
+                    let p = self.u.fresh();
+                    let r = self.u.fresh();
+                    let ar = Arrow {
+                        pname: None,
+                        param: p,
+                        ret: r,
+                        consume: false,
+                        ret_unique: false,
+                    };
+                    self.unify_at(&Ty::Arrow(Box::new(ar.clone())), &cur, fspan);
+                    ar
+                }
+                Ty::Error => {
+                    for a in &args[i..] {
+                        self.infer(a);
+                    }
+                    return (Ty::Error, Al::none());
+                }
+                t => {
+                    let d = if i == 0 {
+                        Diagnostic::error(
+                            "T003",
+                            format!(
+                                "cannot apply a value of type `{}`: it is not a function",
+                                self.show(&t)
+                            ),
+                            fspan,
+                            "not a function",
+                        )
+                    } else {
+                        Diagnostic::error(
+                            "T003",
+                            format!("too many arguments: the function takes {i}"),
+                            arg.span,
+                            format!(
+                                "the result after {i} argument{} has type `{}`",
+                                if i == 1 { "" } else { "s" },
+                                self.show(&t)
+                            ),
+                        )
+                        .with_secondary(fspan, "this function")
+                    };
+                    self.report(d);
+                    for a in &args[i..] {
+                        self.infer(a);
+                    }
+                    return (Ty::Error, Al::none());
+                }
+            };
+            let (aty, aal) = self.infer(arg);
+            if let Err(e) = self.u.unify(&a.param, &aty) {
+                let d = self.unify_diag(&e, arg.span, &a.param, &aty);
+                let d = d.with_secondary(
+                    fspan,
+                    format!(
+                        "this function expects an argument of type `{}`",
+                        self.show(&a.param)
+                    ),
+                );
+                self.report(d);
+            }
+            if a.consume {
+                self.consume(&aal, arg.span);
+            } else {
+                al.join(&aal);
+            }
+            cur = match &a.pname {
+                Some((uid, _)) => {
+                    let s = self.size_of_arg(arg);
+                    let mut sub = HashMap::new();
+                    sub.insert(*uid, SubstTarget::Size(s));
+                    subst_ty(&a.ret, &sub)
+                }
+                None => a.ret.clone(),
+            };
+            ret_unique = a.ret_unique;
+        }
+        if ret_unique || !self.may_alias(&cur) {
+            al = Al::none();
+        }
+        (cur, al)
+    }
+
+    /// The size an argument denotes when passed for a named parameter.
+    fn size_of_arg(&mut self, e: &Expr) -> Size {
+        match &e.kind {
+            ExprKind::Literal(syntax::ast::Literal::Int { value, .. }) => {
+                i64::try_from(*value).map(Size::Const).unwrap_or(Size::Any)
+            }
+            ExprKind::Parens(x) => self.size_of_arg(x),
+            ExprKind::Var(qn) if qn.quals.is_empty() => match self.lookup_local(&qn.name.name) {
+                Some(l) if l.scheme.is_none() => Size::Named(l.uid, qn.name.name.clone()),
+                _ => Size::Any,
+            },
+            _ => Size::Any,
+        }
+    }
+
+    /// Checks index components; returns the element type after indexing a value of
+    /// type `arr` and the shape kept by slices.
+    fn index_type(&mut self, arr: &Ty, idxs: &[DimIndex], span: Span) -> Ty {
+        let elem = self.u.fresh();
+        let dims: Vec<Size> = idxs.iter().map(|_| self.u.fresh_size()).collect();
+        let want = make_array(elem.clone(), dims.clone());
+        if let Err(e) = self.u.unify(&want, arr) {
+            let d = self.unify_diag(&e, span, &want, arr);
+            let d = Diagnostic {
+                message: format!(
+                    "cannot index a value of type `{}` with {} ind{}",
+                    self.show(arr),
+                    idxs.len(),
+                    if idxs.len() == 1 { "ex" } else { "ices" }
+                ),
+                ..d
+            };
+            self.report(d);
+            for i in idxs {
+                self.check_dim_index(i);
+            }
+            return Ty::Error;
+        }
+        let mut kept = Vec::new();
+        for (i, d) in idxs.iter().zip(dims) {
+            if self.check_dim_index(i) {
+                let _ = d;
+                kept.push(Size::Any);
+            }
+        }
+        make_array(elem, kept)
+    }
+
+    /// Checks one index component; returns whether it is a slice.
+    fn check_dim_index(&mut self, d: &DimIndex) -> bool {
+        match d {
+            DimIndex::Fix(e) => {
+                self.check_index_exp(e);
+                false
+            }
+            DimIndex::Slice { start, end, stride } => {
+                for e in [start, end, stride].into_iter().flatten() {
+                    self.check_index_exp(e);
+                }
+                true
+            }
+        }
+    }
+
+    fn check_index_exp(&mut self, e: &Expr) {
+        let (t, _) = self.infer(e);
+        let want = self.u.fresh_prims(mask_integral(), None);
+        self.unify_at(&want, &t, e.span);
+    }
+
+    /// Infers an expression's type and aliases.
+    pub fn infer(&mut self, e: &Expr) -> (Ty, Al) {
+        match &e.kind {
+            ExprKind::Literal(l) => (self.literal_type(l, e.id, e.span), Al::none()),
+            ExprKind::Var(qn) => self.infer_var(qn, e.span),
+            ExprKind::Parens(x) | ExprKind::Attr(_, x) => self.infer(x),
+            ExprKind::QualParens(qn, x) => {
+                let mut quals = qn.quals.clone();
+                quals.push(qn.name.clone());
+                let Some(env) = self.resolve_quals(&quals) else {
+                    self.infer(x);
+                    return (Ty::Error, Al::none());
+                };
+                let mark = self.scope.len();
+                self.open_env(env);
+                let r = self.infer(x);
+                self.scope.truncate(mark);
+                r
+            }
+            ExprKind::Tuple(es) => {
+                if es.len() == 1 {
+                    return self.infer(&es[0]);
+                }
+                let mut tys = Vec::new();
+                let mut parts = Vec::new();
+                for x in es {
+                    let (t, a) = self.infer(x);
+                    tys.push(t);
+                    parts.push(a);
+                }
+                (
+                    Ty::Tuple(tys),
+                    Al {
+                        set: Vec::new(),
+                        parts: Some(parts),
+                    },
+                )
+            }
+            ExprKind::Record(fs) => {
+                let mut out: Vec<(Name, Ty)> = Vec::new();
+                let mut al = Al::none();
+                for f in fs {
+                    let (name, t, a) = match f {
+                        RecordField::Explicit(n, x) => {
+                            let (t, a) = self.infer(x);
+                            (n, t, a)
+                        }
+                        RecordField::Pun(n) => {
+                            let qn = QualName {
+                                quals: Vec::new(),
+                                name: n.clone(),
+                            };
+                            let (t, a) = self.infer_var(&qn, n.span);
+                            (n, t, a)
+                        }
+                    };
+                    if out.iter().any(|(m, _)| *m == name.name) {
+                        self.report(Diagnostic::error(
+                            "T004",
+                            format!("duplicate field `{}` in record", name.name),
+                            name.span,
+                            "defined twice",
+                        ));
+                        continue;
+                    }
+                    al.join(&a);
+                    out.push((name.name.clone(), t));
+                }
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                (Ty::Record(out), al)
+            }
+            ExprKind::ArrayLit(es) => {
+                let elem = self.u.fresh_with(Cons::None, true);
+                for x in es {
+                    let (t, _) = self.infer(x);
+                    if let Err(err) = self.u.unify(&elem, &t) {
+                        let mut d = self.unify_diag(&err, x.span, &elem, &t);
+                        if d.code == "T002" {
+                            d.message = format!(
+                                "array elements differ in type: expected `{}`, found `{}`",
+                                self.show(&elem),
+                                self.show(&t)
+                            );
+                            if let Some(first) = es.first() {
+                                d = d.with_secondary(
+                                    first.span,
+                                    "the first element fixes the element type",
+                                );
+                            }
+                        }
+                        self.report(d);
+                    }
+                }
+                (
+                    make_array(elem, vec![Size::Const(es.len() as i64)]),
+                    Al::none(),
+                )
+            }
+            ExprKind::Range {
+                start, second, end, ..
+            } => {
+                let t = self.u.fresh_prims(mask_integral(), None);
+                if let Ty::Var(v) = t {
+                    self.overloads.push((v, e.span));
+                }
+                for x in [Some(start), second.as_ref(), Some(end)]
+                    .into_iter()
+                    .flatten()
+                {
+                    let (xt, _) = self.infer(x);
+                    self.unify_at(&t, &xt, x.span);
+                }
+                (make_array(t, vec![Size::Any]), Al::none())
+            }
+            ExprKind::Project(x, f) => {
+                let (t, a) = self.infer(x);
+                let r = self.project(&t, f, e.span);
+                let al = if self.may_alias(&r) { a } else { Al::none() };
+                (r, al)
+            }
+            ExprKind::BinOp(op, l, r) => {
+                let (ft, fal) = self.op_type(op);
+                self.apply(ft, fal, op.span(), &[l, r])
+            }
+            ExprKind::Neg(x) => {
+                let (t, _) = self.infer(x);
+                let want = self.u.fresh_prims(mask_numeric(), None);
+                if let Ty::Var(v) = want {
+                    self.overloads.push((v, e.span));
+                }
+                self.unify_at(&want, &t, x.span);
+                (t, Al::none())
+            }
+            ExprKind::Not(x) => {
+                let (t, _) = self.infer(x);
+                let want = self
+                    .u
+                    .fresh_prims(mask_integral() | prim_bit(PrimType::Bool), None);
+                if let Ty::Var(v) = want {
+                    self.overloads.push((v, e.span));
+                }
+                self.unify_at(&want, &t, x.span);
+                (t, Al::none())
+            }
+            ExprKind::OpSection(op) => self.op_type(op),
+            ExprKind::OpSectionLeft(op, x) => {
+                let (ft, fal) = self.op_type(op);
+                self.apply(ft, fal, op.span(), &[x])
+            }
+            ExprKind::OpSectionRight(op, y) => {
+                let (ft, _) = self.op_type(op);
+                let a = self.u.fresh();
+                let b = self.u.fresh();
+                let c = self.u.fresh();
+                self.unify_at(
+                    &arrow(a.clone(), arrow(b.clone(), c.clone())),
+                    &ft,
+                    op.span(),
+                );
+                let (yt, _) = self.infer(y);
+                self.unify_at(&b, &yt, y.span);
+                (arrow(a, c), Al::none())
+            }
+            ExprKind::ProjectSection(fields) => {
+                let t = self.u.fresh();
+                let mut r = t.clone();
+                for f in fields {
+                    r = self.project(&r, f, e.span);
+                }
+                (arrow(t, r), Al::none())
+            }
+            ExprKind::IndexSection(idxs) => {
+                let t = self.u.fresh();
+                let r = self.index_type(&t, idxs, e.span);
+                (arrow(t, r), Al::none())
+            }
+            ExprKind::Apply(f, args) => {
+                if let ExprKind::Var(qn) = &f.kind
+                    && qn.quals.is_empty()
+                    && &*qn.name.name == "__intrinsic"
+                    && self.lookup_val("__intrinsic").is_none()
+                {
+                    self.report(Diagnostic::error(
+                        "T012",
+                        "`__intrinsic` may only be the whole body of a prelude definition",
+                        e.span,
+                        "not allowed here",
+                    ));
+                    return (Ty::Error, Al::none());
+                }
+                let (ft, fal) = self.infer(f);
+                let args: Vec<&Expr> = args.iter().collect();
+                self.apply(ft, fal, f.span, &args)
+            }
+            ExprKind::Constructor(name, args) => {
+                let mut tys = Vec::new();
+                let mut al = Al::none();
+                for a in args {
+                    let (t, x) = self.infer(a);
+                    tys.push(t);
+                    al.join(&x);
+                }
+                let v = self
+                    .u
+                    .fresh_with(Cons::Constrs(vec![(name.name.clone(), tys)]), false);
+                if let Ty::Var(x) = v {
+                    self.open_records.push((x, e.span));
+                }
+                (v, al)
+            }
+            ExprKind::If(c, t, f) => {
+                let (ct, _) = self.infer(c);
+                self.unify_because(&Ty::Prim(PrimType::Bool), &ct, c.span, None);
+                let before = self.consumed.clone();
+                let (tt, mut tal) = self.infer(t);
+                let after_t = std::mem::replace(&mut self.consumed, before);
+                let (ft, fal) = self.infer(f);
+                self.consumed.extend(after_t);
+                if let Err(err) = self.u.unify(&tt, &ft) {
+                    let d = self.unify_diag(&err, f.span, &tt, &ft);
+                    let d = if d.code == "T002" {
+                        Diagnostic {
+                            message: format!(
+                                "branches of `if` differ in type: `{}` and `{}`",
+                                self.show(&tt),
+                                self.show(&ft)
+                            ),
+                            ..d
+                        }
+                        .with_secondary(
+                            t.span,
+                            format!("this branch has type `{}`", self.show(&tt)),
+                        )
+                    } else {
+                        d
+                    };
+                    self.report(d);
+                }
+                self.require_no_fun(&tt, e.span, "the result of `if`");
+                tal.join(&fal);
+                (tt, tal)
+            }
+            ExprKind::Let {
+                sizes,
+                pat,
+                value,
+                body,
+            } => {
+                let (vt, val) = self.infer(value);
+                let mark = self.scope.len();
+                let mut size_uids = Vec::new();
+                for s in sizes {
+                    let uid = fresh_uid();
+                    size_uids.push((uid, s.name.clone()));
+                    self.push_local(
+                        s.name.clone(),
+                        Local {
+                            uid,
+                            ty: Ty::Prim(PrimType::I64),
+                            scheme: None,
+                            aliases: vec![uid],
+                            consumable: false,
+                            depth: self.depth,
+                            span: s.span,
+                        },
+                    );
+                }
+                let mut binds = Vec::new();
+                self.check_pat(pat, &vt, AnonSize::Fresh, &mut binds);
+                if !size_uids.is_empty() {
+                    let mut it = size_uids.iter();
+                    for b in &mut binds {
+                        let z = self.u.zonk(&b.ty);
+                        b.ty = fill_sizes(&z, &mut it);
+                    }
+                }
+                self.pending.push(PendingMatch {
+                    pats: vec![pat.clone()],
+                    ty: vt.clone(),
+                    span: pat.span,
+                    is_let: true,
+                });
+                self.bind_pat(pat, binds, &val, true);
+                let r = self.infer(body);
+                self.scope.truncate(mark);
+                r
+            }
+            ExprKind::LetFun {
+                name,
+                type_params,
+                params,
+                ret,
+                value,
+                body,
+            } => {
+                let f = self.check_fun(name, type_params, params, ret.as_ref(), value, false);
+                let mark = self.scope.len();
+                let uid = fresh_uid();
+                self.push_local(
+                    name.name.clone(),
+                    Local {
+                        uid,
+                        ty: f.scheme.ty.clone(),
+                        scheme: Some(f.scheme),
+                        aliases: vec![uid],
+                        consumable: false,
+                        depth: self.depth,
+                        span: name.span,
+                    },
+                );
+                let r = self.infer(body);
+                self.scope.truncate(mark);
+                r
+            }
+            ExprKind::LetWith {
+                dest,
+                indices,
+                value,
+                body,
+            } => {
+                let qn = QualName {
+                    quals: Vec::new(),
+                    name: dest.clone(),
+                };
+                let (dt, dal) = self.infer_var(&qn, dest.span);
+                let elem = self.index_type(&dt, indices, dest.span);
+                let (vt, _) = self.infer(value);
+                self.unify_because(&elem, &vt, value.span, None);
+                self.consume(&dal, dest.span);
+                let mark = self.scope.len();
+                let uid = fresh_uid();
+                self.push_local(
+                    dest.name.clone(),
+                    Local {
+                        uid,
+                        ty: dt,
+                        scheme: None,
+                        aliases: vec![uid],
+                        consumable: true,
+                        depth: self.depth,
+                        span: dest.span,
+                    },
+                );
+                let r = self.infer(body);
+                self.scope.truncate(mark);
+                r
+            }
+            ExprKind::Update {
+                target,
+                indices,
+                value,
+            } => {
+                let (tt, tal) = self.infer(target);
+                let elem = self.index_type(&tt, indices, target.span);
+                let (vt, _) = self.infer(value);
+                self.unify_because(&elem, &vt, value.span, None);
+                self.consume(&tal, target.span);
+                (tt, Al::none())
+            }
+            ExprKind::RecordUpdate {
+                target,
+                fields,
+                value,
+            } => {
+                let (tt, mut tal) = self.infer(target);
+                let (vt, val) = self.infer(value);
+                let nt = self.update_field(&tt, fields, vt, e.span);
+                tal.join(&val);
+                (nt, tal)
+            }
+            ExprKind::Lambda { params, ret, body } => {
+                let mark = self.scope.len();
+                self.depth += 1;
+                let mut seen: Vec<Ident> = Vec::new();
+                let mut ptys = Vec::new();
+                for p in params {
+                    let t = self.u.fresh();
+                    let mut binds = Vec::new();
+                    self.check_pat(p, &t, AnonSize::Fresh, &mut binds);
+                    self.check_dups(&binds, &mut seen);
+                    let unique = binds.iter().any(|b| b.unique);
+                    self.bind_pat(p, binds, &Al::none(), false);
+                    ptys.push((t, unique));
+                }
+                let (rt, runique) = match ret {
+                    Some(te) => {
+                        let r = self.resolve_type(te, AnonSize::Any);
+                        (Some((r.ty, te.span)), r.unique)
+                    }
+                    None => (None, false),
+                };
+                let (bt, _) = self.infer(body);
+                let t = match rt {
+                    Some((rt, span)) => {
+                        self.unify_because(
+                            &rt,
+                            &bt,
+                            body.span,
+                            Some((span, "expected because of this annotation")),
+                        );
+                        rt
+                    }
+                    None => bt,
+                };
+                self.depth -= 1;
+                self.scope.truncate(mark);
+                let mut ty = t;
+                for (i, (p, unique)) in ptys.into_iter().enumerate().rev() {
+                    ty = Ty::Arrow(Box::new(Arrow {
+                        pname: None,
+                        param: p,
+                        ret: ty,
+                        consume: unique,
+                        ret_unique: runique && i + 1 == params.len(),
+                    }));
+                }
+                (ty, Al::none())
+            }
+            ExprKind::Loop {
+                pat,
+                init,
+                form,
+                body,
+            } => self.infer_loop(pat, init.as_deref(), form, body, e.span),
+            ExprKind::Match(x, cases) => {
+                let (xt, xal) = self.infer(x);
+                let rt = self.u.fresh();
+                let before = self.consumed.clone();
+                let mut after = HashMap::new();
+                let mut al = Al::none();
+                for c in cases {
+                    self.consumed = before.clone();
+                    let mark = self.scope.len();
+                    let mut binds = Vec::new();
+                    self.check_pat(&c.pat, &xt, AnonSize::Fresh, &mut binds);
+                    self.bind_pat(&c.pat, binds, &xal, true);
+                    let (bt, bal) = self.infer(&c.body);
+                    self.unify_because(&rt, &bt, c.body.span, None);
+                    al.join(&bal);
+                    self.scope.truncate(mark);
+                    after.extend(self.consumed.drain());
+                }
+                self.consumed = before;
+                self.consumed.extend(after);
+                self.pending.push(PendingMatch {
+                    pats: cases.iter().map(|c| c.pat.clone()).collect(),
+                    ty: xt,
+                    span: x.span,
+                    is_let: false,
+                });
+                self.require_no_fun(&rt, e.span, "the result of `match`");
+                (rt, al)
+            }
+            ExprKind::Ascribe(x, te) => {
+                let r = self.resolve_type(te, AnonSize::Fresh);
+                let (t, al) = self.infer(x);
+                self.unify_because(
+                    &r.ty,
+                    &t,
+                    x.span,
+                    Some((te.span, "expected because of this annotation")),
+                );
+                (r.ty, al)
+            }
+            ExprKind::Coerce(x, te) => {
+                let r = self.resolve_type(te, AnonSize::Fresh);
+                let (t, al) = self.infer(x);
+                self.u.ignore_sizes = true;
+                let res = self.u.unify(&r.ty, &t);
+                self.u.ignore_sizes = false;
+                if let Err(err) = res {
+                    let d = self
+                        .unify_diag(&err, x.span, &r.ty, &t)
+                        .with_secondary(te.span, "expected because of this coercion");
+                    self.report(d);
+                }
+                (r.ty, al)
+            }
+            ExprKind::Index(x, idxs) => {
+                let (t, al) = self.infer(x);
+                let r = self.index_type(&t, idxs, e.span);
+                let al = if self.may_alias(&r) { al } else { Al::none() };
+                (r, al)
+            }
+            ExprKind::Assert(c, x) => {
+                let (ct, _) = self.infer(c);
+                self.unify_at(&Ty::Prim(PrimType::Bool), &ct, c.span);
+                self.infer(x)
+            }
+            ExprKind::Hole => (self.u.fresh(), Al::none()),
+        }
+    }
+
+    /// The type of `r with a.b = v`.
+    fn update_field(&mut self, t: &Ty, fields: &[Ident], vt: Ty, span: Span) -> Ty {
+        let Some((f, rest)) = fields.split_first() else {
+            return vt;
+        };
+        match self.u.shallow(t) {
+            Ty::Record(fs) => {
+                let mut out = fs.clone();
+                match out.iter_mut().find(|(n, _)| *n == f.name) {
+                    Some((_, ft)) => {
+                        let inner = ft.clone();
+                        *ft = self.update_field(&inner, rest, vt, span);
+                        Ty::Record(out)
+                    }
+                    None => {
+                        self.report(Diagnostic::error(
+                            "T004",
+                            format!("record type `{}` has no field `{}`", self.show(t), f.name),
+                            f.span,
+                            "unknown field",
+                        ));
+                        Ty::Error
+                    }
+                }
+            }
+            Ty::Error => Ty::Error,
+            _ => {
+                let ft = self.project(t, f, span);
+                let nt = self.update_field(&ft, rest, vt, span);
+                self.unify_at(&ft, &nt, span);
+                t.clone()
+            }
+        }
+    }
+
+    /// Reports names bound twice among parameters.
+    pub fn check_dups(&mut self, binds: &[PatBind], seen: &mut Vec<Ident>) {
+        for b in binds {
+            if let Some(prev) = seen.iter().find(|i| i.name == b.ident.name) {
+                let d = Diagnostic::error(
+                    "T010",
+                    format!("`{}` is bound twice", b.ident.name),
+                    b.ident.span,
+                    "bound again here",
+                )
+                .with_secondary(prev.span, "first bound here");
+                self.report(d);
+            } else {
+                seen.push(b.ident.clone());
+            }
+        }
+    }
+
+    fn infer_loop(
+        &mut self,
+        pat: &Pat,
+        init: Option<&Expr>,
+        form: &LoopForm,
+        body: &Expr,
+        span: Span,
+    ) -> (Ty, Al) {
+        let (it, ial, ispan) = match init {
+            Some(x) => {
+                let (t, a) = self.infer(x);
+                (t, a, x.span)
+            }
+            None => {
+                let e = pat_to_expr(pat);
+                let (t, a) = self.infer(&e);
+                (t, a, pat.span)
+            }
+        };
+        let pty = self.u.fresh();
+        let loose = loosen(&self.u.zonk(&it));
+        self.unify_because(&pty, &loose, ispan, None);
+        let mark = self.scope.len();
+        // The iteration bound is checked outside the loop parameters' scope.
+        let form_bind: Option<(Pat, Ty, bool)> = match form {
+            LoopForm::For(i, bound) => {
+                let (bt, _) = self.infer(bound);
+                let want = self.u.fresh_prims(mask_integral(), None);
+                self.unify_at(&want, &bt, bound.span);
+                let p = Pat {
+                    kind: PatKind::Id(i.clone()),
+                    span: i.span,
+                    id: syntax::ast::NodeId(u32::MAX),
+                };
+                Some((p, bt, false))
+            }
+            LoopForm::ForIn(p, xs) => {
+                let (xt, _) = self.infer(xs);
+                let el = self.u.fresh();
+                let want = make_array(el.clone(), vec![Size::Any]);
+                self.unify_at(&want, &xt, xs.span);
+                Some((p.clone(), el, false))
+            }
+            LoopForm::While(_) => None,
+        };
+        self.depth += 1;
+        let mut binds = Vec::new();
+        self.check_pat(pat, &pty, AnonSize::Fresh, &mut binds);
+        self.require_no_fun(&pty, pat.span, "a loop parameter");
+        let param_uids = self.bind_pat(pat, binds, &Al::none(), true);
+        if let Some((p, t, _)) = form_bind {
+            let mut b = Vec::new();
+            self.check_pat(&p, &t, AnonSize::Fresh, &mut b);
+            self.bind_pat(&p, b, &Al::none(), false);
+        }
+        if let LoopForm::While(c) = form {
+            let (ct, _) = self.infer(c);
+            self.unify_at(&Ty::Prim(PrimType::Bool), &ct, c.span);
+        }
+        let (bt, _) = self.infer(body);
+        let loose_b = loosen(&self.u.zonk(&bt));
+        self.unify_because(
+            &pty,
+            &loose_b,
+            body.span,
+            Some((pat.span, "the loop parameter has this type")),
+        );
+        let consumed_param = param_uids.iter().any(|u| self.consumed.contains_key(u));
+        self.depth -= 1;
+        self.scope.truncate(mark);
+        let _ = span;
+        if consumed_param {
+            self.consume(&ial, ispan);
+            (pty, Al::none())
+        } else {
+            (pty, ial)
+        }
+    }
+}
+
+/// Assigns each name bound by `p` the aliases of the part of the value it binds.
+fn pat_aliases(p: &Pat, al: &Al, out: &mut Vec<Vec<Uid>>) {
+    match &p.kind {
+        PatKind::Id(_) => out.push(al.all()),
+        PatKind::Wildcard | PatKind::Literal(_) => {}
+        PatKind::Tuple(ps) if ps.len() == 1 => pat_aliases(&ps[0], al, out),
+        PatKind::Tuple(ps) => match &al.parts {
+            Some(parts) if parts.len() == ps.len() => {
+                for (q, a) in ps.iter().zip(parts) {
+                    pat_aliases(q, a, out);
+                }
+            }
+            _ => {
+                for q in ps {
+                    pat_aliases(q, &Al::of(al.all()), out);
+                }
+            }
+        },
+        PatKind::Record(fs) => {
+            for (_, q) in fs {
+                pat_aliases(q, &Al::of(al.all()), out);
+            }
+        }
+        PatKind::Constructor(_, ps) => {
+            for q in ps {
+                pat_aliases(q, &Al::of(al.all()), out);
+            }
+        }
+        PatKind::Ascribed(q, _) | PatKind::Attr(_, q) => pat_aliases(q, al, out),
+    }
+}
+
+/// The expression that re-reads the variables a loop pattern binds (short `loop x`).
+fn pat_to_expr(p: &Pat) -> Expr {
+    let kind = match &p.kind {
+        PatKind::Id(i) => ExprKind::Var(QualName {
+            quals: Vec::new(),
+            name: i.clone(),
+        }),
+        PatKind::Tuple(ps) => ExprKind::Tuple(ps.iter().map(pat_to_expr).collect()),
+        PatKind::Record(fs) => ExprKind::Record(
+            fs.iter()
+                .map(|(n, q)| RecordField::Explicit(n.clone(), pat_to_expr(q)))
+                .collect(),
+        ),
+        PatKind::Ascribed(q, _) | PatKind::Attr(_, q) => return pat_to_expr(q),
+        _ => ExprKind::Hole,
+    };
+    Expr {
+        kind,
+        span: p.span,
+        id: p.id,
+    }
+}
+
+/// Replaces every size in a type by an unknown size (loop parameters may change size).
+pub fn loosen(t: &Ty) -> Ty {
+    match t {
+        Ty::Array(e, s) => make_array(loosen(e), vec![Size::Any; s.len()]),
+        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(loosen).collect()),
+        Ty::Record(fs) => Ty::Record(fs.iter().map(|(n, t)| (n.clone(), loosen(t))).collect()),
+        Ty::Sum(cs) => Ty::Sum(
+            cs.iter()
+                .map(|(n, ts)| (n.clone(), ts.iter().map(loosen).collect()))
+                .collect(),
+        ),
+        t => t.clone(),
+    }
+}
+
+/// Gives unknown sizes in a type the names bound by `let [n]`, in order.
+fn fill_sizes<'a>(t: &Ty, it: &mut impl Iterator<Item = &'a (Uid, Name)>) -> Ty {
+    match t {
+        Ty::Array(e, s) => {
+            let shape = s
+                .iter()
+                .map(|d| match d {
+                    Size::Any | Size::Var(_) => match it.next() {
+                        Some((u, n)) => Size::Named(*u, n.clone()),
+                        None => d.clone(),
+                    },
+                    d => d.clone(),
+                })
+                .collect();
+            make_array((**e).clone(), shape)
+        }
+        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| fill_sizes(t, it)).collect()),
+        t => t.clone(),
+    }
+}
+
+/// For messages: a name as written.
+pub fn show_qn(qn: &QualName) -> String {
+    qn_string(qn)
+}

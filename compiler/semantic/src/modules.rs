@@ -1,0 +1,937 @@
+//! The module system: declarations, module expressions, module types, signature
+//! matching, ascription and functor application.
+
+use crate::checker::Checker;
+use crate::env::{AbsInfo, Env, Functor, ModVal, SigVal, ValInfo, subst_env, subst_sig};
+use crate::typeexp::{AnonSize, qn_string};
+use crate::types::{Scheme, Subst, SubstTarget, TParam, Ty, TyArg, TypeDef, fresh_uid, subst_ty};
+use std::sync::Arc;
+use syntax::Diagnostic;
+use syntax::ast::{
+    Dec, DecKind, Ident, Liftedness, ModBind, ModExp, ModExpKind, Name, QualName, SigExp,
+    SigExpKind, Span, Spec, SpecKind, TypeBind, TypeParam, ValBind,
+};
+
+impl Checker<'_> {
+    /// Checks a list of declarations in a new scope level; returns what they export.
+    /// `top` marks the file's own top level (where entry points live).
+    pub fn check_decs(&mut self, decs: &[Dec], top: bool) -> Env {
+        let mark = self.scope.len();
+        self.push_env();
+        let mut exports = Env::default();
+        for d in decs {
+            self.check_dec(d, top, true, &mut exports);
+        }
+        self.scope.truncate(mark);
+        exports
+    }
+
+    fn check_dec(&mut self, d: &Dec, top: bool, export: bool, exports: &mut Env) {
+        match &d.kind {
+            DecKind::Val(vb) => self.check_valbind(vb, top, export, exports),
+            DecKind::Type(tb) => {
+                let def = self.check_typebind(tb);
+                let def = Arc::new(def);
+                self.own_env()
+                    .types
+                    .insert(tb.name.name.clone(), def.clone());
+                if export {
+                    exports.types.insert(tb.name.name.clone(), def);
+                }
+            }
+            DecKind::Mod(mb) => {
+                let m = self.check_modbind(mb);
+                if let Some(m) = m {
+                    let m = Arc::new(m);
+                    self.own_env().mods.insert(mb.name.name.clone(), m.clone());
+                    if export {
+                        exports.mods.insert(mb.name.name.clone(), m);
+                    }
+                }
+            }
+            DecKind::Sig(sb) => {
+                if let Some(s) = self.elab_sig(&sb.sig) {
+                    self.own_env().sigs.insert(sb.name.name.clone(), s.clone());
+                    if export {
+                        exports.sigs.insert(sb.name.name.clone(), s);
+                    }
+                }
+            }
+            DecKind::Open(me) => {
+                if let Some(m) = self.eval_mod(me)
+                    && let Some(env) = self.struct_env(&m, me.span)
+                {
+                    if export {
+                        exports.extend(&env);
+                    }
+                    self.open_env(env);
+                    self.push_env();
+                }
+            }
+            DecKind::Local(inner) => self.check_dec(inner, top, false, exports),
+            DecKind::Import(path, span) => {
+                if let Some(env) = self.import_env(path, *span) {
+                    if export {
+                        exports.extend(&env);
+                    }
+                    self.open_env(env);
+                    self.push_env();
+                }
+            }
+        }
+    }
+
+    fn import_env(&mut self, path: &str, span: Span) -> Option<Arc<Env>> {
+        match self.imports.get(path) {
+            Some(f) => Some(f.env.clone()),
+            None => {
+                self.report(Diagnostic::error(
+                    "I001",
+                    format!("import not found: \"{path}\""),
+                    span,
+                    "no such file",
+                ));
+                None
+            }
+        }
+    }
+
+    fn struct_env(&mut self, m: &ModVal, span: Span) -> Option<Arc<Env>> {
+        match m {
+            ModVal::Struct(e) => Some(e.clone()),
+            ModVal::Functor(_) => {
+                self.report(Diagnostic::error(
+                    "T008",
+                    "a parametric module cannot be opened",
+                    span,
+                    "apply it to a module first",
+                ));
+                None
+            }
+        }
+    }
+
+    fn check_valbind(&mut self, vb: &ValBind, top: bool, export: bool, exports: &mut Env) {
+        let f = self.check_fun(
+            &vb.name,
+            &vb.type_params,
+            &vb.params,
+            vb.ret.as_ref(),
+            &vb.body,
+            true,
+        );
+        if top && vb.entry {
+            self.check_entry(vb, &f);
+        } else if top {
+            self.last_main = if &*vb.name.name == "main" {
+                Some((vb.clone(), f.scheme.clone(), f.has_type_params))
+            } else {
+                self.last_main.take()
+            };
+        }
+        if top && vb.entry {
+            self.has_entry = true;
+        }
+        let info = Arc::new(ValInfo {
+            scheme: f.scheme,
+            span: vb.name.span,
+        });
+        self.own_env()
+            .vals
+            .insert(vb.name.name.clone(), info.clone());
+        if export {
+            exports.vals.insert(vb.name.name.clone(), info);
+        }
+    }
+
+    /// Checks a type abbreviation.
+    pub fn check_typebind(&mut self, tb: &TypeBind) -> TypeDef {
+        let mark = self.scope.len();
+        let params = self.bind_type_params(&tb.params);
+        let ty = self.resolve_ty(&tb.def, AnonSize::Any);
+        let ty = self.u.zonk(&ty);
+        self.scope.truncate(mark);
+        if tb.liftedness != Liftedness::Lifted && ty.has_arrow() {
+            self.report(
+                Diagnostic::error(
+                    "T011",
+                    format!(
+                        "type `{}` contains a function type but is not declared lifted",
+                        tb.name.name
+                    ),
+                    tb.def.span,
+                    "this is functional",
+                )
+                .with_hint(format!("declare it as `type^ {}`", tb.name.name)),
+            );
+        }
+        TypeDef {
+            params,
+            ty,
+            liftedness: tb.liftedness,
+        }
+    }
+
+    fn check_modbind(&mut self, mb: &ModBind) -> Option<ModVal> {
+        if mb.params.is_empty() {
+            let m = self.eval_mod(&mb.body)?;
+            return match &mb.sig {
+                Some(s) => {
+                    let sig = self.elab_sig(s)?;
+                    self.ascribe(&m, &sig, mb.body.span)
+                }
+                None => Some(m),
+            };
+        }
+        let mut params = Vec::new();
+        for p in &mb.params {
+            let s = self.elab_sig(&p.sig)?;
+            params.push((p.name.name.clone(), s));
+        }
+        let ret = match &mb.sig {
+            Some(s) => Some(self.elab_sig(s)?),
+            None => None,
+        };
+        self.make_functor(params, ret, &mb.body)
+    }
+
+    /// Builds a functor value, checking its body once with abstract parameters.
+    fn make_functor(
+        &mut self,
+        params: Vec<(Name, Arc<SigVal>)>,
+        ret: Option<Arc<SigVal>>,
+        body: &ModExp,
+    ) -> Option<ModVal> {
+        let closure: Vec<Arc<Env>> = self
+            .scope
+            .iter()
+            .filter_map(|f| match f {
+                crate::checker::Frame::Env(e, _) => Some(e.clone()),
+                crate::checker::Frame::Local(..) => None,
+            })
+            .collect();
+        // Check the body against abstract versions of the parameters.
+        let mark = self.scope.len();
+        self.push_env();
+        for (n, s) in &params {
+            let (fresh, _) = freshen(s);
+            if let Some(m) = sig_as_module(&fresh) {
+                self.own_env().mods.insert(n.clone(), Arc::new(m));
+            }
+        }
+        let res = self.eval_mod(body);
+        if let (Some(m), Some(r)) = (&res, &ret) {
+            self.ascribe(m, r, body.span);
+        }
+        self.scope.truncate(mark);
+        Some(ModVal::Functor(Arc::new(Functor {
+            params,
+            bound: Vec::new(),
+            ret,
+            body: Arc::new(body.clone()),
+            closure,
+        })))
+    }
+
+    /// Evaluates a module expression.
+    pub fn eval_mod(&mut self, me: &ModExp) -> Option<ModVal> {
+        match &me.kind {
+            ModExpKind::Var(qn) => self.lookup_mod_qn(qn).map(|m| (*m).clone()),
+            ModExpKind::Parens(m) => self.eval_mod(m),
+            ModExpKind::Import(path) => self.import_env(path, me.span).map(ModVal::Struct),
+            ModExpKind::Struct(decs) => {
+                let env = self.check_decs(decs, false);
+                Some(ModVal::Struct(Arc::new(env)))
+            }
+            ModExpKind::Ascribe(m, s) => {
+                let m = self.eval_mod(m)?;
+                let sig = self.elab_sig(s)?;
+                self.ascribe(&m, &sig, me.span)
+            }
+            ModExpKind::Apply(f, a) => {
+                let fv = self.eval_mod(f)?;
+                let av = self.eval_mod(a)?;
+                self.apply_functor(&fv, &av, a.span, f.span)
+            }
+            ModExpKind::Lambda(p, ret, body) => {
+                let s = self.elab_sig(&p.sig)?;
+                let ret = match ret {
+                    Some(r) => Some(self.elab_sig(r)?),
+                    None => None,
+                };
+                self.make_functor(vec![(p.name.name.clone(), s)], ret, body)
+            }
+        }
+    }
+
+    fn lookup_mod_qn(&mut self, qn: &QualName) -> Option<Arc<ModVal>> {
+        if qn.quals.is_empty() {
+            let m = self.lookup_mod(&qn.name.name);
+            if m.is_none() {
+                let cands = self.all_names(|e| e.mods.keys().cloned().collect());
+                let d = Diagnostic::error(
+                    "T001",
+                    format!("unknown module `{}`", qn.name.name),
+                    qn.name.span,
+                    "not defined",
+                );
+                let d = crate::checker::with_suggestion(d, &qn.name.name, &cands);
+                self.report(d);
+            }
+            return m;
+        }
+        let env = self.resolve_quals(&qn.quals)?;
+        let m = env.mods.get(&qn.name.name).cloned();
+        if m.is_none() {
+            self.report(Diagnostic::error(
+                "T001",
+                format!("unknown module `{}`", qn_string(qn)),
+                qn.span(),
+                "not defined",
+            ));
+        }
+        m
+    }
+
+    fn apply_functor(
+        &mut self,
+        f: &ModVal,
+        arg: &ModVal,
+        aspan: Span,
+        fspan: Span,
+    ) -> Option<ModVal> {
+        let ModVal::Functor(func) = f else {
+            self.report(Diagnostic::error(
+                "T008",
+                "this module is not parametric and cannot be applied",
+                fspan,
+                "not a parametric module",
+            ));
+            return None;
+        };
+        let Some((pname, psig)) = func.params.first() else {
+            return None;
+        };
+        let restricted = self.restrict(arg, psig, aspan)?;
+        let mut bound = func.bound.clone();
+        bound.push((pname.clone(), Arc::new(restricted)));
+        if func.params.len() > 1 {
+            return Some(ModVal::Functor(Arc::new(Functor {
+                params: func.params[1..].to_vec(),
+                bound,
+                ret: func.ret.clone(),
+                body: func.body.clone(),
+                closure: func.closure.clone(),
+            })));
+        }
+        // Re-check the body with the arguments bound.
+        let saved_scope = std::mem::take(&mut self.scope);
+        let saved_pending = std::mem::take(&mut self.pending);
+        for e in &func.closure {
+            self.scope
+                .push(crate::checker::Frame::Env(e.clone(), false));
+        }
+        self.push_env();
+        for (n, m) in &bound {
+            self.own_env().mods.insert(n.clone(), m.clone());
+        }
+        self.quiet += 1;
+        let res = self.eval_mod(&func.body);
+        let res = match (res, &func.ret) {
+            (Some(m), Some(r)) => self.ascribe(&m, r, aspan),
+            (r, _) => r,
+        };
+        self.quiet -= 1;
+        self.scope = saved_scope;
+        self.pending = saved_pending;
+        res
+    }
+
+    /// Matches a module against a signature and returns the module seen through it
+    /// with its abstract types made concrete (functor arguments).
+    fn restrict(&mut self, m: &ModVal, sig: &SigVal, span: Span) -> Option<ModVal> {
+        match (m, sig) {
+            (ModVal::Struct(env), SigVal::Specs { env: senv, .. }) => {
+                let sub = self.match_sig(env, sig, span)?;
+                let mut out = subst_env(senv, &sub);
+                // Keep the module's own (more general) values and types where the
+                // signature mentions them.
+                for k in senv.vals.keys() {
+                    if let Some(v) = env.vals.get(k) {
+                        out.vals.insert(k.clone(), v.clone());
+                    }
+                }
+                Some(ModVal::Struct(Arc::new(out)))
+            }
+            (ModVal::Functor(_), SigVal::Functor(..)) => Some(m.clone()),
+            _ => {
+                self.report(Diagnostic::error(
+                    "T008",
+                    "module does not match its module type: a parametric module and a structure differ",
+                    span,
+                    "this module",
+                ));
+                None
+            }
+        }
+    }
+
+    /// Ascribes a signature to a module, making its abstract types opaque.
+    pub fn ascribe(&mut self, m: &ModVal, sig: &SigVal, span: Span) -> Option<ModVal> {
+        match (m, sig) {
+            (ModVal::Struct(env), SigVal::Specs { .. }) => {
+                self.match_sig(env, sig, span)?;
+                let (fresh, _) = freshen(sig);
+                sig_as_module(&fresh)
+            }
+            (ModVal::Functor(_), SigVal::Functor(..)) => Some(m.clone()),
+            _ => {
+                self.report(Diagnostic::error(
+                    "T008",
+                    "module does not match its module type: a parametric module and a structure differ",
+                    span,
+                    "this module",
+                ));
+                None
+            }
+        }
+    }
+
+    /// Checks that `env` implements `sig`; returns the substitution of the signature's
+    /// abstract types by the module's types.
+    pub fn match_sig(&mut self, env: &Env, sig: &SigVal, span: Span) -> Option<Subst> {
+        let SigVal::Specs {
+            env: senv,
+            abstracts,
+        } = sig
+        else {
+            self.report(Diagnostic::error(
+                "T008",
+                "a structure cannot match a parametric module type",
+                span,
+                "this module",
+            ));
+            return None;
+        };
+        let mut sub = Subst::new();
+        let mut ok = true;
+        for a in abstracts {
+            let Some((last, path)) = a.path.split_last() else {
+                continue;
+            };
+            let mut e: &Env = env;
+            let mut holder;
+            let mut found = true;
+            for p in path {
+                match e.mods.get(p).map(|m| (**m).clone()) {
+                    Some(ModVal::Struct(inner)) => {
+                        holder = inner;
+                        e = &holder;
+                        let _ = &holder;
+                    }
+                    _ => {
+                        found = false;
+                        break;
+                    }
+                }
+            }
+            let def = if found {
+                e.types.get(last).cloned()
+            } else {
+                None
+            };
+            match def {
+                Some(d) if d.params.len() == a.params.len() => {
+                    let ok_kinds = d.params.iter().zip(&a.params).all(|(x, y)| {
+                        matches!(
+                            (x, y),
+                            (TParam::Type(..), TParam::Type(..))
+                                | (TParam::Size(..), TParam::Size(..))
+                        )
+                    });
+                    if !ok_kinds {
+                        ok = false;
+                        self.report(Diagnostic::error(
+                            "T008",
+                            format!(
+                                "type `{}` has parameters of the wrong kind for its module type",
+                                path_string(&a.path)
+                            ),
+                            span,
+                            "this module",
+                        ));
+                        continue;
+                    }
+                    let mut pd = (*d).clone();
+                    // Rename the module's parameters to the signature's.
+                    let mut ren = Subst::new();
+                    for (x, y) in d.params.iter().zip(&a.params) {
+                        match (x, y) {
+                            (TParam::Type(u, _, _), TParam::Type(w, n, _)) => {
+                                ren.insert(*u, SubstTarget::Ty(Ty::Param(*w, n.clone())));
+                            }
+                            (TParam::Size(u, _), TParam::Size(w, n)) => {
+                                ren.insert(
+                                    *u,
+                                    SubstTarget::Size(crate::types::Size::Named(*w, n.clone())),
+                                );
+                            }
+                            _ => {}
+                        }
+                    }
+                    pd.ty = subst_ty(&pd.ty, &ren);
+                    pd.params = a.params.clone();
+                    sub.insert(a.uid, SubstTarget::Def(pd));
+                }
+                Some(d) => {
+                    ok = false;
+                    self.report(Diagnostic::error(
+                        "T008",
+                        format!(
+                            "type `{}` takes {} parameters, but its module type requires {}",
+                            path_string(&a.path),
+                            d.params.len(),
+                            a.params.len()
+                        ),
+                        span,
+                        "this module",
+                    ));
+                }
+                None => {
+                    ok = false;
+                    self.report(Diagnostic::error(
+                        "T008",
+                        format!(
+                            "module lacks type `{}` required by its module type",
+                            path_string(&a.path)
+                        ),
+                        span,
+                        "this module",
+                    ));
+                }
+            }
+        }
+        ok &= self.match_env(env, senv, &sub, span, &mut Vec::new());
+        if ok { Some(sub) } else { None }
+    }
+
+    fn match_env(
+        &mut self,
+        env: &Env,
+        senv: &Env,
+        sub: &Subst,
+        span: Span,
+        path: &mut Vec<Name>,
+    ) -> bool {
+        let mut ok = true;
+        let mut names: Vec<&Name> = senv.vals.keys().collect();
+        names.sort();
+        for name in names {
+            let spec = &senv.vals[name];
+            let mut full = path.clone();
+            full.push(name.clone());
+            let Some(have) = env.vals.get(name) else {
+                ok = false;
+                self.report(
+                    Diagnostic::error(
+                        "T008",
+                        format!(
+                            "module lacks `{}` required by its module type",
+                            path_string(&full)
+                        ),
+                        span,
+                        "this module",
+                    )
+                    .with_secondary(spec.span, "required by this specification"),
+                );
+                continue;
+            };
+            let want = subst_ty(&spec.scheme.ty, sub);
+            let got = self.instantiate(&have.scheme);
+            self.u.ignore_sizes = true;
+            let r = self.u.unify(&want, &got);
+            self.u.ignore_sizes = false;
+            if r.is_err() {
+                ok = false;
+                let d = Diagnostic::error(
+                    "T008",
+                    format!(
+                        "`{}` has type `{}`, but its module type requires `{}`",
+                        path_string(&full),
+                        self.show(&have.scheme.ty),
+                        self.show(&want)
+                    ),
+                    span,
+                    "this module does not match its module type",
+                )
+                .with_secondary(spec.span, "required by this specification");
+                let d = if have.span.file == span.file {
+                    d.with_secondary(have.span, "defined here")
+                } else {
+                    d
+                };
+                self.report(d);
+            }
+        }
+        let mut tnames: Vec<&Name> = senv.types.keys().collect();
+        tnames.sort();
+        for name in tnames {
+            let want = &senv.types[name];
+            if matches!(want.ty, Ty::Abs(..))
+                && want.params.is_empty()
+                && sub.values().next().is_some()
+            {
+                // Abstract types were handled by the caller.
+            }
+            let mut full = path.clone();
+            full.push(name.clone());
+            match env.types.get(name) {
+                None => {
+                    ok = false;
+                    self.report(Diagnostic::error(
+                        "T008",
+                        format!(
+                            "module lacks type `{}` required by its module type",
+                            path_string(&full)
+                        ),
+                        span,
+                        "this module",
+                    ));
+                }
+                Some(have) if want.params.is_empty() && have.params.is_empty() => {
+                    let w = subst_ty(&want.ty, sub);
+                    self.u.ignore_sizes = true;
+                    let r = self.u.unify(&w, &have.ty);
+                    self.u.ignore_sizes = false;
+                    if r.is_err() {
+                        ok = false;
+                        self.report(Diagnostic::error(
+                            "T008",
+                            format!(
+                                "type `{}` is `{}`, but its module type requires `{}`",
+                                path_string(&full),
+                                self.show(&have.ty),
+                                self.show(&w)
+                            ),
+                            span,
+                            "this module does not match its module type",
+                        ));
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        let mut mnames: Vec<&Name> = senv.mods.keys().collect();
+        mnames.sort();
+        for name in mnames {
+            let mut full = path.clone();
+            full.push(name.clone());
+            match (env.mods.get(name).map(|m| &**m), &*senv.mods[name]) {
+                (Some(ModVal::Struct(e)), ModVal::Struct(s)) => {
+                    path.push(name.clone());
+                    ok &= self.match_env(e, s, sub, span, path);
+                    path.pop();
+                }
+                (Some(_), _) => {}
+                (None, _) => {
+                    ok = false;
+                    self.report(Diagnostic::error(
+                        "T008",
+                        format!(
+                            "module lacks module `{}` required by its module type",
+                            path_string(&full)
+                        ),
+                        span,
+                        "this module",
+                    ));
+                }
+            }
+        }
+        ok
+    }
+
+    /// Elaborates a module type expression.
+    pub fn elab_sig(&mut self, s: &SigExp) -> Option<Arc<SigVal>> {
+        match &s.kind {
+            SigExpKind::Var(qn) => {
+                let found = if qn.quals.is_empty() {
+                    self.lookup_sig_name(&qn.name.name)
+                } else {
+                    self.resolve_quals(&qn.quals)
+                        .and_then(|e| e.sigs.get(&qn.name.name).cloned())
+                };
+                if found.is_none() {
+                    let cands = self.all_names(|e| e.sigs.keys().cloned().collect());
+                    let d = Diagnostic::error(
+                        "T001",
+                        format!("unknown module type `{}`", qn_string(qn)),
+                        qn.span(),
+                        "not defined",
+                    );
+                    let d = crate::checker::with_suggestion(d, &qn.name.name, &cands);
+                    self.report(d);
+                }
+                found
+            }
+            SigExpKind::Parens(s) => self.elab_sig(s),
+            SigExpKind::Specs(specs) => Some(Arc::new(self.elab_specs(specs))),
+            SigExpKind::With(base, qn, tps, te) => {
+                let base = self.elab_sig(base)?;
+                let SigVal::Specs { env, abstracts } = &*base else {
+                    self.report(Diagnostic::error(
+                        "T008",
+                        "cannot refine a parametric module type",
+                        s.span,
+                        "refined here",
+                    ));
+                    return Some(base);
+                };
+                let mut path: Vec<Name> = qn.quals.iter().map(|q| q.name.clone()).collect();
+                path.push(qn.name.name.clone());
+                let Some(a) = abstracts.iter().find(|a| a.path == path) else {
+                    self.report(Diagnostic::error(
+                        "T008",
+                        format!(
+                            "cannot refine `{}`: it is not an abstract type of this module type",
+                            qn_string(qn)
+                        ),
+                        qn.span(),
+                        "not abstract here",
+                    ));
+                    return Some(base);
+                };
+                let mark = self.scope.len();
+                let params = self.bind_type_params(tps);
+                let ty = self.resolve_ty(te, AnonSize::Any);
+                let ty = self.u.zonk(&ty);
+                self.scope.truncate(mark);
+                if params.len() != a.params.len() {
+                    self.report(Diagnostic::error(
+                        "T008",
+                        format!(
+                            "refinement of `{}` has the wrong number of parameters",
+                            qn_string(qn)
+                        ),
+                        qn.span(),
+                        "refined here",
+                    ));
+                    return Some(base);
+                }
+                let mut sub = Subst::new();
+                sub.insert(
+                    a.uid,
+                    SubstTarget::Def(TypeDef {
+                        params,
+                        ty,
+                        liftedness: Liftedness::Lifted,
+                    }),
+                );
+                let _ = env;
+                Some(Arc::new(subst_sig(&base, &sub)))
+            }
+            SigExpKind::Arrow(_, a, b) => {
+                let a = self.elab_sig(a)?;
+                let b = self.elab_sig(b)?;
+                Some(Arc::new(SigVal::Functor(a, b)))
+            }
+        }
+    }
+
+    fn elab_specs(&mut self, specs: &[Spec]) -> SigVal {
+        let mark = self.scope.len();
+        self.push_env();
+        let mut env = Env::default();
+        let mut abstracts = Vec::new();
+        let mut seen: Vec<(&'static str, Ident)> = Vec::new();
+        for spec in specs {
+            let (ns, id) = match &spec.kind {
+                SpecKind::Val { name, .. } => ("value", Some(name)),
+                SpecKind::Type { name, .. } => ("type", Some(name)),
+                SpecKind::Mod { name, .. } => ("module", Some(name)),
+                SpecKind::Include(_) => ("", None),
+            };
+            if let Some(id) = id {
+                if let Some((_, prev)) = seen.iter().find(|(n, i)| *n == ns && i.name == id.name) {
+                    let d = Diagnostic::error(
+                        "T010",
+                        format!("duplicate specification of {ns} `{}`", id.name),
+                        id.span,
+                        "specified again here",
+                    )
+                    .with_secondary(prev.span, "first specified here");
+                    self.report(d);
+                    continue;
+                }
+                seen.push((ns, id.clone()));
+            }
+            match &spec.kind {
+                SpecKind::Val {
+                    name,
+                    type_params,
+                    ty,
+                } => {
+                    let m2 = self.scope.len();
+                    let size_start = self.u.sizes.len();
+                    let mut params = self.bind_type_params(type_params);
+                    let t = self.resolve_ty(ty, AnonSize::Fresh);
+                    let t = self.u.zonk(&t);
+                    self.scope.truncate(m2);
+                    // Anonymous sizes in specs are implicit size parameters.
+                    let mut vars = Vec::new();
+                    let mut sizes = Vec::new();
+                    crate::decls::collect_vars(&t, &mut vars, &mut sizes);
+                    for s in sizes {
+                        if (s as usize) >= size_start && self.u.sizes[s as usize].is_none() {
+                            let uid = fresh_uid();
+                            let n: Name = format!("n{s}").into();
+                            self.u.sizes[s as usize] =
+                                Some(crate::types::Size::Named(uid, n.clone()));
+                            params.push(TParam::Size(uid, n));
+                        }
+                    }
+                    let t = self.u.zonk(&t);
+                    let info = Arc::new(ValInfo {
+                        scheme: Scheme {
+                            params,
+                            eq_params: Vec::new(),
+                            ty: t,
+                        },
+                        span: spec.span,
+                    });
+                    env.vals.insert(name.name.clone(), info.clone());
+                    self.own_env().vals.insert(name.name.clone(), info);
+                }
+                SpecKind::Type {
+                    name,
+                    liftedness,
+                    params,
+                    def,
+                } => {
+                    let td = match def {
+                        Some(te) => self.check_typebind(&TypeBind {
+                            name: name.clone(),
+                            liftedness: *liftedness,
+                            params: params.clone(),
+                            def: te.clone(),
+                            doc: None,
+                            span: spec.span,
+                        }),
+                        None => {
+                            let mark2 = self.scope.len();
+                            let ps = self.bind_type_params(params);
+                            self.scope.truncate(mark2);
+                            let uid = fresh_uid();
+                            abstracts.push(AbsInfo {
+                                uid,
+                                path: vec![name.name.clone()],
+                                params: ps.clone(),
+                            });
+                            TypeDef {
+                                ty: Ty::Abs(uid, name.name.clone(), params_as_args(&ps)),
+                                params: ps,
+                                liftedness: *liftedness,
+                            }
+                        }
+                    };
+                    let td = Arc::new(td);
+                    env.types.insert(name.name.clone(), td.clone());
+                    self.own_env().types.insert(name.name.clone(), td);
+                }
+                SpecKind::Mod { name, sig } => {
+                    if let Some(s) = self.elab_sig(sig) {
+                        let (fresh, _) = freshen(&s);
+                        if let SigVal::Specs {
+                            abstracts: inner, ..
+                        } = &fresh
+                        {
+                            for a in inner {
+                                let mut path = vec![name.name.clone()];
+                                path.extend(a.path.iter().cloned());
+                                abstracts.push(AbsInfo {
+                                    uid: a.uid,
+                                    path,
+                                    params: a.params.clone(),
+                                });
+                            }
+                        }
+                        if let Some(m) = sig_as_module(&fresh) {
+                            let m = Arc::new(m);
+                            env.mods.insert(name.name.clone(), m.clone());
+                            self.own_env().mods.insert(name.name.clone(), m);
+                        }
+                    }
+                }
+                SpecKind::Include(s) => {
+                    if let Some(s) = self.elab_sig(s) {
+                        let (fresh, _) = freshen(&s);
+                        if let SigVal::Specs {
+                            env: e,
+                            abstracts: a,
+                        } = fresh
+                        {
+                            env.extend(&e);
+                            self.own_env().extend(&e);
+                            abstracts.extend(a);
+                        }
+                    }
+                }
+            }
+        }
+        self.scope.truncate(mark);
+        SigVal::Specs {
+            env: Arc::new(env),
+            abstracts,
+        }
+    }
+}
+
+/// The parameters of a type definition as arguments (for abstract types).
+pub fn params_as_args(ps: &[TParam]) -> Vec<TyArg> {
+    ps.iter()
+        .map(|p| match p {
+            TParam::Type(u, n, _) => TyArg::Ty(Ty::Param(*u, n.clone())),
+            TParam::Size(u, n) => TyArg::Size(crate::types::Size::Named(*u, n.clone())),
+        })
+        .collect()
+}
+
+/// A copy of a signature with fresh identities for its abstract types.
+pub fn freshen(s: &SigVal) -> (SigVal, Subst) {
+    let SigVal::Specs { abstracts, .. } = s else {
+        return (s.clone(), Subst::new());
+    };
+    let mut sub = Subst::new();
+    for a in abstracts {
+        let uid = fresh_uid();
+        let name = a.path.last().cloned().unwrap_or_else(|| Name::from("t"));
+        sub.insert(
+            a.uid,
+            SubstTarget::Def(TypeDef {
+                params: a.params.clone(),
+                ty: Ty::Abs(uid, name, params_as_args(&a.params)),
+                liftedness: Liftedness::Lifted,
+            }),
+        );
+    }
+    (subst_sig(s, &sub), sub)
+}
+
+/// The module described by a signature (its specs as bindings).
+pub fn sig_as_module(s: &SigVal) -> Option<ModVal> {
+    match s {
+        SigVal::Specs { env, .. } => Some(ModVal::Struct(env.clone())),
+        SigVal::Functor(..) => None,
+    }
+}
+
+fn path_string(p: &[Name]) -> String {
+    p.iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// Unused parameter kinds, kept for signature display.
+pub fn type_param_name(tp: &TypeParam) -> &Name {
+    &tp.ident().name
+}

@@ -1,0 +1,147 @@
+//! Checking patterns against types, collecting the names they bind.
+
+use crate::checker::Checker;
+use crate::typeexp::AnonSize;
+use crate::types::{Size, Ty};
+use crate::unify::{Cons, mask_float, mask_integral, mask_numeric};
+use syntax::Diagnostic;
+use syntax::ast::{Ident, Literal, Pat, PatKind, PrimType};
+
+/// A name bound by a pattern.
+#[derive(Clone, Debug)]
+pub struct PatBind {
+    pub ident: Ident,
+    pub ty: Ty,
+    /// Declared unique (`x: *t`).
+    pub unique: bool,
+}
+
+impl Checker<'_> {
+    /// The type of a literal (a fresh overloaded variable for unsuffixed numbers).
+    pub fn literal_type(
+        &mut self,
+        lit: &Literal,
+        id: syntax::ast::NodeId,
+        span: syntax::Span,
+    ) -> Ty {
+        let t = match lit {
+            Literal::Int { ty: Some(t), .. }
+            | Literal::Float { ty: Some(t), .. }
+            | Literal::Char { ty: Some(t), .. } => return Ty::Prim(*t),
+            Literal::Int { ty: None, .. } => {
+                self.u.fresh_prims(mask_numeric(), Some(PrimType::I32))
+            }
+            Literal::Float { ty: None, .. } => {
+                self.u.fresh_prims(mask_float(), Some(PrimType::F64))
+            }
+            Literal::Char { ty: None, .. } => {
+                self.u.fresh_prims(mask_integral(), Some(PrimType::I32))
+            }
+            Literal::Bool(_) => return Ty::Prim(PrimType::Bool),
+            Literal::String(bytes) => {
+                return crate::types::make_array(
+                    Ty::Prim(PrimType::U8),
+                    vec![Size::Const(bytes.len() as i64)],
+                );
+            }
+        };
+        if let Ty::Var(v) = t {
+            self.overloads.push((v, span));
+        }
+        if self.quiet == 0 {
+            self.lits.push((id, t.clone()));
+        }
+        t
+    }
+
+    /// Checks a pattern against the type of the value it matches, collecting bindings.
+    pub fn check_pat(&mut self, p: &Pat, expected: &Ty, anon: AnonSize, out: &mut Vec<PatBind>) {
+        match &p.kind {
+            PatKind::Id(i) => out.push(PatBind {
+                ident: i.clone(),
+                ty: expected.clone(),
+                unique: false,
+            }),
+            PatKind::Wildcard => {}
+            PatKind::Tuple(ps) => {
+                if ps.len() == 1 {
+                    return self.check_pat(&ps[0], expected, anon, out);
+                }
+                let tys: Vec<Ty> = ps.iter().map(|_| self.u.fresh()).collect();
+                self.unify_at(expected, &Ty::Tuple(tys.clone()), p.span);
+                for (q, t) in ps.iter().zip(&tys) {
+                    self.check_pat(q, t, anon, out);
+                }
+            }
+            PatKind::Record(fs) => {
+                let mut fields: Vec<(syntax::ast::Name, Ty)> = Vec::new();
+                for (n, _) in fs {
+                    if fields.iter().any(|(m, _)| *m == n.name) {
+                        self.report(Diagnostic::error(
+                            "T010",
+                            format!("duplicate field `{}` in record pattern", n.name),
+                            n.span,
+                            "matched twice",
+                        ));
+                        continue;
+                    }
+                    fields.push((n.name.clone(), self.u.fresh()));
+                }
+                let mut sorted = fields.clone();
+                sorted.sort_by(|a, b| a.0.cmp(&b.0));
+                self.unify_at(expected, &Ty::Record(sorted), p.span);
+                for (n, q) in fs {
+                    if let Some((_, t)) = fields.iter().find(|(m, _)| *m == n.name) {
+                        let t = t.clone();
+                        self.check_pat(q, &t, anon, out);
+                    }
+                }
+            }
+            PatKind::Ascribed(q, te) => {
+                let r = self.resolve_type(te, anon);
+                self.unify_because(
+                    &r.ty,
+                    expected,
+                    q.span,
+                    Some((te.span, "expected because of this annotation")),
+                );
+                let start = out.len();
+                self.check_pat(q, &r.ty, anon, out);
+                if r.unique {
+                    for b in &mut out[start..] {
+                        b.unique = true;
+                    }
+                }
+            }
+            PatKind::Literal(lit) => {
+                let t = self.literal_type(lit, p.id, p.span);
+                self.unify_at(expected, &t, p.span);
+            }
+            PatKind::Constructor(name, ps) => {
+                let tys: Vec<Ty> = ps.iter().map(|_| self.u.fresh()).collect();
+                let v = self
+                    .u
+                    .fresh_with(Cons::Constrs(vec![(name.name.clone(), tys.clone())]), false);
+                if let Ty::Var(x) = v {
+                    self.open_records.push((x, p.span));
+                }
+                self.unify_at(expected, &v, p.span);
+                for (q, t) in ps.iter().zip(&tys) {
+                    self.check_pat(q, t, anon, out);
+                }
+            }
+            PatKind::Attr(_, q) => self.check_pat(q, expected, anon, out),
+        }
+    }
+}
+
+/// Whether a pattern can fail to match regardless of type (literals and constructors
+/// are checked for exhaustiveness separately).
+pub fn pat_ident(p: &Pat) -> Option<&Ident> {
+    match &p.kind {
+        PatKind::Id(i) => Some(i),
+        PatKind::Ascribed(q, _) | PatKind::Attr(_, q) => pat_ident(q),
+        PatKind::Tuple(ps) if ps.len() == 1 => pat_ident(&ps[0]),
+        _ => None,
+    }
+}

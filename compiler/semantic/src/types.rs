@@ -1,0 +1,432 @@
+//! The checker's internal representation of types, with sizes, type schemes and
+//! substitution, and their display in Futhark syntax.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::atomic::{AtomicU32, Ordering};
+use syntax::ast::{Liftedness, Name, PrimType};
+
+/// A process-wide unique identity for rigid type parameters, sizes, abstract types and
+/// bound variables. Unique across files so that environments can be shared.
+pub type Uid = u32;
+
+static NEXT_UID: AtomicU32 = AtomicU32::new(1);
+
+/// A fresh process-wide unique identity.
+pub fn fresh_uid() -> Uid {
+    NEXT_UID.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A dimension of an array type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Size {
+    /// A size known at compile time.
+    Const(i64),
+    /// A unification variable (local to one checker run).
+    Var(u32),
+    /// A rigid named size: a size parameter, a size bound by `let [n]`, a variable of
+    /// type `i64` used as a size, or a parameter name of a dependent function type.
+    Named(Uid, Name),
+    /// A size that is not known statically (existential): equal to anything.
+    Any,
+}
+
+/// A type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ty {
+    /// A primitive type.
+    Prim(PrimType),
+    /// A unification variable (local to one checker run).
+    Var(u32),
+    /// A rigid type parameter (or a parameter of a type abbreviation or scheme).
+    Param(Uid, Name),
+    /// An abstract type introduced by a module type, with its arguments.
+    Abs(Uid, Name, Vec<TyArg>),
+    /// An array; the element is never itself an array once normalised.
+    Array(Box<Ty>, Vec<Size>),
+    /// A tuple of two or more components, or the unit type (zero components).
+    Tuple(Vec<Ty>),
+    /// A record, fields sorted by name.
+    Record(Vec<(Name, Ty)>),
+    /// A sum type, constructors sorted by name.
+    Sum(Vec<(Name, Vec<Ty>)>),
+    /// A function type.
+    Arrow(Box<Arrow>),
+    /// The type of an erroneous expression: unifies with everything.
+    Error,
+}
+
+/// A function type `(name: param) -> ret`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arrow {
+    /// The parameter name when sizes in `ret` refer to it (`(n: i64) -> [n]t`).
+    pub pname: Option<(Uid, Name)>,
+    /// The parameter type.
+    pub param: Ty,
+    /// The result type.
+    pub ret: Ty,
+    /// Whether the parameter is unique (the function consumes its argument).
+    pub consume: bool,
+    /// Whether the result is unique (aliases none of the arguments).
+    pub ret_unique: bool,
+}
+
+/// An argument of an abstract type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TyArg {
+    Ty(Ty),
+    Size(Size),
+}
+
+/// A type or size parameter of a scheme or type abbreviation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TParam {
+    /// A type parameter with its liftedness.
+    Type(Uid, Name, Liftedness),
+    /// A size parameter.
+    Size(Uid, Name),
+}
+
+impl TParam {
+    /// The parameter's identity.
+    pub fn uid(&self) -> Uid {
+        match self {
+            TParam::Type(u, _, _) | TParam::Size(u, _) => *u,
+        }
+    }
+}
+
+/// A polymorphic type: the parameters are quantified.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scheme {
+    pub params: Vec<TParam>,
+    /// Equality constraints of quantified inferred variables (by uid).
+    pub eq_params: Vec<Uid>,
+    pub ty: Ty,
+}
+
+impl Scheme {
+    /// A monomorphic scheme.
+    pub fn mono(ty: Ty) -> Scheme {
+        Scheme {
+            params: Vec::new(),
+            eq_params: Vec::new(),
+            ty,
+        }
+    }
+}
+
+/// A type binding: a transparent abbreviation (parameters substituted into `ty`) or an
+/// abstract type (`ty` is [`Ty::Abs`] over the parameters).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeDef {
+    pub params: Vec<TParam>,
+    pub ty: Ty,
+    pub liftedness: Liftedness,
+}
+
+/// What a substitution maps a uid to.
+#[derive(Clone, Debug)]
+pub enum SubstTarget {
+    Ty(Ty),
+    Size(Size),
+    /// An abstract type made concrete (or freshened) by a type definition.
+    Def(TypeDef),
+}
+
+/// A substitution over uids.
+pub type Subst = HashMap<Uid, SubstTarget>;
+
+/// Applies a substitution to a size.
+pub fn subst_size(s: &Size, sub: &Subst) -> Size {
+    match s {
+        Size::Named(u, _) => match sub.get(u) {
+            Some(SubstTarget::Size(n)) => n.clone(),
+            _ => s.clone(),
+        },
+        _ => s.clone(),
+    }
+}
+
+/// Applies a substitution to a type.
+pub fn subst_ty(t: &Ty, sub: &Subst) -> Ty {
+    if sub.is_empty() {
+        return t.clone();
+    }
+    match t {
+        Ty::Prim(_) | Ty::Var(_) | Ty::Error => t.clone(),
+        Ty::Param(u, _) => match sub.get(u) {
+            Some(SubstTarget::Ty(n)) => n.clone(),
+            _ => t.clone(),
+        },
+        Ty::Abs(u, name, args) => {
+            let args: Vec<TyArg> = args.iter().map(|a| subst_arg(a, sub)).collect();
+            match sub.get(u) {
+                Some(SubstTarget::Def(def)) => apply_def(def, &args),
+                _ => Ty::Abs(*u, name.clone(), args),
+            }
+        }
+        Ty::Array(e, shape) => make_array(
+            subst_ty(e, sub),
+            shape.iter().map(|s| subst_size(s, sub)).collect(),
+        ),
+        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| subst_ty(t, sub)).collect()),
+        Ty::Record(fs) => Ty::Record(
+            fs.iter()
+                .map(|(n, t)| (n.clone(), subst_ty(t, sub)))
+                .collect(),
+        ),
+        Ty::Sum(cs) => Ty::Sum(
+            cs.iter()
+                .map(|(n, ts)| (n.clone(), ts.iter().map(|t| subst_ty(t, sub)).collect()))
+                .collect(),
+        ),
+        Ty::Arrow(a) => Ty::Arrow(Box::new(Arrow {
+            pname: a.pname.clone(),
+            param: subst_ty(&a.param, sub),
+            ret: subst_ty(&a.ret, sub),
+            consume: a.consume,
+            ret_unique: a.ret_unique,
+        })),
+    }
+}
+
+fn subst_arg(a: &TyArg, sub: &Subst) -> TyArg {
+    match a {
+        TyArg::Ty(t) => TyArg::Ty(subst_ty(t, sub)),
+        TyArg::Size(s) => TyArg::Size(subst_size(s, sub)),
+    }
+}
+
+/// Instantiates a type definition with arguments (missing arguments are left as the
+/// parameters themselves; arity is checked by the caller).
+pub fn apply_def(def: &TypeDef, args: &[TyArg]) -> Ty {
+    if def.params.is_empty() {
+        return def.ty.clone();
+    }
+    let mut sub = Subst::new();
+    for (p, a) in def.params.iter().zip(args) {
+        match (p, a) {
+            (TParam::Type(u, _, _), TyArg::Ty(t)) => {
+                sub.insert(*u, SubstTarget::Ty(t.clone()));
+            }
+            (TParam::Size(u, _), TyArg::Size(s)) => {
+                sub.insert(*u, SubstTarget::Size(s.clone()));
+            }
+            _ => {}
+        }
+    }
+    subst_ty(&def.ty, &sub)
+}
+
+/// Builds an array type, flattening nested arrays; an empty shape gives the element.
+pub fn make_array(elem: Ty, mut shape: Vec<Size>) -> Ty {
+    if shape.is_empty() {
+        return elem;
+    }
+    match elem {
+        Ty::Array(e, inner) => {
+            shape.extend(inner);
+            Ty::Array(e, shape)
+        }
+        Ty::Error => Ty::Error,
+        e => Ty::Array(Box::new(e), shape),
+    }
+}
+
+impl Ty {
+    /// The unit type `()`.
+    pub fn unit() -> Ty {
+        Ty::Tuple(Vec::new())
+    }
+
+    /// Whether the type contains a function type anywhere (not looking through
+    /// unification variables).
+    pub fn has_arrow(&self) -> bool {
+        match self {
+            Ty::Arrow(_) => true,
+            Ty::Array(e, _) => e.has_arrow(),
+            Ty::Tuple(ts) => ts.iter().any(Ty::has_arrow),
+            Ty::Record(fs) => fs.iter().any(|(_, t)| t.has_arrow()),
+            Ty::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(Ty::has_arrow)),
+            _ => false,
+        }
+    }
+}
+
+/// Display of a size inside brackets.
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Size::Const(n) => write!(f, "{n}"),
+            Size::Named(_, n) => write!(f, "{n}"),
+            Size::Var(_) | Size::Any => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_ty(f, self, 0)
+    }
+}
+
+fn var_name(v: u32) -> String {
+    let letter = (b'a' + (v % 26) as u8) as char;
+    if v < 26 {
+        format!("'{letter}")
+    } else {
+        format!("'{letter}{}", v / 26)
+    }
+}
+
+/// Precedence: 0 = anywhere, 1 = left of an arrow, 2 = argument position.
+fn write_ty(f: &mut fmt::Formatter<'_>, t: &Ty, prec: u8) -> fmt::Result {
+    match t {
+        Ty::Prim(p) => write!(f, "{p}"),
+        Ty::Var(v) => write!(f, "{}", var_name(*v)),
+        Ty::Param(_, n) => write!(f, "{n}"),
+        Ty::Abs(_, n, args) => {
+            if args.is_empty() {
+                return write!(f, "{n}");
+            }
+            if prec >= 2 {
+                write!(f, "(")?;
+            }
+            write!(f, "{n}")?;
+            for a in args {
+                match a {
+                    TyArg::Ty(t) => {
+                        write!(f, " ")?;
+                        write_ty(f, t, 2)?;
+                    }
+                    TyArg::Size(s) => write!(f, " [{s}]")?,
+                }
+            }
+            if prec >= 2 {
+                write!(f, ")")?;
+            }
+            Ok(())
+        }
+        Ty::Array(e, shape) => {
+            for s in shape {
+                write!(f, "[{s}]")?;
+            }
+            write_ty(f, e, 2)
+        }
+        Ty::Tuple(ts) => {
+            write!(f, "(")?;
+            for (i, t) in ts.iter().enumerate() {
+                if i > 0 {
+                    write!(f, ", ")?;
+                }
+                write_ty(f, t, 0)?;
+            }
+            write!(f, ")")
+        }
+        Ty::Record(fs) => {
+            write!(f, "{{")?;
+            for (i, (n, t)) in fs.iter().enumerate() {
+                if i > 0 {
+                    write!(f, ", ")?;
+                }
+                write!(f, "{n}: ")?;
+                write_ty(f, t, 0)?;
+            }
+            write!(f, "}}")
+        }
+        Ty::Sum(cs) => {
+            if prec >= 1 {
+                write!(f, "(")?;
+            }
+            for (i, (n, ts)) in cs.iter().enumerate() {
+                if i > 0 {
+                    write!(f, " | ")?;
+                }
+                write!(f, "#{n}")?;
+                for t in ts {
+                    write!(f, " ")?;
+                    write_ty(f, t, 2)?;
+                }
+            }
+            if prec >= 1 {
+                write!(f, ")")?;
+            }
+            Ok(())
+        }
+        Ty::Arrow(a) => {
+            if prec >= 1 {
+                write!(f, "(")?;
+            }
+            if let Some((_, n)) = &a.pname {
+                write!(f, "({n}: ")?;
+                if a.consume {
+                    write!(f, "*")?;
+                }
+                write_ty(f, &a.param, 0)?;
+                write!(f, ")")?;
+            } else {
+                if a.consume {
+                    write!(f, "*")?;
+                }
+                write_ty(f, &a.param, 1)?;
+            }
+            write!(f, " -> ")?;
+            if a.ret_unique {
+                write!(f, "*")?;
+            }
+            write_ty(f, &a.ret, 0)?;
+            if prec >= 1 {
+                write!(f, ")")?;
+            }
+            Ok(())
+        }
+        Ty::Error => write!(f, "<error>"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> Name {
+        Name::from(s)
+    }
+
+    #[test]
+    fn displays_in_futhark_syntax() {
+        let t = Ty::Arrow(Box::new(Arrow {
+            pname: None,
+            param: make_array(Ty::Prim(PrimType::I32), vec![Size::Const(3)]),
+            ret: Ty::Tuple(vec![Ty::Prim(PrimType::F64), Ty::Prim(PrimType::Bool)]),
+            consume: true,
+            ret_unique: false,
+        }));
+        assert_eq!(t.to_string(), "*[3]i32 -> (f64, bool)");
+        let r = Ty::Record(vec![(n("x"), Ty::Prim(PrimType::F32))]);
+        assert_eq!(r.to_string(), "{x: f32}");
+        let s = Ty::Sum(vec![
+            (n("a"), vec![Ty::Prim(PrimType::I32)]),
+            (n("b"), vec![]),
+        ]);
+        assert_eq!(s.to_string(), "#a i32 | #b");
+    }
+
+    #[test]
+    fn nested_arrays_flatten() {
+        let inner = make_array(Ty::Prim(PrimType::I32), vec![Size::Const(2)]);
+        let outer = make_array(inner, vec![Size::Const(3)]);
+        assert_eq!(outer.to_string(), "[3][2]i32");
+    }
+
+    #[test]
+    fn substitution_replaces_params_and_sizes() {
+        let a = fresh_uid();
+        let k = fresh_uid();
+        let t = make_array(Ty::Param(a, n("a")), vec![Size::Named(k, n("k"))]);
+        let mut sub = Subst::new();
+        sub.insert(a, SubstTarget::Ty(Ty::Prim(PrimType::U8)));
+        sub.insert(k, SubstTarget::Size(Size::Const(7)));
+        assert_eq!(subst_ty(&t, &sub).to_string(), "[7]u8");
+    }
+}

@@ -1,0 +1,637 @@
+//! Unification of types with constrained type variables (overloaded literals and
+//! operators, record fields, constructors, equality and liftedness) and of sizes.
+
+use crate::types::{Arrow, Size, Ty, TyArg, make_array};
+use syntax::ast::{Name, PrimType};
+
+/// A set of primitive types, as a bit mask over [`PrimType::ALL`].
+pub type PrimMask = u16;
+
+/// The bit of one primitive type.
+pub fn prim_bit(p: PrimType) -> PrimMask {
+    1 << PrimType::ALL.iter().position(|q| *q == p).unwrap_or(0)
+}
+
+/// All integer types.
+pub fn mask_integral() -> PrimMask {
+    PrimType::ALL
+        .iter()
+        .filter(|p| p.is_integral())
+        .map(|p| prim_bit(*p))
+        .sum()
+}
+
+/// All floating-point types.
+pub fn mask_float() -> PrimMask {
+    PrimType::ALL
+        .iter()
+        .filter(|p| p.is_float())
+        .map(|p| prim_bit(*p))
+        .sum()
+}
+
+/// All numeric types.
+pub fn mask_numeric() -> PrimMask {
+    mask_integral() | mask_float()
+}
+
+/// All primitive types.
+pub fn mask_all() -> PrimMask {
+    mask_numeric() | prim_bit(PrimType::Bool)
+}
+
+/// Describes a mask for messages.
+pub fn describe_mask(m: PrimMask) -> String {
+    if m == mask_numeric() {
+        "a numeric type".into()
+    } else if m == mask_integral() {
+        "an integral type".into()
+    } else if m == mask_float() {
+        "a floating-point type".into()
+    } else if m == mask_all() {
+        "a primitive type".into()
+    } else if m == mask_integral() | prim_bit(PrimType::Bool) {
+        "an integral type or bool".into()
+    } else {
+        let names: Vec<&str> = PrimType::ALL
+            .iter()
+            .filter(|p| m & prim_bit(**p) != 0)
+            .map(|p| p.name())
+            .collect();
+        format!("one of {}", names.join(", "))
+    }
+}
+
+/// A constraint on a type variable.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cons {
+    None,
+    /// One of a set of primitive types, with a default used when unresolved.
+    Prims {
+        mask: PrimMask,
+        default: Option<PrimType>,
+    },
+    /// A record (or tuple) with at least these fields.
+    Fields(Vec<(Name, Ty)>),
+    /// A sum type with at least these constructors.
+    Constrs(Vec<(Name, Vec<Ty>)>),
+}
+
+/// What is known about an unbound type variable.
+#[derive(Clone, Debug)]
+pub struct VarInfo {
+    /// Let-generalisation level.
+    pub level: u32,
+    /// May not be a function type (array elements, branches, loop parameters).
+    pub no_fun: bool,
+    /// Must support equality.
+    pub eq: bool,
+    pub cons: Cons,
+}
+
+/// The state of a type variable.
+#[derive(Clone, Debug)]
+pub enum VarState {
+    Unbound(VarInfo),
+    Bound(Ty),
+}
+
+/// Why unification failed.
+#[derive(Clone, Debug)]
+pub enum UErr {
+    /// Two types differ (the innermost disagreeing pair).
+    Mismatch(Ty, Ty),
+    /// Two sizes known at compile time differ.
+    Size(Size, Size),
+    /// A function type where none is allowed.
+    Lifted(Ty),
+    /// A type outside an overloaded class.
+    NotIn(Ty, PrimMask),
+    /// A type that does not support equality.
+    NoEq(Ty),
+    /// A record lacks a field, or a non-record was projected.
+    Field(Name, Ty),
+    /// A sum type lacks a constructor.
+    Constr(Name, Ty),
+    /// A type variable would occur in its own definition.
+    Occurs,
+}
+
+impl UErr {
+    /// The diagnostic code for the failure.
+    pub fn code(&self) -> &'static str {
+        match self {
+            UErr::Size(..) => "S001",
+            UErr::Lifted(_) => "T007",
+            UErr::Field(..) => "T004",
+            _ => "T002",
+        }
+    }
+}
+
+/// The unification state of one checker run.
+#[derive(Debug, Default)]
+pub struct Unifier {
+    pub vars: Vec<VarState>,
+    pub sizes: Vec<Option<Size>>,
+    /// Current let-generalisation level.
+    pub level: u32,
+    /// While set, size mismatches are ignored (size coercions).
+    pub ignore_sizes: bool,
+}
+
+impl Unifier {
+    /// A fresh unconstrained type variable.
+    pub fn fresh(&mut self) -> Ty {
+        self.fresh_with(Cons::None, false)
+    }
+
+    /// A fresh type variable with a constraint.
+    pub fn fresh_with(&mut self, cons: Cons, no_fun: bool) -> Ty {
+        let v = self.vars.len() as u32;
+        self.vars.push(VarState::Unbound(VarInfo {
+            level: self.level,
+            no_fun,
+            eq: false,
+            cons,
+        }));
+        Ty::Var(v)
+    }
+
+    /// A fresh equality type variable.
+    pub fn fresh_eq(&mut self) -> Ty {
+        let t = self.fresh_with(Cons::None, true);
+        if let Ty::Var(v) = t
+            && let VarState::Unbound(i) = &mut self.vars[v as usize]
+        {
+            i.eq = true;
+        }
+        t
+    }
+
+    /// A fresh numeric-class variable.
+    pub fn fresh_prims(&mut self, mask: PrimMask, default: Option<PrimType>) -> Ty {
+        self.fresh_with(Cons::Prims { mask, default }, true)
+    }
+
+    /// A fresh size variable.
+    pub fn fresh_size(&mut self) -> Size {
+        let v = self.sizes.len() as u32;
+        self.sizes.push(None);
+        Size::Var(v)
+    }
+
+    /// Follows bound variables at the top of a type.
+    pub fn shallow(&self, t: &Ty) -> Ty {
+        let mut t = t.clone();
+        while let Ty::Var(v) = t {
+            match &self.vars[v as usize] {
+                VarState::Bound(b) => t = b.clone(),
+                VarState::Unbound(_) => break,
+            }
+        }
+        if let Ty::Array(e, s) = &t {
+            let e2 = self.shallow(e);
+            if let Ty::Array(..) = e2 {
+                return make_array(e2, s.clone());
+            }
+        }
+        t
+    }
+
+    /// Follows bound size variables.
+    pub fn size(&self, s: &Size) -> Size {
+        let mut s = s.clone();
+        while let Size::Var(v) = s {
+            match &self.sizes[v as usize] {
+                Some(b) => s = b.clone(),
+                None => break,
+            }
+        }
+        s
+    }
+
+    /// Resolves all bound variables in a type.
+    pub fn zonk(&self, t: &Ty) -> Ty {
+        match self.shallow(t) {
+            Ty::Array(e, s) => make_array(self.zonk(&e), s.iter().map(|s| self.size(s)).collect()),
+            Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| self.zonk(t)).collect()),
+            Ty::Record(fs) => {
+                Ty::Record(fs.iter().map(|(n, t)| (n.clone(), self.zonk(t))).collect())
+            }
+            Ty::Sum(cs) => Ty::Sum(
+                cs.iter()
+                    .map(|(n, ts)| (n.clone(), ts.iter().map(|t| self.zonk(t)).collect()))
+                    .collect(),
+            ),
+            Ty::Arrow(a) => Ty::Arrow(Box::new(Arrow {
+                pname: a.pname.clone(),
+                param: self.zonk(&a.param),
+                ret: self.zonk(&a.ret),
+                consume: a.consume,
+                ret_unique: a.ret_unique,
+            })),
+            Ty::Abs(u, n, args) => Ty::Abs(
+                u,
+                n,
+                args.iter()
+                    .map(|a| match a {
+                        TyArg::Ty(t) => TyArg::Ty(self.zonk(t)),
+                        TyArg::Size(s) => TyArg::Size(self.size(s)),
+                    })
+                    .collect(),
+            ),
+            t => t,
+        }
+    }
+
+    /// The information of an unbound variable.
+    pub fn info(&self, v: u32) -> Option<&VarInfo> {
+        match &self.vars[v as usize] {
+            VarState::Unbound(i) => Some(i),
+            VarState::Bound(_) => None,
+        }
+    }
+
+    /// Unifies two types; `expected` first for messages.
+    pub fn unify(&mut self, expected: &Ty, found: &Ty) -> Result<(), UErr> {
+        let a = self.shallow(expected);
+        let b = self.shallow(found);
+        match (&a, &b) {
+            (Ty::Error, _) | (_, Ty::Error) => Ok(()),
+            (Ty::Var(x), Ty::Var(y)) if x == y => Ok(()),
+            (Ty::Var(x), _) => self.bind(*x, &b),
+            (_, Ty::Var(y)) => self.bind(*y, &a),
+            (Ty::Prim(p), Ty::Prim(q)) if p == q => Ok(()),
+            (Ty::Param(u, _), Ty::Param(w, _)) if u == w => Ok(()),
+            (Ty::Abs(u, _, xs), Ty::Abs(w, _, ys)) if u == w && xs.len() == ys.len() => {
+                for (x, y) in xs.iter().zip(ys) {
+                    match (x, y) {
+                        (TyArg::Ty(x), TyArg::Ty(y)) => self.unify(x, y)?,
+                        (TyArg::Size(x), TyArg::Size(y)) => self.unify_size(x, y)?,
+                        _ => return Err(UErr::Mismatch(a.clone(), b.clone())),
+                    }
+                }
+                Ok(())
+            }
+            (Ty::Array(e1, s1), Ty::Array(e2, s2)) => {
+                let n = s1.len().min(s2.len());
+                for (x, y) in s1.iter().zip(s2.iter()) {
+                    self.unify_size(x, y)?;
+                }
+                let e1 = make_array((**e1).clone(), s1[n..].to_vec());
+                let e2 = make_array((**e2).clone(), s2[n..].to_vec());
+                if matches!(e1, Ty::Array(..)) && !matches!(self.shallow(&e2), Ty::Var(_)) {
+                    return Err(UErr::Mismatch(a.clone(), b.clone()));
+                }
+                if matches!(e2, Ty::Array(..)) && !matches!(self.shallow(&e1), Ty::Var(_)) {
+                    return Err(UErr::Mismatch(a.clone(), b.clone()));
+                }
+                self.unify(&e1, &e2).map_err(|e| self.widen(e, &a, &b))
+            }
+            (Ty::Tuple(xs), Ty::Tuple(ys)) if xs.len() == ys.len() => {
+                for (x, y) in xs.iter().zip(ys) {
+                    self.unify(x, y).map_err(|e| self.widen(e, &a, &b))?;
+                }
+                Ok(())
+            }
+            (Ty::Record(xs), Ty::Record(ys))
+                if xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| x.0 == y.0) =>
+            {
+                for ((_, x), (_, y)) in xs.iter().zip(ys) {
+                    self.unify(x, y).map_err(|e| self.widen(e, &a, &b))?;
+                }
+                Ok(())
+            }
+            (Ty::Sum(xs), Ty::Sum(ys))
+                if xs.len() == ys.len()
+                    && xs
+                        .iter()
+                        .zip(ys)
+                        .all(|(x, y)| x.0 == y.0 && x.1.len() == y.1.len()) =>
+            {
+                for ((_, x), (_, y)) in xs.iter().zip(ys) {
+                    for (x, y) in x.iter().zip(y) {
+                        self.unify(x, y).map_err(|e| self.widen(e, &a, &b))?;
+                    }
+                }
+                Ok(())
+            }
+            (Ty::Arrow(x), Ty::Arrow(y)) => {
+                self.unify(&x.param, &y.param)
+                    .map_err(|e| self.widen(e, &a, &b))?;
+                self.unify(&x.ret, &y.ret)
+                    .map_err(|e| self.widen(e, &a, &b))
+            }
+            _ => Err(UErr::Mismatch(a.clone(), b.clone())),
+        }
+    }
+
+    /// Reports mismatches inside a structure as a mismatch of the whole.
+    fn widen(&self, e: UErr, a: &Ty, b: &Ty) -> UErr {
+        match e {
+            UErr::Mismatch(..) => UErr::Mismatch(self.zonk(a), self.zonk(b)),
+            e => e,
+        }
+    }
+
+    /// Unifies two sizes: only distinct known constants are a mismatch.
+    pub fn unify_size(&mut self, x: &Size, y: &Size) -> Result<(), UErr> {
+        let x = self.size(x);
+        let y = self.size(y);
+        match (&x, &y) {
+            (Size::Var(a), Size::Var(b)) if a == b => Ok(()),
+            (Size::Var(a), _) => {
+                if !self.ignore_sizes {
+                    self.sizes[*a as usize] = Some(y.clone());
+                }
+                Ok(())
+            }
+            (_, Size::Var(b)) => {
+                if !self.ignore_sizes {
+                    self.sizes[*b as usize] = Some(x.clone());
+                }
+                Ok(())
+            }
+            (Size::Const(a), Size::Const(b)) if a != b && !self.ignore_sizes => {
+                Err(UErr::Size(x.clone(), y.clone()))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn occurs(&self, v: u32, t: &Ty) -> bool {
+        match self.shallow(t) {
+            Ty::Var(w) => v == w,
+            Ty::Array(e, _) => self.occurs(v, &e),
+            Ty::Tuple(ts) => ts.iter().any(|t| self.occurs(v, t)),
+            Ty::Record(fs) => fs.iter().any(|(_, t)| self.occurs(v, t)),
+            Ty::Sum(cs) => cs
+                .iter()
+                .any(|(_, ts)| ts.iter().any(|t| self.occurs(v, t))),
+            Ty::Arrow(a) => self.occurs(v, &a.param) || self.occurs(v, &a.ret),
+            Ty::Abs(_, _, args) => args.iter().any(|a| match a {
+                TyArg::Ty(t) => self.occurs(v, t),
+                TyArg::Size(_) => false,
+            }),
+            _ => false,
+        }
+    }
+
+    /// Lowers the level of every variable in `t` to at most `level`, and marks them
+    /// as non-functional / equality when required.
+    fn propagate(&mut self, t: &Ty, level: u32, no_fun: bool, eq: bool) {
+        match self.shallow(t) {
+            Ty::Var(w) => {
+                if let VarState::Unbound(i) = &mut self.vars[w as usize] {
+                    i.level = i.level.min(level);
+                    i.no_fun |= no_fun;
+                    i.eq |= eq;
+                }
+            }
+            Ty::Array(e, _) => self.propagate(&e, level, no_fun, eq),
+            Ty::Tuple(ts) => ts.iter().for_each(|t| self.propagate(t, level, no_fun, eq)),
+            Ty::Record(fs) => fs
+                .iter()
+                .for_each(|(_, t)| self.propagate(t, level, no_fun, eq)),
+            Ty::Sum(cs) => cs
+                .iter()
+                .for_each(|(_, ts)| ts.iter().for_each(|t| self.propagate(t, level, no_fun, eq))),
+            Ty::Arrow(a) => {
+                self.propagate(&a.param, level, false, false);
+                self.propagate(&a.ret, level, false, false);
+            }
+            Ty::Abs(_, _, args) => {
+                for a in &args {
+                    if let TyArg::Ty(t) = a {
+                        self.propagate(t, level, no_fun, eq);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn bind(&mut self, v: u32, t: &Ty) -> Result<(), UErr> {
+        let Some(info) = self.info(v).cloned() else {
+            let b = self.shallow(&Ty::Var(v));
+            return self.unify(&b, t);
+        };
+        if let Ty::Var(w) = t {
+            return self.merge(v, *w, info);
+        }
+        if self.occurs(v, t) {
+            return Err(UErr::Occurs);
+        }
+        let zt = self.zonk(t);
+        if info.no_fun && zt.has_arrow() {
+            return Err(UErr::Lifted(zt));
+        }
+        if info.eq && zt.has_arrow() {
+            return Err(UErr::NoEq(zt));
+        }
+        // Bind first so that recursive unifications see the binding.
+        self.vars[v as usize] = VarState::Bound(t.clone());
+        self.propagate(t, info.level, info.no_fun, info.eq);
+        match info.cons {
+            Cons::None => Ok(()),
+            Cons::Prims { mask, .. } => match &zt {
+                Ty::Prim(p) if mask & prim_bit(*p) != 0 => Ok(()),
+                Ty::Error => Ok(()),
+                _ => Err(UErr::NotIn(zt.clone(), mask)),
+            },
+            Cons::Fields(fs) => {
+                for (name, fty) in fs {
+                    let actual = match &zt {
+                        Ty::Record(rs) => rs.iter().find(|(n, _)| *n == name).map(|x| x.1.clone()),
+                        Ty::Tuple(ts) => {
+                            name.parse::<usize>().ok().and_then(|i| ts.get(i).cloned())
+                        }
+                        Ty::Error => Some(Ty::Error),
+                        _ => None,
+                    };
+                    match actual {
+                        Some(a) => self.unify(&a, &fty)?,
+                        None => return Err(UErr::Field(name, zt.clone())),
+                    }
+                }
+                Ok(())
+            }
+            Cons::Constrs(cs) => {
+                for (name, payload) in cs {
+                    let actual = match &zt {
+                        Ty::Sum(ss) => ss.iter().find(|(n, _)| *n == name).map(|x| x.1.clone()),
+                        Ty::Error => continue,
+                        _ => None,
+                    };
+                    match actual {
+                        Some(a) if a.len() == payload.len() => {
+                            for (x, y) in a.iter().zip(&payload) {
+                                self.unify(x, y)?;
+                            }
+                        }
+                        _ => return Err(UErr::Constr(name, zt.clone())),
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Binds `v` to the unbound variable `w`, combining their constraints into `w`.
+    fn merge(&mut self, v: u32, w: u32, vi: VarInfo) -> Result<(), UErr> {
+        let Some(wi) = self.info(w).cloned() else {
+            let b = self.shallow(&Ty::Var(w));
+            return self.bind(v, &b);
+        };
+        self.vars[v as usize] = VarState::Bound(Ty::Var(w));
+        let mut pending: Vec<(Ty, Ty)> = Vec::new();
+        let cons = match (vi.cons.clone(), wi.cons.clone()) {
+            (Cons::None, c) | (c, Cons::None) => c,
+            (
+                Cons::Prims {
+                    mask: m1,
+                    default: d1,
+                },
+                Cons::Prims {
+                    mask: m2,
+                    default: d2,
+                },
+            ) => {
+                let mask = m1 & m2;
+                if mask == 0 {
+                    return Err(UErr::Mismatch(Ty::Var(v), Ty::Var(w)));
+                }
+                let in_mask = |d: Option<PrimType>| d.filter(|p| mask & prim_bit(*p) != 0);
+                let default = match (in_mask(d1), in_mask(d2)) {
+                    (Some(a), Some(b)) if a.is_float() || !b.is_float() => Some(a),
+                    (Some(_), Some(b)) => Some(b),
+                    (a, b) => a.or(b),
+                };
+                Cons::Prims { mask, default }
+            }
+            (Cons::Fields(mut a), Cons::Fields(b)) => {
+                for (n, t) in b {
+                    match a.iter().find(|(m, _)| *m == n) {
+                        Some((_, t0)) => pending.push((t0.clone(), t)),
+                        None => a.push((n, t)),
+                    }
+                }
+                Cons::Fields(a)
+            }
+            (Cons::Constrs(mut a), Cons::Constrs(b)) => {
+                for (n, ts) in b {
+                    match a.iter().find(|(m, _)| *m == n) {
+                        Some((_, t0)) => {
+                            if t0.len() != ts.len() {
+                                return Err(UErr::Constr(n, Ty::Var(w)));
+                            }
+                            for (x, y) in t0.iter().zip(ts) {
+                                pending.push((x.clone(), y));
+                            }
+                        }
+                        None => a.push((n, ts)),
+                    }
+                }
+                Cons::Constrs(a)
+            }
+            _ => return Err(UErr::Mismatch(Ty::Var(v), Ty::Var(w))),
+        };
+        self.vars[w as usize] = VarState::Unbound(VarInfo {
+            level: vi.level.min(wi.level),
+            no_fun: vi.no_fun || wi.no_fun,
+            eq: vi.eq || wi.eq,
+            cons,
+        });
+        for (x, y) in pending {
+            self.unify(&x, &y)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literal_class_resolves_to_context() {
+        let mut u = Unifier::default();
+        let lit = u.fresh_prims(mask_numeric(), Some(PrimType::I32));
+        u.unify(&Ty::Prim(PrimType::F32), &lit).unwrap();
+        assert_eq!(u.zonk(&lit), Ty::Prim(PrimType::F32));
+    }
+
+    #[test]
+    fn bool_is_not_numeric() {
+        let mut u = Unifier::default();
+        let lit = u.fresh_prims(mask_numeric(), None);
+        let e = u.unify(&lit, &Ty::Prim(PrimType::Bool)).unwrap_err();
+        assert_eq!(e.code(), "T002");
+    }
+
+    #[test]
+    fn int_and_float_literals_merge_to_float_default() {
+        let mut u = Unifier::default();
+        let a = u.fresh_prims(mask_numeric(), Some(PrimType::I32));
+        let b = u.fresh_prims(mask_float(), Some(PrimType::F64));
+        u.unify(&a, &b).unwrap();
+        let Ty::Var(v) = u.shallow(&a) else {
+            panic!("still a variable")
+        };
+        assert_eq!(
+            u.info(v).unwrap().cons,
+            Cons::Prims {
+                mask: mask_float(),
+                default: Some(PrimType::F64)
+            }
+        );
+    }
+
+    #[test]
+    fn distinct_constant_sizes_mismatch() {
+        let mut u = Unifier::default();
+        let a = make_array(Ty::Prim(PrimType::I32), vec![Size::Const(3)]);
+        let b = make_array(Ty::Prim(PrimType::I32), vec![Size::Const(4)]);
+        assert_eq!(u.unify(&a, &b).unwrap_err().code(), "S001");
+        let n = u.fresh_size();
+        let c = make_array(Ty::Prim(PrimType::I32), vec![n.clone()]);
+        u.unify(&a, &c).unwrap();
+        assert_eq!(u.size(&n), Size::Const(3));
+    }
+
+    #[test]
+    fn array_variable_gets_rank() {
+        let mut u = Unifier::default();
+        let e = u.fresh();
+        let a = make_array(e.clone(), vec![Size::Any]);
+        let b = make_array(Ty::Prim(PrimType::F64), vec![Size::Any, Size::Any]);
+        u.unify(&a, &b).unwrap();
+        assert_eq!(u.zonk(&e).to_string(), "[]f64");
+    }
+
+    #[test]
+    fn functions_cannot_be_array_elements() {
+        let mut u = Unifier::default();
+        let e = u.fresh_with(Cons::None, true);
+        let f = Ty::Arrow(Box::new(Arrow {
+            pname: None,
+            param: Ty::Prim(PrimType::I32),
+            ret: Ty::Prim(PrimType::I32),
+            consume: false,
+            ret_unique: false,
+        }));
+        assert_eq!(u.unify(&e, &f).unwrap_err().code(), "T007");
+    }
+
+    #[test]
+    fn field_constraint_checks_record() {
+        let mut u = Unifier::default();
+        let v = u.fresh_with(
+            Cons::Fields(vec![(Name::from("x"), Ty::Prim(PrimType::I32))]),
+            false,
+        );
+        let r = Ty::Record(vec![(Name::from("y"), Ty::Prim(PrimType::I32))]);
+        assert_eq!(u.unify(&v, &r).unwrap_err().code(), "T004");
+    }
+}
