@@ -1,0 +1,357 @@
+//! Environments: local bindings, module-level scopes and module values.
+//!
+//! A module-level [`Scope`] only grows: each definition gets a sequence number, and an
+//! [`Env`] sees the definitions made before its `limit`. A closure defined at the top
+//! level thus captures the scope as it was at its definition (later shadowing
+//! definitions stay invisible to it) without copying any map. Local bindings form a
+//! linked list in front of the scope.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::rc::Rc;
+
+use syntax::ast::{self, Name};
+
+use crate::value::Value;
+
+/// A type abbreviation, kept for the sizes it may carry.
+#[derive(Debug)]
+pub struct TypeDef {
+    /// The type's parameters.
+    pub params: Vec<ast::TypeParam>,
+    /// Its definition, if it is not abstract.
+    pub def: Option<ast::TypeExp>,
+    /// The environment its definition's names resolve in.
+    pub env: Env,
+}
+
+/// A module value: its values, types and sub-modules.
+#[derive(Debug, Default)]
+pub struct Module {
+    /// Value bindings.
+    pub vals: HashMap<Name, Value>,
+    /// Type bindings.
+    pub types: HashMap<Name, Rc<TypeDef>>,
+    /// Sub-modules.
+    pub mods: HashMap<Name, ModVal>,
+}
+
+/// A module or a functor.
+#[derive(Clone, Debug)]
+pub enum ModVal {
+    /// A structure.
+    Struct(Rc<Module>),
+    /// A parametric module.
+    Functor(Rc<Functor>),
+}
+
+/// A functor: a closure over a module environment.
+#[derive(Debug)]
+pub struct Functor {
+    /// The parameter's name.
+    pub param: Name,
+    /// The body.
+    pub body: Rc<ast::ModExp>,
+    /// The environment of the definition.
+    pub env: Env,
+}
+
+struct Entry<T> {
+    seq: u32,
+    item: T,
+    exported: bool,
+}
+
+#[derive(Default)]
+struct ScopeData {
+    vals: HashMap<Name, Vec<Entry<Value>>>,
+    types: HashMap<Name, Vec<Entry<Rc<TypeDef>>>>,
+    mods: HashMap<Name, Vec<Entry<ModVal>>>,
+    seq: u32,
+}
+
+/// A module-level scope that grows as declarations are evaluated.
+#[derive(Default)]
+pub struct Scope {
+    data: RefCell<ScopeData>,
+    parent: Option<Env>,
+}
+
+impl fmt::Debug for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Scope({} defs)", self.data.borrow().seq)
+    }
+}
+
+fn latest<T: Clone>(entries: Option<&Vec<Entry<T>>>, limit: u32) -> Option<T> {
+    entries?
+        .iter()
+        .rev()
+        .find(|e| e.seq < limit)
+        .map(|e| e.item.clone())
+}
+
+fn push<T>(map: &mut HashMap<Name, Vec<Entry<T>>>, seq: u32, name: Name, item: T, exported: bool) {
+    map.entry(name).or_default().push(Entry {
+        seq,
+        item,
+        exported,
+    });
+}
+
+fn exports<T: Clone>(map: &HashMap<Name, Vec<Entry<T>>>) -> HashMap<Name, T> {
+    map.iter()
+        .filter_map(|(n, es)| {
+            let e = es.last()?;
+            e.exported.then(|| (n.clone(), e.item.clone()))
+        })
+        .collect()
+}
+
+impl Scope {
+    /// An empty scope nested in `parent` (whose names are visible behind its own).
+    pub fn new(parent: Option<Env>) -> Rc<Scope> {
+        Rc::new(Scope {
+            data: RefCell::default(),
+            parent,
+        })
+    }
+
+    fn next_seq(&self) -> u32 {
+        let mut d = self.data.borrow_mut();
+        d.seq += 1;
+        d.seq - 1
+    }
+
+    /// Defines a value.
+    pub fn define_val(&self, name: Name, v: Value, exported: bool) {
+        let seq = self.next_seq();
+        push(&mut self.data.borrow_mut().vals, seq, name, v, exported);
+    }
+
+    /// Defines a type.
+    pub fn define_type(&self, name: Name, t: Rc<TypeDef>, exported: bool) {
+        let seq = self.next_seq();
+        push(&mut self.data.borrow_mut().types, seq, name, t, exported);
+    }
+
+    /// Defines a module.
+    pub fn define_mod(&self, name: Name, m: ModVal, exported: bool) {
+        let seq = self.next_seq();
+        push(&mut self.data.borrow_mut().mods, seq, name, m, exported);
+    }
+
+    /// Defines everything in `m`, as `open` does.
+    pub fn open(&self, m: &Module, exported: bool) {
+        for (n, v) in &m.vals {
+            self.define_val(n.clone(), v.clone(), exported);
+        }
+        for (n, t) in &m.types {
+            self.define_type(n.clone(), t.clone(), exported);
+        }
+        for (n, x) in &m.mods {
+            self.define_mod(n.clone(), x.clone(), exported);
+        }
+    }
+
+    /// The exported bindings, as a module value.
+    pub fn export(&self) -> Module {
+        let d = self.data.borrow();
+        Module {
+            vals: exports(&d.vals),
+            types: exports(&d.types),
+            mods: exports(&d.mods),
+        }
+    }
+
+    /// The latest value named `name`, exported or not (for entry points).
+    pub fn latest_val(&self, name: &str) -> Option<Value> {
+        latest(self.data.borrow().vals.get(name), u32::MAX)
+    }
+}
+
+#[derive(Debug)]
+enum LocalKind {
+    /// A value; taken out (left `None`) when the program consumes it in an update.
+    Val(Name, RefCell<Option<Value>>),
+    Open(Rc<Module>),
+}
+
+#[derive(Debug)]
+struct Local {
+    kind: LocalKind,
+    next: Option<Rc<Local>>,
+}
+
+/// An environment: local bindings in front of a module-level scope.
+#[derive(Clone, Debug)]
+pub struct Env {
+    locals: Option<Rc<Local>>,
+    scope: Rc<Scope>,
+    limit: u32,
+}
+
+impl Env {
+    /// The environment seeing everything `scope` holds now.
+    pub fn of_scope(scope: &Rc<Scope>) -> Env {
+        let limit = scope.data.borrow().seq;
+        Env {
+            locals: None,
+            scope: scope.clone(),
+            limit,
+        }
+    }
+
+    /// Adds a local value binding.
+    pub fn bind(&self, name: Name, v: Value) -> Env {
+        Env {
+            locals: Some(Rc::new(Local {
+                kind: LocalKind::Val(name, RefCell::new(Some(v))),
+                next: self.locals.clone(),
+            })),
+            scope: self.scope.clone(),
+            limit: self.limit,
+        }
+    }
+
+    /// Makes the contents of a module visible (local open `M.(e)`).
+    pub fn open(&self, m: Rc<Module>) -> Env {
+        Env {
+            locals: Some(Rc::new(Local {
+                kind: LocalKind::Open(m),
+                next: self.locals.clone(),
+            })),
+            scope: self.scope.clone(),
+            limit: self.limit,
+        }
+    }
+
+    /// Looks up a value.
+    pub fn val(&self, name: &str) -> Option<Value> {
+        let mut l = self.locals.as_deref();
+        while let Some(local) = l {
+            match &local.kind {
+                LocalKind::Val(n, v) if &**n == name => return v.borrow().clone(),
+                LocalKind::Open(m) => {
+                    if let Some(v) = m.vals.get(name) {
+                        return Some(v.clone());
+                    }
+                }
+                LocalKind::Val(..) => {}
+            }
+            l = local.next.as_deref();
+        }
+        let mut env = self;
+        loop {
+            if let Some(v) = latest(env.scope.data.borrow().vals.get(name), env.limit) {
+                return Some(v);
+            }
+            match &env.scope.parent {
+                Some(p) => {
+                    if p.locals.is_some() {
+                        return p.val(name);
+                    }
+                    env = p
+                }
+                None => return None,
+            }
+        }
+    }
+
+    /// Is `name` bound as a local value (not a module-level one)?
+    pub fn is_local_val(&self, name: &str) -> bool {
+        let mut l = self.locals.as_deref();
+        while let Some(local) = l {
+            match &local.kind {
+                LocalKind::Val(n, _) if &**n == name => return true,
+                LocalKind::Open(m) if m.vals.contains_key(name) => return false,
+                _ => {}
+            }
+            l = local.next.as_deref();
+        }
+        false
+    }
+
+    /// Takes a local value out of the environment, so that the caller holds the only
+    /// reference and can update it in place. Only used where the program consumes
+    /// the variable (the type checker guarantees it is not used afterwards).
+    pub fn take_local(&self, name: &str) -> Option<Value> {
+        let mut l = self.locals.as_deref();
+        while let Some(local) = l {
+            match &local.kind {
+                LocalKind::Val(n, v) if &**n == name => return v.borrow_mut().take(),
+                LocalKind::Open(m) if m.vals.contains_key(name) => return None,
+                _ => {}
+            }
+            l = local.next.as_deref();
+        }
+        None
+    }
+
+    /// Looks up a type.
+    pub fn ty(&self, name: &str) -> Option<Rc<TypeDef>> {
+        let mut l = self.locals.as_deref();
+        while let Some(local) = l {
+            if let LocalKind::Open(m) = &local.kind
+                && let Some(t) = m.types.get(name)
+            {
+                return Some(t.clone());
+            }
+            l = local.next.as_deref();
+        }
+        if let Some(t) = latest(self.scope.data.borrow().types.get(name), self.limit) {
+            return Some(t);
+        }
+        self.scope.parent.as_ref().and_then(|p| p.ty(name))
+    }
+
+    /// Looks up a module.
+    pub fn module(&self, name: &str) -> Option<ModVal> {
+        let mut l = self.locals.as_deref();
+        while let Some(local) = l {
+            if let LocalKind::Open(m) = &local.kind
+                && let Some(t) = m.mods.get(name)
+            {
+                return Some(t.clone());
+            }
+            l = local.next.as_deref();
+        }
+        if let Some(t) = latest(self.scope.data.borrow().mods.get(name), self.limit) {
+            return Some(t);
+        }
+        self.scope.parent.as_ref().and_then(|p| p.module(name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closures_do_not_see_later_shadowing() {
+        let scope = Scope::new(None);
+        scope.define_val("x".into(), Value::i64(1), true);
+        let early = Env::of_scope(&scope);
+        scope.define_val("x".into(), Value::i64(2), true);
+        let late = Env::of_scope(&scope);
+        assert!(matches!(early.val("x"), Some(Value::Scalar(crate::scalar::Scalar::I64(1)))));
+        assert!(matches!(late.val("x"), Some(Value::Scalar(crate::scalar::Scalar::I64(2)))));
+        let local = late.bind("x".into(), Value::i64(3));
+        assert!(matches!(local.val("x"), Some(Value::Scalar(crate::scalar::Scalar::I64(3)))));
+        assert!(local.val("y").is_none());
+    }
+
+    #[test]
+    fn exports_skip_local_definitions() {
+        let scope = Scope::new(None);
+        scope.define_val("a".into(), Value::i64(1), true);
+        scope.define_val("b".into(), Value::i64(1), false);
+        let m = scope.export();
+        assert!(m.vals.contains_key("a"));
+        assert!(!m.vals.contains_key("b"));
+        let parent = Env::of_scope(&scope);
+        let inner = Scope::new(Some(parent));
+        assert!(Env::of_scope(&inner).val("b").is_some());
+    }
+}

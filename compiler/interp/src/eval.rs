@@ -1,0 +1,782 @@
+//! Evaluation of expressions and application of functions.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use syntax::ast::{
+    self, DimIndex, Expr, ExprKind, Literal, LoopForm, Name, NodeId, PrimType, QualName,
+    RecordField,
+};
+use syntax::{FileId, Span};
+
+use crate::env::{Env, ModVal, Module, Scope};
+use crate::error::{R, at, rt_err};
+use crate::ops;
+use crate::scalar::{BinOp, Scalar, UnOp};
+use crate::sizes::SizeCtx;
+use crate::slicing::{self, DimIdx};
+use crate::value::{Closure, FunDef, Value, values_equal};
+
+/// What the interpreter keeps for each loaded file.
+pub struct LoadedFile {
+    /// The file's top-level scope (all definitions, exported or not).
+    pub scope: Rc<Scope>,
+    /// The file's exported bindings.
+    pub module: Rc<Module>,
+}
+
+/// The evaluator's state: loaded files, cached function definitions, sources.
+#[derive(Default)]
+pub struct Interp {
+    /// Loaded files by id.
+    pub files: HashMap<FileId, LoadedFile>,
+    /// The scope holding the opened prelude, per prelude file.
+    pub prelude_scopes: HashMap<FileId, Rc<Scope>>,
+    /// Lambdas and local functions, copied once out of the tree they appear in.
+    fun_cache: HashMap<(FileId, NodeId), Rc<FunDef>>,
+    /// Source texts, for quoting failed assertions.
+    pub sources: HashMap<FileId, Arc<str>>,
+    /// The import map of the file being loaded.
+    pub imports: HashMap<String, FileId>,
+}
+
+/// The value of a literal (unsuffixed literals not elaborated by the checker default
+/// to `i32` and `f64`).
+pub fn literal_value(l: &Literal) -> Value {
+    match l {
+        Literal::Int { value, ty } => {
+            let t = ty.unwrap_or(PrimType::I32);
+            if t.is_float() {
+                Value::Scalar(Scalar::from_f64(t, *value as f64))
+            } else {
+                Value::Scalar(Scalar::from_i128(t, *value))
+            }
+        }
+        Literal::Float { value, ty } => {
+            Value::Scalar(Scalar::from_f64(ty.unwrap_or(PrimType::F64), *value))
+        }
+        Literal::Bool(b) => Value::bool(*b),
+        Literal::Char { value, ty } => {
+            Value::Scalar(Scalar::from_i128(ty.unwrap_or(PrimType::I32), *value as i128))
+        }
+        Literal::String(bytes) => Value::array(
+            bytes.iter().map(|b| Value::Scalar(Scalar::U8(*b))).collect(),
+            Some(Rc::new(Value::Scalar(Scalar::U8(0)))),
+        ),
+    }
+}
+
+/// Is this body exactly `__intrinsic "NAME"`? Returns the name.
+pub fn intrinsic_name(e: &Expr) -> Option<Name> {
+    match &e.kind {
+        ExprKind::Apply(f, args) if args.len() == 1 => {
+            let ExprKind::Var(q) = &f.kind else {
+                return None;
+            };
+            if !q.quals.is_empty() || &*q.name.name != "__intrinsic" {
+                return None;
+            }
+            match &args[0].kind {
+                ExprKind::Literal(Literal::String(s)) => {
+                    Some(String::from_utf8_lossy(s).into_owned().into())
+                }
+                _ => None,
+            }
+        }
+        ExprKind::Parens(e) => intrinsic_name(e),
+        _ => None,
+    }
+}
+
+fn scalar_of(v: &Value, span: Span) -> R<&Scalar> {
+    v.as_scalar()
+        .ok_or_else(|| rt_err("expected a primitive value", span))
+}
+
+fn bool_of(v: &Value, span: Span) -> R<bool> {
+    scalar_of(v, span)?
+        .as_bool()
+        .ok_or_else(|| rt_err("expected a boolean", span))
+}
+
+impl Interp {
+    /// The cached definition of a lambda or local function.
+    fn fun_def(&mut self, e: &Expr, make: impl FnOnce() -> FunDef) -> Rc<FunDef> {
+        self.fun_cache
+            .entry((e.span.file, e.id))
+            .or_insert_with(|| Rc::new(make()))
+            .clone()
+    }
+
+    /// Resolves a module path.
+    pub fn resolve_module(&self, q: &QualName, env: &Env) -> R<ModVal> {
+        let mut names = q.quals.iter().chain(std::iter::once(&q.name));
+        let first = names.next().map(|i| &i.name).unwrap_or(&q.name.name);
+        let mut m = env
+            .module(first)
+            .ok_or_else(|| rt_err(format!("unknown module {first}"), q.span()))?;
+        for n in names {
+            let ModVal::Struct(s) = &m else {
+                return Err(rt_err("a functor has no members", q.span()));
+            };
+            m = s
+                .mods
+                .get(&n.name)
+                .cloned()
+                .ok_or_else(|| rt_err(format!("unknown module {}", n.name), n.span))?;
+        }
+        Ok(m)
+    }
+
+    /// Resolves `a.b.c`: module access where `a` is a module, record projection
+    /// otherwise.
+    pub fn lookup_var(&self, q: &QualName, env: &Env) -> R<Value> {
+        if q.quals.is_empty() {
+            return env.val(&q.name.name).ok_or_else(|| {
+                rt_err(
+                    format!("unknown or consumed variable {}", q.name.name),
+                    q.name.span,
+                )
+            });
+        }
+        let first = &q.quals[0];
+        let rest: Vec<&ast::Ident> = q.quals[1..].iter().chain(std::iter::once(&q.name)).collect();
+        if !env.is_local_val(&first.name)
+            && let Some(mut m) = env.module(&first.name)
+        {
+            for (k, n) in rest.iter().enumerate() {
+                let ModVal::Struct(s) = &m else {
+                    return Err(rt_err("a functor has no members", q.span()));
+                };
+                if let Some(sub) = s.mods.get(&n.name)
+                    && k + 1 < rest.len()
+                {
+                    m = sub.clone();
+                    continue;
+                }
+                let v = s
+                    .vals
+                    .get(&n.name)
+                    .cloned()
+                    .ok_or_else(|| rt_err(format!("unknown name {}", n.name), n.span))?;
+                return project(v, &rest[k + 1..]);
+            }
+        }
+        let v = env.val(&first.name).ok_or_else(|| {
+            rt_err(format!("unknown or consumed variable {}", first.name), first.span)
+        })?;
+        project(v, &rest)
+    }
+
+    /// The function an operator name stands for: a binding in scope, or a builtin.
+    fn operator(&self, q: &QualName, env: &Env) -> R<Value> {
+        if q.quals.is_empty()
+            && let Some(v) = env.val(&q.name.name)
+        {
+            return Ok(v);
+        }
+        if !q.quals.is_empty() {
+            return self.lookup_var(q, env);
+        }
+        match BinOp::from_symbol(&q.name.name) {
+            Some(op) => Ok(Value::Fun(Rc::new(Closure::Op {
+                op,
+                args: Vec::new(),
+            }))),
+            None => Err(rt_err(format!("unknown operator {}", q.name.name), q.span())),
+        }
+    }
+
+    /// Evaluates an expression.
+    pub fn eval(&mut self, expr: &Expr, env: &Env) -> R<Value> {
+        // Tail positions (let bodies, branches) loop instead of recursing, so that long
+        // chains of `let` do not deepen the Rust stack.
+        let mut e = expr;
+        let mut env = env.clone();
+        loop {
+            let span = e.span;
+            match &e.kind {
+                ExprKind::Parens(inner) | ExprKind::Attr(_, inner) => e = inner,
+                ExprKind::Let {
+                    sizes,
+                    pat,
+                    value,
+                    body,
+                } => {
+                    let v = self.eval(value, &env)?;
+                    let names: Vec<Name> = sizes.iter().map(|s| s.name.clone()).collect();
+                    let mut ctx = SizeCtx::new(&names, &[]);
+                    let outer = v.shape().first().copied();
+                    env = self.bind_pat(pat, v, env, &mut ctx)?;
+                    if names.len() == 1 && !ctx.is_bound(&names[0])
+                        && let Some(n) = outer
+                    {
+                        ctx.bind(names[0].clone(), n as i64);
+                    }
+                    env = ctx.bind_all(env);
+                    e = body;
+                }
+                ExprKind::LetFun {
+                    name,
+                    type_params,
+                    params,
+                    ret,
+                    value,
+                    body,
+                } => {
+                    let v = if params.is_empty() {
+                        self.eval(value, &env)?
+                    } else {
+                        let def = self.fun_def(e, || FunDef {
+                            name: Some(name.name.clone()),
+                            type_params: type_params.clone(),
+                            params: params.clone(),
+                            ret: ret.clone(),
+                            body: (**value).clone(),
+                        });
+                        Value::Fun(Rc::new(Closure::User {
+                            def,
+                            env: env.clone(),
+                            args: Vec::new(),
+                        }))
+                    };
+                    env = env.bind(name.name.clone(), v);
+                    e = body;
+                }
+                ExprKind::LetWith {
+                    dest,
+                    indices,
+                    value,
+                    body,
+                } => {
+                    let idx = self.eval_indices(indices, &env)?;
+                    let v = self.eval(value, &env)?;
+                    let target = match env.take_local(&dest.name) {
+                        Some(t) => t,
+                        None => env.val(&dest.name).ok_or_else(|| {
+                            rt_err(format!("unknown or consumed variable {}", dest.name), dest.span)
+                        })?,
+                    };
+                    let updated = at(slicing::update(target, &idx, v), span)?;
+                    env = env.bind(dest.name.clone(), updated);
+                    e = body;
+                }
+                ExprKind::If(c, t, f) => {
+                    let cv = self.eval(c, &env)?;
+                    e = if bool_of(&cv, c.span)? { t } else { f };
+                }
+                ExprKind::Match(scrut, cases) => {
+                    let v = self.eval(scrut, &env)?;
+                    let mut chosen = None;
+                    for case in cases {
+                        let mut ctx = SizeCtx::new(&[], &[]);
+                        if let Some(env2) = self.match_pat(&case.pat, &v, env.clone(), &mut ctx)? {
+                            chosen = Some((env2, &case.body));
+                            break;
+                        }
+                    }
+                    match chosen {
+                        Some((env2, body)) => {
+                            env = env2;
+                            e = body;
+                        }
+                        None => return Err(rt_err("No case matches the value.", span)),
+                    }
+                }
+                _ => return self.eval_simple(e, &env),
+            }
+        }
+    }
+
+    fn eval_simple(&mut self, e: &Expr, env: &Env) -> R<Value> {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Literal(l) => Ok(literal_value(l)),
+            ExprKind::Var(q) => self.lookup_var(q, env),
+            ExprKind::QualParens(q, inner) => {
+                let ModVal::Struct(m) = self.resolve_module(q, env)? else {
+                    return Err(rt_err("cannot open a functor", span));
+                };
+                let env2 = env.open(m);
+                self.eval(inner, &env2)
+            }
+            ExprKind::Tuple(es) => {
+                let vs = es.iter().map(|x| self.eval(x, env)).collect::<R<Vec<_>>>()?;
+                Ok(Value::Tuple(Rc::new(vs)))
+            }
+            ExprKind::Record(fields) => {
+                let mut fs = Vec::with_capacity(fields.len());
+                for f in fields {
+                    match f {
+                        RecordField::Explicit(n, x) => fs.push((n.name.clone(), self.eval(x, env)?)),
+                        RecordField::Pun(n) => {
+                            let q = QualName {
+                                quals: Vec::new(),
+                                name: n.clone(),
+                            };
+                            fs.push((n.name.clone(), self.lookup_var(&q, env)?));
+                        }
+                    }
+                }
+                Ok(Value::record(fs))
+            }
+            ExprKind::ArrayLit(es) => {
+                let vs = es.iter().map(|x| self.eval(x, env)).collect::<R<Vec<_>>>()?;
+                if let Some(first) = vs.first() {
+                    let shape = first.shape();
+                    if vs.iter().any(|v| v.shape() != shape) {
+                        return Err(rt_err(
+                            "Size mismatch: array literal elements have different shapes.",
+                            span,
+                        ));
+                    }
+                }
+                Ok(Value::array(vs, None))
+            }
+            ExprKind::Range {
+                start,
+                second,
+                end_kind,
+                end,
+            } => {
+                let a = self.eval(start, env)?;
+                let s = match second {
+                    Some(s) => Some(self.eval(s, env)?),
+                    None => None,
+                };
+                let b = self.eval(end, env)?;
+                let s = match &s {
+                    Some(v) => Some(scalar_of(v, span)?),
+                    None => None,
+                };
+                at(
+                    slicing::range(scalar_of(&a, span)?, s, *end_kind, scalar_of(&b, span)?),
+                    span,
+                )
+            }
+            ExprKind::Project(x, field) => {
+                let v = self.eval(x, env)?;
+                project(v, &[field])
+            }
+            ExprKind::BinOp(op, l, r) => self.eval_binop(op, l, r, env, span),
+            ExprKind::Neg(x) => {
+                let v = self.eval(x, env)?;
+                at(ops::unop(UnOp::Neg, scalar_of(&v, span)?), span).map(Value::Scalar)
+            }
+            ExprKind::Not(x) => {
+                let v = self.eval(x, env)?;
+                at(ops::unop(UnOp::Not, scalar_of(&v, span)?), span).map(Value::Scalar)
+            }
+            ExprKind::OpSection(q) => self.operator(q, env),
+            ExprKind::OpSectionLeft(q, x) => {
+                let f = self.operator(q, env)?;
+                let xv = self.eval(x, env)?;
+                self.apply(f, vec![xv], span)
+            }
+            ExprKind::OpSectionRight(q, y) => {
+                let f = self.operator(q, env)?;
+                let yv = self.eval(y, env)?;
+                Ok(Value::Fun(Rc::new(Closure::Flip { f, y: yv })))
+            }
+            ExprKind::ProjectSection(fields) => Ok(Value::Fun(Rc::new(Closure::Project(
+                fields.iter().map(|f| f.name.clone()).collect(),
+            )))),
+            ExprKind::IndexSection(idx) => {
+                let idx = self.eval_indices(idx, env)?;
+                Ok(Value::Fun(Rc::new(Closure::Index(idx))))
+            }
+            ExprKind::Apply(f, args) => {
+                let fv = self.eval(f, env)?;
+                let avs = args.iter().map(|a| self.eval(a, env)).collect::<R<Vec<_>>>()?;
+                self.apply(fv, avs, span)
+            }
+            ExprKind::Constructor(name, args) => {
+                let vs = args.iter().map(|a| self.eval(a, env)).collect::<R<Vec<_>>>()?;
+                Ok(Value::Sum(Rc::new((name.name.clone(), vs))))
+            }
+            ExprKind::Update {
+                target,
+                indices,
+                value,
+            } => {
+                let idx = self.eval_indices(indices, env)?;
+                let v = self.eval(value, env)?;
+                let t = self.eval_consumed(target, env)?;
+                at(slicing::update(t, &idx, v), span)
+            }
+            ExprKind::RecordUpdate {
+                target,
+                fields,
+                value,
+            } => {
+                let v = self.eval(value, env)?;
+                let t = self.eval_consumed(target, env)?;
+                record_update(t, fields, v, span)
+            }
+            ExprKind::Lambda { params, ret, body } => {
+                let def = self.fun_def(e, || FunDef {
+                    name: None,
+                    type_params: Vec::new(),
+                    params: params.clone(),
+                    ret: ret.clone(),
+                    body: (**body).clone(),
+                });
+                Ok(Value::Fun(Rc::new(Closure::User {
+                    def,
+                    env: env.clone(),
+                    args: Vec::new(),
+                })))
+            }
+            ExprKind::Loop {
+                pat,
+                init,
+                form,
+                body,
+            } => self.eval_loop(pat, init.as_deref(), form, body, env, span),
+            ExprKind::Ascribe(x, t) | ExprKind::Coerce(x, t) => {
+                let v = self.eval(x, env)?;
+                let mut ctx = SizeCtx::new(&[], &[]);
+                self.check_type(t, &v, env, &mut ctx)?;
+                Ok(v)
+            }
+            ExprKind::Index(x, idx) => {
+                let v = self.eval(x, env)?;
+                let idx = self.eval_indices(idx, env)?;
+                at(slicing::index(&v, &idx), span)
+            }
+            ExprKind::Assert(c, x) => {
+                let cv = self.eval(c, env)?;
+                if !bool_of(&cv, c.span)? {
+                    let text = self.source_text(c);
+                    return Err(rt_err(format!("Assertion is false: {text}"), c.span));
+                }
+                self.eval(x, env)
+            }
+            ExprKind::Hole => Err(rt_err("Reached a hole (???).", span)),
+            ExprKind::Parens(_)
+            | ExprKind::Attr(..)
+            | ExprKind::Let { .. }
+            | ExprKind::LetFun { .. }
+            | ExprKind::LetWith { .. }
+            | ExprKind::If(..)
+            | ExprKind::Match(..) => self.eval(e, env),
+        }
+    }
+
+    /// Evaluates the target of an update; a local variable is taken out of the
+    /// environment so that the update can happen in place.
+    fn eval_consumed(&mut self, target: &Expr, env: &Env) -> R<Value> {
+        if let ExprKind::Var(q) = &target.kind
+            && q.quals.is_empty()
+            && let Some(v) = env.take_local(&q.name.name)
+        {
+            return Ok(v);
+        }
+        self.eval(target, env)
+    }
+
+    /// The source text of an expression, or a rendering of it.
+    fn source_text(&self, e: &Expr) -> String {
+        if let Some(src) = self.sources.get(&e.span.file)
+            && let Some(t) = src.get(e.span.range())
+        {
+            return t.to_string();
+        }
+        crate::show::expr(e)
+    }
+
+    fn eval_binop(&mut self, op: &QualName, l: &Expr, r: &Expr, env: &Env, span: Span) -> R<Value> {
+        let name = &op.name.name;
+        let user = if op.quals.is_empty() {
+            env.val(name)
+        } else {
+            Some(self.lookup_var(op, env)?)
+        };
+        if let Some(f) = user {
+            let lv = self.eval(l, env)?;
+            let rv = self.eval(r, env)?;
+            return self.apply(f, vec![lv, rv], span);
+        }
+        let Some(bop) = BinOp::from_symbol(name) else {
+            return Err(rt_err(format!("unknown operator {name}"), op.span()));
+        };
+        let lv = self.eval(l, env)?;
+        match bop {
+            BinOp::LogAnd if !bool_of(&lv, l.span)? => return Ok(Value::bool(false)),
+            BinOp::LogOr if bool_of(&lv, l.span)? => return Ok(Value::bool(true)),
+            _ => {}
+        }
+        let rv = self.eval(r, env)?;
+        builtin_binop(bop, &lv, &rv, span)
+    }
+
+    /// Evaluates the dimensions of an index.
+    pub fn eval_indices(&mut self, idx: &[DimIndex], env: &Env) -> R<Vec<DimIdx>> {
+        let mut out = Vec::with_capacity(idx.len());
+        for d in idx {
+            out.push(match d {
+                DimIndex::Fix(e) => DimIdx::Fix(self.eval_index(e, env)?),
+                DimIndex::Slice { start, end, stride } => DimIdx::Slice(
+                    self.eval_opt_index(start.as_ref(), env)?,
+                    self.eval_opt_index(end.as_ref(), env)?,
+                    self.eval_opt_index(stride.as_ref(), env)?,
+                ),
+            });
+        }
+        Ok(out)
+    }
+
+    fn eval_opt_index(&mut self, e: Option<&Expr>, env: &Env) -> R<Option<i64>> {
+        e.map(|e| self.eval_index(e, env)).transpose()
+    }
+
+    fn eval_index(&mut self, e: &Expr, env: &Env) -> R<i64> {
+        let v = self.eval(e, env)?;
+        slicing::as_index(scalar_of(&v, e.span)?).ok_or_else(|| rt_err("index must be an integer", e.span))
+    }
+
+    fn eval_loop(
+        &mut self,
+        pat: &ast::Pat,
+        init: Option<&Expr>,
+        form: &LoopForm,
+        body: &Expr,
+        env: &Env,
+        span: Span,
+    ) -> R<Value> {
+        let mut acc = match init {
+            Some(e) => self.eval(e, env)?,
+            None => self.pattern_value(pat, env)?,
+        };
+        let bind = |this: &mut Self, acc: Value, env: Env| -> R<Env> {
+            let mut ctx = SizeCtx::new(&[], &[]);
+            let env = this.bind_pat(pat, acc, env, &mut ctx)?;
+            Ok(ctx.bind_all(env))
+        };
+        match form {
+            LoopForm::For(i, n) => {
+                let nv = self.eval(n, env)?;
+                let ns = scalar_of(&nv, n.span)?.clone();
+                let t = ns.prim_type();
+                let count = ns.as_i128().ok_or_else(|| rt_err("loop bound must be an integer", span))?;
+                let mut k: i128 = 0;
+                while k < count {
+                    let env1 = env.bind(i.name.clone(), Value::Scalar(Scalar::from_i128(t, k)));
+                    let env2 = bind(self, acc, env1)?;
+                    acc = self.eval(body, &env2)?;
+                    k += 1;
+                }
+            }
+            LoopForm::ForIn(p, xs) => {
+                let xv = self.eval(xs, env)?;
+                let arr = xv
+                    .as_array()
+                    .ok_or_else(|| rt_err("for-in needs an array", xs.span))?
+                    .clone();
+                drop(xv);
+                for x in arr.elems.iter() {
+                    let mut ctx = SizeCtx::new(&[], &[]);
+                    let env1 = self.bind_pat(p, x.clone(), env.clone(), &mut ctx)?;
+                    let env2 = bind(self, acc, env1)?;
+                    acc = self.eval(body, &env2)?;
+                }
+            }
+            LoopForm::While(c) => loop {
+                let env2 = bind(self, acc.clone(), env.clone())?;
+                let cv = self.eval(c, &env2)?;
+                if !bool_of(&cv, c.span)? {
+                    break;
+                }
+                drop(env2);
+                let env2 = bind(self, acc, env.clone())?;
+                acc = self.eval(body, &env2)?;
+            },
+        }
+        Ok(acc)
+    }
+
+    /// The value a loop pattern has in the short form `loop x for …`: its variables'
+    /// current values.
+    fn pattern_value(&self, pat: &ast::Pat, env: &Env) -> R<Value> {
+        use ast::PatKind;
+        match &pat.kind {
+            PatKind::Id(i) => env
+                .val(&i.name)
+                .ok_or_else(|| rt_err(format!("unknown variable {}", i.name), i.span)),
+            PatKind::Tuple(ps) => Ok(Value::Tuple(Rc::new(
+                ps.iter().map(|p| self.pattern_value(p, env)).collect::<R<Vec<_>>>()?,
+            ))),
+            PatKind::Record(fs) => Ok(Value::record(
+                fs.iter()
+                    .map(|(n, p)| Ok((n.name.clone(), self.pattern_value(p, env)?)))
+                    .collect::<R<Vec<_>>>()?,
+            )),
+            PatKind::Ascribed(p, _) | PatKind::Attr(_, p) => self.pattern_value(p, env),
+            _ => Err(rt_err("this pattern cannot be a short-form loop parameter", pat.span)),
+        }
+    }
+
+    /// Applies a function value to arguments.
+    pub fn apply(&mut self, f: Value, args: Vec<Value>, span: Span) -> R<Value> {
+        if args.is_empty() {
+            return Ok(f);
+        }
+        let Value::Fun(c) = f else {
+            return Err(rt_err("applying a value that is not a function", span));
+        };
+        let (arity, prev) = match &*c {
+            Closure::User { def, args, .. } => (def.params.len(), args),
+            Closure::Intrinsic { arity, args, .. } => (*arity, args),
+            Closure::Op { args, .. } => (2, args),
+            Closure::Flip { .. } | Closure::Project(_) | Closure::Index(_) => (1, &Vec::new()),
+        };
+        let mut all = prev.clone();
+        all.extend(args);
+        if all.len() < arity {
+            let partial = match &*c {
+                Closure::User { def, env, .. } => Closure::User {
+                    def: def.clone(),
+                    env: env.clone(),
+                    args: all,
+                },
+                Closure::Intrinsic { name, arity, .. } => Closure::Intrinsic {
+                    name: name.clone(),
+                    arity: *arity,
+                    args: all,
+                },
+                Closure::Op { op, .. } => Closure::Op { op: *op, args: all },
+                _ => return Err(rt_err("internal error: partial application", span)),
+            };
+            return Ok(Value::Fun(Rc::new(partial)));
+        }
+        let rest = all.split_off(arity);
+        let result = match &*c {
+            Closure::User { def, env, .. } => {
+                let def = def.clone();
+                let env = env.clone();
+                self.call_user(&def, env, all, span)?
+            }
+            Closure::Intrinsic { name, .. } => {
+                let name = name.clone();
+                self.call_intrinsic(&name, all, span)?
+            }
+            Closure::Op { op, .. } => builtin_binop(*op, &all[0], &all[1], span)?,
+            Closure::Flip { f, y } => {
+                let x = all.pop().unwrap_or_else(Value::unit);
+                self.apply(f.clone(), vec![x, y.clone()], span)?
+            }
+            Closure::Project(fields) => {
+                let mut v = all.pop().unwrap_or_else(Value::unit);
+                for fld in fields {
+                    v = v
+                        .field(fld)
+                        .ok_or_else(|| rt_err(format!("no field {fld}"), span))?;
+                }
+                v
+            }
+            Closure::Index(idx) => {
+                let v = all.pop().unwrap_or_else(Value::unit);
+                at(slicing::index(&v, idx), span)?
+            }
+        };
+        if rest.is_empty() {
+            Ok(result)
+        } else {
+            self.apply(result, rest, span)
+        }
+    }
+
+    /// Calls a user function with exactly as many arguments as it has parameters:
+    /// binds parameters and sizes, evaluates the body, checks the return type.
+    pub fn call_user(&mut self, def: &FunDef, env: Env, args: Vec<Value>, span: Span) -> R<Value> {
+        let size_names: Vec<Name> = def
+            .type_params
+            .iter()
+            .filter_map(|p| match p {
+                ast::TypeParam::Size(i) => Some(i.name.clone()),
+                ast::TypeParam::Type(..) => None,
+            })
+            .collect();
+        let type_names: Vec<Name> = def
+            .type_params
+            .iter()
+            .filter_map(|p| match p {
+                ast::TypeParam::Type(i, _) => Some(i.name.clone()),
+                ast::TypeParam::Size(_) => None,
+            })
+            .collect();
+        let mut ctx = SizeCtx::new(&size_names, &type_names);
+        let mut env = env;
+        let with_trace = |mut e: Box<crate::RuntimeError>| {
+            e.backtrace.push(span);
+            e
+        };
+        for (p, a) in def.params.iter().zip(args) {
+            env = self.bind_pat(p, a, env, &mut ctx).map_err(with_trace)?;
+        }
+        self.check_deferred(&mut ctx, &env).map_err(with_trace)?;
+        let env = ctx.bind_all(env);
+        let result = self.eval(&def.body, &env).map_err(with_trace)?;
+        if let Some(ret) = &def.ret {
+            let mut rctx = SizeCtx::new(&[], &type_names);
+            self.check_type(ret, &result, &env, &mut rctx).map_err(with_trace)?;
+            self.check_deferred(&mut rctx, &env).map_err(with_trace)?;
+        }
+        Ok(result)
+    }
+}
+
+/// Projects fields (or tuple components) out of a value.
+fn project(mut v: Value, fields: &[&ast::Ident]) -> R<Value> {
+    for f in fields {
+        v = v
+            .field(&f.name)
+            .ok_or_else(|| rt_err(format!("value has no field {}", f.name), f.span))?;
+    }
+    Ok(v)
+}
+
+fn record_update(t: Value, fields: &[ast::Ident], v: Value, span: Span) -> R<Value> {
+    let Some((first, rest)) = fields.split_first() else {
+        return Ok(v);
+    };
+    match t {
+        Value::Record(fs) => {
+            let mut fs = Rc::try_unwrap(fs).unwrap_or_else(|rc| (*rc).clone());
+            let slot = fs
+                .iter_mut()
+                .find(|(n, _)| *n == first.name)
+                .ok_or_else(|| rt_err(format!("no field {}", first.name), first.span))?;
+            let old = std::mem::replace(&mut slot.1, Value::unit());
+            slot.1 = record_update(old, rest, v, span)?;
+            Ok(Value::Record(Rc::new(fs)))
+        }
+        Value::Tuple(vs) => {
+            let mut vs = Rc::try_unwrap(vs).unwrap_or_else(|rc| (*rc).clone());
+            let i: usize = first
+                .name
+                .parse()
+                .map_err(|_| rt_err(format!("no field {}", first.name), first.span))?;
+            let slot = vs
+                .get_mut(i)
+                .ok_or_else(|| rt_err(format!("no field {}", first.name), first.span))?;
+            let old = std::mem::replace(slot, Value::unit());
+            *slot = record_update(old, rest, v, span)?;
+            Ok(Value::Tuple(Rc::new(vs)))
+        }
+        _ => Err(rt_err("record update of a non-record", span)),
+    }
+}
+
+/// A builtin binary operator on values: scalar arithmetic, or structural equality.
+pub fn builtin_binop(op: BinOp, l: &Value, r: &Value, span: Span) -> R<Value> {
+    match (l, r) {
+        (Value::Scalar(a), Value::Scalar(b)) => at(ops::binop(op, a, b), span).map(Value::Scalar),
+        _ => match op {
+            BinOp::Eq => Ok(Value::bool(values_equal(l, r))),
+            BinOp::Neq => Ok(Value::bool(!values_equal(l, r))),
+            _ => Err(rt_err(format!("operator {op:?} needs primitive operands"), span)),
+        },
+    }
+}

@@ -1,0 +1,482 @@
+//! Natively implemented prelude functions (`__intrinsic "NAME"`), as listed in
+//! `prelude/INTRINSICS.md`: the SOACs, array construction and rearrangement, AD,
+//! and per-type conversions and math functions.
+
+use std::rc::Rc;
+
+use syntax::Span;
+use syntax::ast::PrimType;
+
+use crate::error::{R, at, rt_err};
+use crate::eval::Interp;
+use crate::ops;
+use crate::scalar::{BinOp, Scalar, UnOp};
+use crate::slicing::show_shape;
+use crate::value::{Array, Value};
+
+/// The polymorphic intrinsics and their arities.
+const POLYMORPHIC: [(&str, usize); 20] = [
+    ("map", 2),
+    ("reduce", 3),
+    ("reduce_comm", 3),
+    ("scan", 3),
+    ("reduce_by_index", 5),
+    ("scatter", 3),
+    ("iota", 1),
+    ("replicate", 2),
+    ("copy", 1),
+    ("concat", 2),
+    ("flatten", 1),
+    ("unflatten", 3),
+    ("transpose", 1),
+    ("zip", 2),
+    ("unzip", 1),
+    ("jvp2", 3),
+    ("vjp2", 3),
+    ("jmp2", 3),
+    ("mjp2", 3),
+    ("with_vjp", 3),
+];
+
+fn float_unop(name: &str) -> Option<UnOp> {
+    Some(match name {
+        "sqrt" => UnOp::Sqrt,
+        "cbrt" => UnOp::Cbrt,
+        "exp" => UnOp::Exp,
+        "log" => UnOp::Log,
+        "log2" => UnOp::Log2,
+        "log10" => UnOp::Log10,
+        "log1p" => UnOp::Log1p,
+        "sin" => UnOp::Sin,
+        "cos" => UnOp::Cos,
+        "tan" => UnOp::Tan,
+        "asin" => UnOp::Asin,
+        "acos" => UnOp::Acos,
+        "atan" => UnOp::Atan,
+        "sinh" => UnOp::Sinh,
+        "cosh" => UnOp::Cosh,
+        "tanh" => UnOp::Tanh,
+        "asinh" => UnOp::Asinh,
+        "acosh" => UnOp::Acosh,
+        "atanh" => UnOp::Atanh,
+        "gamma" => UnOp::Gamma,
+        "lgamma" => UnOp::Lgamma,
+        "erf" => UnOp::Erf,
+        "erfc" => UnOp::Erfc,
+        "floor" => UnOp::Floor,
+        "ceil" => UnOp::Ceil,
+        "round" => UnOp::Round,
+        _ => return None,
+    })
+}
+
+/// The number of value parameters a per-type intrinsic takes, if `name` is one.
+fn per_type_arity(name: &str) -> Option<usize> {
+    let (t, f) = name.split_once('.')?;
+    let t = PrimType::from_name(t)?;
+    if let Some(from) = PrimType::from_name(f) {
+        return (from != t).then_some(1);
+    }
+    if t.is_integral() {
+        return match f {
+            "popc" | "clz" | "ctz" => Some(1),
+            "mul_hi" => Some(2),
+            _ => None,
+        };
+    }
+    match (t, f) {
+        (PrimType::F16 | PrimType::F32 | PrimType::F64, "to_bits" | "from_bits") => Some(1),
+        (PrimType::F32 | PrimType::F64, _) => {
+            if float_unop(f).is_some() {
+                Some(1)
+            } else {
+                match f {
+                    "atan2" | "hypot" | "ldexp" => Some(2),
+                    "fma" => Some(3),
+                    _ => None,
+                }
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The arity of intrinsic `name`, if the interpreter implements it.
+pub fn intrinsic_arity(name: &str) -> Option<usize> {
+    POLYMORPHIC
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, a)| *a)
+        .or_else(|| per_type_arity(name))
+}
+
+/// Is `name` implemented, taking `arity` value parameters?
+pub fn intrinsic_arity_ok(name: &str, arity: usize) -> bool {
+    intrinsic_arity(name) == Some(arity)
+}
+
+fn arr(v: &Value, span: Span) -> R<&Array> {
+    v.as_array().ok_or_else(|| rt_err("expected an array", span))
+}
+
+fn int_arg(v: &Value, span: Span) -> R<i64> {
+    v.as_scalar()
+        .and_then(|s| s.as_i128())
+        .map(|x| x as i64)
+        .ok_or_else(|| rt_err("expected an integer", span))
+}
+
+fn scalar(v: &Value, span: Span) -> R<&Scalar> {
+    v.as_scalar()
+        .ok_or_else(|| rt_err("expected a primitive value", span))
+}
+
+fn row_shape(a: &Array) -> Vec<usize> {
+    a.example().map(|e| e.shape()).unwrap_or_default()
+}
+
+impl Interp {
+    /// Runs intrinsic `name` on its value parameters.
+    pub fn call_intrinsic(&mut self, name: &str, args: Vec<Value>, span: Span) -> R<Value> {
+        let mut args = args.into_iter();
+        let mut next = || args.next().unwrap_or_else(Value::unit);
+        match name {
+            "map" => {
+                let f = next();
+                let xs = next();
+                self.map(f, &xs, span)
+            }
+            "reduce" | "reduce_comm" => {
+                let (op, ne, xs) = (next(), next(), next());
+                let mut acc = ne;
+                for x in arr(&xs, span)?.elems.iter() {
+                    acc = self.apply(op.clone(), vec![acc, x.clone()], span)?;
+                }
+                Ok(acc)
+            }
+            "scan" => {
+                let (op, ne, xs) = (next(), next(), next());
+                let a = arr(&xs, span)?;
+                let mut acc = ne;
+                let mut out = Vec::with_capacity(a.len());
+                for x in a.elems.iter() {
+                    acc = self.apply(op.clone(), vec![acc, x.clone()], span)?;
+                    out.push(acc.clone());
+                }
+                Ok(Value::array(out, a.proto_rc()))
+            }
+            "reduce_by_index" => {
+                let (dest, f, _ne, is, vs) = (next(), next(), next(), next(), next());
+                let Value::Array(mut d) = dest else {
+                    return Err(rt_err("expected an array", span));
+                };
+                let (ia, va) = (arr(&is, span)?, arr(&vs, span)?);
+                if ia.len() != va.len() {
+                    return Err(rt_err(
+                        format!(
+                            "Size mismatch: reduce_by_index with {} indices and {} values.",
+                            ia.len(),
+                            va.len()
+                        ),
+                        span,
+                    ));
+                }
+                let elems = Rc::make_mut(&mut d.elems);
+                for (i, v) in ia.elems.iter().zip(va.elems.iter()) {
+                    let i = int_arg(i, span)?;
+                    if i >= 0 && (i as usize) < elems.len() {
+                        let old = std::mem::replace(&mut elems[i as usize], Value::unit());
+                        elems[i as usize] = self.apply(f.clone(), vec![old, v.clone()], span)?;
+                    }
+                }
+                Ok(Value::Array(d))
+            }
+            "scatter" => {
+                let (dest, is, vs) = (next(), next(), next());
+                let Value::Array(mut d) = dest else {
+                    return Err(rt_err("expected an array", span));
+                };
+                let (ia, va) = (arr(&is, span)?, arr(&vs, span)?);
+                if ia.len() != va.len() {
+                    return Err(rt_err(
+                        format!(
+                            "Size mismatch: scatter with {} indices and {} values.",
+                            ia.len(),
+                            va.len()
+                        ),
+                        span,
+                    ));
+                }
+                let elems = Rc::make_mut(&mut d.elems);
+                for (i, v) in ia.elems.iter().zip(va.elems.iter()) {
+                    let i = int_arg(i, span)?;
+                    if i >= 0 && (i as usize) < elems.len() {
+                        elems[i as usize] = v.clone();
+                    }
+                }
+                Ok(Value::Array(d))
+            }
+            "iota" => {
+                let n = int_arg(&next(), span)?;
+                if n < 0 {
+                    return Err(rt_err(format!("Invalid range: iota of negative size {n}."), span));
+                }
+                Ok(Value::array(
+                    (0..n).map(Value::i64).collect(),
+                    Some(Rc::new(Value::i64(0))),
+                ))
+            }
+            "replicate" => {
+                let n = int_arg(&next(), span)?;
+                let x = next();
+                if n < 0 {
+                    return Err(rt_err(
+                        format!("Invalid range: replicate of negative size {n}."),
+                        span,
+                    ));
+                }
+                Ok(Value::array(vec![x.clone(); n as usize], Some(Rc::new(x))))
+            }
+            "copy" => Ok(next()),
+            "concat" => {
+                let (xs, ys) = (next(), next());
+                let (a, b) = (arr(&xs, span)?, arr(&ys, span)?);
+                if !a.is_empty() && !b.is_empty() && row_shape(a) != row_shape(b) {
+                    return Err(rt_err(
+                        format!(
+                            "Size mismatch: concatenating arrays with rows of shape {} and {}.",
+                            show_shape(&row_shape(a)),
+                            show_shape(&row_shape(b))
+                        ),
+                        span,
+                    ));
+                }
+                let mut out = Vec::with_capacity(a.len() + b.len());
+                out.extend(a.elems.iter().cloned());
+                out.extend(b.elems.iter().cloned());
+                Ok(Value::array(out, a.proto_rc().or_else(|| b.proto_rc())))
+            }
+            "flatten" => {
+                let xs = next();
+                let a = arr(&xs, span)?;
+                let mut out = Vec::new();
+                for row in a.elems.iter() {
+                    out.extend(arr(row, span)?.elems.iter().cloned());
+                }
+                let proto = a
+                    .example()
+                    .and_then(|r| r.as_array().and_then(|r| r.proto_rc()));
+                Ok(Value::array(out, proto))
+            }
+            "unflatten" => {
+                let (n, m, xs) = (int_arg(&next(), span)?, int_arg(&next(), span)?, next());
+                let a = arr(&xs, span)?;
+                if n < 0 || m < 0 || (n as i128) * (m as i128) != a.len() as i128 {
+                    return Err(rt_err(
+                        format!(
+                            "Invalid reshape: cannot unflatten an array of shape [{}] to [{n}][{m}].",
+                            a.len()
+                        ),
+                        span,
+                    ));
+                }
+                let proto = a.proto_rc();
+                let rows = (0..n as usize)
+                    .map(|i| {
+                        let row: Vec<Value> = a.elems[i * m as usize..(i + 1) * m as usize].to_vec();
+                        Value::array(row, proto.clone())
+                    })
+                    .collect();
+                let row_proto = Value::array(
+                    match a.example() {
+                        Some(e) => vec![e; m as usize],
+                        None => Vec::new(),
+                    },
+                    proto.clone(),
+                );
+                Ok(Value::array(rows, Some(Rc::new(row_proto))))
+            }
+            "transpose" => {
+                let xs = next();
+                transpose(&xs, span)
+            }
+            "zip" => {
+                let (xs, ys) = (next(), next());
+                let (a, b) = (arr(&xs, span)?, arr(&ys, span)?);
+                if a.len() != b.len() {
+                    return Err(rt_err(
+                        format!(
+                            "Size mismatch: zip of arrays of sizes {} and {}.",
+                            a.len(),
+                            b.len()
+                        ),
+                        span,
+                    ));
+                }
+                let out = a
+                    .elems
+                    .iter()
+                    .zip(b.elems.iter())
+                    .map(|(x, y)| Value::Tuple(Rc::new(vec![x.clone(), y.clone()])))
+                    .collect();
+                let proto = match (a.example(), b.example()) {
+                    (Some(x), Some(y)) => Some(Rc::new(Value::Tuple(Rc::new(vec![x, y])))),
+                    _ => None,
+                };
+                Ok(Value::array(out, proto))
+            }
+            "unzip" => {
+                let xys = next();
+                let a = arr(&xys, span)?;
+                let mut xs = Vec::with_capacity(a.len());
+                let mut ys = Vec::with_capacity(a.len());
+                for e in a.elems.iter() {
+                    match e {
+                        Value::Tuple(p) if p.len() == 2 => {
+                            xs.push(p[0].clone());
+                            ys.push(p[1].clone());
+                        }
+                        _ => return Err(rt_err("unzip of an array of non-pairs", span)),
+                    }
+                }
+                let (px, py) = match a.example() {
+                    Some(Value::Tuple(p)) if p.len() == 2 => {
+                        (Some(Rc::new(p[0].clone())), Some(Rc::new(p[1].clone())))
+                    }
+                    _ => (None, None),
+                };
+                Ok(Value::Tuple(Rc::new(vec![
+                    Value::array(xs, px),
+                    Value::array(ys, py),
+                ])))
+            }
+            "jvp2" => {
+                let (f, x, dx) = (next(), next(), next());
+                self.jvp2(f, &x, &dx, span)
+            }
+            "vjp2" => {
+                let (f, x, dy) = (next(), next(), next());
+                self.vjp2(f, &x, &dy, span)
+            }
+            "jmp2" | "mjp2" => {
+                let (f, x, ds) = (next(), next(), next());
+                self.many(name == "jmp2", f, &x, &ds, span)
+            }
+            "with_vjp" => {
+                let (f, df, x) = (next(), next(), next());
+                self.with_vjp(f, df, x, span)
+            }
+            _ => {
+                let a = next();
+                let b = next();
+                let c = next();
+                per_type(name, &a, &b, &c, span)
+            }
+        }
+    }
+
+    fn map(&mut self, f: Value, xs: &Value, span: Span) -> R<Value> {
+        let a = arr(xs, span)?;
+        let mut out = Vec::with_capacity(a.len());
+        for x in a.elems.iter() {
+            out.push(self.apply(f.clone(), vec![x.clone()], span)?);
+        }
+        // The shape of an empty result comes from applying `f` to an example
+        // element, when one is known and `f` succeeds on it.
+        let proto = match (&a.proto, out.is_empty()) {
+            (Some(p), true) => self
+                .apply(f, vec![(**p).clone()], span)
+                .ok()
+                .map(Rc::new),
+            _ => None,
+        };
+        Ok(Value::array(out, proto))
+    }
+}
+
+fn transpose(xs: &Value, span: Span) -> R<Value> {
+    let a = arr(xs, span)?;
+    let n = a.len();
+    let rows: Vec<&Array> = a
+        .elems
+        .iter()
+        .map(|r| arr(r, span))
+        .collect::<R<Vec<_>>>()?;
+    let example_row = a.example();
+    let example_row = match &example_row {
+        Some(r) => arr(r, span)?.clone(),
+        None => return Err(rt_err("transpose of an array of unknown shape", span)),
+    };
+    let m = example_row.len();
+    if rows.iter().any(|r| r.len() != m) {
+        return Err(rt_err("Size mismatch: transpose of an irregular array.", span));
+    }
+    let inner = example_row.proto_rc();
+    let out: Vec<Value> = (0..m)
+        .map(|j| {
+            Value::array(
+                rows.iter().map(|r| r.elems[j].clone()).collect(),
+                inner.clone(),
+            )
+        })
+        .collect();
+    let proto = Value::array(
+        match example_row.example() {
+            Some(e) => vec![e; n],
+            None => Vec::new(),
+        },
+        inner,
+    );
+    Ok(Value::array(out, Some(Rc::new(proto))))
+}
+
+/// The per-type intrinsics `"<type>.<fn>"`.
+fn per_type(name: &str, a: &Value, b: &Value, c: &Value, span: Span) -> R<Value> {
+    let unknown = || rt_err(format!("unknown intrinsic \"{name}\""), span);
+    let (t, f) = name.split_once('.').ok_or_else(unknown)?;
+    let t = PrimType::from_name(t).ok_or_else(unknown)?;
+    let x = scalar(a, span)?;
+    if PrimType::from_name(f).is_some() {
+        return Ok(Value::Scalar(ops::convert(x, t)));
+    }
+    if let Some(op) = float_unop(f) {
+        return at(ops::unop(op, x), span).map(Value::Scalar);
+    }
+    let r = match f {
+        "popc" => ops::unop(UnOp::Popc, x),
+        "clz" => ops::unop(UnOp::Clz, x),
+        "ctz" => ops::unop(UnOp::Ctz, x),
+        "mul_hi" => ops::binop(BinOp::MulHi, x, scalar(b, span)?),
+        "atan2" => ops::binop(BinOp::Atan2, x, scalar(b, span)?),
+        "hypot" => ops::binop(BinOp::Hypot, x, scalar(b, span)?),
+        "fma" => ops::fma(x, scalar(b, span)?, scalar(c, span)?),
+        "ldexp" => {
+            let k = scalar(b, span)?.as_i128().unwrap_or(0);
+            if matches!(x, Scalar::Ad(_)) {
+                let f = Scalar::from_f64(t, 2f64.powi(k.clamp(-2000, 2000) as i32));
+                ops::mul(x, &f)
+            } else {
+                let v = x.as_f64().unwrap_or(0.0);
+                let k = k.clamp(i32::MIN as i128, i32::MAX as i128) as i32;
+                Ok(match t {
+                    PrimType::F32 => Scalar::F32(libm::ldexpf(v as f32, k)),
+                    _ => Scalar::F64(libm::ldexp(v, k)),
+                })
+            }
+        }
+        "to_bits" => Ok(match x.strip() {
+            Scalar::F16(h) => Scalar::U16(h.to_bits()),
+            Scalar::F32(v) => Scalar::U32(v.to_bits()),
+            Scalar::F64(v) => Scalar::U64(v.to_bits()),
+            _ => return Err(unknown()),
+        }),
+        "from_bits" => Ok(match (t, x) {
+            (PrimType::F16, Scalar::U16(v)) => Scalar::F16(half::f16::from_bits(*v)),
+            (PrimType::F32, Scalar::U32(v)) => Scalar::F32(f32::from_bits(*v)),
+            (PrimType::F64, Scalar::U64(v)) => Scalar::F64(f64::from_bits(*v)),
+            _ => return Err(unknown()),
+        }),
+        _ => return Err(unknown()),
+    };
+    at(r, span).map(Value::Scalar)
+}

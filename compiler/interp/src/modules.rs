@@ -1,0 +1,194 @@
+//! Declarations and module expressions: files, structures, functors, `open`,
+//! `local`, `import`.
+
+use std::rc::Rc;
+
+use syntax::ast::{self, Dec, DecKind, ModExp, ModExpKind};
+use syntax::{FileId, Span};
+
+use crate::env::{Env, Functor, ModVal, Module, Scope, TypeDef};
+use crate::error::{R, rt_err};
+use crate::eval::{Interp, LoadedFile, intrinsic_name};
+use crate::intrinsics::intrinsic_arity_ok;
+use crate::sizes::SizeCtx;
+use crate::value::{Closure, FunDef, Value};
+
+impl Interp {
+    /// Evaluates a file's declarations and records it as loaded.
+    pub fn load(&mut self, id: FileId, file: &ast::File, prelude: Option<FileId>) -> R<()> {
+        let parent = match prelude {
+            Some(p) => Some(Env::of_scope(&self.prelude_scope(p)?)),
+            None => None,
+        };
+        let scope = Scope::new(parent);
+        self.eval_decs(&file.decs, &scope, true)?;
+        let module = Rc::new(scope.export());
+        self.files.insert(id, LoadedFile { scope, module });
+        Ok(())
+    }
+
+    /// The scope that has the prelude opened in it (built once per prelude file).
+    fn prelude_scope(&mut self, p: FileId) -> R<Rc<Scope>> {
+        if let Some(s) = self.prelude_scopes.get(&p) {
+            return Ok(s.clone());
+        }
+        let module = self
+            .files
+            .get(&p)
+            .map(|f| f.module.clone())
+            .ok_or_else(|| no_file("the prelude is not loaded"))?;
+        let scope = Scope::new(None);
+        scope.open(&module, false);
+        self.prelude_scopes.insert(p, scope.clone());
+        Ok(scope)
+    }
+
+    fn imported(&self, path: &str, span: Span) -> R<Rc<Module>> {
+        let id = self
+            .imports
+            .get(path)
+            .ok_or_else(|| rt_err(format!("import \"{path}\" is not loaded"), span))?;
+        self.files
+            .get(id)
+            .map(|f| f.module.clone())
+            .ok_or_else(|| rt_err(format!("import \"{path}\" is not loaded"), span))
+    }
+
+    /// Evaluates declarations into `scope`.
+    pub fn eval_decs(&mut self, decs: &[Dec], scope: &Rc<Scope>, exported: bool) -> R<()> {
+        for d in decs {
+            self.eval_dec(d, scope, exported)?;
+        }
+        Ok(())
+    }
+
+    fn eval_dec(&mut self, d: &Dec, scope: &Rc<Scope>, exported: bool) -> R<()> {
+        match &d.kind {
+            DecKind::Val(vb) => {
+                let v = self.val_bind(vb, Env::of_scope(scope))?;
+                scope.define_val(vb.name.name.clone(), v, exported);
+            }
+            DecKind::Type(tb) => {
+                let td = TypeDef {
+                    params: tb.params.clone(),
+                    def: Some(tb.def.clone()),
+                    env: Env::of_scope(scope),
+                };
+                scope.define_type(tb.name.name.clone(), Rc::new(td), exported);
+            }
+            DecKind::Mod(mb) => {
+                let env = Env::of_scope(scope);
+                let m = if mb.params.is_empty() {
+                    self.eval_modexp(&mb.body, &env)?
+                } else {
+                    // `module F (A: s) (B: t) = e` is `\A -> \B -> e`.
+                    let mut body = mb.body.clone();
+                    for p in mb.params[1..].iter().rev() {
+                        body = ModExp {
+                            span: body.span,
+                            kind: ModExpKind::Lambda(p.clone(), None, Box::new(body)),
+                        };
+                    }
+                    ModVal::Functor(Rc::new(Functor {
+                        param: mb.params[0].name.name.clone(),
+                        body: Rc::new(body),
+                        env,
+                    }))
+                };
+                scope.define_mod(mb.name.name.clone(), m, exported);
+            }
+            DecKind::Sig(_) => {}
+            DecKind::Open(me) => {
+                let env = Env::of_scope(scope);
+                match self.eval_modexp(me, &env)? {
+                    ModVal::Struct(m) => scope.open(&m, exported),
+                    ModVal::Functor(_) => return Err(rt_err("cannot open a functor", me.span)),
+                }
+            }
+            DecKind::Local(inner) => self.eval_dec(inner, scope, false)?,
+            DecKind::Import(path, span) => {
+                let m = self.imported(path, *span)?;
+                scope.open(&m, false);
+            }
+        }
+        Ok(())
+    }
+
+    /// The value a `def` binds: a closure, an intrinsic, or (without parameters) the
+    /// value of its body.
+    fn val_bind(&mut self, vb: &ast::ValBind, env: Env) -> R<Value> {
+        if let Some(name) = intrinsic_name(&vb.body) {
+            let arity = vb.params.len();
+            if !intrinsic_arity_ok(&name, arity) {
+                return Err(rt_err(format!("unknown intrinsic \"{name}\""), vb.body.span));
+            }
+            let f = Value::Fun(Rc::new(Closure::Intrinsic {
+                name: name.clone(),
+                arity,
+                args: Vec::new(),
+            }));
+            return if arity == 0 {
+                self.call_intrinsic(&name, Vec::new(), vb.span)
+            } else {
+                Ok(f)
+            };
+        }
+        let def = FunDef {
+            name: Some(vb.name.name.clone()),
+            type_params: vb.type_params.clone(),
+            params: vb.params.clone(),
+            ret: vb.ret.clone(),
+            body: vb.body.clone(),
+        };
+        if vb.params.is_empty() {
+            let v = self.eval(&vb.body, &env)?;
+            if let Some(ret) = &vb.ret {
+                let mut ctx = SizeCtx::new(&[], &[]);
+                self.check_type(ret, &v, &env, &mut ctx)?;
+            }
+            return Ok(v);
+        }
+        Ok(Value::Fun(Rc::new(Closure::User {
+            def: Rc::new(def),
+            env,
+            args: Vec::new(),
+        })))
+    }
+
+    /// Evaluates a module expression.
+    pub fn eval_modexp(&mut self, me: &ModExp, env: &Env) -> R<ModVal> {
+        match &me.kind {
+            ModExpKind::Var(q) => self.resolve_module(q, env),
+            ModExpKind::Parens(m) | ModExpKind::Ascribe(m, _) => self.eval_modexp(m, env),
+            ModExpKind::Import(path) => Ok(ModVal::Struct(self.imported(path, me.span)?)),
+            ModExpKind::Struct(decs) => {
+                let scope = Scope::new(Some(env.clone()));
+                self.eval_decs(decs, &scope, true)?;
+                Ok(ModVal::Struct(Rc::new(scope.export())))
+            }
+            ModExpKind::Apply(f, a) => {
+                let fv = self.eval_modexp(f, env)?;
+                let av = self.eval_modexp(a, env)?;
+                let ModVal::Functor(func) = fv else {
+                    return Err(rt_err("applying a module that is not a functor", me.span));
+                };
+                let scope = Scope::new(Some(func.env.clone()));
+                scope.define_mod(func.param.clone(), av, false);
+                self.eval_modexp(&func.body.clone(), &Env::of_scope(&scope))
+            }
+            ModExpKind::Lambda(p, _, body) => Ok(ModVal::Functor(Rc::new(Functor {
+                param: p.name.name.clone(),
+                body: Rc::new((**body).clone()),
+                env: env.clone(),
+            }))),
+        }
+    }
+}
+
+fn no_file(msg: &str) -> Box<crate::RuntimeError> {
+    Box::new(crate::RuntimeError {
+        message: msg.to_string(),
+        span: None,
+        backtrace: Vec::new(),
+    })
+}

@@ -1,0 +1,215 @@
+//! Run-time size checking: matching type annotations against value shapes.
+//!
+//! Parameter annotations bind size parameters (`[n]`) from argument shapes; a size
+//! that is already known (bound earlier, a variable in scope, a constant, or an
+//! expression such as `n * m`) is checked, and a difference is a `Size mismatch`
+//! error. Type abbreviations are expanded so that sizes inside them are seen too.
+
+use syntax::Span;
+use syntax::ast::{self, Expr, ExprKind, Literal, Name, PrimType, TypeArg, TypeExp, TypeExpKind};
+
+use crate::env::{Env, ModVal};
+use crate::error::{R, rt_err};
+use crate::eval::Interp;
+use crate::value::Value;
+
+/// Sizes bound and checks pending while matching one set of annotations.
+#[derive(Debug, Default)]
+pub struct SizeCtx {
+    binders: Vec<Name>,
+    type_names: Vec<Name>,
+    bound: Vec<(Name, i64)>,
+    deferred: Vec<(Expr, i64, Span)>,
+}
+
+impl SizeCtx {
+    /// A context in which `binders` may be bound from shapes and `type_names` are
+    /// type parameters (matching anything).
+    pub fn new(binders: &[Name], type_names: &[Name]) -> SizeCtx {
+        SizeCtx {
+            binders: binders.to_vec(),
+            type_names: type_names.to_vec(),
+            bound: Vec::new(),
+            deferred: Vec::new(),
+        }
+    }
+
+    /// Has size `n` been bound?
+    pub fn is_bound(&self, n: &str) -> bool {
+        self.get(n).is_some()
+    }
+
+    /// The value bound to size `n`.
+    pub fn get(&self, n: &str) -> Option<i64> {
+        self.bound.iter().find(|(m, _)| &**m == n).map(|(_, k)| *k)
+    }
+
+    /// Binds size `n`.
+    pub fn bind(&mut self, n: Name, k: i64) {
+        self.bound.push((n, k));
+    }
+
+    /// Adds the bound sizes to an environment as `i64` variables.
+    pub fn bind_all(&self, env: Env) -> Env {
+        self.bound
+            .iter()
+            .fold(env, |env, (n, k)| env.bind(n.clone(), Value::i64(*k)))
+    }
+}
+
+fn mismatch(what: &str, expected: i64, actual: i64, span: Span) -> Box<crate::RuntimeError> {
+    rt_err(
+        format!("Size mismatch: expected size {expected} for `{what}`, but the value has size {actual}."),
+        span,
+    )
+}
+
+impl Interp {
+    /// Matches a type annotation against a value, binding and checking sizes.
+    pub fn check_type(&mut self, te: &TypeExp, v: &Value, env: &Env, ctx: &mut SizeCtx) -> R<()> {
+        match &te.kind {
+            TypeExpKind::Array(size, elem) => {
+                let Value::Array(a) = v else {
+                    return Ok(());
+                };
+                if let Some(s) = size {
+                    self.check_size(s, a.len() as i64, env, ctx, te.span)?;
+                }
+                if let Some(ex) = a.example() {
+                    self.check_type(elem, &ex, env, ctx)?;
+                }
+                Ok(())
+            }
+            TypeExpKind::Tuple(ts) => {
+                if let Value::Tuple(vs) = v
+                    && vs.len() == ts.len()
+                {
+                    for (t, x) in ts.iter().zip(vs.iter()) {
+                        self.check_type(t, x, env, ctx)?;
+                    }
+                }
+                Ok(())
+            }
+            TypeExpKind::Record(fs) => {
+                for (n, t) in fs {
+                    if let Some(x) = v.field(&n.name) {
+                        self.check_type(t, &x, env, ctx)?;
+                    }
+                }
+                Ok(())
+            }
+            TypeExpKind::Unique(t) => self.check_type(t, v, env, ctx),
+            TypeExpKind::Existential(names, t) => {
+                ctx.binders.extend(names.iter().map(|n| n.name.clone()));
+                self.check_type(t, v, env, ctx)
+            }
+            TypeExpKind::Var(q, args) => self.check_named_type(q, args, v, env, ctx),
+            TypeExpKind::Sum(_) | TypeExpKind::Arrow(..) => Ok(()),
+        }
+    }
+
+    fn check_named_type(
+        &mut self,
+        q: &ast::QualName,
+        args: &[TypeArg],
+        v: &Value,
+        env: &Env,
+        ctx: &mut SizeCtx,
+    ) -> R<()> {
+        let name = &q.name.name;
+        let td = if q.quals.is_empty() {
+            if PrimType::from_name(name).is_some() || ctx.type_names.iter().any(|t| t == name) {
+                return Ok(());
+            }
+            env.ty(name)
+        } else {
+            let mq = ast::QualName {
+                quals: q.quals[..q.quals.len() - 1].to_vec(),
+                name: q.quals[q.quals.len() - 1].clone(),
+            };
+            match self.resolve_module(&mq, env) {
+                Ok(ModVal::Struct(m)) => m.types.get(name).cloned(),
+                _ => None,
+            }
+        };
+        let Some(td) = td else {
+            return Ok(());
+        };
+        let Some(def) = &td.def else {
+            return Ok(());
+        };
+        let mut sizes = Vec::new();
+        let mut types = Vec::new();
+        for p in &td.params {
+            match p {
+                ast::TypeParam::Size(i) => sizes.push(i.name.clone()),
+                ast::TypeParam::Type(i, _) => types.push(i.name.clone()),
+            }
+        }
+        let mut sub = SizeCtx::new(&sizes, &types);
+        let def_env = td.env.clone();
+        self.check_type(def, v, &def_env, &mut sub)?;
+        self.check_deferred(&mut sub, &def_env)?;
+        for (p, a) in td.params.iter().zip(args) {
+            if let (ast::TypeParam::Size(pn), TypeArg::Size(Some(e), sp)) = (p, a)
+                && let Some(k) = sub.get(&pn.name)
+            {
+                self.check_size(e, k, env, ctx, *sp)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Binds or checks one size against an actual extent.
+    fn check_size(&mut self, s: &Expr, actual: i64, env: &Env, ctx: &mut SizeCtx, span: Span) -> R<()> {
+        match &s.kind {
+            ExprKind::Var(q) if q.quals.is_empty() => {
+                let n = &q.name.name;
+                if let Some(k) = ctx.get(n) {
+                    if k != actual {
+                        return Err(mismatch(n, k, actual, span));
+                    }
+                } else if ctx.binders.iter().any(|b| b == n) {
+                    ctx.bind(n.clone(), actual);
+                } else if let Some(k) = env
+                    .val(n)
+                    .and_then(|v| v.as_scalar().and_then(|x| x.as_i128()))
+                    && k as i64 != actual
+                {
+                    return Err(mismatch(n, k as i64, actual, span));
+                }
+                Ok(())
+            }
+            ExprKind::Literal(Literal::Int { value, .. }) => {
+                if *value as i64 != actual {
+                    return Err(mismatch(&value.to_string(), *value as i64, actual, span));
+                }
+                Ok(())
+            }
+            ExprKind::Parens(e) => self.check_size(e, actual, env, ctx, span),
+            _ => {
+                ctx.deferred.push((s.clone(), actual, span));
+                Ok(())
+            }
+        }
+    }
+
+    /// Checks the size expressions that needed all sizes bound first. Expressions that
+    /// cannot be evaluated (they name sizes only the type checker knows) are skipped.
+    pub fn check_deferred(&mut self, ctx: &mut SizeCtx, env: &Env) -> R<()> {
+        let pending = std::mem::take(&mut ctx.deferred);
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let env = ctx.bind_all(env.clone());
+        for (e, actual, span) in pending {
+            if let Ok(Value::Scalar(s)) = self.eval(&e, &env)
+                && let Some(k) = s.as_i128()
+                && k as i64 != actual
+            {
+                return Err(mismatch(&crate::show::expr(&e), k as i64, actual, span));
+            }
+        }
+        Ok(())
+    }
+}
