@@ -1,1 +1,229 @@
-fn main() {}
+//! The `fut` command-line tool: argument parsing with clap; the work is done by the
+//! driver crate.
+//!
+//! Exit status: 0 on success, 1 when the program or its data is at fault (type
+//! errors, run-time errors, failed tests, malformed input), 2 for usage errors.
+
+mod commands;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// A compiler for Futhark's nested data-parallel array language.
+#[derive(Parser, Debug)]
+#[command(name = "fut", version, about, propagate_version = true)]
+struct Cli {
+    /// When to colour diagnostics: `auto` colours only on a terminal and only when
+    /// the NO_COLOR environment variable is unset.
+    #[arg(long, global = true, value_enum, default_value_t = Color::Auto, value_name = "WHEN")]
+    color: Color,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// `--color` values.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Color {
+    /// Colour on a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Type-check a program and report every error and warning.
+    ///
+    /// Exits with status 1 if the program has errors.
+    Check(CheckArgs),
+    /// Run an entry point of a program with the interpreter.
+    ///
+    /// The entry's arguments are read from standard input, in Futhark's text or
+    /// binary value format (they may be mixed). Unsuffixed numbers take the type of
+    /// the parameter they are read for. Results are written to standard output, one
+    /// per line.
+    Run(RunArgs),
+    /// Run the `-- ==` test blocks of programs.
+    ///
+    /// Directories are searched recursively for `.fut` files; files without a test
+    /// block are not tests and are ignored. The last line of output is
+    /// `N passed, M failed`; the exit status is 1 if any program failed.
+    Test(TestArgs),
+    /// Generate random values, or convert values between the text and binary formats.
+    ///
+    /// With `-g`, writes one value per `-g` option. Without, reads values from
+    /// standard input and writes them in the chosen format.
+    Dataset(DatasetArgs),
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// The program to check.
+    program: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// The program to run.
+    program: PathBuf,
+    /// The entry point to run.
+    #[arg(short, long, default_value = "main", value_name = "ENTRY")]
+    entry: String,
+    /// Write results in the binary value format instead of text.
+    #[arg(short, long)]
+    binary: bool,
+}
+
+#[derive(Args, Debug)]
+struct TestArgs {
+    /// Programs, or directories to search for programs.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// Run the cases with the interpreter (the default, and for now the only backend).
+    #[arg(short = 'i', long = "interpreted")]
+    interpreted: bool,
+    /// The backend that runs the cases. Cases tagged `no_BACKEND` are skipped.
+    #[arg(long, value_enum, default_value_t = Backend::Interp)]
+    backend: Backend,
+    /// Skip programs and cases with this tag (repeatable). `disable`, `notest` and
+    /// `no_BACKEND` are always skipped.
+    #[arg(long, value_name = "TAG")]
+    exclude: Vec<String>,
+    /// Only run cases of this entry point (repeatable).
+    #[arg(short, long = "entry-point", value_name = "ENTRY")]
+    entry: Vec<String>,
+    /// How many programs to test at once (default: the number of cores).
+    #[arg(short, long, value_name = "N")]
+    jobs: Option<usize>,
+}
+
+/// Backends `fut test` can run cases on.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Backend {
+    /// The reference interpreter.
+    Interp,
+}
+
+#[derive(Args, Debug)]
+struct DatasetArgs {
+    /// A type with sizes, such as `[100][3]f32`, or a value, such as `[1,2,3]`, to
+    /// write (repeatable; one value each, in order).
+    #[arg(short = 'g', long = "generate", value_name = "TYPE|VALUE")]
+    generate: Vec<String>,
+    /// Write the binary value format.
+    #[arg(short, long, conflicts_with = "text")]
+    binary: bool,
+    /// Write the text value format (the default).
+    #[arg(short, long)]
+    text: bool,
+    /// Seed of the random generator; the i-th `-g` value (from 0) uses SEED+i.
+    #[arg(short, long, default_value_t = 1, value_name = "SEED")]
+    seed: u64,
+    #[command(flatten)]
+    bounds: BoundsArgs,
+}
+
+/// `--T-bounds=MIN:MAX` options, one per element type.
+#[derive(Args, Debug)]
+struct BoundsArgs {
+    /// Inclusive bounds of generated i8 values.
+    #[arg(long = "i8-bounds", value_name = "MIN:MAX", allow_hyphen_values = true)]
+    i8: Option<String>,
+    /// Inclusive bounds of generated i16 values.
+    #[arg(
+        long = "i16-bounds",
+        value_name = "MIN:MAX",
+        allow_hyphen_values = true
+    )]
+    i16: Option<String>,
+    /// Inclusive bounds of generated i32 values.
+    #[arg(
+        long = "i32-bounds",
+        value_name = "MIN:MAX",
+        allow_hyphen_values = true
+    )]
+    i32: Option<String>,
+    /// Inclusive bounds of generated i64 values.
+    #[arg(
+        long = "i64-bounds",
+        value_name = "MIN:MAX",
+        allow_hyphen_values = true
+    )]
+    i64: Option<String>,
+    /// Inclusive bounds of generated u8 values.
+    #[arg(long = "u8-bounds", value_name = "MIN:MAX")]
+    u8: Option<String>,
+    /// Inclusive bounds of generated u16 values.
+    #[arg(long = "u16-bounds", value_name = "MIN:MAX")]
+    u16: Option<String>,
+    /// Inclusive bounds of generated u32 values.
+    #[arg(long = "u32-bounds", value_name = "MIN:MAX")]
+    u32: Option<String>,
+    /// Inclusive bounds of generated u64 values.
+    #[arg(long = "u64-bounds", value_name = "MIN:MAX")]
+    u64: Option<String>,
+    /// Inclusive bounds of generated f16 values (default 0:1).
+    #[arg(
+        long = "f16-bounds",
+        value_name = "MIN:MAX",
+        allow_hyphen_values = true
+    )]
+    f16: Option<String>,
+    /// Inclusive bounds of generated f32 values (default 0:1).
+    #[arg(
+        long = "f32-bounds",
+        value_name = "MIN:MAX",
+        allow_hyphen_values = true
+    )]
+    f32: Option<String>,
+    /// Inclusive bounds of generated f64 values (default 0:1).
+    #[arg(
+        long = "f64-bounds",
+        value_name = "MIN:MAX",
+        allow_hyphen_values = true
+    )]
+    f64: Option<String>,
+}
+
+impl BoundsArgs {
+    fn list(&self) -> [(values::PrimType, &Option<String>); 11] {
+        use values::PrimType as P;
+        [
+            (P::I8, &self.i8),
+            (P::I16, &self.i16),
+            (P::I32, &self.i32),
+            (P::I64, &self.i64),
+            (P::U8, &self.u8),
+            (P::U16, &self.u16),
+            (P::U32, &self.u32),
+            (P::U64, &self.u64),
+            (P::F16, &self.f16),
+            (P::F32, &self.f32),
+            (P::F64, &self.f64),
+        ]
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    commands::install_panic_hook();
+    // The checker and the interpreter recurse over the program, so the work runs on
+    // a thread with a large stack.
+    let worker = std::thread::Builder::new()
+        .stack_size(driver::STACK_SIZE)
+        .spawn(move || commands::dispatch(cli));
+    match worker {
+        Ok(handle) => match handle.join() {
+            Ok(code) => ExitCode::from(code),
+            Err(_) => ExitCode::from(101),
+        },
+        Err(e) => {
+            eprintln!("error: cannot start the worker thread: {e}");
+            ExitCode::from(101)
+        }
+    }
+}
