@@ -55,6 +55,7 @@ pub struct Database {
     storage: salsa::Storage<Self>,
     system: Arc<dyn System>,
     files: Arc<Mutex<Files>>,
+    executions: Arc<Mutex<Vec<String>>>,
 }
 
 #[salsa::db]
@@ -67,7 +68,36 @@ impl Database {
             storage: salsa::Storage::default(),
             system,
             files: Arc::default(),
+            executions: Arc::default(),
         }
+    }
+
+    /// Like [`Database::new`], but records every query execution (see
+    /// [`Database::executions`]); for tests of what is computed how often.
+    pub fn logging(system: Arc<dyn System>) -> Database {
+        let executions: Arc<Mutex<Vec<String>>> = Arc::default();
+        let log = executions.clone();
+        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                let mut log = log.lock().unwrap_or_else(|e| e.into_inner());
+                log.push(format!("{database_key:?}"));
+            }
+        })));
+        Database {
+            storage,
+            system,
+            files: Arc::default(),
+            executions,
+        }
+    }
+
+    /// The queries executed so far (empty unless made with [`Database::logging`]),
+    /// e.g. `check(Id(3))`.
+    pub fn executions(&self) -> Vec<String> {
+        self.executions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// The file system this database reads.
@@ -121,7 +151,7 @@ impl Db for Database {
 
 /// Names and texts of loaded files, indexed by [`FileId`].
 #[derive(Clone, Debug, Default)]
-pub struct Sources(Vec<(String, Arc<str>)>);
+pub struct Sources(pub(crate) Vec<(String, Arc<str>)>);
 
 impl syntax::diag::SourceMap for Sources {
     fn source(&self, file: FileId) -> Option<(&str, &str)> {
@@ -164,7 +194,7 @@ pub struct Import {
 pub fn resolved_imports(db: &dyn Db, file: SourceFile) -> Vec<Import> {
     let parsed = parse(db, file);
     let importer = file.path(db);
-    paths::imports_of(&parsed.ast)
+    syntax::imports(&parsed.ast)
         .into_iter()
         .map(|(written, span)| {
             let path = paths::resolve(importer, &written);

@@ -1,4 +1,4 @@
-//! Import paths: finding the imports of a parsed file and resolving them to files.
+//! Import paths: resolving the paths written in `import` declarations to files.
 //!
 //! `import "p"` in a file `dir/f.fut` names the file `dir/p.fut`; an absolute path
 //! names a file from the root, and `/prelude/...` a file of the embedded prelude.
@@ -6,46 +6,6 @@
 //! under two spellings is one file.
 
 use std::path::{Component, Path, PathBuf};
-use syntax::Span;
-use syntax::ast::{self, DecKind, ModExp, ModExpKind};
-
-/// The imports of a file in source order: the path as written and where it is.
-pub fn imports_of(file: &ast::File) -> Vec<(String, Span)> {
-    let mut out = Vec::new();
-    for dec in &file.decs {
-        dec_imports(dec, &mut out);
-    }
-    out
-}
-
-fn dec_imports(dec: &ast::Dec, out: &mut Vec<(String, Span)>) {
-    match &dec.kind {
-        DecKind::Import(path, span) => out.push((path.clone(), *span)),
-        DecKind::Local(d) => dec_imports(d, out),
-        DecKind::Open(m) => modexp_imports(m, out),
-        DecKind::Mod(m) => modexp_imports(&m.body, out),
-        DecKind::Val(_) | DecKind::Type(_) | DecKind::Sig(_) => {}
-    }
-}
-
-fn modexp_imports(m: &ModExp, out: &mut Vec<(String, Span)>) {
-    match &m.kind {
-        ModExpKind::Import(path) => out.push((path.clone(), m.span)),
-        ModExpKind::Parens(m) => modexp_imports(m, out),
-        ModExpKind::Struct(decs) => {
-            for d in decs {
-                dec_imports(d, out);
-            }
-        }
-        ModExpKind::Ascribe(m, _) => modexp_imports(m, out),
-        ModExpKind::Apply(f, a) => {
-            modexp_imports(f, out);
-            modexp_imports(a, out);
-        }
-        ModExpKind::Lambda(_, _, body) => modexp_imports(body, out),
-        ModExpKind::Var(_) => {}
-    }
-}
 
 /// Removes `.` components and folds `dir/..` pairs, without consulting the file
 /// system. Leading `..` components of a relative path are kept.

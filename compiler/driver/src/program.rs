@@ -195,3 +195,148 @@ pub fn import_ids(db: &Database, file: SourceFile) -> HashMap<String, FileId> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::MemorySystem;
+    use syntax::diag::SourceMap;
+
+    fn db_with(files: &[(&str, &str)]) -> Database {
+        Database::new(Arc::new(MemorySystem::with_files(files.iter().copied())))
+    }
+
+    /// The source text a span covers.
+    fn text_at(db: &Database, span: syntax::Span) -> String {
+        let sources = db.sources();
+        let (_, text) = sources.source(span.file).unwrap();
+        text[span.range()].to_string()
+    }
+
+    fn codes(p: &Program) -> Vec<&'static str> {
+        p.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn missing_import_is_i001_at_the_import() {
+        let db = db_with(&[(
+            "dir/main.fut",
+            "import \"lib/nothere\"\ndef main (x: i32) = x\n",
+        )]);
+        let p = load_program(&db, Path::new("dir/main.fut")).unwrap();
+        assert!(!p.is_ok());
+        let d = p
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "I001")
+            .unwrap_or_else(|| panic!("no I001 in {:?}", codes(&p)));
+        assert!(text_at(&db, d.primary.span).contains("lib/nothere"));
+        assert!(
+            d.primary.message.contains("dir/lib/nothere.fut"),
+            "{}",
+            d.primary.message
+        );
+    }
+
+    #[test]
+    fn import_cycle_is_i002_with_the_import_spans() {
+        let db = db_with(&[
+            ("m/a.fut", "import \"b\"\ndef main (x: i32) = x\n"),
+            ("m/b.fut", "import \"sub/c\"\ndef y = 1i32\n"),
+            ("m/sub/c.fut", "import \"../a\"\ndef z = 2i32\n"),
+        ]);
+        let p = load_program(&db, Path::new("m/a.fut")).unwrap();
+        assert!(!p.is_ok());
+        let cycles: Vec<_> = p.diagnostics.iter().filter(|d| d.code == "I002").collect();
+        assert_eq!(cycles.len(), 1, "{:?}", codes(&p));
+        let d = cycles[0];
+        assert!(d.message.contains("m/a.fut"), "{}", d.message);
+        assert!(d.message.contains("m/b.fut"), "{}", d.message);
+        assert!(d.message.contains("m/sub/c.fut"), "{}", d.message);
+        assert!(text_at(&db, d.primary.span).contains("../a"));
+        let secondary: Vec<String> = d.secondary.iter().map(|l| text_at(&db, l.span)).collect();
+        assert_eq!(secondary.len(), 2, "{secondary:?}");
+        assert!(secondary[0].contains("\"b\""), "{secondary:?}");
+        assert!(secondary[1].contains("sub/c"), "{secondary:?}");
+    }
+
+    #[test]
+    fn self_import_is_a_cycle() {
+        let db = db_with(&[("a.fut", "import \"a\"\n")]);
+        let p = load_program(&db, Path::new("a.fut")).unwrap();
+        assert_eq!(
+            p.diagnostics.iter().filter(|d| d.code == "I002").count(),
+            1,
+            "{:?}",
+            codes(&p)
+        );
+    }
+
+    #[test]
+    fn shared_imports_are_one_file_in_dependency_order() {
+        let db = db_with(&[
+            (
+                "t/main.fut",
+                "import \"x/../lib\"\nimport \"other\"\ndef main (x: i32) = x\n",
+            ),
+            ("t/other.fut", "import \"./lib\"\n"),
+            ("t/lib.fut", "def one = 1i32\n"),
+        ]);
+        let p = load_program(&db, Path::new("t/main.fut")).unwrap();
+        let user: Vec<String> = p
+            .files
+            .iter()
+            .map(|f| f.path(&db).display().to_string())
+            .filter(|n| !n.starts_with("/prelude"))
+            .collect();
+        assert_eq!(user, vec!["t/lib.fut", "t/other.fut", "t/main.fut"]);
+        assert!(
+            codes(&p).iter().all(|c| !c.starts_with('I')),
+            "{:?}",
+            codes(&p)
+        );
+    }
+
+    #[test]
+    fn unreadable_root_is_a_load_error() {
+        let db = db_with(&[]);
+        let e = load_program(&db, Path::new("nope.fut")).unwrap_err();
+        assert!(e.0.contains("nope.fut"), "{e}");
+    }
+
+    #[test]
+    fn the_prelude_is_checked_once_per_process_across_threads() {
+        let files: Vec<(String, String)> = (0..8)
+            .map(|i| {
+                (
+                    format!("p{i}.fut"),
+                    format!("def main (x: i32) = x + {i}\n"),
+                )
+            })
+            .collect();
+        let fs = MemorySystem::with_files(files.iter().map(|(p, t)| (p.clone(), t.clone())));
+        let db = Database::logging(Arc::new(fs));
+        std::thread::scope(|s| {
+            for i in 0..8 {
+                let db = db.clone();
+                s.spawn(move || {
+                    load_program(&db, Path::new(&format!("p{i}.fut"))).unwrap();
+                });
+            }
+        });
+        let prelude_files = db
+            .sources()
+            .0
+            .iter()
+            .filter(|(n, _)| n.starts_with("/prelude"))
+            .count();
+        assert!(prelude_files > 0);
+        let checks = db
+            .executions()
+            .iter()
+            .filter(|e| e.starts_with("check("))
+            .count();
+        // One check per prelude file and one per program, however many threads.
+        assert_eq!(checks, prelude_files + 8, "{:?}", db.executions());
+    }
+}
