@@ -478,6 +478,9 @@ impl Interp {
 
     /// The source text of an expression, or a rendering of it.
     fn source_text(&self, e: &Expr) -> String {
+        if let ExprKind::Parens(inner) = &e.kind {
+            return self.source_text(inner);
+        }
         if let Some(src) = self.sources.get(&e.span.file)
             && let Some(t) = src.get(e.span.range())
         {

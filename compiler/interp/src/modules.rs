@@ -107,8 +107,9 @@ impl Interp {
             }
             DecKind::Local(inner) => self.eval_dec(inner, scope, false)?,
             DecKind::Import(path, span) => {
+                // As the type checker does: the imported names are re-exported.
                 let m = self.imported(path, *span)?;
-                scope.open(&m, false);
+                scope.open(&m, exported);
             }
         }
         Ok(())
