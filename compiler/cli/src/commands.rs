@@ -31,7 +31,7 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Check(a) => check(a, color),
         Command::Run(a) => run(a, color),
         Command::Test(a) => test(a),
-        Command::Dataset(a) => dataset(a),
+        Command::Dataset(a) => dataset(*a),
     }
 }
 

@@ -57,7 +57,7 @@ enum Command {
     ///
     /// With `-g`, writes one value per `-g` option. Without, reads values from
     /// standard input and writes them in the chosen format.
-    Dataset(DatasetArgs),
+    Dataset(Box<DatasetArgs>),
 }
 
 #[derive(Args, Debug)]

@@ -106,7 +106,10 @@ mod tests {
         let mut w = e.clone();
         w.severity = syntax::Severity::Warning;
         assert_eq!(summary(&[]), None);
-        assert_eq!(summary(&[e.clone()]).as_deref(), Some("1 error"));
+        assert_eq!(
+            summary(std::slice::from_ref(&e)).as_deref(),
+            Some("1 error")
+        );
         assert_eq!(
             summary(&[e.clone(), e, w]).as_deref(),
             Some("2 errors, 1 warning")
