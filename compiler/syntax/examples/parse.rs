@@ -3,9 +3,14 @@
 fn main() {
     let mut verbose = false;
     let mut print = false;
+    let mut explicit = false;
     for a in std::env::args().skip(1) {
         if a == "-v" {
             verbose = true;
+            continue;
+        }
+        if a == "-e" {
+            explicit = true;
             continue;
         }
         if a == "-p" {
@@ -18,6 +23,9 @@ fn main() {
         let el = t.elapsed();
         if verbose {
             println!("{f:#?}");
+        }
+        if explicit {
+            println!("{}", syntax::pretty_explicit(&f));
         }
         if print {
             println!("{}", syntax::pretty(&f));

@@ -122,6 +122,10 @@ pub(crate) fn convert(
             "expression", "operator", "field name", "`.`", "`[`", "`:`", "`:>`", "`..`",
             "`...`", "`..<`", "`..>`", "backtick", "`with`", "literal", "name",
         ];
+        // Prefix operators and literals start expressions.
+        if expected.iter().any(|s| s == "expression") {
+            expected.retain(|s| !matches!(s.as_str(), "`-`" | "`!`" | "literal" | "name"));
+        }
         if expected.iter().any(|s| !CONTINUATIONS.contains(&s.as_str())) {
             expected.retain(|s| !CONTINUATIONS.contains(&s.as_str()));
         }

@@ -897,9 +897,13 @@ impl<'s> Lexer<'s> {
             }
         } else {
             let v = ivalue.unwrap_or(0);
+            let decimal = !self.src[start..].starts_with("0x")
+                && !self.src[start..].starts_with("0X")
+                && !self.src[start..].starts_with("0b")
+                && !self.src[start..].starts_with("0B");
             if let Some(t) = suffix
                 && !bad
-                && !int_fits(v, t)
+                && !int_fits(v, t, decimal, matches!(self.adjacent_prev(start), Some(Token::Op(o)) if &**o == "-"))
             {
                 self.error(
                     "P002",
@@ -921,14 +925,23 @@ impl<'s> Lexer<'s> {
     }
 }
 
-fn int_fits(v: i128, t: PrimType) -> bool {
-    // Hexadecimal and binary literals may give the bit pattern of a negative number,
-    // as in Futhark (`0xffi8`); decimal literals must fit the unsigned range.
+fn int_fits(v: i128, t: PrimType, decimal: bool, negated: bool) -> bool {
+    // Hexadecimal and binary literals may give the bit pattern of a negative number
+    // (`0xffi8`); decimal literals must fit the type's range (the literal itself is
+    // never negative: `-128i8` is the negation of `128i8`, which is accepted only
+    // directly after a `-`).
+    let signed_hi = |bits: u32| -> i128 {
+        if decimal {
+            (1i128 << (bits - 1)) - 1 + negated as i128
+        } else {
+            (1i128 << bits) - 1
+        }
+    };
     let (lo, hi): (i128, i128) = match t {
-        PrimType::I8 => (i8::MIN as i128, u8::MAX as i128),
-        PrimType::I16 => (i16::MIN as i128, u16::MAX as i128),
-        PrimType::I32 => (i32::MIN as i128, u32::MAX as i128),
-        PrimType::I64 => (i64::MIN as i128, u64::MAX as i128),
+        PrimType::I8 => (i8::MIN as i128, signed_hi(8)),
+        PrimType::I16 => (i16::MIN as i128, signed_hi(16)),
+        PrimType::I32 => (i32::MIN as i128, signed_hi(32)),
+        PrimType::I64 => (i64::MIN as i128, signed_hi(64)),
         PrimType::U8 => (0, u8::MAX as i128),
         PrimType::U16 => (0, u16::MAX as i128),
         PrimType::U32 => (0, u32::MAX as i128),

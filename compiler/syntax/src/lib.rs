@@ -22,7 +22,7 @@ pub mod visit;
 pub use diag::{Diagnostic, Label, Severity};
 pub use imports::imports;
 pub use parser::op_level;
-pub use pretty::{pretty, pretty_expr, pretty_type};
+pub use pretty::{pretty, pretty_explicit, pretty_expr, pretty_pat, pretty_type};
 pub use span::{FileId, LineIndex, Span};
 
 use chumsky::prelude::*;
@@ -47,6 +47,7 @@ pub fn parse_file(file: FileId, src: &str) -> (ast::File, Vec<Diagnostic>) {
     let input = tokens.as_slice().split_token_span(eoi);
     let (decs, errs) = parser::file_parser().parse(input).into_output_errors();
     diags.extend(errors::convert(&errs, &tokens, src, eoi));
+    diags.sort_by_key(|d| d.primary.span.start);
     let mut f = ast::File {
         decs: decs.unwrap_or_default(),
         doc: None,

@@ -1,0 +1,3 @@
+def f (x: [n) = x
+type t = i32 ->
+def g = 1

@@ -1,0 +1,4 @@
+def f (x: i32) =
+  let y = x + 1
+
+def g = 2

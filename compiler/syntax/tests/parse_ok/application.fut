@@ -1,0 +1,14 @@
+def a = f x y z
+def b = f (g x) (h y)
+def c = f (x).y
+def d = xs[i]
+def e = f [i]
+def f2 = a[i, j]
+def g = (f x)[0]
+def h = xs[0][1]
+def i = #some 1
+def j = #cons 1 (#cons 2 #nil)
+def k = assert (x > 0) (f x)
+def l = t.0 + t.1.2
+def m = (f x).field.sub
+def n = xs[0].1
