@@ -79,6 +79,22 @@ impl Al {
         v
     }
 
+    /// The aliases without the given bindings (consumed while computing the value).
+    pub fn without(&self, gone: &[Uid]) -> Al {
+        Al {
+            set: self
+                .set
+                .iter()
+                .copied()
+                .filter(|u| !gone.contains(u))
+                .collect(),
+            parts: self
+                .parts
+                .as_ref()
+                .map(|ps| ps.iter().map(|p| p.without(gone)).collect()),
+        }
+    }
+
     /// Adds the aliases of another value.
     pub fn join(&mut self, other: &Al) {
         for u in other.all() {
@@ -111,10 +127,14 @@ pub struct Checker<'a> {
     pub lits: Vec<(NodeId, Ty)>,
     /// Prims-constrained variables created by literals and operators, with where.
     pub overloads: Vec<(u32, Span)>,
+    /// Element types of empty array literals, with where.
+    pub empty_arrays: Vec<(u32, Span)>,
     /// Constructor/field-constrained variables, with where.
     pub open_records: Vec<(u32, Span)>,
     /// Consumed bindings and where they were consumed.
     pub consumed: HashMap<Uid, Span>,
+    /// Every consumption in order (to drop aliases consumed while computing a value).
+    pub consume_log: Vec<Uid>,
     /// Function/loop nesting depth.
     pub depth: u32,
     pub entries: Vec<EntryPoint>,
@@ -140,7 +160,9 @@ impl<'a> Checker<'a> {
             lits: Vec::new(),
             overloads: Vec::new(),
             open_records: Vec::new(),
+            empty_arrays: Vec::new(),
             consumed: HashMap::new(),
+            consume_log: Vec::new(),
             depth: 0,
             entries: Vec::new(),
             has_entry: false,
@@ -184,6 +206,19 @@ impl<'a> Checker<'a> {
                 span,
                 format!("expected `{e}`, found `{f}`"),
             ),
+            UErr::Unknown(a, b) => {
+                let show = |s: &Size| match s {
+                    Size::Exist(_) => "a size unknown until run time".to_string(),
+                    s => format!("size `{s}`"),
+                };
+                Diagnostic::error(
+                    "S003",
+                    format!("sizes do not match: {} and {}", show(a), show(b)),
+                    span,
+                    format!("expected `{e}`, found `{f}`"),
+                )
+                .with_hint(format!("if they are equal at run time, coerce with `:> {e}`"))
+            }
             UErr::Lifted(t) => Diagnostic::error(
                 "T007",
                 format!(
@@ -450,6 +485,10 @@ impl<'a> Checker<'a> {
     pub fn may_alias(&self, t: &Ty) -> bool {
         match self.u.shallow(t) {
             Ty::Prim(_) | Ty::Error | Ty::Arrow(_) => false,
+            Ty::Var(v) => !matches!(
+                self.u.info(v).map(|i| &i.cons),
+                Some(crate::unify::Cons::Prims { .. })
+            ),
             Ty::Tuple(ts) => ts.iter().any(|t| self.may_alias(t)),
             Ty::Record(fs) => fs.iter().any(|(_, t)| self.may_alias(t)),
             Ty::Sum(cs) => cs

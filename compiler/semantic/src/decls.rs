@@ -209,17 +209,14 @@ impl Checker<'_> {
             }));
         }
         if top {
-            self.finish_top_level();
+            self.finish_top_level(Some(&ty));
         }
         let has_type_params = tparams.iter().any(|p| matches!(p, TParam::Type(..)));
         let mut eq_params = Vec::new();
         self.generalise(&ty, size_start, &mut tparams, &mut eq_params);
         let ty = self.u.zonk(&ty);
-        if !top {
-            self.check_size_params(tps, &tparams, &ty, name);
-        } else {
-            self.check_size_params(tps, &tparams, &ty, name);
-        }
+        let _ = name;
+        self.check_size_params(tps, params);
         FunResult {
             scheme: Scheme {
                 params: tparams,
@@ -231,19 +228,14 @@ impl Checker<'_> {
     }
 
     /// Reports size parameters that no parameter type mentions.
-    fn check_size_params(&mut self, tps: &[TypeParam], params: &[TParam], ty: &Ty, _name: &Ident) {
-        let mut used = Vec::new();
-        let mut t = ty;
-        while let Ty::Arrow(a) = t {
-            collect_named_sizes(&a.param, &mut used);
-            t = &a.ret;
+    fn check_size_params(&mut self, tps: &[TypeParam], params: &[Pat]) {
+        let mut used: Vec<syntax::ast::Name> = Vec::new();
+        for p in params {
+            pat_size_names(p, &mut used);
         }
         for tp in tps {
             if let TypeParam::Size(i) = tp
-                && let Some(TParam::Size(uid, _)) = params
-                    .iter()
-                    .find(|p| matches!(p, TParam::Size(_, n) if *n == i.name))
-                && !used.contains(uid)
+                && !used.contains(&i.name)
             {
                 self.report(
                     Diagnostic::error(
@@ -324,7 +316,11 @@ impl Checker<'_> {
     /// At the end of a top-level definition: defaults overloaded literals, reports
     /// ambiguous types, fixes sum types of unannotated constructors, and checks
     /// exhaustiveness of the pending matches.
-    pub fn finish_top_level(&mut self) {
+    pub fn finish_top_level(&mut self, def_ty: Option<&Ty>) {
+        let mut in_type = Vec::new();
+        if let Some(t) = def_ty {
+            collect_vars(&self.u.zonk(t), &mut in_type, &mut Vec::new());
+        }
         for (v, span) in std::mem::take(&mut self.overloads) {
             let Ty::Var(r) = self.u.shallow(&Ty::Var(v)) else {
                 continue;
@@ -333,6 +329,11 @@ impl Checker<'_> {
                 continue;
             };
             if let Cons::Prims { mask, default } = info.cons {
+                let fallback = [PrimType::I32, PrimType::F64]
+                    .into_iter()
+                    .chain(PrimType::ALL)
+                    .find(|p| mask & crate::unify::prim_bit(*p) != 0);
+                let default = default.or(if in_type.contains(&r) { fallback } else { None });
                 match default {
                     Some(p) => self.u.vars[r as usize] = VarState::Bound(Ty::Prim(p)),
                     None => {
@@ -381,6 +382,24 @@ impl Checker<'_> {
                 }
                 _ => {}
             }
+        }
+        for (v, span) in std::mem::take(&mut self.empty_arrays) {
+            let Ty::Var(r) = self.u.shallow(&Ty::Var(v)) else {
+                continue;
+            };
+            if in_type.contains(&r) {
+                continue;
+            }
+            self.report(
+                Diagnostic::error(
+                    "T006",
+                    "ambiguous type: the element type of this empty array is never determined",
+                    span,
+                    "the type of this cannot be determined",
+                )
+                .with_hint("add a type annotation, e.g. `[] : []i32`"),
+            );
+            self.u.vars[r as usize] = VarState::Bound(Ty::Error);
         }
         for m in std::mem::take(&mut self.pending) {
             self.check_pending(&m);
@@ -498,34 +517,65 @@ pub fn collect_vars(t: &Ty, vars: &mut Vec<u32>, sizes: &mut Vec<u32>) {
     }
 }
 
-/// Collects the named sizes appearing as array dimensions of a type.
-fn collect_named_sizes(t: &Ty, out: &mut Vec<Uid>) {
-    match t {
-        Ty::Array(e, s) => {
-            for d in s {
-                if let Size::Named(u, _) = d {
-                    out.push(*u);
-                }
-            }
-            collect_named_sizes(e, out);
+/// Collects the names used in size positions of the type annotations in a pattern.
+fn pat_size_names(p: &Pat, out: &mut Vec<syntax::ast::Name>) {
+    use syntax::ast::PatKind;
+    match &p.kind {
+        PatKind::Ascribed(q, te) => {
+            type_size_names(te, out);
+            pat_size_names(q, out);
         }
-        Ty::Tuple(ts) => ts.iter().for_each(|t| collect_named_sizes(t, out)),
-        Ty::Record(fs) => fs.iter().for_each(|(_, t)| collect_named_sizes(t, out)),
-        Ty::Sum(cs) => cs
-            .iter()
-            .for_each(|(_, ts)| ts.iter().for_each(|t| collect_named_sizes(t, out))),
-        Ty::Arrow(a) => {
-            collect_named_sizes(&a.param, out);
-            collect_named_sizes(&a.ret, out);
+        PatKind::Tuple(ps) | PatKind::Constructor(_, ps) => {
+            ps.iter().for_each(|q| pat_size_names(q, out))
         }
-        Ty::Abs(_, _, args) => {
+        PatKind::Record(fs) => fs.iter().for_each(|(_, q)| pat_size_names(q, out)),
+        PatKind::Attr(_, q) => pat_size_names(q, out),
+        _ => {}
+    }
+}
+
+fn type_size_names(te: &TypeExp, out: &mut Vec<syntax::ast::Name>) {
+    use syntax::ast::{TypeArg, TypeExpKind};
+    match &te.kind {
+        TypeExpKind::Var(_, args) => {
             for a in args {
                 match a {
-                    TyArg::Ty(t) => collect_named_sizes(t, out),
-                    TyArg::Size(Size::Named(u, _)) => out.push(*u),
-                    TyArg::Size(_) => {}
+                    TypeArg::Size(Some(e), _) => expr_names(e, out),
+                    TypeArg::Size(None, _) => {}
+                    TypeArg::Type(t) => type_size_names(t, out),
                 }
             }
+        }
+        TypeExpKind::Tuple(ts) => ts.iter().for_each(|t| type_size_names(t, out)),
+        TypeExpKind::Record(fs) => fs.iter().for_each(|(_, t)| type_size_names(t, out)),
+        TypeExpKind::Array(s, t) => {
+            if let Some(e) = s {
+                expr_names(e, out);
+            }
+            type_size_names(t, out);
+        }
+        TypeExpKind::Sum(cs) => cs
+            .iter()
+            .for_each(|(_, ts)| ts.iter().for_each(|t| type_size_names(t, out))),
+        TypeExpKind::Arrow(_, a, b) => {
+            type_size_names(a, out);
+            type_size_names(b, out);
+        }
+        TypeExpKind::Unique(t) | TypeExpKind::Existential(_, t) => type_size_names(t, out),
+    }
+}
+
+fn expr_names(e: &Expr, out: &mut Vec<syntax::ast::Name>) {
+    match &e.kind {
+        ExprKind::Var(qn) if qn.quals.is_empty() => out.push(qn.name.name.clone()),
+        ExprKind::BinOp(_, a, b) => {
+            expr_names(a, out);
+            expr_names(b, out);
+        }
+        ExprKind::Parens(a) | ExprKind::Neg(a) => expr_names(a, out),
+        ExprKind::Apply(f, args) => {
+            expr_names(f, out);
+            args.iter().for_each(|a| expr_names(a, out));
         }
         _ => {}
     }

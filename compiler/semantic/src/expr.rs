@@ -144,6 +144,7 @@ impl Checker<'_> {
                 }
             }
             self.consumed.entry(uid).or_insert(span);
+            self.consume_log.push(uid);
         }
     }
 
@@ -468,6 +469,9 @@ impl Checker<'_> {
         if ret_unique || !self.may_alias(&cur) {
             al = Al::none();
         }
+        if !matches!(cur, Ty::Arrow(_)) {
+            cur = crate::types::fresh_exists(&cur);
+        }
         (cur, al)
     }
 
@@ -610,10 +614,15 @@ impl Checker<'_> {
                     out.push((name.name.clone(), t));
                 }
                 out.sort_by(|a, b| a.0.cmp(&b.0));
-                (Ty::Record(out), al)
+                (crate::types::record(out), al)
             }
             ExprKind::ArrayLit(es) => {
                 let elem = self.u.fresh_with(Cons::None, true);
+                if es.is_empty()
+                    && let Ty::Var(v) = elem
+                {
+                    self.empty_arrays.push((v, e.span));
+                }
                 for x in es {
                     let (t, _) = self.infer(x);
                     if let Err(err) = self.u.unify(&elem, &t) {
@@ -759,7 +768,10 @@ impl Checker<'_> {
                 let after_t = std::mem::replace(&mut self.consumed, before);
                 let (ft, fal) = self.infer(f);
                 self.consumed.extend(after_t);
-                if let Err(err) = self.u.unify(&tt, &ft) {
+                self.u.ignore_sizes = true;
+                let res = self.u.unify(&tt, &ft);
+                self.u.ignore_sizes = false;
+                if let Err(err) = res {
                     let d = self.unify_diag(&err, f.span, &tt, &ft);
                     let d = if d.code == "T002" {
                         Diagnostic {
@@ -789,7 +801,12 @@ impl Checker<'_> {
                 value,
                 body,
             } => {
-                let (vt, val) = self.infer(value);
+                let log_start = self.consume_log.len();
+                let (vt, mut val) = self.infer(value);
+                if self.consume_log.len() > log_start {
+                    let gone: Vec<Uid> = self.consume_log[log_start..].to_vec();
+                    val = val.without(&gone);
+                }
                 let mark = self.scope.len();
                 let mut size_uids = Vec::new();
                 for s in sizes {
@@ -808,15 +825,14 @@ impl Checker<'_> {
                         },
                     );
                 }
+                let vt = if size_uids.is_empty() {
+                    vt
+                } else {
+                    let z = self.u.zonk(&vt);
+                    fill_sizes(&z, &mut size_uids.iter())
+                };
                 let mut binds = Vec::new();
                 self.check_pat(pat, &vt, AnonSize::Fresh, &mut binds);
-                if !size_uids.is_empty() {
-                    let mut it = size_uids.iter();
-                    for b in &mut binds {
-                        let z = self.u.zonk(&b.ty);
-                        b.ty = fill_sizes(&z, &mut it);
-                    }
-                }
                 self.pending.push(PendingMatch {
                     pats: vec![pat.clone()],
                     ty: vt.clone(),
@@ -978,7 +994,9 @@ impl Checker<'_> {
                     self.check_pat(&c.pat, &xt, AnonSize::Fresh, &mut binds);
                     self.bind_pat(&c.pat, binds, &xal, true);
                     let (bt, bal) = self.infer(&c.body);
+                    self.u.ignore_sizes = true;
                     self.unify_because(&rt, &bt, c.body.span, None);
+                    self.u.ignore_sizes = false;
                     al.join(&bal);
                     self.scope.truncate(mark);
                     after.extend(self.consumed.drain());
@@ -1244,10 +1262,12 @@ fn fill_sizes<'a>(t: &Ty, it: &mut impl Iterator<Item = &'a (Uid, Name)>) -> Ty 
             let shape = s
                 .iter()
                 .map(|d| match d {
-                    Size::Any | Size::Var(_) => match it.next() {
-                        Some((u, n)) => Size::Named(*u, n.clone()),
-                        None => d.clone(),
-                    },
+                    Size::Any | Size::Var(_) | Size::Exist(_) | Size::Hidden(_) => {
+                        match it.next() {
+                            Some((u, n)) => Size::Named(*u, n.clone()),
+                            None => d.clone(),
+                        }
+                    }
                     d => d.clone(),
                 })
                 .collect();

@@ -18,6 +18,7 @@ pub mod exhaustive;
 pub mod expr;
 pub mod modules;
 pub mod pattern;
+pub mod testing;
 pub mod typeexp;
 pub mod types;
 pub mod unify;
@@ -93,7 +94,7 @@ pub fn check_file(
         c.open_env(p.env.clone());
     }
     let env = c.check_decs(&file.decs, true);
-    c.finish_top_level();
+    c.finish_top_level(None);
     c.finish_entries();
     let mut types = HashMap::new();
     for (id, t) in std::mem::take(&mut c.lits) {

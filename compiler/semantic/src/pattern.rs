@@ -89,7 +89,7 @@ impl Checker<'_> {
                 }
                 let mut sorted = fields.clone();
                 sorted.sort_by(|a, b| a.0.cmp(&b.0));
-                self.unify_at(expected, &Ty::Record(sorted), p.span);
+                self.unify_at(expected, &crate::types::record(sorted), p.span);
                 for (n, q) in fs {
                     if let Some((_, t)) = fields.iter().find(|(m, _)| *m == n.name) {
                         let t = t.clone();
@@ -107,8 +107,10 @@ impl Checker<'_> {
                 );
                 let start = out.len();
                 self.check_pat(q, &r.ty, anon, out);
-                if r.unique {
-                    for b in &mut out[start..] {
+                let mut names = Vec::new();
+                unique_names(q, te, &mut names);
+                for b in &mut out[start..] {
+                    if r.unique || names.contains(&b.ident.name) {
                         b.unique = true;
                     }
                 }
@@ -135,13 +137,51 @@ impl Checker<'_> {
     }
 }
 
-/// Whether a pattern can fail to match regardless of type (literals and constructors
-/// are checked for exhaustiveness separately).
+/// The variable a pattern binds when it is a plain (possibly ascribed) name.
 pub fn pat_ident(p: &Pat) -> Option<&Ident> {
     match &p.kind {
         PatKind::Id(i) => Some(i),
         PatKind::Ascribed(q, _) | PatKind::Attr(_, q) => pat_ident(q),
         PatKind::Tuple(ps) if ps.len() == 1 => pat_ident(&ps[0]),
         _ => None,
+    }
+}
+
+/// The names a pattern binds to unique components of its annotation.
+fn unique_names(p: &Pat, te: &syntax::ast::TypeExp, out: &mut Vec<syntax::ast::Name>) {
+    use syntax::ast::TypeExpKind;
+    match (&p.kind, &te.kind) {
+        (_, TypeExpKind::Unique(_)) => pat_names(p, out),
+        (PatKind::Tuple(ps), TypeExpKind::Tuple(ts)) if ps.len() == ts.len() => {
+            for (q, t) in ps.iter().zip(ts) {
+                unique_names(q, t, out);
+            }
+        }
+        (PatKind::Record(fs), TypeExpKind::Record(ts)) => {
+            for (n, q) in fs {
+                if let Some((_, t)) = ts.iter().find(|(m, _)| m.name == n.name) {
+                    unique_names(q, t, out);
+                }
+            }
+        }
+        (PatKind::Ascribed(q, t2), _) => {
+            unique_names(q, t2, out);
+            unique_names(q, te, out);
+        }
+        (PatKind::Attr(_, q), _) => unique_names(q, te, out),
+        _ => {}
+    }
+}
+
+/// All names a pattern binds.
+pub fn pat_names(p: &Pat, out: &mut Vec<syntax::ast::Name>) {
+    match &p.kind {
+        PatKind::Id(i) => out.push(i.name.clone()),
+        PatKind::Tuple(ps) | PatKind::Constructor(_, ps) => {
+            ps.iter().for_each(|q| pat_names(q, out))
+        }
+        PatKind::Record(fs) => fs.iter().for_each(|(_, q)| pat_names(q, out)),
+        PatKind::Ascribed(q, _) | PatKind::Attr(_, q) => pat_names(q, out),
+        PatKind::Wildcard | PatKind::Literal(_) => {}
     }
 }

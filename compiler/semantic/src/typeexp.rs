@@ -136,7 +136,7 @@ impl Checker<'_> {
                     out.push((n.name.clone(), ty));
                 }
                 out.sort_by(|a, b| a.0.cmp(&b.0));
-                Ty::Record(out)
+                crate::types::record(out)
             }
             TypeExpKind::Array(size, elem) => {
                 let e = self.resolve_ty(elem, anon);
@@ -199,7 +199,7 @@ impl Checker<'_> {
                 let mut sub = HashMap::new();
                 for n in names {
                     let uid = fresh_uid();
-                    sub.insert(uid, SubstTarget::Size(Size::Any));
+                    sub.insert(uid, SubstTarget::Size(Size::Hidden(uid)));
                     self.push_local(
                         n.name.clone(),
                         Local {
@@ -223,7 +223,7 @@ impl Checker<'_> {
     fn anon_size(&mut self, anon: AnonSize) -> Size {
         match anon {
             AnonSize::Fresh => self.u.fresh_size(),
-            AnonSize::Any => Size::Any,
+            AnonSize::Any => Size::Hidden(fresh_uid()),
         }
     }
 

@@ -27,8 +27,15 @@ pub enum Size {
     /// A rigid named size: a size parameter, a size bound by `let [n]`, a variable of
     /// type `i64` used as a size, or a parameter name of a dependent function type.
     Named(Uid, Name),
-    /// A size that is not known statically (existential): equal to anything.
+    /// A size that is not known statically: equal to anything (used where the checker
+    /// cannot follow sizes precisely, so that valid programs are not rejected).
     Any,
+    /// An existential size produced by a function result (`[]t` or `?[k].[k]t` in a
+    /// return type): equal only to itself.
+    Exist(Uid),
+    /// An existential size in a declared type (lenient, like `Any`); each application
+    /// of a function returning it gets a fresh [`Size::Exist`] in its place.
+    Hidden(Uid),
 }
 
 /// A type.
@@ -234,6 +241,56 @@ pub fn make_array(elem: Ty, mut shape: Vec<Size>) -> Ty {
     }
 }
 
+/// Gives every placeholder existential size (`Exist(0)`) in a type a fresh identity:
+/// the result of one application has its own unknown sizes.
+pub fn fresh_exists(t: &Ty) -> Ty {
+    fresh_exists_in(t, &mut Vec::new())
+}
+
+fn fresh_exists_in(t: &Ty, map: &mut Vec<(Uid, Uid)>) -> Ty {
+    match t {
+        Ty::Array(e, s) if s.iter().any(|d| matches!(d, Size::Hidden(_))) => Ty::Array(
+            e.clone(),
+            s.iter()
+                .map(|d| match d {
+                    Size::Hidden(h) => match map.iter().find(|(k, _)| k == h) {
+                        Some((_, u)) => Size::Exist(*u),
+                        None => {
+                            let u = fresh_uid();
+                            map.push((*h, u));
+                            Size::Exist(u)
+                        }
+                    },
+                    d => d.clone(),
+                })
+                .collect(),
+        ),
+        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| fresh_exists_in(t, map)).collect()),
+        Ty::Record(fs) => Ty::Record(
+            fs.iter()
+                .map(|(n, t)| (n.clone(), fresh_exists_in(t, map)))
+                .collect(),
+        ),
+        t => t.clone(),
+    }
+}
+
+/// A record type, or the tuple type it denotes when its fields are `0`..`n-1`
+/// (n ≥ 2). Fields must be sorted by name.
+pub fn record(fields: Vec<(Name, Ty)>) -> Ty {
+    let n = fields.len();
+    if n >= 2 && (0..n).all(|i| fields.iter().any(|(f, _)| **f == *i.to_string())) {
+        let mut ts = vec![Ty::Error; n];
+        for (f, t) in fields {
+            if let Ok(i) = f.parse::<usize>() {
+                ts[i] = t;
+            }
+        }
+        return Ty::Tuple(ts);
+    }
+    Ty::Record(fields)
+}
+
 impl Ty {
     /// The unit type `()`.
     pub fn unit() -> Ty {
@@ -260,7 +317,7 @@ impl fmt::Display for Size {
         match self {
             Size::Const(n) => write!(f, "{n}"),
             Size::Named(_, n) => write!(f, "{n}"),
-            Size::Var(_) | Size::Any => Ok(()),
+            Size::Var(_) | Size::Any | Size::Exist(_) | Size::Hidden(_) => Ok(()),
         }
     }
 }

@@ -103,6 +103,8 @@ pub enum UErr {
     Mismatch(Ty, Ty),
     /// Two sizes known at compile time differ.
     Size(Size, Size),
+    /// A size known only at run time (a function result's) meets a different size.
+    Unknown(Size, Size),
     /// A function type where none is allowed.
     Lifted(Ty),
     /// A type outside an overloaded class.
@@ -122,6 +124,7 @@ impl UErr {
     pub fn code(&self) -> &'static str {
         match self {
             UErr::Size(..) => "S001",
+            UErr::Unknown(..) => "S003",
             UErr::Lifted(_) => "T007",
             UErr::Field(..) => "T004",
             _ => "T002",
@@ -355,6 +358,13 @@ impl Unifier {
             }
             (Size::Const(a), Size::Const(b)) if a != b && !self.ignore_sizes => {
                 Err(UErr::Size(x.clone(), y.clone()))
+            }
+            (Size::Exist(a), Size::Exist(b)) if a == b => Ok(()),
+            (Size::Exist(_), Size::Named(..) | Size::Const(_) | Size::Exist(_))
+            | (Size::Named(..) | Size::Const(_), Size::Exist(_))
+                if !self.ignore_sizes =>
+            {
+                Err(UErr::Unknown(x.clone(), y.clone()))
             }
             _ => Ok(()),
         }
