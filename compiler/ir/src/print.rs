@@ -717,3 +717,60 @@ impl Printer<'_> {
         self.out.push(')');
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_program;
+    use values::PrimType;
+
+    #[test]
+    fn clashing_and_odd_names_are_made_distinct() {
+        let mut vars = PrimaryMap::new();
+        let t = Type::scalar(PrimType::I32);
+        let a = vars.push(VarInfo {
+            name: "x".into(),
+            ty: t.clone(),
+        });
+        let b = vars.push(VarInfo {
+            name: "x".into(),
+            ty: t.clone(),
+        });
+        let c = vars.push(VarInfo {
+            name: "in".into(),
+            ty: t.clone(),
+        });
+        let body = Body {
+            stms: vec![
+                Stm {
+                    pat: vec![b],
+                    exp: Exp::BinOp(BinOp::Add, a.into(), a.into()),
+                    attrs: vec![],
+                    span: Span::NONE,
+                },
+                Stm {
+                    pat: vec![c],
+                    exp: Exp::Atom(b.into()),
+                    attrs: vec![],
+                    span: Span::NONE,
+                },
+            ],
+            result: vec![c.into()],
+        };
+        let mut p = Program::default();
+        p.functions.push(Function {
+            name: "f".into(),
+            attrs: vec![],
+            params: vec![Param::new(a)],
+            ret: vec![t],
+            body,
+            vars,
+        });
+        let text = print_program(&p);
+        assert!(text.contains("let x_1: i32 = add(x_0, x_0)"), "{text}");
+        assert!(text.contains("let in_2: i32 = x_1"), "{text}");
+        let q = parse_program(&text).unwrap();
+        assert_eq!(print_program(&q), text);
+        crate::verify::verify(&q).unwrap();
+    }
+}
