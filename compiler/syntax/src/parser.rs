@@ -49,7 +49,30 @@ impl chumsky::span::Span for Span {
 
 pub(crate) type In<'a> = MappedInput<'a, Token, Span, &'a [(Token, Span)]>;
 pub(crate) type PErr<'a> = Rich<'a, Token, Span>;
-type Ex<'a> = extra::Err<PErr<'a>>;
+/// The parser extras: the grammar is built for two error types, a cheap one
+/// ([`extra::Default`]) for the first pass and [`Rich`] errors when there are errors
+/// to report.
+pub(crate) trait Ext<'a>:
+    chumsky::extra::ParserExtra<'a, In<'a>, Error = Self::Err, State = (), Context = ()> + 'a
+{
+    type Err: chumsky::label::LabelError<'a, In<'a>, &'static str>
+        + chumsky::label::LabelError<'a, In<'a>, chumsky::DefaultExpected<'a, Token>>
+        + chumsky::error::Error<'a, In<'a>>
+        + 'a;
+}
+
+impl<'a, Er> Ext<'a> for extra::Err<Er>
+where
+    Er: chumsky::label::LabelError<'a, In<'a>, &'static str>
+        + chumsky::label::LabelError<'a, In<'a>, chumsky::DefaultExpected<'a, Token>>
+        + chumsky::error::Error<'a, In<'a>>
+        + 'a,
+{
+    type Err = Er;
+}
+
+/// The extras of the reporting pass.
+pub(crate) type RichE<'a> = extra::Err<PErr<'a>>;
 
 /// The binary-operator level of an operator name (see the module docs), or `None` for
 /// names that are not infix operators (`!`).
@@ -147,20 +170,20 @@ fn unqual(name: Name, span: Span) -> QualName {
     }
 }
 
-fn kw<'a>(k: Kw) -> impl Parser<'a, In<'a>, Token, Ex<'a>> + Clone {
+fn kw<'a, E: Ext<'a>>(k: Kw) -> impl Parser<'a, In<'a>, Token, E> + Clone {
     just(Token::Kw(k))
 }
 
-fn op<'a>(s: &str) -> impl Parser<'a, In<'a>, Token, Ex<'a>> + Clone {
+fn op<'a, E: Ext<'a>>(s: &str) -> impl Parser<'a, In<'a>, Token, E> + Clone {
     just(Token::Op(s.into()))
 }
 
-fn ident<'a>() -> impl Parser<'a, In<'a>, Ident, Ex<'a>> + Clone {
+fn ident<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, Ident, E> + Clone {
     select! { Token::Ident(n) = e => Ident { name: n, span: e.span() } }.labelled("identifier")
 }
 
 /// A field name: an identifier or a natural number.
-fn field_id<'a>() -> impl Parser<'a, In<'a>, Ident, Ex<'a>> + Clone {
+fn field_id<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, Ident, E> + Clone {
     select! {
         Token::Ident(n) = e => Ident { name: n, span: e.span() },
         Token::Int { value, nat: true, .. } = e => Ident { name: value.to_string().into(), span: e.span() },
@@ -169,7 +192,7 @@ fn field_id<'a>() -> impl Parser<'a, In<'a>, Ident, Ex<'a>> + Clone {
 }
 
 /// A field path after a `.`, `with` or inside a projection section: `a`, `a.b.c`, `0`.
-fn field_path<'a>() -> impl Parser<'a, In<'a>, Vec<Ident>, Ex<'a>> + Clone {
+fn field_path<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, Vec<Ident>, E> + Clone {
     select! {
         Token::Ident(n) = e => vec![Ident { name: n, span: e.span() }],
         Token::Int { value, nat: true, .. } = e => vec![Ident { name: value.to_string().into(), span: e.span() }],
@@ -183,7 +206,7 @@ fn field_path<'a>() -> impl Parser<'a, In<'a>, Vec<Ident>, Ex<'a>> + Clone {
     .labelled("field name")
 }
 
-fn qualname<'a>() -> impl Parser<'a, In<'a>, QualName, Ex<'a>> + Clone {
+fn qualname<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, QualName, E> + Clone {
     select! {
         Token::Ident(n) = e => unqual(n, e.span()),
         Token::QualName(ns) = e => qual_from(ns, e.span()),
@@ -192,7 +215,7 @@ fn qualname<'a>() -> impl Parser<'a, In<'a>, QualName, Ex<'a>> + Clone {
 }
 
 /// A binary operator usable infix (symbolic or qualified symbolic), with its level.
-fn symbolic_binop<'a>() -> impl Parser<'a, In<'a>, (QualName, u16), Ex<'a>> + Clone {
+fn symbolic_binop<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, (QualName, u16), E> + Clone {
     select! {
         Token::Op(o) = e if op_level(&o).is_some() => {
             let l = op_level(&o).unwrap_or(10);
@@ -206,17 +229,17 @@ fn symbolic_binop<'a>() -> impl Parser<'a, In<'a>, (QualName, u16), Ex<'a>> + Cl
     .labelled("operator")
 }
 
-fn backtick_op<'a>() -> impl Parser<'a, In<'a>, QualName, Ex<'a>> + Clone {
+fn backtick_op<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, QualName, E> + Clone {
     qualname().delimited_by(just(Token::Backtick), just(Token::Backtick))
 }
 
 /// Any binary operator, for sections.
-fn any_binop<'a>() -> impl Parser<'a, In<'a>, QualName, Ex<'a>> + Clone {
+fn any_binop<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, QualName, E> + Clone {
     symbolic_binop().map(|(q, _)| q).or(backtick_op())
 }
 
 /// An operator in binding position: `+^`, `-`, `==`.
-fn binding_op<'a>() -> impl Parser<'a, In<'a>, Ident, Ex<'a>> + Clone {
+fn binding_op<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, Ident, E> + Clone {
     select! {
         Token::Op(o) = e if op_level(&o).is_some() => Ident { name: o, span: e.span() },
     }
@@ -224,22 +247,22 @@ fn binding_op<'a>() -> impl Parser<'a, In<'a>, Ident, Ex<'a>> + Clone {
 }
 
 /// A name in binding position: `f` or `(+^)`.
-fn binding_id<'a>() -> impl Parser<'a, In<'a>, Ident, Ex<'a>> + Clone {
+fn binding_id<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, Ident, E> + Clone {
     ident().or(binding_op().delimited_by(just(Token::LParen), just(Token::RParen)))
 }
 
-fn lbracket<'a>() -> impl Parser<'a, In<'a>, Token, Ex<'a>> + Clone {
+fn lbracket<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, Token, E> + Clone {
     just(Token::LBracket).or(just(Token::IndexOpen))
 }
 
-fn type_param<'a>() -> impl Parser<'a, In<'a>, TypeParam, Ex<'a>> + Clone {
+fn type_param<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, TypeParam, E> + Clone {
     let size = ident()
         .delimited_by(lbracket(), just(Token::RBracket))
         .map(TypeParam::Size);
     size.or(type_tick_param())
 }
 
-fn type_tick_param<'a>() -> impl Parser<'a, In<'a>, TypeParam, Ex<'a>> + Clone {
+fn type_tick_param<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, TypeParam, E> + Clone {
     let lift = select! {
         Token::Tick => Liftedness::Unlifted,
         Token::TickTilde => Liftedness::SizeLifted,
@@ -248,7 +271,7 @@ fn type_tick_param<'a>() -> impl Parser<'a, In<'a>, TypeParam, Ex<'a>> + Clone {
     lift.then(ident()).map(|(l, i)| TypeParam::Type(i, l))
 }
 
-fn liftedness<'a>() -> impl Parser<'a, In<'a>, Liftedness, Ex<'a>> + Clone {
+fn liftedness<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, Liftedness, E> + Clone {
     just(Token::Tilde)
         .to(Liftedness::SizeLifted)
         .or(op("^").to(Liftedness::Lifted))
@@ -256,12 +279,12 @@ fn liftedness<'a>() -> impl Parser<'a, In<'a>, Liftedness, Ex<'a>> + Clone {
         .map(|l| l.unwrap_or(Liftedness::Unlifted))
 }
 
-fn string_lit<'a>() -> impl Parser<'a, In<'a>, (String, Span), Ex<'a>> + Clone {
+fn string_lit<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, (String, Span), E> + Clone {
     select! { Token::Str(s) = e => (String::from_utf8_lossy(&s).into_owned(), e.span()) }
         .labelled("string literal")
 }
 
-fn attr<'a>() -> impl Parser<'a, In<'a>, Attr, Ex<'a>> + Clone {
+fn attr<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, Attr, E> + Clone {
     recursive(|attr| {
         let int = select! { Token::Int { value, .. } = e => Attr { kind: AttrKind::Int(value), span: e.span() } };
         let call = ident()
@@ -283,11 +306,11 @@ fn attr<'a>() -> impl Parser<'a, In<'a>, Attr, Ex<'a>> + Clone {
     })
 }
 
-fn attr_block<'a>() -> impl Parser<'a, In<'a>, Attr, Ex<'a>> + Clone {
+fn attr_block<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, Attr, E> + Clone {
     attr().delimited_by(just(Token::HashBracket), just(Token::RBracket))
 }
 
-fn literal<'a>() -> impl Parser<'a, In<'a>, Literal, Ex<'a>> + Clone {
+fn literal<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, Literal, E> + Clone {
     select! {
         Token::Int { value, suffix, .. } => Literal::Int { value, ty: suffix },
         Token::Float { value, suffix } => Literal::Float { value, ty: suffix },
@@ -326,18 +349,18 @@ fn hole_expr(span: Span) -> Expr {
     ex(ExprKind::Hole, span)
 }
 
-struct Grammar<'a> {
-    expr: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Expr, Ex<'a>>>,
-    exp2: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Expr, Ex<'a>>>,
-    ty: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, TypeExp, Ex<'a>>>,
-    ty_term: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, TypeExp, Ex<'a>>>,
-    pat: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Pat, Ex<'a>>>,
-    param: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Pat, Ex<'a>>>,
+struct Grammar<'a, E: Ext<'a>> {
+    expr: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Expr, E>>,
+    exp2: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Expr, E>>,
+    ty: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, TypeExp, E>>,
+    ty_term: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, TypeExp, E>>,
+    pat: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Pat, E>>,
+    param: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Pat, E>>,
 }
 
-type Bx<'a, O> = Boxed<'a, 'a, In<'a>, O, Ex<'a>>;
+type Bx<'a, O, E> = Boxed<'a, 'a, In<'a>, O, E>;
 
-fn grammar<'a>() -> Grammar<'a> {
+fn grammar<'a, E: Ext<'a>>() -> Grammar<'a, E> {
     let mut g = Grammar {
         expr: Recursive::declare(),
         exp2: Recursive::declare(),
@@ -352,13 +375,13 @@ fn grammar<'a>() -> Grammar<'a> {
     g
 }
 
-fn define_types<'a>(g: &mut Grammar<'a>) {
+fn define_types<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
     let ty = g.ty.clone();
     let ty_term = g.ty_term.clone();
     let expr = g.expr.clone();
 
     // `[e]` or `[]` in a type.
-    let size_exp: Bx<'a, (Option<Expr>, Span)> = expr
+    let size_exp: Bx<'a, (Option<Expr>, Span), E> = expr
         .clone()
         .or_not()
         .delimited_by(lbracket(), just(Token::RBracket))
@@ -393,7 +416,7 @@ fn define_types<'a>(g: &mut Grammar<'a>) {
         .map_with(|((s, _), t), e| te(TypeExpKind::Array(s.map(Box::new), Box::new(t)), e.span()));
     let var = qualname().map_with(|q, e| te(TypeExpKind::Var(q, vec![]), e.span()));
 
-    let ty_atom: Bx<'a, TypeExp> = choice((
+    let ty_atom: Bx<'a, TypeExp, E> = choice((
         tuple,
         record.map_with(|k, e| te(k, e.span())),
         array,
@@ -465,7 +488,7 @@ fn define_types<'a>(g: &mut Grammar<'a>) {
         .define(choice((dep_arrow, exist, arrow)).labelled("type").boxed());
 }
 
-fn define_pats<'a>(g: &mut Grammar<'a>) {
+fn define_pats<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
     let pat = g.pat.clone();
     let ty = g.ty.clone();
 
@@ -521,7 +544,7 @@ fn define_pats<'a>(g: &mut Grammar<'a>) {
         .clone()
         .map_with(|c, e| pt(PatKind::Constructor(c, vec![]), e.span()));
 
-    let param: Bx<'a, Pat> = choice((
+    let param: Bx<'a, Pat, E> = choice((
         id.clone(),
         op_id.clone(),
         wild.clone(),
@@ -534,7 +557,7 @@ fn define_pats<'a>(g: &mut Grammar<'a>) {
     .boxed();
     g.param.define(param);
 
-    let inner: Bx<'a, Pat> = choice((id, op_id, wild, parens, record, lit, neg_lit, nullary))
+    let inner: Bx<'a, Pat, E> = choice((id, op_id, wild, parens, record, lit, neg_lit, nullary))
         .labelled("pattern")
         .boxed();
 
@@ -560,7 +583,7 @@ enum WithTarget {
     Fields(Vec<Ident>),
 }
 
-fn define_exprs<'a>(g: &mut Grammar<'a>) {
+fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
     let expr = g.expr.clone();
     let exp2 = g.exp2.clone();
     let ty = g.ty.clone();
@@ -589,7 +612,7 @@ fn define_exprs<'a>(g: &mut Grammar<'a>) {
             stride: stride.flatten(),
         }),
     ));
-    let dim_indices: Bx<'a, Vec<DimIndex>> = dim_index
+    let dim_indices: Bx<'a, Vec<DimIndex>, E> = dim_index
         .separated_by(just(Token::Comma))
         .allow_trailing()
         .collect::<Vec<_>>()
@@ -724,7 +747,7 @@ fn define_exprs<'a>(g: &mut Grammar<'a>) {
             hole_expr,
         )));
 
-    let atom: Bx<'a, Expr> = choice((
+    let atom: Bx<'a, Expr, E> = choice((
         lit, hole, var, constr_atom, parens, array, record, qual_parens,
     ))
     .labelled("expression")
@@ -740,7 +763,7 @@ fn define_exprs<'a>(g: &mut Grammar<'a>) {
         .then_ignore(just(Token::RBracket))
         .map(Post::Index);
     let proj_suffix = just(Token::Dot).ignore_then(field_path()).map(Post::Fields);
-    let atom_post: Bx<'a, Expr> = atom
+    let atom_post: Bx<'a, Expr, E> = atom
         .foldl_with(
             choice((index_suffix, proj_suffix)).repeated(),
             |a, post, e| match post {
@@ -998,21 +1021,21 @@ fn define_exprs<'a>(g: &mut Grammar<'a>) {
         })
         .boxed();
 
-    let operand: Bx<'a, Expr> = choice((
+    let operand: Bx<'a, Expr, E> = choice((
         if_, let_, loop_, match_, lambda, attr_expr, assert, apply,
     ))
     .labelled("expression")
     .boxed();
 
     // ---- binary operators ----
-    fn level_op<'a>(level: u16) -> impl Parser<'a, In<'a>, QualName, Ex<'a>> + Clone {
+    fn level_op<'a, E: Ext<'a>>(level: u16) -> impl Parser<'a, In<'a>, QualName, E> + Clone {
         select! {
             Token::Op(o) = e if op_level(&o) == Some(level) => unqual(o, e.span()),
             Token::QualOp(qs, o) = e if op_level(&o) == Some(level) => qual_op(qs, o, e.span()),
         }
         .labelled("operator")
     }
-    fn bin<'a>(l: Expr, o: QualName, r: Expr, sp: Span) -> Expr {
+    fn bin(l: Expr, o: QualName, r: Expr, sp: Span) -> Expr {
         ex(ExprKind::BinOp(o, Box::new(l), Box::new(r)), sp)
     }
     let with_op = kw(Kw::With)
@@ -1032,14 +1055,14 @@ fn define_exprs<'a>(g: &mut Grammar<'a>) {
         prefix(
             LEVEL_PREFIX,
             op("-"),
-            |_, x, e: &mut chumsky::input::MapExtra<'a, '_, In<'a>, Ex<'a>>| {
+            |_, x, e: &mut chumsky::input::MapExtra<'a, '_, In<'a>, E>| {
                 ex(ExprKind::Neg(Box::new(x)), e.span())
             },
         ),
         prefix(
             LEVEL_PREFIX,
             op("!"),
-            |_, x, e: &mut chumsky::input::MapExtra<'a, '_, In<'a>, Ex<'a>>| {
+            |_, x, e: &mut chumsky::input::MapExtra<'a, '_, In<'a>, E>| {
                 ex(ExprKind::Not(Box::new(x)), e.span())
             },
         ),
@@ -1073,7 +1096,7 @@ fn define_exprs<'a>(g: &mut Grammar<'a>) {
         infix(left(11), level_op(11), |l, o, r, e| bin(l, o, r, e.span())),
         infix(left(12), level_op(12), |l, o, r, e| bin(l, o, r, e.span())),
     ));
-    let binexp: Bx<'a, Expr> = binexp.boxed();
+    let binexp: Bx<'a, Expr, E> = binexp.boxed();
 
     // Ranges.
     let range_end = select! {
@@ -1129,14 +1152,14 @@ fn define_exprs<'a>(g: &mut Grammar<'a>) {
 // ---------------------------------------------------------------------------
 // Module language and declarations.
 
-fn decs_parser<'a>(g: &Grammar<'a>, top: bool) -> Bx<'a, Vec<Dec>> {
-    let mut decs: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Vec<Dec>, Ex<'a>>> =
+fn decs_parser<'a, E: Ext<'a>>(g: &Grammar<'a, E>, top: bool) -> Bx<'a, Vec<Dec>, E> {
+    let mut decs: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Vec<Dec>, E>> =
         Recursive::declare();
-    let mut sig: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, SigExp, Ex<'a>>> =
+    let mut sig: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, SigExp, E>> =
         Recursive::declare();
-    let mut modexp: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, ModExp, Ex<'a>>> =
+    let mut modexp: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, ModExp, E>> =
         Recursive::declare();
-    let mut dec: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Dec, Ex<'a>>> =
+    let mut dec: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Dec, E>> =
         Recursive::declare();
 
     let expr = g.expr.clone();
@@ -1450,7 +1473,7 @@ fn decs_parser<'a>(g: &Grammar<'a>, top: bool) -> Bx<'a, Vec<Dec>> {
     );
 
     let make_decs = |top: bool| {
-        let skip: Bx<'a, Option<Dec>> = if top {
+        let skip: Bx<'a, Option<Dec>, E> = if top {
             any()
                 .then(none_of(DEC_SYNC).repeated())
                 .to(None)
@@ -1476,13 +1499,13 @@ fn decs_parser<'a>(g: &Grammar<'a>, top: bool) -> Bx<'a, Vec<Dec>> {
 }
 
 /// The parser of a whole file.
-pub(crate) fn file_parser<'a>() -> impl Parser<'a, In<'a>, Vec<Dec>, Ex<'a>> {
+pub(crate) fn file_parser<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, Vec<Dec>, E> {
     let g = grammar();
     decs_parser(&g, true).then_ignore(end())
 }
 
 /// A parser of a single expression (for tests and tools).
-pub(crate) fn expr_parser<'a>() -> impl Parser<'a, In<'a>, Expr, Ex<'a>> {
+pub(crate) fn expr_parser<'a, E: Ext<'a>>() -> impl Parser<'a, In<'a>, Expr, E> {
     let g = grammar();
     g.expr.clone().then_ignore(end())
 }
