@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use syntax::Span;
 
-use crate::ad::{self, CustomVjp, Tape, Tangent};
+use crate::ad::{self, CustomVjp, Tangent, Tape};
 use crate::error::{R, at, rt_err};
 use crate::eval::Interp;
 use crate::ops;
@@ -26,7 +26,9 @@ pub fn map_scalars(v: &Value, f: &mut dyn FnMut(&Scalar) -> Scalar) -> Value {
         }),
         Value::Tuple(vs) => Value::Tuple(Rc::new(vs.iter().map(|x| map_scalars(x, f)).collect())),
         Value::Record(fs) => Value::Record(Rc::new(
-            fs.iter().map(|(n, x)| (n.clone(), map_scalars(x, f))).collect(),
+            fs.iter()
+                .map(|(n, x)| (n.clone(), map_scalars(x, f)))
+                .collect(),
         )),
         Value::Sum(s) => Value::Sum(Rc::new((
             s.0.clone(),
@@ -205,7 +207,13 @@ impl Interp {
         Ok(())
     }
 
-    fn run_custom(&mut self, tape: &Tape, c: &CustomVjp, adj: &mut [Option<Scalar>], span: Span) -> R<()> {
+    fn run_custom(
+        &mut self,
+        tape: &Tape,
+        c: &CustomVjp,
+        adj: &mut [Option<Scalar>],
+        span: Span,
+    ) -> R<()> {
         let mut k = 0;
         let dy = map_scalars(&c.y, &mut |s| {
             if !s.is_float() {

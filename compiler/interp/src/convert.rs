@@ -140,6 +140,12 @@ fn flatten_into(v: &Value, data: &mut Data) -> Result<(), String> {
 /// Converts a result value; `hint` is its declared type, used for the element type
 /// of an empty array whose elements were never seen.
 pub fn from_internal(v: &Value, hint: Option<&TypeExp>) -> Result<values::Value, String> {
+    if matches!(
+        v,
+        Value::Tuple(_) | Value::Record(_) | Value::Sum(_) | Value::Fun(_)
+    ) {
+        return Err("only primitive values and arrays of them can be returned".into());
+    }
     let shape = v.shape();
     let t = first_scalar(v)
         .map(|s| s.prim_type())

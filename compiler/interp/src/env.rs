@@ -335,10 +335,19 @@ mod tests {
         let early = Env::of_scope(&scope);
         scope.define_val("x".into(), Value::i64(2), true);
         let late = Env::of_scope(&scope);
-        assert!(matches!(early.val("x"), Some(Value::Scalar(crate::scalar::Scalar::I64(1)))));
-        assert!(matches!(late.val("x"), Some(Value::Scalar(crate::scalar::Scalar::I64(2)))));
+        assert!(matches!(
+            early.val("x"),
+            Some(Value::Scalar(crate::scalar::Scalar::I64(1)))
+        ));
+        assert!(matches!(
+            late.val("x"),
+            Some(Value::Scalar(crate::scalar::Scalar::I64(2)))
+        ));
         let local = late.bind("x".into(), Value::i64(3));
-        assert!(matches!(local.val("x"), Some(Value::Scalar(crate::scalar::Scalar::I64(3)))));
+        assert!(matches!(
+            local.val("x"),
+            Some(Value::Scalar(crate::scalar::Scalar::I64(3)))
+        ));
         assert!(local.val("y").is_none());
     }
 

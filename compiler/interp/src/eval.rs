@@ -57,11 +57,15 @@ pub fn literal_value(l: &Literal) -> Value {
             Value::Scalar(Scalar::from_f64(ty.unwrap_or(PrimType::F64), *value))
         }
         Literal::Bool(b) => Value::bool(*b),
-        Literal::Char { value, ty } => {
-            Value::Scalar(Scalar::from_i128(ty.unwrap_or(PrimType::I32), *value as i128))
-        }
+        Literal::Char { value, ty } => Value::Scalar(Scalar::from_i128(
+            ty.unwrap_or(PrimType::I32),
+            *value as i128,
+        )),
         Literal::String(bytes) => Value::array(
-            bytes.iter().map(|b| Value::Scalar(Scalar::U8(*b))).collect(),
+            bytes
+                .iter()
+                .map(|b| Value::Scalar(Scalar::U8(*b)))
+                .collect(),
             Some(Rc::new(Value::Scalar(Scalar::U8(0)))),
         ),
     }
@@ -141,7 +145,10 @@ impl Interp {
             });
         }
         let first = &q.quals[0];
-        let rest: Vec<&ast::Ident> = q.quals[1..].iter().chain(std::iter::once(&q.name)).collect();
+        let rest: Vec<&ast::Ident> = q.quals[1..]
+            .iter()
+            .chain(std::iter::once(&q.name))
+            .collect();
         if !env.is_local_val(&first.name)
             && let Some(mut m) = env.module(&first.name)
         {
@@ -164,7 +171,10 @@ impl Interp {
             }
         }
         let v = env.val(&first.name).ok_or_else(|| {
-            rt_err(format!("unknown or consumed variable {}", first.name), first.span)
+            rt_err(
+                format!("unknown or consumed variable {}", first.name),
+                first.span,
+            )
         })?;
         project(v, &rest)
     }
@@ -184,7 +194,10 @@ impl Interp {
                 op,
                 args: Vec::new(),
             }))),
-            None => Err(rt_err(format!("unknown operator {}", q.name.name), q.span())),
+            None => Err(rt_err(
+                format!("unknown operator {}", q.name.name),
+                q.span(),
+            )),
         }
     }
 
@@ -209,7 +222,8 @@ impl Interp {
                     let mut ctx = SizeCtx::new(&names, &[]);
                     let outer = v.shape().first().copied();
                     env = self.bind_pat(pat, v, env, &mut ctx)?;
-                    if names.len() == 1 && !ctx.is_bound(&names[0])
+                    if names.len() == 1
+                        && !ctx.is_bound(&names[0])
                         && let Some(n) = outer
                     {
                         ctx.bind(names[0].clone(), n as i64);
@@ -228,12 +242,14 @@ impl Interp {
                     let v = if params.is_empty() {
                         self.eval(value, &env)?
                     } else {
-                        let def = self.fun_def(e, || FunDef {
-                            name: Some(name.name.clone()),
-                            type_params: type_params.clone(),
-                            params: params.clone(),
-                            ret: ret.clone(),
-                            body: (**value).clone(),
+                        let def = self.fun_def(e, || {
+                            FunDef::new(
+                                Some(name.name.clone()),
+                                type_params.clone(),
+                                params.clone(),
+                                ret.clone(),
+                                (**value).clone(),
+                            )
                         });
                         Value::Fun(Rc::new(Closure::User {
                             def,
@@ -255,7 +271,10 @@ impl Interp {
                     let target = match env.take_local(&dest.name) {
                         Some(t) => t,
                         None => env.val(&dest.name).ok_or_else(|| {
-                            rt_err(format!("unknown or consumed variable {}", dest.name), dest.span)
+                            rt_err(
+                                format!("unknown or consumed variable {}", dest.name),
+                                dest.span,
+                            )
                         })?,
                     };
                     let updated = at(slicing::update(target, &idx, v), span)?;
@@ -302,14 +321,19 @@ impl Interp {
                 self.eval(inner, &env2)
             }
             ExprKind::Tuple(es) => {
-                let vs = es.iter().map(|x| self.eval(x, env)).collect::<R<Vec<_>>>()?;
+                let vs = es
+                    .iter()
+                    .map(|x| self.eval(x, env))
+                    .collect::<R<Vec<_>>>()?;
                 Ok(Value::Tuple(Rc::new(vs)))
             }
             ExprKind::Record(fields) => {
                 let mut fs = Vec::with_capacity(fields.len());
                 for f in fields {
                     match f {
-                        RecordField::Explicit(n, x) => fs.push((n.name.clone(), self.eval(x, env)?)),
+                        RecordField::Explicit(n, x) => {
+                            fs.push((n.name.clone(), self.eval(x, env)?))
+                        }
                         RecordField::Pun(n) => {
                             let q = QualName {
                                 quals: Vec::new(),
@@ -322,7 +346,10 @@ impl Interp {
                 Ok(Value::record(fs))
             }
             ExprKind::ArrayLit(es) => {
-                let vs = es.iter().map(|x| self.eval(x, env)).collect::<R<Vec<_>>>()?;
+                let vs = es
+                    .iter()
+                    .map(|x| self.eval(x, env))
+                    .collect::<R<Vec<_>>>()?;
                 if let Some(first) = vs.first() {
                     let shape = first.shape();
                     if vs.iter().any(|v| v.shape() != shape) {
@@ -388,11 +415,17 @@ impl Interp {
             }
             ExprKind::Apply(f, args) => {
                 let fv = self.eval(f, env)?;
-                let avs = args.iter().map(|a| self.eval(a, env)).collect::<R<Vec<_>>>()?;
+                let avs = args
+                    .iter()
+                    .map(|a| self.eval(a, env))
+                    .collect::<R<Vec<_>>>()?;
                 self.apply(fv, avs, span)
             }
             ExprKind::Constructor(name, args) => {
-                let vs = args.iter().map(|a| self.eval(a, env)).collect::<R<Vec<_>>>()?;
+                let vs = args
+                    .iter()
+                    .map(|a| self.eval(a, env))
+                    .collect::<R<Vec<_>>>()?;
                 Ok(Value::Sum(Rc::new((name.name.clone(), vs))))
             }
             ExprKind::Update {
@@ -411,16 +444,18 @@ impl Interp {
                 value,
             } => {
                 let v = self.eval(value, env)?;
-                let t = self.eval_consumed(target, env)?;
+                let t = self.eval(target, env)?;
                 record_update(t, fields, v, span)
             }
             ExprKind::Lambda { params, ret, body } => {
-                let def = self.fun_def(e, || FunDef {
-                    name: None,
-                    type_params: Vec::new(),
-                    params: params.clone(),
-                    ret: ret.clone(),
-                    body: (**body).clone(),
+                let def = self.fun_def(e, || {
+                    FunDef::new(
+                        None,
+                        Vec::new(),
+                        params.clone(),
+                        ret.clone(),
+                        (**body).clone(),
+                    )
                 });
                 Ok(Value::Fun(Rc::new(Closure::User {
                     def,
@@ -536,7 +571,8 @@ impl Interp {
 
     fn eval_index(&mut self, e: &Expr, env: &Env) -> R<i64> {
         let v = self.eval(e, env)?;
-        slicing::as_index(scalar_of(&v, e.span)?).ok_or_else(|| rt_err("index must be an integer", e.span))
+        slicing::as_index(scalar_of(&v, e.span)?)
+            .ok_or_else(|| rt_err("index must be an integer", e.span))
     }
 
     fn eval_loop(
@@ -562,7 +598,9 @@ impl Interp {
                 let nv = self.eval(n, env)?;
                 let ns = scalar_of(&nv, n.span)?.clone();
                 let t = ns.prim_type();
-                let count = ns.as_i128().ok_or_else(|| rt_err("loop bound must be an integer", span))?;
+                let count = ns
+                    .as_i128()
+                    .ok_or_else(|| rt_err("loop bound must be an integer", span))?;
                 let mut k: i128 = 0;
                 while k < count {
                     let env1 = env.bind(i.name.clone(), Value::Scalar(Scalar::from_i128(t, k)));
@@ -608,7 +646,9 @@ impl Interp {
                 .val(&i.name)
                 .ok_or_else(|| rt_err(format!("unknown variable {}", i.name), i.span)),
             PatKind::Tuple(ps) => Ok(Value::Tuple(Rc::new(
-                ps.iter().map(|p| self.pattern_value(p, env)).collect::<R<Vec<_>>>()?,
+                ps.iter()
+                    .map(|p| self.pattern_value(p, env))
+                    .collect::<R<Vec<_>>>()?,
             ))),
             PatKind::Record(fs) => Ok(Value::record(
                 fs.iter()
@@ -616,7 +656,10 @@ impl Interp {
                     .collect::<R<Vec<_>>>()?,
             )),
             PatKind::Ascribed(p, _) | PatKind::Attr(_, p) => self.pattern_value(p, env),
-            _ => Err(rt_err("this pattern cannot be a short-form loop parameter", pat.span)),
+            _ => Err(rt_err(
+                "this pattern cannot be a short-form loop parameter",
+                pat.span,
+            )),
         }
     }
 
@@ -634,8 +677,13 @@ impl Interp {
             Closure::Op { args, .. } => (2, args),
             Closure::Flip { .. } | Closure::Project(_) | Closure::Index(_) => (1, &Vec::new()),
         };
-        let mut all = prev.clone();
-        all.extend(args);
+        let mut all = if prev.is_empty() {
+            args
+        } else {
+            let mut all = prev.clone();
+            all.extend(args);
+            all
+        };
         if all.len() < arity {
             let partial = match &*c {
                 Closure::User { def, env, .. } => Closure::User {
@@ -693,23 +741,7 @@ impl Interp {
     /// Calls a user function with exactly as many arguments as it has parameters:
     /// binds parameters and sizes, evaluates the body, checks the return type.
     pub fn call_user(&mut self, def: &FunDef, env: Env, args: Vec<Value>, span: Span) -> R<Value> {
-        let size_names: Vec<Name> = def
-            .type_params
-            .iter()
-            .filter_map(|p| match p {
-                ast::TypeParam::Size(i) => Some(i.name.clone()),
-                ast::TypeParam::Type(..) => None,
-            })
-            .collect();
-        let type_names: Vec<Name> = def
-            .type_params
-            .iter()
-            .filter_map(|p| match p {
-                ast::TypeParam::Type(i, _) => Some(i.name.clone()),
-                ast::TypeParam::Size(_) => None,
-            })
-            .collect();
-        let mut ctx = SizeCtx::new(&size_names, &type_names);
+        let mut ctx = SizeCtx::new(&def.size_names, &def.type_names);
         let mut env = env;
         let with_trace = |mut e: Box<crate::RuntimeError>| {
             e.backtrace.push(span);
@@ -722,8 +754,9 @@ impl Interp {
         let env = ctx.bind_all(env);
         let result = self.eval(&def.body, &env).map_err(with_trace)?;
         if let Some(ret) = &def.ret {
-            let mut rctx = SizeCtx::new(&[], &type_names);
-            self.check_type(ret, &result, &env, &mut rctx).map_err(with_trace)?;
+            let mut rctx = SizeCtx::new(&[], &def.type_names);
+            self.check_type(ret, &result, &env, &mut rctx)
+                .map_err(with_trace)?;
             self.check_deferred(&mut rctx, &env).map_err(with_trace)?;
         }
         Ok(result)
@@ -779,7 +812,10 @@ pub fn builtin_binop(op: BinOp, l: &Value, r: &Value, span: Span) -> R<Value> {
         _ => match op {
             BinOp::Eq => Ok(Value::bool(values_equal(l, r))),
             BinOp::Neq => Ok(Value::bool(!values_equal(l, r))),
-            _ => Err(rt_err(format!("operator {op:?} needs primitive operands"), span)),
+            _ => Err(rt_err(
+                format!("operator {op:?} needs primitive operands"),
+                span,
+            )),
         },
     }
 }

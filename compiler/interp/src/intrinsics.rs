@@ -116,7 +116,8 @@ pub fn intrinsic_arity_ok(name: &str, arity: usize) -> bool {
 }
 
 fn arr(v: &Value, span: Span) -> R<&Array> {
-    v.as_array().ok_or_else(|| rt_err("expected an array", span))
+    v.as_array()
+        .ok_or_else(|| rt_err("expected an array", span))
 }
 
 fn int_arg(v: &Value, span: Span) -> R<i64> {
@@ -129,6 +130,19 @@ fn int_arg(v: &Value, span: Span) -> R<i64> {
 fn scalar(v: &Value, span: Span) -> R<&Scalar> {
     v.as_scalar()
         .ok_or_else(|| rt_err("expected a primitive value", span))
+}
+
+/// An empty vector with room for `n` elements, or an error when that much memory
+/// cannot be had.
+fn alloc(n: usize, span: Span) -> R<Vec<Value>> {
+    let mut v = Vec::new();
+    if n > u32::MAX as usize || v.try_reserve_exact(n).is_err() {
+        return Err(rt_err(
+            format!("Out of memory: cannot allocate an array of {n} elements."),
+            span,
+        ));
+    }
+    Ok(v)
 }
 
 fn row_shape(a: &Array) -> Vec<usize> {
@@ -219,12 +233,14 @@ impl Interp {
             "iota" => {
                 let n = int_arg(&next(), span)?;
                 if n < 0 {
-                    return Err(rt_err(format!("Invalid range: iota of negative size {n}."), span));
+                    return Err(rt_err(
+                        format!("Invalid range: iota of negative size {n}."),
+                        span,
+                    ));
                 }
-                Ok(Value::array(
-                    (0..n).map(Value::i64).collect(),
-                    Some(Rc::new(Value::i64(0))),
-                ))
+                let mut out = alloc(n as usize, span)?;
+                out.extend((0..n).map(Value::i64));
+                Ok(Value::array(out, Some(Rc::new(Value::i64(0)))))
             }
             "replicate" => {
                 let n = int_arg(&next(), span)?;
@@ -235,7 +251,9 @@ impl Interp {
                         span,
                     ));
                 }
-                Ok(Value::array(vec![x.clone(); n as usize], Some(Rc::new(x))))
+                let mut out = alloc(n as usize, span)?;
+                out.resize(n as usize, x.clone());
+                Ok(Value::array(out, Some(Rc::new(x))))
             }
             "copy" => Ok(next()),
             "concat" => {
@@ -283,7 +301,8 @@ impl Interp {
                 let proto = a.proto_rc();
                 let rows = (0..n as usize)
                     .map(|i| {
-                        let row: Vec<Value> = a.elems[i * m as usize..(i + 1) * m as usize].to_vec();
+                        let row: Vec<Value> =
+                            a.elems[i * m as usize..(i + 1) * m as usize].to_vec();
                         Value::array(row, proto.clone())
                     })
                     .collect();
@@ -384,10 +403,7 @@ impl Interp {
         // The shape of an empty result comes from applying `f` to an example
         // element, when one is known and `f` succeeds on it.
         let proto = match (&a.proto, out.is_empty()) {
-            (Some(p), true) => self
-                .apply(f, vec![(**p).clone()], span)
-                .ok()
-                .map(Rc::new),
+            (Some(p), true) => self.apply(f, vec![(**p).clone()], span).ok().map(Rc::new),
             _ => None,
         };
         Ok(Value::array(out, proto))
@@ -409,7 +425,10 @@ fn transpose(xs: &Value, span: Span) -> R<Value> {
     };
     let m = example_row.len();
     if rows.iter().any(|r| r.len() != m) {
-        return Err(rt_err("Size mismatch: transpose of an irregular array.", span));
+        return Err(rt_err(
+            "Size mismatch: transpose of an irregular array.",
+            span,
+        ));
     }
     let inner = example_row.proto_rc();
     let out: Vec<Value> = (0..m)
@@ -479,4 +498,135 @@ fn per_type(name: &str, a: &Value, b: &Value, c: &Value, span: Span) -> R<Value>
         _ => return Err(unknown()),
     };
     at(r, span).map(Value::Scalar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn prelude_files() -> Vec<(String, String)> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../prelude");
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(&dir).expect("prelude directory") {
+            let path = entry.expect("directory entry").path();
+            if path.extension().is_some_and(|e| e == "fut") {
+                let text = std::fs::read_to_string(&path).expect("readable prelude file");
+                out.push((path.display().to_string(), text));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_prelude_intrinsic_is_implemented() {
+        let mut names = Vec::new();
+        for (_, text) in prelude_files() {
+            let mut rest = text.as_str();
+            while let Some(i) = rest.find("__intrinsic \"") {
+                rest = &rest[i + "__intrinsic \"".len()..];
+                if let Some(end) = rest.find('"') {
+                    names.push(rest[..end].to_string());
+                }
+            }
+        }
+        assert!(
+            names.len() > 200,
+            "found only {} intrinsic uses",
+            names.len()
+        );
+        let missing: Vec<&String> = names
+            .iter()
+            .filter(|n| intrinsic_arity(n).is_none())
+            .collect();
+        assert!(missing.is_empty(), "not implemented: {missing:?}");
+    }
+
+    #[test]
+    fn intrinsic_definitions_have_the_expected_arity() {
+        let mut checked = 0;
+        for (k, (path, text)) in prelude_files().into_iter().enumerate() {
+            let (file, _) = syntax::parse_file(syntax::FileId(k as u32), &text);
+            let mut decs: Vec<&syntax::ast::Dec> = file.decs.iter().collect();
+            while let Some(d) = decs.pop() {
+                match &d.kind {
+                    syntax::ast::DecKind::Val(vb) => {
+                        if let Some(name) = crate::eval::intrinsic_name(&vb.body) {
+                            assert!(
+                                intrinsic_arity_ok(&name, vb.params.len()),
+                                "{path}: {name} with {} parameters",
+                                vb.params.len()
+                            );
+                            checked += 1;
+                        }
+                    }
+                    syntax::ast::DecKind::Local(inner) => decs.push(inner),
+                    syntax::ast::DecKind::Mod(mb) => {
+                        if let syntax::ast::ModExpKind::Struct(ds) = &mb.body.kind {
+                            decs.extend(ds.iter());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(checked > 200, "checked only {checked} definitions");
+    }
+
+    #[test]
+    fn unknown_names_are_rejected() {
+        assert_eq!(intrinsic_arity("map"), Some(2));
+        assert_eq!(intrinsic_arity("f64.i32"), Some(1));
+        assert_eq!(intrinsic_arity("f64.f64"), None);
+        assert_eq!(intrinsic_arity("f16.sqrt"), None);
+        assert_eq!(intrinsic_arity("i32.sqrt"), None);
+        assert_eq!(intrinsic_arity("nosuch"), None);
+    }
+
+    #[test]
+    fn conversions_follow_the_documented_table() {
+        let span = Span::default();
+        let conv = |name: &str, x: Scalar| match per_type(
+            name,
+            &Value::Scalar(x),
+            &Value::unit(),
+            &Value::unit(),
+            span,
+        ) {
+            Ok(Value::Scalar(s)) => s,
+            _ => panic!("{name} failed"),
+        };
+        assert!(matches!(conv("u8.i8", Scalar::I8(-1)), Scalar::U8(255)));
+        assert!(matches!(conv("i8.u8", Scalar::U8(200)), Scalar::I8(-56)));
+        assert!(matches!(
+            conv("i64.u32", Scalar::U32(u32::MAX)),
+            Scalar::I64(4294967295)
+        ));
+        assert!(matches!(conv("u8.f64", Scalar::F64(-1.5)), Scalar::U8(0)));
+        assert!(matches!(
+            conv("i8.f64", Scalar::F64(300.0)),
+            Scalar::I8(127)
+        ));
+        assert!(matches!(
+            conv("i32.f32", Scalar::F32(f32::INFINITY)),
+            Scalar::I32(0)
+        ));
+        assert!(matches!(
+            conv("bool.f64", Scalar::F64(-0.0)),
+            Scalar::Bool(false)
+        ));
+        assert!(matches!(
+            conv("f32.bool", Scalar::Bool(true)),
+            Scalar::F32(1.0)
+        ));
+        assert!(matches!(
+            conv("f64.to_bits", Scalar::F64(1.0)),
+            Scalar::U64(0x3ff0_0000_0000_0000)
+        ));
+        assert!(matches!(
+            conv("f32.from_bits", Scalar::U32(0x4000_0000)),
+            Scalar::F32(2.0)
+        ));
+        assert!(matches!(conv("i32.clz", Scalar::I32(1)), Scalar::I32(31)));
+    }
 }

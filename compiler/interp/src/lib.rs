@@ -145,9 +145,8 @@ impl Interpreter {
             .enumerate()
             .map(|(i, v)| {
                 let hint = ret_parts.get(i).copied().flatten();
-                convert::from_internal(v, hint).map_err(|m| {
-                    plain_error(format!("cannot return the result of {entry}: {m}"))
-                })
+                convert::from_internal(v, hint)
+                    .map_err(|m| plain_error(format!("cannot return the result of {entry}: {m}")))
             })
             .collect()
     }

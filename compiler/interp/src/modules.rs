@@ -121,7 +121,10 @@ impl Interp {
         if let Some(name) = intrinsic_name(&vb.body) {
             let arity = vb.params.len();
             if !intrinsic_arity_ok(&name, arity) {
-                return Err(rt_err(format!("unknown intrinsic \"{name}\""), vb.body.span));
+                return Err(rt_err(
+                    format!("unknown intrinsic \"{name}\""),
+                    vb.body.span,
+                ));
             }
             let f = Value::Fun(Rc::new(Closure::Intrinsic {
                 name: name.clone(),
@@ -134,13 +137,13 @@ impl Interp {
                 Ok(f)
             };
         }
-        let def = FunDef {
-            name: Some(vb.name.name.clone()),
-            type_params: vb.type_params.clone(),
-            params: vb.params.clone(),
-            ret: vb.ret.clone(),
-            body: vb.body.clone(),
-        };
+        let def = FunDef::new(
+            Some(vb.name.name.clone()),
+            vb.type_params.clone(),
+            vb.params.clone(),
+            vb.ret.clone(),
+            vb.body.clone(),
+        );
         if vb.params.is_empty() {
             let v = self.eval(&vb.body, &env)?;
             if let Some(ret) = &vb.ret {

@@ -187,7 +187,16 @@ fn un_partial(op: UnOp, x: &Scalar, y: &Scalar) -> Result<Scalar, String> {
         UnOp::Neg => k(x, -1.0),
         UnOp::Abs => {
             let v = x.as_f64().unwrap_or(0.0);
-            k(x, if v > 0.0 { 1.0 } else if v < 0.0 { -1.0 } else { 0.0 })
+            k(
+                x,
+                if v > 0.0 {
+                    1.0
+                } else if v < 0.0 {
+                    -1.0
+                } else {
+                    0.0
+                },
+            )
         }
         UnOp::Sqrt => recip(&mul(&k(x, 2.0), y)?)?,
         UnOp::Cbrt => recip(&mul(&k(x, 3.0), &sq(y)?)?)?,
@@ -203,10 +212,7 @@ fn un_partial(op: UnOp, x: &Scalar, y: &Scalar) -> Result<Scalar, String> {
         UnOp::Cos => unop(UnOp::Neg, &unop(UnOp::Sin, x)?)?,
         UnOp::Tan => add(&one, &sq(y)?)?,
         UnOp::Asin => recip(&unop(UnOp::Sqrt, &sub(&one, &sq(x)?)?)?)?,
-        UnOp::Acos => unop(
-            UnOp::Neg,
-            &recip(&unop(UnOp::Sqrt, &sub(&one, &sq(x)?)?)?)?,
-        )?,
+        UnOp::Acos => unop(UnOp::Neg, &recip(&unop(UnOp::Sqrt, &sub(&one, &sq(x)?)?)?)?)?,
         UnOp::Atan => recip(&add(&one, &sq(x)?)?)?,
         UnOp::Sinh => unop(UnOp::Cosh, x)?,
         UnOp::Cosh => unop(UnOp::Sinh, x)?,
@@ -267,4 +273,181 @@ pub fn convert(a: &Scalar, to: PrimType) -> Scalar {
         primal,
         tan,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ad::{self, Tape};
+
+    fn f64_of(s: &Scalar) -> f64 {
+        s.as_f64().unwrap_or(f64::NAN)
+    }
+
+    /// Forward-mode derivative of `f` at `x` (f64).
+    fn fwd(f: &dyn Fn(&Scalar) -> Scalar, x: f64) -> f64 {
+        let l = ad::fresh_level();
+        let y = f(&ad::dual(l, &Scalar::F64(x), &Scalar::F64(1.0)));
+        f64_of(&ad::split_dual(l, &y).1)
+    }
+
+    /// Reverse-mode derivative of `f` at `x` (f64).
+    fn rev(f: &dyn Fn(&Scalar) -> Scalar, x: f64) -> f64 {
+        let l = ad::fresh_level();
+        let tape = Rc::new(Tape::default());
+        let (xt, i) = ad::tag_input(l, &tape, &Scalar::F64(x));
+        let y = f(&xt);
+        let n = tape.nodes.borrow().len();
+        let mut adj = vec![None; n];
+        if let Some(o) = ad::rev_node(l, &y) {
+            adj[o] = Some(Scalar::F64(1.0));
+        }
+        for k in (0..n).rev() {
+            let Some(a) = adj[k].clone() else { continue };
+            let parents = tape.nodes.borrow()[k].parents.clone();
+            for (p, d) in parents {
+                let c = convert(&mul(&d, &a).unwrap(), tape.nodes.borrow()[p].ty);
+                adj[p] = Some(match &adj[p] {
+                    Some(o) => add(o, &c).unwrap(),
+                    None => c,
+                });
+            }
+        }
+        adj[i.unwrap()].as_ref().map_or(0.0, f64_of)
+    }
+
+    fn central(f: &dyn Fn(f64) -> f64, x: f64) -> f64 {
+        let h = 1e-6 * (1.0 + x.abs());
+        (f(x + h) - f(x - h)) / (2.0 * h)
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-5 * (1.0 + a.abs().max(b.abs()))
+    }
+
+    #[test]
+    fn unary_rules_match_finite_differences() {
+        let cases: &[(UnOp, f64)] = &[
+            (UnOp::Neg, 0.7),
+            (UnOp::Abs, -0.7),
+            (UnOp::Sqrt, 2.3),
+            (UnOp::Cbrt, 2.3),
+            (UnOp::Exp, 0.4),
+            (UnOp::Exp2, 0.4),
+            (UnOp::Exp10, 0.4),
+            (UnOp::Expm1, 0.4),
+            (UnOp::Log, 1.7),
+            (UnOp::Log2, 1.7),
+            (UnOp::Log10, 1.7),
+            (UnOp::Log1p, 0.7),
+            (UnOp::Sin, 0.9),
+            (UnOp::Cos, 0.9),
+            (UnOp::Tan, 0.9),
+            (UnOp::Asin, 0.3),
+            (UnOp::Acos, 0.3),
+            (UnOp::Atan, 0.3),
+            (UnOp::Sinh, 0.8),
+            (UnOp::Cosh, 0.8),
+            (UnOp::Tanh, 0.8),
+            (UnOp::Asinh, 0.8),
+            (UnOp::Acosh, 1.8),
+            (UnOp::Atanh, 0.4),
+            (UnOp::Erf, 0.6),
+            (UnOp::Erfc, 0.6),
+            (UnOp::Gamma, 2.6),
+            (UnOp::Lgamma, 2.6),
+            (UnOp::Polygamma(0), 1.6),
+            (UnOp::Polygamma(1), 1.6),
+        ];
+        for &(op, x) in cases {
+            let f = |s: &Scalar| unop(op, s).unwrap();
+            let plain = |v: f64| f64_of(&unop(op, &Scalar::F64(v)).unwrap());
+            let fd = central(&plain, x);
+            assert!(
+                close(fwd(&f, x), fd),
+                "{op:?} forward: {} vs {fd}",
+                fwd(&f, x)
+            );
+            assert!(
+                close(rev(&f, x), fd),
+                "{op:?} reverse: {} vs {fd}",
+                rev(&f, x)
+            );
+            // Second derivative: forward over forward against differences of the first.
+            let d1 = |v: f64| fwd(&f, v);
+            let fd2 = central(&d1, x);
+            let d2 = fwd(
+                &|s: &Scalar| {
+                    let l = ad::fresh_level();
+                    let y = f(&ad::dual(l, s, &Scalar::F64(1.0)));
+                    ad::split_dual(l, &y).1
+                },
+                x,
+            );
+            assert!(close(d2, fd2), "{op:?} second: {d2} vs {fd2}");
+        }
+    }
+
+    #[test]
+    fn binary_rules_match_finite_differences() {
+        let cases: &[(BinOp, f64, f64)] = &[
+            (BinOp::Add, 1.3, 0.4),
+            (BinOp::Sub, 1.3, 0.4),
+            (BinOp::Mul, 1.3, 0.4),
+            (BinOp::Div, 1.3, 0.4),
+            (BinOp::Pow, 1.3, 2.4),
+            (BinOp::Mod, 1.3, 0.4),
+            (BinOp::Min, 1.3, 0.4),
+            (BinOp::Max, 1.3, 0.4),
+            (BinOp::Atan2, 1.3, -0.4),
+            (BinOp::Hypot, 1.3, -0.4),
+        ];
+        for &(op, a, b) in cases {
+            let plain =
+                |x: f64, y: f64| f64_of(&binop(op, &Scalar::F64(x), &Scalar::F64(y)).unwrap());
+            let fa = |s: &Scalar| binop(op, s, &Scalar::F64(b)).unwrap();
+            let fb = |s: &Scalar| binop(op, &Scalar::F64(a), s).unwrap();
+            let fda = central(&|x| plain(x, b), a);
+            let fdb = central(&|y| plain(a, y), b);
+            assert!(close(fwd(&fa, a), fda), "{op:?} d/da");
+            assert!(close(fwd(&fb, b), fdb), "{op:?} d/db");
+            assert!(close(rev(&fa, a), fda), "{op:?} rev d/da");
+            assert!(close(rev(&fb, b), fdb), "{op:?} rev d/db");
+        }
+        // Both operands tagged at once: d/dx (x * x) = 2x.
+        let sq = |s: &Scalar| mul(s, s).unwrap();
+        assert!(close(fwd(&sq, 3.0), 6.0));
+        assert!(close(rev(&sq, 3.0), 6.0));
+        let fm = |s: &Scalar| fma(s, s, s).unwrap();
+        assert!(close(rev(&fm, 2.0), 5.0));
+    }
+
+    #[test]
+    fn conversions_carry_derivatives_between_float_types() {
+        let f = |s: &Scalar| {
+            let t = convert(s, PrimType::F32);
+            let u = mul(&t, &t).unwrap();
+            convert(&u, PrimType::F64)
+        };
+        assert!(close(fwd(&f, 1.5), 3.0));
+        assert!(close(rev(&f, 1.5), 3.0));
+        let to_int = convert(
+            &ad::dual(ad::fresh_level(), &Scalar::F64(2.7), &Scalar::F64(1.0)),
+            PrimType::I32,
+        );
+        assert!(matches!(to_int, Scalar::I32(2)));
+    }
+
+    #[test]
+    fn nested_levels_do_not_confuse_perturbations() {
+        // d/dx (x * d/dy (x * y)) at y = 1 is d/dx (x * x) = 2x.
+        let outer = |x: &Scalar| {
+            let inner = |y: &Scalar| mul(x, y).unwrap();
+            let l = ad::fresh_level();
+            let r = inner(&ad::dual(l, &Scalar::F64(1.0), &Scalar::F64(1.0)));
+            mul(x, &ad::split_dual(l, &r).1).unwrap()
+        };
+        assert!(close(fwd(&outer, 3.0), 6.0));
+        assert!(close(rev(&outer, 3.0), 6.0));
+    }
 }

@@ -461,7 +461,11 @@ fn int_bin(op: BinOp, t: PrimType, a: i128, b: i128) -> Result<Scalar, String> {
                 BinOp::Div => a.div_euclid(b) - if b < 0 && a.rem_euclid(b) != 0 { 1 } else { 0 },
                 BinOp::Mod => {
                     let r = a % b;
-                    if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r }
+                    if r != 0 && ((r < 0) != (b < 0)) {
+                        r + b
+                    } else {
+                        r
+                    }
                 }
                 BinOp::Quot => a / b,
                 _ => a % b,
@@ -501,8 +505,16 @@ fn int_bin(op: BinOp, t: PrimType, a: i128, b: i128) -> Result<Scalar, String> {
             }
         }
         BinOp::UShr => {
-            let ua = if unsigned { a } else { a & ((1i128 << bits) - 1) };
-            if b < 0 || b >= bits as i128 { 0 } else { ua >> b }
+            let ua = if unsigned {
+                a
+            } else {
+                a & ((1i128 << bits) - 1)
+            };
+            if b < 0 || b >= bits as i128 {
+                0
+            } else {
+                ua >> b
+            }
         }
         BinOp::Min => a.min(b),
         BinOp::Max => a.max(b),
@@ -584,7 +596,11 @@ pub fn unop_plain(op: UnOp, a: &Scalar) -> Result<Scalar, String> {
     }
     if let Some(x) = a.as_i128() {
         let bits = int_bits(t);
-        let ubits = if t.is_unsigned() { x } else { x & ((1i128 << bits) - 1) };
+        let ubits = if t.is_unsigned() {
+            x
+        } else {
+            x & ((1i128 << bits) - 1)
+        };
         let r = match op {
             UnOp::Neg => x.wrapping_neg(),
             UnOp::Not => !x,
@@ -778,16 +794,46 @@ mod tests {
 
     #[test]
     fn conversions() {
-        assert!(matches!(convert_plain(&Scalar::F64(-2.7), PrimType::I32), Scalar::I32(-2)));
-        assert!(matches!(convert_plain(&Scalar::F64(300.0), PrimType::U8), Scalar::U8(255)));
-        assert!(matches!(convert_plain(&Scalar::F64(-1.5), PrimType::U8), Scalar::U8(0)));
-        assert!(matches!(convert_plain(&Scalar::F64(300.0), PrimType::I8), Scalar::I8(127)));
-        assert!(matches!(convert_plain(&Scalar::F64(f64::NAN), PrimType::I32), Scalar::I32(0)));
-        assert!(matches!(convert_plain(&Scalar::F64(f64::NAN), PrimType::Bool), Scalar::Bool(true)));
-        assert!(matches!(convert_plain(&Scalar::I32(-1), PrimType::U16), Scalar::U16(65535)));
-        assert!(matches!(convert_plain(&Scalar::U8(200), PrimType::I8), Scalar::I8(-56)));
-        assert!(matches!(convert_plain(&Scalar::Bool(true), PrimType::F32), Scalar::F32(1.0)));
-        assert!(matches!(convert_plain(&Scalar::I64(3), PrimType::Bool), Scalar::Bool(true)));
+        assert!(matches!(
+            convert_plain(&Scalar::F64(-2.7), PrimType::I32),
+            Scalar::I32(-2)
+        ));
+        assert!(matches!(
+            convert_plain(&Scalar::F64(300.0), PrimType::U8),
+            Scalar::U8(255)
+        ));
+        assert!(matches!(
+            convert_plain(&Scalar::F64(-1.5), PrimType::U8),
+            Scalar::U8(0)
+        ));
+        assert!(matches!(
+            convert_plain(&Scalar::F64(300.0), PrimType::I8),
+            Scalar::I8(127)
+        ));
+        assert!(matches!(
+            convert_plain(&Scalar::F64(f64::NAN), PrimType::I32),
+            Scalar::I32(0)
+        ));
+        assert!(matches!(
+            convert_plain(&Scalar::F64(f64::NAN), PrimType::Bool),
+            Scalar::Bool(true)
+        ));
+        assert!(matches!(
+            convert_plain(&Scalar::I32(-1), PrimType::U16),
+            Scalar::U16(65535)
+        ));
+        assert!(matches!(
+            convert_plain(&Scalar::U8(200), PrimType::I8),
+            Scalar::I8(-56)
+        ));
+        assert!(matches!(
+            convert_plain(&Scalar::Bool(true), PrimType::F32),
+            Scalar::F32(1.0)
+        ));
+        assert!(matches!(
+            convert_plain(&Scalar::I64(3), PrimType::Bool),
+            Scalar::Bool(true)
+        ));
         match convert_plain(&Scalar::F64(0.1), PrimType::F16) {
             Scalar::F16(h) => assert!((h.to_f64() - 0.1).abs() < 1e-3),
             s => panic!("{s:?}"),

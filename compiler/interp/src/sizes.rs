@@ -59,7 +59,9 @@ impl SizeCtx {
 
 fn mismatch(what: &str, expected: i64, actual: i64, span: Span) -> Box<crate::RuntimeError> {
     rt_err(
-        format!("Size mismatch: expected size {expected} for `{what}`, but the value has size {actual}."),
+        format!(
+            "Size mismatch: expected size {expected} for `{what}`, but the value has size {actual}."
+        ),
         span,
     )
 }
@@ -161,7 +163,14 @@ impl Interp {
     }
 
     /// Binds or checks one size against an actual extent.
-    fn check_size(&mut self, s: &Expr, actual: i64, env: &Env, ctx: &mut SizeCtx, span: Span) -> R<()> {
+    fn check_size(
+        &mut self,
+        s: &Expr,
+        actual: i64,
+        env: &Env,
+        ctx: &mut SizeCtx,
+        span: Span,
+    ) -> R<()> {
         match &s.kind {
             ExprKind::Var(q) if q.quals.is_empty() => {
                 let n = &q.name.name;

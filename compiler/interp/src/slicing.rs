@@ -64,15 +64,15 @@ pub fn slice_positions(
     end: Option<i64>,
     stride: Option<i64>,
 ) -> Option<(i64, i64, usize)> {
-    let n = n as i64;
-    let s = stride.unwrap_or(1);
+    let n = n as i128;
+    let s = stride.unwrap_or(1) as i128;
     if s == 0 {
         return None;
     }
     let (i, j) = if s > 0 {
-        (start.unwrap_or(0), end.unwrap_or(n))
+        (start.map_or(0, i128::from), end.map_or(n, i128::from))
     } else {
-        (start.unwrap_or(n - 1), end.unwrap_or(-1))
+        (start.map_or(n - 1, i128::from), end.map_or(-1, i128::from))
     };
     let count = if s > 0 {
         if i > j || i < 0 || j > n {
@@ -83,12 +83,12 @@ pub fn slice_positions(
         if i < j || j < -1 || i >= n {
             return None;
         }
-        (i - j + (-s) - 1) / (-s)
+        (i - j - s - 1) / (-s)
     };
     if count > 0 && (i < 0 || i >= n) {
         return None;
     }
-    Some((i, s, count as usize))
+    Some((i as i64, s as i64, count as usize))
 }
 
 fn oob(v: &Value, idx: &[DimIdx]) -> String {
@@ -216,7 +216,9 @@ pub fn range(
         RangeEnd::DownToExclusive => "..>",
     };
     let invalid = || {
-        let mid = second.map(|s| format!("..{}", s.as_i128().unwrap_or(0))).unwrap_or_default();
+        let mid = second
+            .map(|s| format!("..{}", s.as_i128().unwrap_or(0)))
+            .unwrap_or_default();
         format!("Invalid range: {a}{mid}{op}{b}.")
     };
     let count: i128 = match end_kind {
@@ -239,12 +241,11 @@ pub fn range(
             (a - b + (-step) - 1) / (-step)
         }
     };
-    if count > (1 << 40) {
-        return Err(format!("{} (too many elements)", invalid()));
+    let mut elems = Vec::new();
+    if elems.try_reserve_exact(count as usize).is_err() || count > u32::MAX as i128 {
+        return Err(format!("{} (out of memory)", invalid()));
     }
-    let elems = (0..count)
-        .map(|k| Value::Scalar(Scalar::from_i128(t, a + k * step)))
-        .collect();
+    elems.extend((0..count).map(|k| Value::Scalar(Scalar::from_i128(t, a + k * step))));
     Ok(Value::Array(Array::new(
         elems,
         Some(Rc::new(Value::Scalar(Scalar::zero(t)))),
@@ -253,7 +254,9 @@ pub fn range(
 
 /// Reads an `i64` index value (any integer type is accepted).
 pub fn as_index(s: &Scalar) -> Option<i64> {
-    s.as_i128().map(|x| x as i64).filter(|_| s.prim_type() != PrimType::Bool)
+    s.as_i128()
+        .map(|x| x as i64)
+        .filter(|_| s.prim_type() != PrimType::Bool)
 }
 
 #[cfg(test)]
@@ -261,7 +264,10 @@ mod tests {
     use super::*;
 
     fn ints(xs: &[i32]) -> Value {
-        Value::array(xs.iter().map(|&x| Value::Scalar(Scalar::I32(x))).collect(), None)
+        Value::array(
+            xs.iter().map(|&x| Value::Scalar(Scalar::I32(x))).collect(),
+            None,
+        )
     }
 
     fn to_vec(v: &Value) -> Vec<i32> {
@@ -285,7 +291,11 @@ mod tests {
         assert_eq!(sl(Some(1), Some(6), Some(3)), Ok(vec![1, 4]));
         assert_eq!(sl(Some(5), Some(0), Some(-2)), Ok(vec![5, 3, 1]));
         assert_eq!(sl(Some(2), Some(2), None), Ok(vec![]));
-        assert!(sl(Some(2), Some(9), None).unwrap_err().contains("Invalid slice"));
+        assert!(
+            sl(Some(2), Some(9), None)
+                .unwrap_err()
+                .contains("Invalid slice")
+        );
         assert!(sl(Some(3), Some(1), None).is_err());
         assert!(sl(None, None, Some(0)).is_err());
     }
@@ -311,17 +321,38 @@ mod tests {
     }
 
     #[test]
+    fn extreme_slices_do_not_overflow() {
+        let xs = ints(&[1, 2, 3]);
+        assert!(index(&xs, &[DimIdx::Slice(Some(1), Some(0), Some(i64::MIN))]).is_ok());
+        assert!(index(&xs, &[DimIdx::Slice(Some(i64::MIN), Some(i64::MAX), None)]).is_err());
+        assert!(index(&xs, &[DimIdx::Fix(i64::MIN)]).is_err());
+    }
+
+    #[test]
     fn ranges() {
         let r = |a: i32, s: Option<i32>, k, b: i32| {
-            range(&Scalar::I32(a), s.map(Scalar::I32).as_ref(), k, &Scalar::I32(b)).map(|v| to_vec(&v))
+            range(
+                &Scalar::I32(a),
+                s.map(Scalar::I32).as_ref(),
+                k,
+                &Scalar::I32(b),
+            )
+            .map(|v| to_vec(&v))
         };
         assert_eq!(r(1, None, RangeEnd::UpToExclusive, 5), Ok(vec![1, 2, 3, 4]));
         assert_eq!(r(1, None, RangeEnd::Inclusive, 3), Ok(vec![1, 2, 3]));
         assert_eq!(r(5, None, RangeEnd::DownToExclusive, 2), Ok(vec![5, 4, 3]));
-        assert_eq!(r(0, Some(2), RangeEnd::UpToExclusive, 7), Ok(vec![0, 2, 4, 6]));
+        assert_eq!(
+            r(0, Some(2), RangeEnd::UpToExclusive, 7),
+            Ok(vec![0, 2, 4, 6])
+        );
         assert_eq!(r(5, Some(3), RangeEnd::Inclusive, 0), Ok(vec![5, 3, 1]));
         assert_eq!(r(2, None, RangeEnd::UpToExclusive, 2), Ok(vec![]));
-        assert!(r(5, None, RangeEnd::UpToExclusive, 1).unwrap_err().contains("Invalid range"));
+        assert!(
+            r(5, None, RangeEnd::UpToExclusive, 1)
+                .unwrap_err()
+                .contains("Invalid range")
+        );
         assert!(r(1, Some(1), RangeEnd::Inclusive, 3).is_err());
     }
 }

@@ -82,7 +82,10 @@ mod tests {
         for &x in &[0.3, 1.7, 4.2, 25.0] {
             let h = 1e-5;
             let fd = (polygamma(0, x + h) - polygamma(0, x - h)) / (2.0 * h);
-            assert!((fd - polygamma(1, x)).abs() < 1e-5 * (1.0 + fd.abs()), "{x}");
+            assert!(
+                (fd - polygamma(1, x)).abs() < 1e-5 * (1.0 + fd.abs()),
+                "{x}"
+            );
         }
     }
 }

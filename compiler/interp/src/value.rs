@@ -88,6 +88,39 @@ pub struct FunDef {
     pub ret: Option<ast::TypeExp>,
     /// The body.
     pub body: ast::Expr,
+    /// The names of the size parameters (from `type_params`).
+    pub size_names: Vec<Name>,
+    /// The names of the type parameters (from `type_params`).
+    pub type_names: Vec<Name>,
+}
+
+impl FunDef {
+    /// A function definition; the parameter name lists are derived here.
+    pub fn new(
+        name: Option<Name>,
+        type_params: Vec<ast::TypeParam>,
+        params: Vec<ast::Pat>,
+        ret: Option<ast::TypeExp>,
+        body: ast::Expr,
+    ) -> FunDef {
+        let mut size_names = Vec::new();
+        let mut type_names = Vec::new();
+        for p in &type_params {
+            match p {
+                ast::TypeParam::Size(i) => size_names.push(i.name.clone()),
+                ast::TypeParam::Type(i, _) => type_names.push(i.name.clone()),
+            }
+        }
+        FunDef {
+            name,
+            type_params,
+            params,
+            ret,
+            body,
+            size_names,
+            type_names,
+        }
+    }
 }
 
 /// A function value.
@@ -171,7 +204,10 @@ impl Value {
     /// A record or tuple field by name (`"0"`, `"1"` for tuples).
     pub fn field(&self, name: &str) -> Option<Value> {
         match self {
-            Value::Record(fs) => fs.iter().find(|(n, _)| &**n == name).map(|(_, v)| v.clone()),
+            Value::Record(fs) => fs
+                .iter()
+                .find(|(n, _)| &**n == name)
+                .map(|(_, v)| v.clone()),
             Value::Tuple(vs) => name.parse::<usize>().ok().and_then(|i| vs.get(i).cloned()),
             _ => None,
         }
@@ -213,9 +249,11 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
         ),
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len()
-                && (Rc::ptr_eq(&x.elems, &y.elems)
-                    && x.elems.iter().all(|v| !contains_float(v))
-                    || x.elems.iter().zip(y.elems.iter()).all(|(p, q)| values_equal(p, q)))
+                && (Rc::ptr_eq(&x.elems, &y.elems) && x.elems.iter().all(|v| !contains_float(v))
+                    || x.elems
+                        .iter()
+                        .zip(y.elems.iter())
+                        .all(|(p, q)| values_equal(p, q)))
                 && a.shape() == b.shape()
         }
         (Value::Tuple(x), Value::Tuple(y)) => {
@@ -223,8 +261,7 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
         }
         (Value::Record(x), Value::Record(y)) => {
             x.len() == y.len()
-                && x
-                    .iter()
+                && x.iter()
                     .zip(y.iter())
                     .all(|((n, p), (m, q))| n == m && values_equal(p, q))
         }
@@ -250,7 +287,10 @@ mod tests {
     use super::*;
 
     fn ints(xs: &[i32]) -> Value {
-        Value::array(xs.iter().map(|&x| Value::Scalar(Scalar::I32(x))).collect(), None)
+        Value::array(
+            xs.iter().map(|&x| Value::Scalar(Scalar::I32(x))).collect(),
+            None,
+        )
     }
 
     #[test]
@@ -279,8 +319,14 @@ mod tests {
             ("0".into(), Value::i64(3)),
         ]);
         assert!(matches!(&r, Value::Tuple(v) if v.len() == 2));
-        assert!(matches!(r.field("1"), Some(Value::Scalar(Scalar::Bool(true)))));
-        let r = Value::record(vec![("y".into(), Value::i64(1)), ("x".into(), Value::i64(2))]);
+        assert!(matches!(
+            r.field("1"),
+            Some(Value::Scalar(Scalar::Bool(true)))
+        ));
+        let r = Value::record(vec![
+            ("y".into(), Value::i64(1)),
+            ("x".into(), Value::i64(2)),
+        ]);
         assert!(matches!(&r, Value::Record(fs) if &*fs[0].0 == "x"));
     }
 }

@@ -20,13 +20,184 @@ fn err(src: &str, args: &[&str]) -> String {
 
 #[test]
 fn prelude_loads_and_arithmetic_runs() {
-    assert_eq!(ok("def main (x: i32) (y: i32) = x * y + 1", &["6", "7"]), "43i32");
+    assert_eq!(
+        ok("def main (x: i32) (y: i32) = x * y + 1", &["6", "7"]),
+        "43i32"
+    );
 }
 
 #[test]
 fn soacs() {
     let src = "def main (xs: []i32) = (map (+1) xs, reduce (+) 0 xs, scan (+) 0 xs)";
-    assert_eq!(ok(src, &["[1, 2, 3]"]), "[2i32, 3i32, 4i32] 6i32 [1i32, 3i32, 6i32]");
+    assert_eq!(
+        ok(src, &["[1, 2, 3]"]),
+        "[2i32, 3i32, 4i32] 6i32 [1i32, 3i32, 6i32]"
+    );
     let src = "def main (xs: []i32) = filter (\\x -> x % 2 == 0) xs";
     assert_eq!(ok(src, &["[1, 2, 3, 4]"]), "[2i32, 4i32]");
+}
+
+#[test]
+fn integer_semantics() {
+    let src =
+        "def main (a: i32) (b: i32) = (a / b, a % b, a // b, a %% b, 255u8 + 1u8, 1i32 << 31i32)";
+    assert_eq!(
+        ok(src, &["-7", "2"]),
+        "-4i32 1i32 -3i32 -1i32 0u8 -2147483648i32"
+    );
+    assert!(err(src, &["1", "0"]).contains("Division by zero"));
+}
+
+#[test]
+fn run_time_errors_use_the_documented_phrases() {
+    let idx = "def main (xs: []i32) (i: i64) = xs[i]";
+    assert_eq!(
+        err(idx, &["[1, 2, 3]", "3i64"]),
+        "Index [3] out of bounds for array of shape [3]."
+    );
+    let assert_src = "def main (x: i32) = assert (x >= 0i32) (x + 1i32)";
+    assert_eq!(err(assert_src, &["-5"]), "Assertion is false: x >= 0i32");
+    let range = "def main (a: i32) (b: i32) = length (a..<b)";
+    assert!(err(range, &["5", "1"]).contains("Invalid range"));
+    let slice = "def main (xs: []i32) (i: i64) = xs[:i]";
+    assert!(err(slice, &["[1, 2]", "3i64"]).contains("Invalid slice"));
+    let sizes = "def main [n] (xs: [n]i32) (ys: [n]i32) = map2 (+) xs ys";
+    assert!(err(sizes, &["[1, 2]", "[1, 2, 3]"]).contains("Size mismatch"));
+    let coerce = "def main [n] (xs: [n]i32) = xs[1:] :> [n]i32";
+    assert!(err(coerce, &["[1, 2]"]).contains("Size mismatch"));
+    assert!(err("def main (n: i64) = iota n", &["-1i64"]).contains("Invalid range"));
+}
+
+#[test]
+fn errors_carry_a_backtrace_of_calls() {
+    let src = "def f (xs: []i32) (i: i64) = xs[i]\ndef g (xs: []i32) = f xs 5i64\ndef main (xs: []i32) = g xs";
+    let e = common::run(src, "main", &["[1]"]).unwrap_err();
+    assert!(e.message.contains("out of bounds"));
+    assert!(e.span.is_some());
+    assert_eq!(e.backtrace.len(), 2, "{:?}", e.backtrace);
+}
+
+#[test]
+fn records_tuples_sums_and_match() {
+    let src = r#"
+type shape = #circle f64 | #rect f64 f64
+def area (s: shape) = match s
+  case #circle r -> 3.0 * r * r
+  case #rect w h -> w * h
+def main (x: f64) =
+  let r = {a = x, b = (1i32, true)}
+  let r2 = r with a = 2.0
+  let (p, q) = r2.b
+  in (area (#circle x), area (#rect x 2.0), r2.a, p, q, r.b.0)
+"#;
+    assert_eq!(ok(src, &["1.0"]), "3.0f64 2.0f64 2.0f64 1i32 true 1i32");
+}
+
+#[test]
+fn loops_and_in_place_updates() {
+    let src = r#"
+def main (n: i64) =
+  let a = loop acc = replicate n 0i64 for i < n do acc with [i] = i * i
+  let s = loop s = 0i64 for x in a do s + x
+  let w = loop k = 1i64 while k < n do k * 2i64
+  let x = 5i64
+  let x = loop x for i < 3i64 do x + i
+  let b = copy a
+  let b[0] = 42i64
+  in (s, w, x, b[0], a[0], a[2:4])
+"#;
+    assert_eq!(
+        ok(src, &["5i64"]),
+        "30i64 8i64 8i64 42i64 0i64 [4i64, 9i64]"
+    );
+    // A long loop of updates runs in place (quadratic copying would time out).
+    let big = "def main (n: i64) = let a = loop a = replicate n 0i64 for i < n do a with [i] = i in a[n - 1i64]";
+    assert_eq!(ok(big, &["200000i64"]), "199999i64");
+}
+
+#[test]
+fn sections_and_higher_order_functions() {
+    let src = r#"
+def twice 'a (f: a -> a) (x: a) = f (f x)
+def main (xs: []i32) =
+  ( map (2i32 -) xs, map (/ 2i32) xs, twice (+ 1i32) 0i32
+  , map (.0) (zip xs xs), map (.[1]) [xs, xs], xs |> map (* 3i32)
+  , (flip (-)) 1i32 10i32 )
+"#;
+    assert_eq!(
+        ok(src, &["[4, 6]"]),
+        "[-2i32, -4i32] [2i32, 3i32] 2i32 [4i32, 6i32] [6i32, 6i32] [12i32, 18i32] 9i32"
+    );
+}
+
+#[test]
+fn modules_functors_and_opens() {
+    let src = r#"
+module type num = { type t val zero: t val add: t -> t -> t }
+module I: num with t = i32 = { type t = i32 def zero = 0i32 def add (x: i32) (y: i32) = x + y }
+module Sum (N: num) = { def sum (xs: []N.t) = reduce N.add N.zero xs }
+module S = Sum I
+module Outer = { module Inner = { def k = 7i32 } local def hidden = 1i32 def vis = hidden + 1i32 }
+open Outer
+def main (xs: []i32) = (S.sum xs, Outer.Inner.k, vis, I.(add zero 3i32), f64.sqrt 4.0, i32.max 3i32 9i32)
+"#;
+    assert_eq!(ok(src, &["[1, 2, 3]"]), "6i32 7i32 2i32 3i32 2.0f64 9i32");
+}
+
+#[test]
+fn soac_family() {
+    let src = r#"
+def main (xs: []i32) =
+  ( reduce_by_index (replicate 3i64 0i32) (+) 0i32 [0i64, 2i64, 2i64, 7i64] xs
+  , hist (+) 0i32 2i64 [1i64, 1i64, 0i64, 0i64] xs
+  , scatter (replicate 3i64 0i32) [2i64, 0i64, -1i64, 9i64] xs
+  , transpose [[1i32, 2i32], [3i32, 4i32], [5i32, 6i32]]
+  , flatten [[1i32, 2i32], [3i32, 4i32]]
+  , (unzip (zip xs xs)).1
+  , rotate 1i64 xs
+  , concat xs xs
+  , (partition (> 2i32) xs).1 )
+"#;
+    assert_eq!(
+        ok(src, &["[1, 2, 3, 4]"]),
+        "[1i32, 0i32, 5i32] [7i32, 3i32] [2i32, 0i32, 1i32] [[1i32, 3i32, 5i32], [2i32, 4i32, 6i32]] \
+         [1i32, 2i32, 3i32, 4i32] [1i32, 2i32, 3i32, 4i32] \
+         [2i32, 3i32, 4i32, 1i32] [1i32, 2i32, 3i32, 4i32, 1i32, 2i32, 3i32, 4i32] [1i32, 2i32]"
+    );
+}
+
+#[test]
+fn empty_arrays_keep_their_shape() {
+    let src = "def main (n: i64) = (transpose (replicate 0i64 (replicate n 1.0)), filter (> 0.0) (replicate n 0.0))";
+    assert_eq!(ok(src, &["3i64"]), "empty([3][0]f64) empty([0]f64)");
+    let vs = common::run(src, "main", &["3i64"]).unwrap();
+    assert_eq!(vs[0].shape(), &[3, 0]);
+    assert_eq!(vs[1].shape(), &[0]);
+}
+
+#[test]
+fn differentiation() {
+    let src = r#"
+def f (x: f64) = x * x * x
+def g (v: (f64, f64)) = v.0 * f64.sin v.1
+def main (x: f64) =
+  ( jvp f x 1.0
+  , vjp f x 1.0
+  , jvp (\y -> jvp f y 1.0) x 1.0
+  , vjp (\y -> vjp f y 1.0) x 1.0
+  , jvp (\y -> vjp f y 1.0) x 1.0
+  , (vjp g (x, 0.0) 1.0).0
+  , vjp (\xs -> f64.sum (map (\x -> x * x) xs)) [1.0, 2.0, x] 1.0
+  , vjp (with_vjp (\y -> y * y) (\_ dy -> 100.0 * dy)) x 1.0 )
+"#;
+    assert_eq!(
+        ok(src, &["2.0"]),
+        "12.0f64 12.0f64 12.0f64 12.0f64 12.0f64 0.0f64 [2.0f64, 4.0f64, 4.0f64] 100.0f64"
+    );
+}
+
+#[test]
+fn strings_chars_and_f16() {
+    let src = "def main (x: f16) = (\"hi\", 'a', x + 1.0f16, f16.sqrt 4.0f16)";
+    assert_eq!(ok(src, &["2.0f16"]), "[104u8, 105u8] 97i32 3.0f16 2.0f16");
 }

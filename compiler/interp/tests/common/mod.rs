@@ -59,12 +59,19 @@ impl Loader {
     }
 
     fn load_path(&mut self, path: &Path, with_prelude: bool) -> Result<FileId, String> {
-        let path = path.canonicalize().map_err(|e| format!("{}: {e}", path.display()))?;
+        let path = path
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         if let Some(id) = self.loaded.get(&path) {
             return Ok(*id);
         }
         let src = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-        self.load_source(&src, path.parent().map(Path::to_path_buf), Some(path), with_prelude)
+        self.load_source(
+            &src,
+            path.parent().map(Path::to_path_buf),
+            Some(path),
+            with_prelude,
+        )
     }
 
     /// Parses and loads a source text; imports are resolved relative to `dir`.
