@@ -144,6 +144,21 @@ pub(crate) fn convert(
                 }
             }
         };
+        // When the parser runs into the next declaration (or the end of the file) on a
+        // later line, the problem is at the end of what came before: point there.
+        let mut span = span;
+        let at_boundary = match e.found() {
+            None => true,
+            Some(t) => crate::parser::DEC_SYNC.contains(t),
+        };
+        if at_boundary
+            && let Some((_, prev)) = tokens.iter().rev().find(|(_, s)| s.end <= span.start)
+            && src
+                .get(prev.end as usize..span.start as usize)
+                .is_some_and(|gap| gap.contains('\n'))
+        {
+            span = Span::new(prev.file, prev.end, prev.end);
+        }
         let mut d = Diagnostic::error("P001", message, span, label);
         // Hints.
         let found = e.found();
@@ -225,10 +240,16 @@ pub(crate) fn attach_docs(file: &mut File, docs: &[(u32, String)]) {
     }
     match file.decs.first() {
         Some(d) => {
+            // A first declaration that cannot carry a doc (an import or open) leaves
+            // its doc comment to the file.
+            let holds_doc = !matches!(d.kind, DecKind::Import(..) | DecKind::Open(_));
             if let Some(v) = by_offset.get_mut(&d.span.start)
-                && v.len() >= 2
+                && (v.len() >= 2 || !holds_doc)
             {
                 file.doc = Some(v.remove(0).clone());
+                if v.is_empty() {
+                    by_offset.remove(&d.span.start);
+                }
             }
         }
         None => file.doc = docs.first().map(|(_, d)| d.clone()),

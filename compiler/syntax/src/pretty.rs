@@ -883,7 +883,13 @@ impl Printer {
 
     fn let_body(&mut self, body: &Expr, tail: bool) {
         self.nl();
-        self.s("in ");
+        // `in` is optional before another `let`.
+        if !matches!(
+            body.kind,
+            ExprKind::Let { .. } | ExprKind::LetFun { .. } | ExprKind::LetWith { .. }
+        ) {
+            self.s("in ");
+        }
         self.expr(body, 0, tail);
     }
 
