@@ -108,6 +108,7 @@ impl Checker<'_> {
         top: bool,
     ) -> FunResult {
         let mark = self.scope.len();
+        let errors_before = self.diags.len();
         let size_start = self.u.sizes.len();
         self.u.level += 1;
         let mut tparams = self.bind_type_params(tps);
@@ -213,6 +214,17 @@ impl Checker<'_> {
         }
         let has_type_params = tparams.iter().any(|p| matches!(p, TParam::Type(..)));
         let mut eq_params = Vec::new();
+        if top && self.diags.len() > errors_before {
+            // Types left open by an error are not generalised (that would only cause
+            // follow-up errors such as a polymorphic entry point).
+            let mut vars = Vec::new();
+            collect_vars(&self.u.zonk(&ty), &mut vars, &mut Vec::new());
+            for v in vars {
+                if self.u.info(v).is_some() {
+                    self.u.vars[v as usize] = VarState::Bound(Ty::Error);
+                }
+            }
+        }
         self.generalise(&ty, size_start, &mut tparams, &mut eq_params);
         let ty = self.u.zonk(&ty);
         let _ = name;

@@ -641,6 +641,7 @@ impl Checker<'_> {
                             }
                         }
                         self.report(d);
+                        let _ = self.u.unify(&elem, &Ty::Error);
                     }
                 }
                 (

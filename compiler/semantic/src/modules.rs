@@ -380,7 +380,9 @@ impl Checker<'_> {
     pub fn ascribe(&mut self, m: &ModVal, sig: &SigVal, span: Span) -> Option<ModVal> {
         match (m, sig) {
             (ModVal::Struct(env), SigVal::Specs { .. }) => {
-                self.match_sig(env, sig, span)?;
+                // On a mismatch (reported), the module is still seen through the
+                // signature so that later uses do not cascade into more errors.
+                let _ = self.match_sig(env, sig, span);
                 let (fresh, _) = freshen(sig);
                 sig_as_module(&fresh)
             }

@@ -261,10 +261,10 @@ impl Unifier {
         let a = self.shallow(expected);
         let b = self.shallow(found);
         match (&a, &b) {
-            (Ty::Error, _) | (_, Ty::Error) => Ok(()),
             (Ty::Var(x), Ty::Var(y)) if x == y => Ok(()),
             (Ty::Var(x), _) => self.bind(*x, &b),
             (_, Ty::Var(y)) => self.bind(*y, &a),
+            (Ty::Error, _) | (_, Ty::Error) => Ok(()),
             (Ty::Prim(p), Ty::Prim(q)) if p == q => Ok(()),
             (Ty::Param(u, _), Ty::Param(w, _)) if u == w => Ok(()),
             (Ty::Abs(u, _, xs), Ty::Abs(w, _, ys)) if u == w && xs.len() == ys.len() => {

@@ -1,0 +1,272 @@
+//! Snapshot tests of the rendered diagnostic for one program per error class, and
+//! checks of elaboration and entry points on small programs with the prelude loaded.
+
+use semantic::testing::{check_str, load_prelude};
+use semantic::{EntryType, FileEnv};
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+use syntax::ast::{DecKind, ExprKind, Literal, PrimType};
+
+fn prelude() -> Option<&'static FileEnv> {
+    static P: OnceLock<Option<Arc<FileEnv>>> = OnceLock::new();
+    P.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../prelude");
+        load_prelude(&dir).0
+    })
+    .as_deref()
+}
+
+/// Checks `src` and renders its diagnostics without colour.
+fn render(src: &str) -> String {
+    let (_, diags) = check_str(src, prelude());
+    let sources = vec![("prog.fut".to_string(), src.to_string())];
+    syntax::diag::render(&diags, &sources, false)
+}
+
+/// The codes of the diagnostics of `src`.
+fn codes(src: &str) -> Vec<&'static str> {
+    check_str(src, prelude()).1.iter().map(|d| d.code).collect()
+}
+
+macro_rules! snap {
+    ($name:ident, $code:literal, $src:literal) => {
+        #[test]
+        fn $name() {
+            assert_eq!(codes($src), vec![$code], "{}", render($src));
+            insta::assert_snapshot!(render($src));
+        }
+    };
+}
+
+snap!(
+    t001_unknown_name,
+    "T001",
+    "def main (x: i32) = x + lenght\ndef length' = 1\n"
+);
+snap!(t002_mismatch, "T002", "def main (x: i32) : bool = x + 1\n");
+snap!(
+    t003_too_many_args,
+    "T003",
+    "def f (x: i32) = x\ndef main = f 1 2\n"
+);
+snap!(
+    t004_unknown_field,
+    "T004",
+    "def main = let r = {a = 1i32} in r.b\n"
+);
+snap!(
+    t005_nonexhaustive,
+    "T005",
+    "type t = #a | #b\ndef main (v: t) : i32 = match v case #a -> 1\n"
+);
+snap!(
+    t006_ambiguous,
+    "T006",
+    "def main (xs: []i32) = let f = \\x -> x + x in length xs\n"
+);
+snap!(
+    t007_function_in_array,
+    "T007",
+    "def id (x: i32) = x\ndef main = [id, id]\n"
+);
+snap!(
+    t008_signature,
+    "T008",
+    "module m: {val x: i32} = {def x = 1f32}\ndef main = m.x\n"
+);
+snap!(
+    t009_entry_function,
+    "T009",
+    "entry main (f: i32 -> i32) = f 1\n"
+);
+snap!(
+    t010_duplicate_param,
+    "T010",
+    "def f (x: i32) (x: i32) = x\n"
+);
+snap!(
+    t011_type_arity,
+    "T011",
+    "type t 'a = a\ndef main (x: t) = 1i32\n"
+);
+snap!(
+    t012_intrinsic,
+    "T012",
+    "def main : i32 = __intrinsic \"map\"\n"
+);
+snap!(
+    s001_size_mismatch,
+    "S001",
+    "def main = zip (iota 3) (iota 4)\n"
+);
+snap!(s002_unknown_size, "S002", "def main (xs: [n]i32) = xs\n");
+snap!(
+    s003_needs_coercion,
+    "S003",
+    "def main [n] (xs: [n]i32) : [n]i32 = let ys: [n]i32 = filter (> 0) xs in ys\n"
+);
+snap!(
+    u001_use_after_consume,
+    "U001",
+    "def main (a: *[]i32) = let b = a with [0] = 1 in a[0] + b[0]\n"
+);
+snap!(
+    u002_consume_nonunique,
+    "U002",
+    "def main (a: []i32) = a with [0] = 1\n"
+);
+snap!(
+    u003_unique_result_alias,
+    "U003",
+    "def main (a: []i32) : *[]i32 = a\n"
+);
+
+#[test]
+fn independent_errors_are_all_reported() {
+    let c = codes("def f = 1 + true\ndef g = nosuch 1\ndef h (x: i32) = x.y\n");
+    assert_eq!(c, vec!["T002", "T001", "T004"]);
+}
+
+fn literal_types(src: &str) -> Vec<Option<PrimType>> {
+    let (c, diags) = check_str(src, prelude());
+    assert!(diags.is_empty(), "{diags:?}");
+    let mut out = Vec::new();
+    fn walk(e: &syntax::ast::Expr, out: &mut Vec<Option<PrimType>>) {
+        match &e.kind {
+            ExprKind::Literal(Literal::Int { ty, .. } | Literal::Float { ty, .. }) => out.push(*ty),
+            ExprKind::BinOp(_, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            ExprKind::Tuple(es) => es.iter().for_each(|e| walk(e, out)),
+            ExprKind::Parens(e) => walk(e, out),
+            ExprKind::Apply(f, args) => {
+                walk(f, out);
+                args.iter().for_each(|e| walk(e, out));
+            }
+            _ => {}
+        }
+    }
+    for d in &c.ast.decs {
+        if let DecKind::Val(vb) = &d.kind {
+            walk(&vb.body, &mut out);
+        }
+    }
+    out
+}
+
+#[test]
+fn literals_are_elaborated_from_context_and_defaults() {
+    assert_eq!(
+        literal_types("def main (a: u8) (b: f32) = (a + 1, b * 2, 3, 2.5)\n"),
+        vec![
+            Some(PrimType::U8),
+            Some(PrimType::F32),
+            Some(PrimType::I32),
+            Some(PrimType::F64)
+        ]
+    );
+    assert_eq!(
+        literal_types("def main (n: i64) = iota (n + 1)\n"),
+        vec![Some(PrimType::I64)]
+    );
+}
+
+#[test]
+fn entry_points_describe_parameters_and_split_tuple_results() {
+    let (c, diags) = check_str(
+        "entry f (xs: [][]f32) (n: i64) : ([]f32, bool) = (xs[0], n > 0)\ndef main = 1\n",
+        prelude(),
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(c.entry_points.len(), 1);
+    let e = &c.entry_points[0];
+    assert_eq!(e.name, "f");
+    assert_eq!(
+        e.params,
+        vec![
+            EntryType::Array {
+                elem: PrimType::F32,
+                rank: 2
+            },
+            EntryType::Array {
+                elem: PrimType::I64,
+                rank: 0
+            }
+        ]
+    );
+    assert_eq!(e.results.len(), 2);
+}
+
+#[test]
+fn main_is_the_entry_without_entry_declarations() {
+    let (c, _) = check_str(
+        "def helper (x: i32) = x\ndef main (x: i32) = helper x\n",
+        prelude(),
+    );
+    assert_eq!(c.entry_points.len(), 1);
+    assert_eq!(c.entry_points[0].name, "main");
+}
+
+#[test]
+fn functors_apply_to_builtin_modules() {
+    let src = "module type num = { type t val add: t -> t -> t val zero: t }\n\
+               module mk (N: num) = { def sum (xs: []N.t) = reduce N.add N.zero xs }\n\
+               module F = mk { type t = f64 def add (x: f64) (y: f64) = x + y def zero = 0.0 }\n\
+               def main (xs: []f64) : f64 = F.sum xs + f64.sqrt 2\n";
+    let (_, diags) = check_str(src, prelude());
+    assert!(diags.is_empty(), "{diags:?}");
+}
+
+#[test]
+fn abstract_types_are_opaque_after_ascription() {
+    let src = "module m : { type t val mk: i32 -> t } = { type t = i32 def mk (x: i32) = x }\n\
+               def main : i32 = m.mk 1\n";
+    assert_eq!(codes(src), vec!["T002"]);
+}
+
+#[test]
+fn arbitrary_text_does_not_panic() {
+    let samples = [
+        "def",
+        "def f = ",
+        "module m = {",
+        "def f (x: [n]) = x",
+        "type t = #a | #a",
+        "def main = let (a, a) = (1, 2) in a",
+        "def f 'a (x: a) = x.0.1",
+        "module F (X: {}) = X module G = F F",
+        "def f = f64.(1 + )",
+        "def x = [[]] with [0] = 1",
+        "def f = loop x = 1 while x do x",
+        "def g = match 1 case _ -> \\x -> x",
+        "open nothing",
+        "module type s = {type t} with t = i32",
+    ];
+    for s in samples {
+        let _ = check_str(s, prelude());
+    }
+    // Every prefix of a larger program.
+    let prog = "module type num = { type t val add: t -> t -> t }\n\
+                module mk (N: num) = { def twice (x: N.t) = N.add x x }\n\
+                module I = mk i32\n\
+                def main [n] (xs: *[n]i32) : [n]i32 = loop xs for i < n do xs with [i] = I.twice xs[i]\n";
+    for i in 0..prog.len() {
+        if prog.is_char_boundary(i) {
+            let _ = check_str(&prog[..i], prelude());
+        }
+    }
+}
+
+#[test]
+fn a_thousand_line_program_checks() {
+    let mut src = String::new();
+    for i in 0..250 {
+        src.push_str(&format!(
+            "def f{i} [n] (xs: [n]f64) (k: f64) : [n]f64 =\n  let ys = map (\\x -> x * k + {i}) xs\n  let s = reduce (+) 0 ys\n  in map (\\y -> y / s) ys\n"
+        ));
+    }
+    let (c, diags) = check_str(&src, prelude());
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(c.env.env.vals.len(), 250);
+}
