@@ -497,11 +497,6 @@ impl<'a> Checker<'a> {
             _ => true,
         }
     }
-
-    /// Whether a size is known (for messages).
-    pub fn size_known(&self, s: &Size) -> bool {
-        matches!(self.u.size(s), Size::Const(_) | Size::Named(..))
-    }
 }
 
 /// Levenshtein distance, for "did you mean" hints.

@@ -18,6 +18,9 @@ pub struct FunResult {
     pub has_type_params: bool,
 }
 
+/// A parameter's type, its name when later types may refer to it, and uniqueness.
+type ParamInfo = (Ty, Option<(Uid, syntax::ast::Name)>, bool);
+
 /// If `body` is `__intrinsic "name"`, the name.
 pub fn intrinsic_name(body: &Expr) -> Option<String> {
     let ExprKind::Apply(f, args) = &body.kind else {
@@ -114,7 +117,7 @@ impl Checker<'_> {
         let mut tparams = self.bind_type_params(tps);
         self.depth += 1;
         let mut seen: Vec<Ident> = Vec::new();
-        let mut ptys: Vec<(Ty, Option<(Uid, syntax::ast::Name)>, bool)> = Vec::new();
+        let mut ptys: Vec<ParamInfo> = Vec::new();
         let mut nonunique_params: Vec<Uid> = Vec::new();
         for p in params {
             let t = self.u.fresh();
@@ -488,11 +491,7 @@ fn ret_tuple_unique(te: &TypeExp) -> bool {
 /// Collects the unification variables (types and sizes) of a zonked type.
 pub fn collect_vars(t: &Ty, vars: &mut Vec<u32>, sizes: &mut Vec<u32>) {
     match t {
-        Ty::Var(v) => {
-            if !vars.contains(v) {
-                vars.push(*v);
-            }
-        }
+        Ty::Var(v) if !vars.contains(v) => vars.push(*v),
         Ty::Array(e, s) => {
             for d in s {
                 if let Size::Var(v) = d

@@ -2,7 +2,7 @@
 
 use crate::checker::{Al, Checker, GLOBAL, Local, ValRef, with_suggestion};
 use crate::pattern::PatBind;
-use crate::typeexp::{AnonSize, qn_string};
+use crate::typeexp::AnonSize;
 use crate::types::{Arrow, Size, SubstTarget, Ty, Uid, fresh_uid, make_array, subst_ty};
 use crate::unify::{Cons, mask_all, mask_integral, mask_numeric, prim_bit};
 use std::collections::HashMap;
@@ -70,10 +70,11 @@ impl Checker<'_> {
 
     /// The type and aliases of an operator name (user-defined or builtin).
     fn op_type(&mut self, qn: &QualName) -> (Ty, Al) {
-        if qn.quals.is_empty() && self.lookup_val(&qn.name.name).is_none() {
-            if let Some(t) = self.builtin_op(&qn.name.name, qn.name.span) {
-                return (t, Al::none());
-            }
+        if qn.quals.is_empty()
+            && self.lookup_val(&qn.name.name).is_none()
+            && let Some(t) = self.builtin_op(&qn.name.name, qn.name.span)
+        {
+            return (t, Al::none());
         }
         self.infer_var(qn, qn.span())
     }
@@ -1277,9 +1278,4 @@ fn fill_sizes<'a>(t: &Ty, it: &mut impl Iterator<Item = &'a (Uid, Name)>) -> Ty 
         Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| fill_sizes(t, it)).collect()),
         t => t.clone(),
     }
-}
-
-/// For messages: a name as written.
-pub fn show_qn(qn: &QualName) -> String {
-    qn_string(qn)
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use syntax::Diagnostic;
 use syntax::ast::{
     Dec, DecKind, Ident, Liftedness, ModBind, ModExp, ModExpKind, Name, QualName, SigExp,
-    SigExpKind, Span, Spec, SpecKind, TypeBind, TypeParam, ValBind,
+    SigExpKind, Span, Spec, SpecKind, TypeBind, ValBind,
 };
 
 impl Checker<'_> {
@@ -309,9 +309,7 @@ impl Checker<'_> {
             ));
             return None;
         };
-        let Some((pname, psig)) = func.params.first() else {
-            return None;
-        };
+        let (pname, psig) = func.params.first()?;
         let restricted = self.restrict(arg, psig, aspan)?;
         let mut bound = func.bound.clone();
         bound.push((pname.clone(), Arc::new(restricted)));
@@ -931,9 +929,4 @@ fn path_string(p: &[Name]) -> String {
         .map(|n| n.to_string())
         .collect::<Vec<_>>()
         .join(".")
-}
-
-/// Unused parameter kinds, kept for signature display.
-pub fn type_param_name(tp: &TypeParam) -> &Name {
-    &tp.ident().name
 }
