@@ -442,6 +442,9 @@ impl Checker<'_> {
             let (aty, aal) = self.infer(arg);
             if let Err(e) = self.u.unify(&a.param, &aty) {
                 let d = self.unify_diag(&e, arg.span, &a.param, &aty);
+                // Later arguments are checked against an erroneous parameter type
+                // rather than failing again for the same reason.
+                let _ = self.u.unify(&a.param, &Ty::Error);
                 let d = d.with_secondary(
                     fspan,
                     format!(

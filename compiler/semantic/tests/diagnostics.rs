@@ -246,6 +246,23 @@ fn arbitrary_text_does_not_panic() {
     for s in samples {
         let _ = check_str(s, prelude());
     }
+    // Token soups from a fixed pseudo-random sequence.
+    let toks = [
+        "def", "let", "in", "x", "y", "=", "(", ")", "[", "]", "{", "}", "->", "\\", "1", "2.0",
+        "+", "with", "loop", "for", "<", "do", "match", "case", "#a", ":", "i32", "*", "module",
+        "type", "'a", "[n]", "?", ".", ",", "if", "then", "else", "f64.sqrt", ":>", "open",
+        "local", "entry", "_", "true", "..<", "|>", "map", "|",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    for _ in 0..300 {
+        let mut prog = String::new();
+        for _ in 0..40 {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            prog.push_str(toks[(seed >> 33) as usize % toks.len()]);
+            prog.push(' ');
+        }
+        let _ = check_str(&prog, prelude());
+    }
     // Every prefix of a larger program.
     let prog = "module type num = { type t val add: t -> t -> t }\n\
                 module mk (N: num) = { def twice (x: N.t) = N.add x x }\n\
