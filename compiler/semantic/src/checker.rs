@@ -138,9 +138,7 @@ pub struct Checker<'a> {
     /// Function/loop nesting depth.
     pub depth: u32,
     pub entries: Vec<EntryPoint>,
-    /// Whether the file declares an `entry`.
-    pub has_entry: bool,
-    /// The last top-level `main`, the entry point when there is no `entry`.
+    /// The last top-level `def main`, an entry point like those declared with `entry`.
     pub last_main: Option<(syntax::ast::ValBind, Scheme, bool)>,
     /// Matches and let patterns to check for exhaustiveness at the end of the
     /// current top-level definition.
@@ -165,7 +163,6 @@ impl<'a> Checker<'a> {
             consume_log: Vec::new(),
             depth: 0,
             entries: Vec::new(),
-            has_entry: false,
             last_main: None,
             pending: Vec::new(),
         }

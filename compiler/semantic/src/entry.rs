@@ -108,11 +108,9 @@ impl Checker<'_> {
         });
     }
 
-    /// After the file: `main` is the entry point if no `entry` was declared.
+    /// After the file: a top-level `def main` is an entry point too, alongside any
+    /// declared with `entry` (as in Futhark).
     pub fn finish_entries(&mut self) {
-        if self.has_entry {
-            return;
-        }
         if let Some((vb, s, tp)) = self.last_main.take() {
             self.check_entry_scheme(&vb, &s, tp);
         }

@@ -129,9 +129,6 @@ impl Checker<'_> {
                 self.last_main.take()
             };
         }
-        if top && vb.entry {
-            self.has_entry = true;
-        }
         let info = Arc::new(ValInfo {
             scheme: f.scheme,
             span: vb.name.span,

@@ -179,9 +179,10 @@ fn entry_points_describe_parameters_and_split_tuple_results() {
         prelude(),
     );
     assert!(diags.is_empty(), "{diags:?}");
-    assert_eq!(c.entry_points.len(), 1);
+    // A top-level `def main` is an entry point alongside the declared ones.
+    let names: Vec<&str> = c.entry_points.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["f", "main"]);
     let e = &c.entry_points[0];
-    assert_eq!(e.name, "f");
     assert_eq!(
         e.params,
         vec![
