@@ -1,6 +1,6 @@
 -- Identifiers may contain primes, digits, underscores and capitals.
 -- ==
--- input { 3 } output { 20 }
+-- input { 3 } output { 13 }
 
 def main (x: i32) =
   let x' = x + 1
