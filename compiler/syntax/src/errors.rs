@@ -2,7 +2,7 @@
 
 use crate::ast::*;
 use crate::diag::Diagnostic;
-use crate::lexer::{Kw, Token};
+use crate::lexer::{Kw, Token, closer_of};
 use crate::parser::PErr;
 use chumsky::error::{RichPattern, RichReason};
 use std::collections::HashMap;
@@ -26,38 +26,6 @@ fn is_closer(t: &Token) -> bool {
     matches!(t, Token::RParen | Token::RBracket | Token::RBrace)
 }
 
-fn closer_of(t: &Token) -> Option<Token> {
-    match t {
-        Token::LParen | Token::QualParen(_) => Some(Token::RParen),
-        Token::LBracket | Token::IndexOpen | Token::HashBracket => Some(Token::RBracket),
-        Token::LBrace => Some(Token::RBrace),
-        _ => None,
-    }
-}
-
-/// Indices of opening delimiters that have no matching closer anywhere in the file.
-fn unmatched_openers(tokens: &[(Token, Span)]) -> Vec<bool> {
-    let mut unmatched = vec![false; tokens.len()];
-    let mut stack: Vec<(usize, Token)> = Vec::new();
-    for (i, (t, _)) in tokens.iter().enumerate() {
-        if let Some(c) = closer_of(t) {
-            stack.push((i, c));
-        } else if is_closer(t) {
-            // Pop to the nearest opener expecting this closer.
-            if let Some(pos) = stack.iter().rposition(|(_, c)| c == t) {
-                for (j, _) in stack.drain(pos + 1..) {
-                    unmatched[j] = true;
-                }
-                stack.pop();
-            }
-        }
-    }
-    for (j, _) in stack {
-        unmatched[j] = true;
-    }
-    unmatched
-}
-
 /// Converts parser errors to diagnostics (code P001), one per distinct location.
 pub(crate) fn convert(
     errs: &[PErr<'_>],
@@ -67,11 +35,6 @@ pub(crate) fn convert(
 ) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    let unmatched = if errs.is_empty() {
-        Vec::new()
-    } else {
-        unmatched_openers(tokens)
-    };
     for e in errs {
         let span = *e.span();
         if !seen.insert((span.start, span.end)) {
@@ -130,7 +93,18 @@ pub(crate) fn convert(
             expected.retain(|s| !CONTINUATIONS.contains(&s.as_str()));
         }
         expected.sort_by_key(|s| (s.starts_with('`'), s.clone()));
+        let unclosed = match e.found() {
+            Some(Token::Unclosed(t)) => Some(t.to_string()),
+            _ => None,
+        };
         let (message, label) = match e.reason() {
+            _ if unclosed.is_some() => {
+                let t = unclosed.clone().unwrap_or_default();
+                (
+                    format!("unclosed `{t}`"),
+                    format!("this `{t}` is never closed"),
+                )
+            }
             RichReason::Custom(msg) => (msg.clone(), msg.clone()),
             RichReason::ExpectedFound { .. } => {
                 let exp = list(&expected);
@@ -191,9 +165,9 @@ pub(crate) fn convert(
             }
             if let Some(&i) = stack.last() {
                 let (t, s) = &tokens[i];
-                if closer_of(t).as_ref() == Some(closer) && unmatched.get(i) == Some(&true) {
+                if closer_of(t).as_ref() == Some(closer) {
                     let open = src.get(s.range()).unwrap_or("(");
-                    d = d.with_secondary(*s, format!("unclosed `{open}` opened here"));
+                    d = d.with_secondary(*s, format!("to match this `{open}`"));
                 }
             }
         }

@@ -102,6 +102,10 @@ pub enum Token {
     TickCaret,
     /// A character that starts no token (already reported).
     Error,
+    /// An opening delimiter (`(`, `[`, `{`, `#[`, `M.(`) that is never closed: the
+    /// parser matches no rule on it, so that no rule parses up to the end of the file
+    /// before failing (which made recovery quadratic on unbalanced input).
+    Unclosed(Box<Token>),
 }
 
 /// Keywords.
@@ -251,6 +255,7 @@ impl fmt::Display for Token {
             Token::TickTilde => f.write_str("'~"),
             Token::TickCaret => f.write_str("'^"),
             Token::Error => f.write_str("<invalid>"),
+            Token::Unclosed(t) => write!(f, "{t}"),
         }
     }
 }
@@ -276,6 +281,39 @@ pub struct Lexed {
     pub docs: Vec<(u32, String)>,
     /// Lexical errors (P001 for stray characters, P002 for malformed literals).
     pub diags: Vec<Diagnostic>,
+}
+
+/// The closing delimiter of an opening one.
+pub fn closer_of(t: &Token) -> Option<Token> {
+    match t {
+        Token::LParen | Token::QualParen(_) => Some(Token::RParen),
+        Token::LBracket | Token::IndexOpen | Token::HashBracket => Some(Token::RBracket),
+        Token::LBrace => Some(Token::RBrace),
+        _ => None,
+    }
+}
+
+/// Replaces every opening delimiter that has no matching closer by
+/// [`Token::Unclosed`]. A closer matches the nearest open delimiter of its kind;
+/// delimiters opened in between are unclosed.
+pub fn mark_unclosed(tokens: &mut [(Token, Span)]) {
+    let mut stack: Vec<(usize, Token)> = Vec::new();
+    let mut unclosed = Vec::new();
+    for (i, (t, _)) in tokens.iter().enumerate() {
+        if let Some(c) = closer_of(t) {
+            stack.push((i, c));
+        } else if matches!(t, Token::RParen | Token::RBracket | Token::RBrace)
+            && let Some(pos) = stack.iter().rposition(|(_, c)| c == t)
+        {
+            unclosed.extend(stack.drain(pos + 1..).map(|(j, _)| j));
+            stack.pop();
+        }
+    }
+    unclosed.extend(stack.into_iter().map(|(j, _)| j));
+    for j in unclosed {
+        let t = std::mem::replace(&mut tokens[j].0, Token::Error);
+        tokens[j].0 = Token::Unclosed(Box::new(t));
+    }
 }
 
 /// Characters that may start an operator.

@@ -31,11 +31,12 @@ use lexer::Token;
 fn lex_for_parse(file: FileId, src: &str) -> (Vec<(Token, Span)>, Vec<(u32, String)>, Vec<Diagnostic>) {
     let lexed = lexer::lex(file, src);
     // Stray characters were reported by the lexer; the parser does not see them.
-    let tokens: Vec<(Token, Span)> = lexed
+    let mut tokens: Vec<(Token, Span)> = lexed
         .tokens
         .into_iter()
         .filter(|(t, _)| *t != Token::Error)
         .collect();
+    lexer::mark_unclosed(&mut tokens);
     (tokens, lexed.docs, lexed.diags)
 }
 

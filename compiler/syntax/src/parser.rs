@@ -477,8 +477,15 @@ fn define_types<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         .then_ignore(just(Token::Dot))
         .then(ty.clone())
         .map_with(|(ns, t), e| te(TypeExpKind::Existential(ns, Box::new(t)), e.span()));
-    let arrow = ty_term
-        .clone()
+    // `(n: t) -> u` is recognised by its first three tokens, so that a malformed one
+    // is not parsed a second time as a parenthesised type (exponential when nested).
+    let dep_start = just(Token::LParen)
+        .then(ident())
+        .then(just(Token::Colon))
+        .rewind();
+    let arrow = dep_start
+        .not()
+        .ignore_then(ty_term.clone())
         .then(just(Token::Arrow).ignore_then(ty.clone()).or_not())
         .map_with(|(a, b), e| match b {
             Some(b) => te(TypeExpKind::Arrow(None, Box::new(a), Box::new(b)), e.span()),
@@ -565,7 +572,7 @@ fn define_pats<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         .then(pat.clone())
         .map_with(|(a, p), e| pt(PatKind::Attr(a, Box::new(p)), e.span()));
     let constr_pat = constr
-        .then(inner.clone().repeated().at_least(1).collect::<Vec<_>>())
+        .then(inner.clone().repeated().collect::<Vec<_>>())
         .map_with(|(c, ps), e| pt(PatKind::Constructor(c, ps), e.span()));
     let ascribed = inner
         .then(just(Token::Colon).ignore_then(ty).or_not())
@@ -645,13 +652,12 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
             hole_expr,
         )));
 
-    let field = choice((
-        field_id()
-            .then_ignore(just(Token::Equals))
-            .then(expr.clone())
-            .map(|(f, v)| RecordField::Explicit(f, v)),
-        ident().map(RecordField::Pun),
-    ));
+    let field = field_id()
+        .then(just(Token::Equals).ignore_then(expr.clone()).or_not())
+        .map(|(f, v)| match v {
+            Some(v) => RecordField::Explicit(f, v),
+            None => RecordField::Pun(f),
+        });
     let record = field
         .separated_by(just(Token::Comma))
         .allow_trailing()
@@ -1275,7 +1281,13 @@ fn decs_parser<'a, E: Ext<'a>>(g: &Grammar<'a, E>, top: bool) -> Bx<'a, Vec<Dec>
             kind: SigExpKind::Arrow(Some(n), Box::new(a), Box::new(b)),
             span: e.span(),
         });
-    let sig_arrow = sig_with
+    let dep_sig_start = just(Token::LParen)
+        .then(ident())
+        .then(just(Token::Colon))
+        .rewind();
+    let sig_arrow = dep_sig_start
+        .not()
+        .ignore_then(sig_with)
         .then(just(Token::Arrow).ignore_then(sig.clone()).or_not())
         .map_with(|(a, b), e| match b {
             Some(b) => SigExp {

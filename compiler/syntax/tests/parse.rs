@@ -340,3 +340,26 @@ fn parsing_is_fast() {
     let (_, d) = parse_file(FileId(0), &src);
     assert!(d.is_empty());
 }
+
+#[test]
+fn pathological_inputs_terminate() {
+    // Deep nesting, unclosed delimiters and malformed nested forms must neither blow
+    // the stack nor take super-linear time (these took minutes before unclosed
+    // delimiters were marked by the lexer).
+    let n = 2000;
+    let cases = [
+        format!("def x = {}1{}", "(".repeat(n), ")".repeat(n)),
+        format!("def x = {}", "[".repeat(n)),
+        format!("def x = {}", "{a=".repeat(n)),
+        format!("def x = {}", "(#a ".repeat(n)),
+        format!("type x = {}", "(a: ".repeat(n)),
+        "module a = {".repeat(n),
+        format!("def x = {} in a", "let a = 1 ".repeat(n)),
+        format!("def x = {}", vec!["1"; n].join(" + ")),
+        format!("def x = {}", "loop x = 0 for i < n do ".repeat(n)),
+    ];
+    for src in &cases {
+        let (f, _) = parse_file(FileId(0), src);
+        let _ = pretty(&f);
+    }
+}
