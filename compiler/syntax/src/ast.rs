@@ -632,4 +632,7 @@ pub struct File {
     pub decs: Vec<Dec>,
     /// A leading `-- |` doc comment for the whole file, if any.
     pub doc: Option<String>,
+    /// Filled by the type checker: the size arguments of each use of a function with
+    /// size parameters, keyed by the use's NodeId.
+    pub size_args: std::collections::HashMap<NodeId, Vec<(Name, Expr)>>,
 }

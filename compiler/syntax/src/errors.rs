@@ -15,7 +15,7 @@ fn describe_pattern(p: &RichPattern<'_, Token>) -> Option<String> {
         },
         RichPattern::Label(l) => l.to_string(),
         RichPattern::Identifier(s) => format!("`{s}`"),
-        RichPattern::Any => "something".into(),
+        RichPattern::Any => return None,
         RichPattern::SomethingElse => return None,
         RichPattern::EndOfInput => "end of input".into(),
         _ => return None,

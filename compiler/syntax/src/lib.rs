@@ -61,6 +61,7 @@ pub fn parse_file(file: FileId, src: &str) -> (ast::File, Vec<Diagnostic>) {
     let mut f = ast::File {
         decs: decs.unwrap_or_default(),
         doc: None,
+        ..Default::default()
     };
     errors::attach_docs(&mut f, &docs);
     visit::number_nodes(&mut f);

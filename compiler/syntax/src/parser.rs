@@ -349,6 +349,47 @@ fn hole_expr(span: Span) -> Expr {
     ex(ExprKind::Hole, span)
 }
 
+fn is_opener(t: &Token) -> bool {
+    crate::lexer::closer_of(t).is_some()
+}
+
+fn is_closer(t: &Token) -> bool {
+    matches!(t, Token::RParen | Token::RBracket | Token::RBrace)
+}
+
+/// Skips tokens, stepping over balanced delimiter groups, up to (not including) a
+/// closing delimiter at depth 0 or a token for which `stop` holds. Used to recover
+/// from a malformed expression: the expression becomes a hole and parsing resumes.
+fn balanced_skip<'a, E: Ext<'a>>(stop: fn(&Token) -> bool) -> impl Parser<'a, In<'a>, (), E> + Clone {
+    let group = recursive(|group| {
+        let body = choice((
+            group,
+            any().filter(|t: &Token| !is_opener(t) && !is_closer(t)).ignored(),
+        ))
+        .repeated();
+        any()
+            .filter(|t: &Token| is_opener(t))
+            .then(body)
+            .then(any().filter(|t: &Token| is_closer(t)))
+            .ignored()
+    });
+    choice((
+        group,
+        any()
+            .filter(move |t: &Token| !stop(t) && !is_opener(t) && !is_closer(t))
+            .ignored(),
+    ))
+    .repeated()
+}
+
+fn stops_let_value(t: &Token) -> bool {
+    matches!(t, Token::Kw(Kw::In | Kw::Let)) || DEC_SYNC.contains(t)
+}
+
+fn stops_dec_body(t: &Token) -> bool {
+    DEC_SYNC.contains(t)
+}
+
 struct Grammar<'a, E: Ext<'a>> {
     expr: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Expr, E>>,
     exp2: Recursive<chumsky::recursive::Indirect<'a, 'a, In<'a>, Expr, E>>,
@@ -889,7 +930,14 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         .then(expr.clone())
         .map_with(|(a, x), e| ex(ExprKind::Attr(a, Box::new(x)), e.span()));
 
-    // `let` forms.
+    // `let` forms. A malformed bound value becomes a hole, and parsing resumes at the
+    // next `in` or `let`, so that several errors in one definition are reported.
+    let let_value = expr
+        .clone()
+        .then_ignore(choice((kw(Kw::In), kw(Kw::Let))).rewind().labelled("`in`"))
+        .recover_with(via_parser(
+        balanced_skip(stops_let_value).map_with(|_, e| hole_expr(e.span())),
+    ));
     let let_body = kw(Kw::In)
         .ignore_then(expr.clone())
         .or(kw(Kw::Let).rewind().ignore_then(expr.clone()))
@@ -902,7 +950,7 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
     let let_sizes = size_binders
         .then(pat.clone())
         .then_ignore(just(Token::Equals))
-        .then(expr.clone())
+        .then(let_value.clone())
         .then(let_body.clone())
         .map(|(((sizes, p), v), b)| (sizes, p, v, b))
         .map_with(|(sizes, p, v, b), e| {
@@ -923,7 +971,7 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
                 .delimited_by(just(Token::IndexOpen), just(Token::RBracket)),
         )
         .then_ignore(just(Token::Equals))
-        .then(expr.clone())
+        .then(let_value.clone())
         .then(let_body.clone())
         .map_with(|(((dest, indices), v), b), e| {
             ex(
@@ -938,7 +986,7 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         });
     let let_field = select! { Token::QualName(ns) = e => qual_from(ns, e.span()) }
         .then_ignore(just(Token::Equals))
-        .then(expr.clone())
+        .then(let_value.clone())
         .then(let_body.clone())
         .map_with(|((q, v), b), e| {
             let mut quals = q.quals.into_iter();
@@ -988,7 +1036,7 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         .then(param.clone().repeated().at_least(1).collect::<Vec<_>>())
         .then(just(Token::Colon).ignore_then(ty.clone()).or_not())
         .then_ignore(just(Token::Equals))
-        .then(expr.clone())
+        .then(let_value.clone())
         .then(let_body.clone())
         .map_with(|(((((name, tps), params), ret), v), b), e| {
             ex(
@@ -1006,7 +1054,7 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
     let let_pat = pat
         .clone()
         .then_ignore(just(Token::Equals))
-        .then(expr.clone())
+        .then(let_value.clone())
         .then(let_body)
         .map_with(|((p, v), b), e| {
             ex(
@@ -1369,6 +1417,19 @@ fn decs_parser<'a, E: Ext<'a>>(g: &Grammar<'a, E>, top: bool) -> Bx<'a, Vec<Dec>
 
     // ---- declarations ----
     let ret = just(Token::Colon).ignore_then(ty.clone()).or_not();
+    // A malformed body becomes a hole; the definition is kept.
+    let dec_follow = choice((
+        any().filter(|t: &Token| DEC_SYNC.contains(t) || matches!(t, Token::Kw(Kw::Let) | Token::HashBracket | Token::RBrace)).ignored(),
+        end(),
+    ))
+    .rewind()
+    .labelled("declaration");
+    let body = expr
+        .clone()
+        .then_ignore(dec_follow)
+        .recover_with(via_parser(
+        balanced_skip(stops_dec_body).map_with(|_, e| hole_expr(e.span())),
+    ));
     let val_kw = choice((
         kw(Kw::Def).to(false),
         kw(Kw::Entry).to(true),
@@ -1381,7 +1442,7 @@ fn decs_parser<'a, E: Ext<'a>>(g: &Grammar<'a, E>, top: bool) -> Bx<'a, Vec<Dec>
         .then(param.clone().repeated().collect::<Vec<_>>())
         .then(ret.clone())
         .then_ignore(just(Token::Equals))
-        .then(expr.clone())
+        .then(body.clone())
         .map(|(((((entry, name), tps), params), ret), body)| {
             (entry, name, tps, params, ret, body)
         });
@@ -1391,7 +1452,7 @@ fn decs_parser<'a, E: Ext<'a>>(g: &Grammar<'a, E>, top: bool) -> Bx<'a, Vec<Dec>
         .then(param.clone())
         .then(ret)
         .then_ignore(just(Token::Equals))
-        .then(expr.clone())
+        .then(body)
         .map(|(((((entry, p1), name), p2), ret), body)| {
             (entry, name, vec![], vec![p1, p2], ret, body)
         });
