@@ -415,9 +415,28 @@ impl Interp {
             }
             ExprKind::Apply(f, args) => {
                 let fv = self.eval(f, env)?;
-                let avs = args
-                    .iter()
-                    .map(|a| self.eval(a, env))
+                // Arguments for unique parameters are consumed: a local variable passed
+                // there is taken out of the environment so the callee can update it in
+                // place. They are taken after all arguments are evaluated.
+                let consumed: Vec<bool> = match &fv {
+                    Value::Fun(c) => c.consumed_args().to_vec(),
+                    _ => Vec::new(),
+                };
+                let mut avs = Vec::with_capacity(args.len());
+                for (k, a) in args.iter().enumerate() {
+                    if consumed.get(k).copied().unwrap_or(false) && is_local_var(a, env) {
+                        avs.push(None);
+                    } else {
+                        avs.push(Some(self.eval(a, env)?));
+                    }
+                }
+                let avs = avs
+                    .into_iter()
+                    .zip(args.iter())
+                    .map(|(v, a)| match v {
+                        Some(v) => Ok(v),
+                        None => self.eval_consumed(a, env),
+                    })
                     .collect::<R<Vec<_>>>()?;
                 self.apply(fv, avs, span)
             }
@@ -691,10 +710,16 @@ impl Interp {
                     env: env.clone(),
                     args: all,
                 },
-                Closure::Intrinsic { name, arity, .. } => Closure::Intrinsic {
+                Closure::Intrinsic {
+                    name,
+                    arity,
+                    unique,
+                    ..
+                } => Closure::Intrinsic {
                     name: name.clone(),
                     arity: *arity,
                     args: all,
+                    unique: unique.clone(),
                 },
                 Closure::Op { op, .. } => Closure::Op { op: *op, args: all },
                 _ => return Err(rt_err("internal error: partial application", span)),
@@ -761,6 +786,11 @@ impl Interp {
         }
         Ok(result)
     }
+}
+
+/// Is `e` a plain local variable?
+fn is_local_var(e: &Expr, env: &Env) -> bool {
+    matches!(&e.kind, ExprKind::Var(q) if q.quals.is_empty() && env.is_local_val(&q.name.name))
 }
 
 /// Projects fields (or tuple components) out of a value.

@@ -11,7 +11,7 @@ use crate::error::{R, rt_err};
 use crate::eval::{Interp, LoadedFile, intrinsic_name};
 use crate::intrinsics::intrinsic_arity_ok;
 use crate::sizes::SizeCtx;
-use crate::value::{Closure, FunDef, Value};
+use crate::value::{Closure, FunDef, Value, unique_param};
 
 impl Interp {
     /// Evaluates a file's declarations and records it as loaded.
@@ -130,6 +130,7 @@ impl Interp {
                 name: name.clone(),
                 arity,
                 args: Vec::new(),
+                unique: Rc::new(vb.params.iter().map(unique_param).collect()),
             }));
             return if arity == 0 {
                 self.call_intrinsic(&name, Vec::new(), vb.span)

@@ -92,6 +92,17 @@ pub struct FunDef {
     pub size_names: Vec<Name>,
     /// The names of the type parameters (from `type_params`).
     pub type_names: Vec<Name>,
+    /// Which parameters are declared unique (`*t`): their arguments are consumed.
+    pub unique: Rc<Vec<bool>>,
+}
+
+/// Is a parameter pattern annotated with a unique type?
+pub fn unique_param(p: &ast::Pat) -> bool {
+    match &p.kind {
+        ast::PatKind::Ascribed(_, t) => matches!(t.kind, ast::TypeExpKind::Unique(_)),
+        ast::PatKind::Attr(_, q) => unique_param(q),
+        _ => false,
+    }
 }
 
 impl FunDef {
@@ -111,6 +122,7 @@ impl FunDef {
                 ast::TypeParam::Type(i, _) => type_names.push(i.name.clone()),
             }
         }
+        let unique = Rc::new(params.iter().map(unique_param).collect());
         FunDef {
             name,
             type_params,
@@ -119,6 +131,7 @@ impl FunDef {
             body,
             size_names,
             type_names,
+            unique,
         }
     }
 }
@@ -138,6 +151,8 @@ pub enum Closure {
         name: Name,
         arity: usize,
         args: Vec<Value>,
+        /// Which parameters are declared unique.
+        unique: Rc<Vec<bool>>,
     },
     /// A builtin operator used as a function, with the arguments so far.
     Op { op: BinOp, args: Vec<Value> },
@@ -147,6 +162,17 @@ pub enum Closure {
     Project(Vec<Name>),
     /// `(.[i, j])` with the index values evaluated.
     Index(Vec<crate::slicing::DimIdx>),
+}
+
+impl Closure {
+    /// For each remaining parameter position, whether its argument is consumed.
+    pub fn consumed_args(&self) -> &[bool] {
+        match self {
+            Closure::User { def, args, .. } => def.unique.get(args.len()..).unwrap_or(&[]),
+            Closure::Intrinsic { unique, args, .. } => unique.get(args.len()..).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
 }
 
 impl Value {

@@ -113,6 +113,9 @@ def main (n: i64) =
     // A long loop of updates runs in place (quadratic copying would time out).
     let big = "def main (n: i64) = let a = loop a = replicate n 0i64 for i < n do a with [i] = i in a[n - 1i64]";
     assert_eq!(ok(big, &["200000i64"]), "199999i64");
+    // So do unique arguments of functions (here scatter's destination).
+    let scat = "def main (n: i64) = let a = loop a = replicate n 0i64 for i < n do scatter a [i] [i + 1i64] in a[n - 1i64]";
+    assert_eq!(ok(scat, &["100000i64"]), "100000i64");
 }
 
 #[test]
