@@ -4,7 +4,7 @@
 use crate::types::{Scheme, Subst, SubstTarget, TypeDef, Uid, subst_ty};
 use std::collections::HashMap;
 use std::sync::Arc;
-use syntax::ast::{ModExp, Name, Span};
+use syntax::ast::{ModExp, Name, SigExp, Span};
 
 /// A value binding in a module environment.
 #[derive(Clone, Debug)]
@@ -55,12 +55,20 @@ pub enum ModVal {
 pub struct Functor {
     /// Parameters still to be supplied: name and signature.
     pub params: Vec<(Name, Arc<SigVal>)>,
+    /// The written module types of the parameters still to be supplied (aligned with
+    /// `params`, or empty): re-elaborated on application with the earlier arguments in
+    /// scope, since a parameter's module type may mention earlier parameters.
+    pub param_exps: Vec<Arc<SigExp>>,
     /// Arguments supplied so far (restricted to their signatures).
     pub bound: Vec<(Name, Arc<ModVal>)>,
-    /// The result signature, if given.
+    /// The result signature, if given (elaborated with abstract parameters).
     pub ret: Option<Arc<SigVal>>,
-    /// The body.
-    pub body: Arc<ModExp>,
+    /// The written result signature: re-elaborated on application with the arguments
+    /// in scope, so that `with t = P.t` refers to the argument's `t`.
+    pub ret_exp: Option<Arc<SigExp>>,
+    /// The body; `None` for an abstract functor (a module parameter whose module type
+    /// is a functor type), whose application gives a module of the result signature.
+    pub body: Option<Arc<ModExp>>,
     /// The scope the functor was defined in.
     pub closure: Vec<Arc<Env>>,
 }
@@ -82,8 +90,9 @@ pub enum SigVal {
         env: Arc<Env>,
         abstracts: Vec<AbsInfo>,
     },
-    /// A functor type `(p: a) -> b`; matched leniently.
-    Functor(Arc<SigVal>, Arc<SigVal>),
+    /// A functor type `(p: a) -> b` with its parameter name (`_` when unnamed);
+    /// matched leniently.
+    Functor(Name, Arc<SigVal>, Arc<SigVal>),
 }
 
 /// Applies a substitution (to abstract types, parameters, sizes) throughout an
@@ -160,8 +169,10 @@ pub fn subst_sig(s: &SigVal, sub: &Subst) -> SigVal {
                 })
                 .collect(),
         },
-        SigVal::Functor(a, b) => {
-            SigVal::Functor(Arc::new(subst_sig(a, sub)), Arc::new(subst_sig(b, sub)))
-        }
+        SigVal::Functor(p, a, b) => SigVal::Functor(
+            p.clone(),
+            Arc::new(subst_sig(a, sub)),
+            Arc::new(subst_sig(b, sub)),
+        ),
     }
 }

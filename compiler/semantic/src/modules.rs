@@ -180,23 +180,43 @@ impl Checker<'_> {
                 None => Some(m),
             };
         }
-        let mut params = Vec::new();
-        for p in &mb.params {
-            let s = self.elab_sig(&p.sig)?;
-            params.push((p.name.name.clone(), s));
-        }
-        let ret = match &mb.sig {
-            Some(s) => Some(self.elab_sig(s)?),
-            None => None,
-        };
-        self.make_functor(params, ret, &mb.body)
+        let params: Vec<(Name, &SigExp)> = mb
+            .params
+            .iter()
+            .map(|p| (p.name.name.clone(), &p.sig))
+            .collect();
+        self.make_functor(&params, mb.sig.as_ref(), &mb.body)
     }
 
-    /// Builds a functor value, checking its body once with abstract parameters.
+    /// Binds a module parameter, seen through its module type with fresh abstract
+    /// types, in the innermost scope: a structure, or an abstract functor for a
+    /// functor type.
+    fn bind_mod_param(&mut self, name: &Name, sig: &SigVal) {
+        let (fresh, _) = freshen(sig);
+        let m = match &fresh {
+            SigVal::Functor(pname, a, b) => Some(ModVal::Functor(Arc::new(Functor {
+                params: vec![(pname.clone(), a.clone())],
+                param_exps: Vec::new(),
+                bound: Vec::new(),
+                ret: Some(b.clone()),
+                ret_exp: None,
+                body: None,
+                closure: Vec::new(),
+            }))),
+            _ => sig_as_module(&fresh),
+        };
+        if let Some(m) = m {
+            self.own_env().mods.insert(name.clone(), Arc::new(m));
+        }
+    }
+
+    /// Builds a functor value: elaborates the parameters' module types (each with the
+    /// earlier parameters in scope) and the result signature (with all of them in
+    /// scope), and checks the body once with abstract parameters.
     fn make_functor(
         &mut self,
-        params: Vec<(Name, Arc<SigVal>)>,
-        ret: Option<Arc<SigVal>>,
+        params: &[(Name, &SigExp)],
+        ret: Option<&SigExp>,
         body: &ModExp,
     ) -> Option<ModVal> {
         let closure: Vec<Arc<Env>> = self
@@ -207,25 +227,39 @@ impl Checker<'_> {
                 crate::checker::Frame::Local(..) => None,
             })
             .collect();
-        // Check the body against abstract versions of the parameters.
         let mark = self.scope.len();
         self.push_env();
-        for (n, s) in &params {
-            let (fresh, _) = freshen(s);
-            if let Some(m) = sig_as_module(&fresh) {
-                self.own_env().mods.insert(n.clone(), Arc::new(m));
-            }
+        let mut vals = Vec::new();
+        for (n, se) in params {
+            let Some(s) = self.elab_sig(se) else {
+                self.scope.truncate(mark);
+                return None;
+            };
+            self.bind_mod_param(n, &s);
+            vals.push((n.clone(), s));
         }
+        let ret_val = match ret {
+            Some(r) => match self.elab_sig(r) {
+                Some(v) => Some(v),
+                None => {
+                    self.scope.truncate(mark);
+                    return None;
+                }
+            },
+            None => None,
+        };
         let res = self.eval_mod(body);
-        if let (Some(m), Some(r)) = (&res, &ret) {
+        if let (Some(m), Some(r)) = (&res, &ret_val) {
             self.ascribe(m, r, body.span);
         }
         self.scope.truncate(mark);
         Some(ModVal::Functor(Arc::new(Functor {
-            params,
+            params: vals,
+            param_exps: params.iter().map(|(_, e)| Arc::new((*e).clone())).collect(),
             bound: Vec::new(),
-            ret,
-            body: Arc::new(body.clone()),
+            ret: ret_val,
+            ret_exp: ret.map(|r| Arc::new(r.clone())),
+            body: Some(Arc::new(body.clone())),
             closure,
         })))
     }
@@ -251,12 +285,7 @@ impl Checker<'_> {
                 self.apply_functor(&fv, &av, a.span, f.span)
             }
             ModExpKind::Lambda(p, ret, body) => {
-                let s = self.elab_sig(&p.sig)?;
-                let ret = match ret {
-                    Some(r) => Some(self.elab_sig(r)?),
-                    None => None,
-                };
-                self.make_functor(vec![(p.name.name.clone(), s)], ret, body)
+                self.make_functor(&[(p.name.name.clone(), &p.sig)], ret.as_ref(), body)
             }
         }
     }
@@ -307,19 +336,69 @@ impl Checker<'_> {
             return None;
         };
         let (pname, psig) = func.params.first()?;
-        let restricted = self.restrict(arg, psig, aspan)?;
+        // A parameter's module type may mention earlier parameters: elaborate it again
+        // with the arguments given so far.
+        let psig = match func.param_exps.first() {
+            Some(e) if !func.bound.is_empty() => {
+                let saved = self.enter_functor_scope(func, &func.bound);
+                let s = self.elab_sig(e);
+                self.leave_functor_scope(saved);
+                s.unwrap_or_else(|| psig.clone())
+            }
+            _ => psig.clone(),
+        };
+        if func.body.is_none()
+            && func.params.len() == 1
+            && let (ModVal::Struct(env), Some(ret)) = (arg, &func.ret)
+        {
+            // An abstract functor: the result is a module of its result signature,
+            // where the parameter's abstract types are the argument's.
+            let sub = self.match_sig(env, &psig, aspan)?;
+            let (fresh, _) = freshen(&subst_sig(ret, &sub));
+            return sig_as_module(&fresh);
+        }
+        let restricted = self.restrict(arg, &psig, aspan)?;
         let mut bound = func.bound.clone();
         bound.push((pname.clone(), Arc::new(restricted)));
         if func.params.len() > 1 {
             return Some(ModVal::Functor(Arc::new(Functor {
                 params: func.params[1..].to_vec(),
+                param_exps: func.param_exps.get(1..).unwrap_or_default().to_vec(),
                 bound,
                 ret: func.ret.clone(),
+                ret_exp: func.ret_exp.clone(),
                 body: func.body.clone(),
                 closure: func.closure.clone(),
             })));
         }
-        // Re-check the body with the arguments bound.
+        let Some(body) = &func.body else {
+            // An abstract functor: the result is a module of its result signature.
+            let (fresh, _) = freshen(func.ret.as_deref()?);
+            return sig_as_module(&fresh);
+        };
+        // Re-check the body with the arguments bound, and ascribe the result signature
+        // elaborated with the arguments in scope.
+        let saved = self.enter_functor_scope(func, &bound);
+        let ret = match &func.ret_exp {
+            Some(e) => self.elab_sig(e).or_else(|| func.ret.clone()),
+            None => func.ret.clone(),
+        };
+        let res = self.eval_mod(body);
+        let res = match (res, &ret) {
+            (Some(m), Some(r)) => self.ascribe(&m, r, aspan),
+            (r, _) => r,
+        };
+        self.leave_functor_scope(saved);
+        res
+    }
+
+    /// Replaces the scope by a functor's closure with the given arguments bound, quietly
+    /// (the functor was checked where it was defined); returns what to restore.
+    fn enter_functor_scope(
+        &mut self,
+        func: &Functor,
+        bound: &[(Name, Arc<ModVal>)],
+    ) -> (Vec<crate::checker::Frame>, Vec<crate::expr::PendingMatch>) {
         let saved_scope = std::mem::take(&mut self.scope);
         let saved_pending = std::mem::take(&mut self.pending);
         for e in &func.closure {
@@ -327,19 +406,21 @@ impl Checker<'_> {
                 .push(crate::checker::Frame::Env(e.clone(), false));
         }
         self.push_env();
-        for (n, m) in &bound {
+        for (n, m) in bound {
             self.own_env().mods.insert(n.clone(), m.clone());
         }
         self.quiet += 1;
-        let res = self.eval_mod(&func.body);
-        let res = match (res, &func.ret) {
-            (Some(m), Some(r)) => self.ascribe(&m, r, aspan),
-            (r, _) => r,
-        };
+        (saved_scope, saved_pending)
+    }
+
+    /// Restores the scope saved by [`Checker::enter_functor_scope`].
+    fn leave_functor_scope(
+        &mut self,
+        saved: (Vec<crate::checker::Frame>, Vec<crate::expr::PendingMatch>),
+    ) {
         self.quiet -= 1;
-        self.scope = saved_scope;
-        self.pending = saved_pending;
-        res
+        self.scope = saved.0;
+        self.pending = saved.1;
     }
 
     /// Matches a module against a signature and returns the module seen through it
@@ -724,12 +805,40 @@ impl Checker<'_> {
                     }),
                 );
                 let _ = env;
-                Some(Arc::new(subst_sig(&base, &sub)))
+                // The refined type is no longer abstract (even when it is refined to
+                // another abstract type, such as a functor parameter's).
+                let rest: Vec<AbsInfo> = abstracts
+                    .iter()
+                    .filter(|b| b.uid != a.uid)
+                    .cloned()
+                    .collect();
+                match subst_sig(&base, &sub) {
+                    SigVal::Specs { env, .. } => Some(Arc::new(SigVal::Specs {
+                        env,
+                        abstracts: rest,
+                    })),
+                    other => Some(Arc::new(other)),
+                }
             }
-            SigExpKind::Arrow(_, a, b) => {
+            SigExpKind::Arrow(p, a, b) => {
                 let a = self.elab_sig(a)?;
-                let b = self.elab_sig(b)?;
-                Some(Arc::new(SigVal::Functor(a, b)))
+                // The parameter (when named) is in scope in the result module type.
+                let mark = self.scope.len();
+                self.push_env();
+                let pname: Name = match p {
+                    Some(p) => {
+                        // Bound with the signature's own abstract types, which an
+                        // application replaces by the argument's.
+                        if let Some(m) = sig_as_module(&a) {
+                            self.own_env().mods.insert(p.name.clone(), Arc::new(m));
+                        }
+                        p.name.clone()
+                    }
+                    None => Name::from("_"),
+                };
+                let b = self.elab_sig(b);
+                self.scope.truncate(mark);
+                Some(Arc::new(SigVal::Functor(pname, a, b?)))
             }
         }
     }
