@@ -106,7 +106,7 @@ pub fn level_of(s: &Scalar) -> u32 {
 
 /// Tags float `x` with a forward tangent at `level`; other scalars stay as they are.
 pub fn dual(level: u32, x: &Scalar, tangent: &Scalar) -> Scalar {
-    if !x.is_float() {
+    if !x.is_differentiable() {
         return x.clone();
     }
     let tangent = ops::convert(tangent, x.prim_type());
@@ -132,7 +132,7 @@ pub fn split_dual(level: u32, s: &Scalar) -> (Scalar, Scalar) {
 /// Tags float `x` as a fresh input node of `tape`; other scalars stay as they are.
 /// Returns the node index for floats.
 pub fn tag_input(level: u32, tape: &Rc<Tape>, x: &Scalar) -> (Scalar, Option<usize>) {
-    if !x.is_float() {
+    if !x.is_differentiable() {
         return (x.clone(), None);
     }
     let idx = tape.push(Node {

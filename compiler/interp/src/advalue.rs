@@ -123,7 +123,7 @@ impl Interp {
         let y = self.apply(f, vec![xt], span)?;
         let primal = map_scalars(&y, &mut |s| ad::split_dual(level, s).0);
         let tangent = map_scalars(&y, &mut |s| {
-            if s.is_float() {
+            if s.is_differentiable() {
                 ad::split_dual(level, s).1
             } else {
                 zero_like(s)
@@ -216,7 +216,7 @@ impl Interp {
     ) -> R<()> {
         let mut k = 0;
         let dy = map_scalars(&c.y, &mut |s| {
-            if !s.is_float() {
+            if !s.is_differentiable() {
                 return zero_like(s);
             }
             let r = c
@@ -231,7 +231,7 @@ impl Interp {
         let mut contribs = Vec::new();
         at(
             zip_scalars(&c.x, &dx, &mut |t, d| {
-                if t.is_float() {
+                if t.is_differentiable() {
                     contribs.push(d.clone());
                 }
                 Scalar::Bool(false)
@@ -259,7 +259,7 @@ impl Interp {
         let mut tape: Option<Rc<Tape>> = None;
         let mut x_nodes = Vec::new();
         let xs = map_scalars(&x, &mut |s| {
-            if s.is_float() {
+            if s.is_differentiable() {
                 if let Scalar::Ad(a) = s
                     && a.level == level
                     && let Tangent::Rev(t, i) = &a.tan
@@ -280,7 +280,7 @@ impl Interp {
         let mut y_nodes = Vec::new();
         let mut tagged = Vec::new();
         each_scalar(&y, &mut |s| {
-            if s.is_float() {
+            if s.is_differentiable() {
                 let (t, idx) = ad::tag_input(level, &tape, s);
                 y_nodes.extend(idx);
                 tagged.push(t);
@@ -298,7 +298,7 @@ impl Interp {
         }
         let mut it = tagged.into_iter();
         Ok(map_scalars(&y, &mut |s| {
-            if s.is_float() {
+            if s.is_differentiable() {
                 it.next().unwrap_or_else(|| s.clone())
             } else {
                 s.clone()

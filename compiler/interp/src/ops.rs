@@ -86,7 +86,11 @@ pub fn binop(op: BinOp, a: &Scalar, b: &Scalar) -> Result<Scalar, String> {
     if op.is_predicate() {
         return binop_plain(op, &a.strip(), &b.strip());
     }
-    if !a.is_float() || !b.is_float() {
+    let arithmetic = matches!(
+        op,
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Min | BinOp::Max | BinOp::Pow
+    );
+    if !a.is_differentiable() || !b.is_differentiable() || (!a.is_float() && !arithmetic) {
         return binop_plain(op, &a.strip(), &b.strip());
     }
     let level = la.max(lb);
@@ -120,6 +124,10 @@ fn bin_partials(op: BinOp, a: &Scalar, b: &Scalar, y: &Scalar) -> Result<(Scalar
         BinOp::Add => (one.clone(), one),
         BinOp::Sub => (one.clone(), k(a, -1.0)),
         BinOp::Mul => (b.clone(), a.clone()),
+        BinOp::Div | BinOp::Quot if !a.is_float() => {
+            // Integers: d(a/b) = da/b - a·db/b², in integer arithmetic.
+            (div(&one, b)?, unop(UnOp::Neg, &div(a, &mul(b, b)?)?)?)
+        }
         BinOp::Div | BinOp::Quot => {
             let inv = div(&one, b)?;
             (inv.clone(), unop(UnOp::Neg, &mul(y, &inv)?)?)
@@ -127,6 +135,16 @@ fn bin_partials(op: BinOp, a: &Scalar, b: &Scalar, y: &Scalar) -> Result<(Scalar
         BinOp::Mod | BinOp::Rem => {
             let q = unop(UnOp::Trunc, &div(a, b)?)?;
             (one, unop(UnOp::Neg, &q)?)
+        }
+        BinOp::Pow if !a.is_float() => {
+            // Integers: d/da a^b = b a^(b-1); no derivative with respect to b.
+            let bm1 = sub(b, &one)?;
+            let da = if bm1.as_i128().is_some_and(|e| e < 0) {
+                zero.clone()
+            } else {
+                mul(b, &binop(BinOp::Pow, a, &bm1)?)?
+            };
+            (da, zero)
         }
         BinOp::Pow => {
             // d/da a^b = b a^(b-1); d/db a^b = a^b ln a (taken as 0 where a <= 0).
@@ -169,7 +187,7 @@ pub fn unop(op: UnOp, a: &Scalar) -> Result<Scalar, String> {
     let Scalar::Ad(x) = a else {
         return unop_plain(op, a);
     };
-    if op.is_piecewise_constant() {
+    if op.is_piecewise_constant() || (!a.is_float() && !matches!(op, UnOp::Neg | UnOp::Abs)) {
         return unop_plain(op, &a.strip());
     }
     let p = &x.primal;
@@ -250,7 +268,10 @@ pub fn convert(a: &Scalar, to: PrimType) -> Scalar {
     let Scalar::Ad(x) = a else {
         return convert_plain(a, to);
     };
-    if !to.is_float() {
+    // Derivatives survive conversions between floats and between integers; a
+    // conversion between integers and floats (or to bool) drops them, so integer
+    // inputs of a float computation get a zero cotangent.
+    if to == PrimType::Bool || a.is_float() != to.is_float() {
         return convert_plain(a, to);
     }
     if to == a.prim_type() {
@@ -431,11 +452,25 @@ mod tests {
         };
         assert!(close(fwd(&f, 1.5), 3.0));
         assert!(close(rev(&f, 1.5), 3.0));
-        let to_int = convert(
+        let to_bool = convert(
             &ad::dual(ad::fresh_level(), &Scalar::F64(2.7), &Scalar::F64(1.0)),
             PrimType::I32,
         );
-        assert!(matches!(to_int, Scalar::I32(2)));
+        assert!(matches!(to_bool, Scalar::I32(2)));
+    }
+
+    #[test]
+    fn integers_differentiate_with_integer_arithmetic() {
+        let l = ad::fresh_level();
+        let x = ad::dual(l, &Scalar::I32(7), &Scalar::I32(1));
+        let y = add(&mul(&x, &x).unwrap(), &Scalar::I32(3)).unwrap();
+        assert!(matches!(ad::split_dual(l, &y).1, Scalar::I32(14)));
+        let z = binop(BinOp::BitAnd, &x, &Scalar::I32(3)).unwrap();
+        assert!(matches!(z, Scalar::I32(3)));
+        let w = convert(&x, PrimType::I64);
+        assert!(matches!(ad::split_dual(l, &w).1, Scalar::I64(1)));
+        let f = convert(&x, PrimType::F64);
+        assert!(matches!(f, Scalar::F64(7.0)));
     }
 
     #[test]

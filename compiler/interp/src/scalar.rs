@@ -238,6 +238,7 @@ impl Scalar {
             Scalar::U32(x) => x as i128,
             Scalar::U64(x) => x as i128,
             Scalar::Bool(b) => b as i128,
+            Scalar::Ad(ref a) => return a.primal.as_i128(),
             _ => return None,
         })
     }
@@ -303,6 +304,12 @@ impl Scalar {
     /// Is this a float (tagged or not)?
     pub fn is_float(&self) -> bool {
         self.prim_type().is_float()
+    }
+
+    /// Does this scalar carry derivatives under AD? Floats and integers do (integer
+    /// derivatives use integer arithmetic); bools do not.
+    pub fn is_differentiable(&self) -> bool {
+        self.prim_type() != PrimType::Bool
     }
 }
 
