@@ -39,6 +39,8 @@ pub struct Interp {
     pub sources: HashMap<FileId, Arc<str>>,
     /// The import map of the file being loaded.
     pub imports: HashMap<String, FileId>,
+    /// Size arguments recorded by the type checker, by use site.
+    pub size_args: HashMap<(FileId, NodeId), Rc<Vec<(Name, Expr)>>>,
 }
 
 /// The value of a literal (unsuffixed literals not elaborated by the checker default
@@ -255,6 +257,7 @@ impl Interp {
                             def,
                             env: env.clone(),
                             args: Vec::new(),
+                            sizes: Vec::new(),
                         }))
                     };
                     env = env.bind(name.name.clone(), v);
@@ -312,7 +315,10 @@ impl Interp {
         let span = e.span;
         match &e.kind {
             ExprKind::Literal(l) => Ok(literal_value(l)),
-            ExprKind::Var(q) => self.lookup_var(q, env),
+            ExprKind::Var(q) => {
+                let v = self.lookup_var(q, env)?;
+                self.instantiate_sizes(e, v, env)
+            }
             ExprKind::QualParens(q, inner) => {
                 let ModVal::Struct(m) = self.resolve_module(q, env)? else {
                     return Err(rt_err("cannot open a functor", span));
@@ -415,6 +421,7 @@ impl Interp {
             }
             ExprKind::Apply(f, args) => {
                 let fv = self.eval(f, env)?;
+                let fv = self.instantiate_sizes(e, fv, env)?;
                 // Arguments for unique parameters are consumed: a local variable passed
                 // there is taken out of the environment so the callee can update it in
                 // place. They are taken after all arguments are evaluated.
@@ -480,6 +487,7 @@ impl Interp {
                     def,
                     env: env.clone(),
                     args: Vec::new(),
+                    sizes: Vec::new(),
                 })))
             }
             ExprKind::Loop {
@@ -516,6 +524,43 @@ impl Interp {
             | ExprKind::If(..)
             | ExprKind::Match(..) => self.eval(e, env),
         }
+    }
+
+    /// Attaches the size arguments the type checker recorded for this use of a
+    /// function (those that evaluate; the others are left to argument shapes).
+    fn instantiate_sizes(&mut self, e: &Expr, v: Value, env: &Env) -> R<Value> {
+        let Some(args) = self.size_args.get(&(e.span.file, e.id)).cloned() else {
+            return Ok(v);
+        };
+        let Value::Fun(c) = &v else {
+            return Ok(v);
+        };
+        let Closure::User {
+            def,
+            env: cenv,
+            args: applied,
+            sizes,
+        } = &**c
+        else {
+            return Ok(v);
+        };
+        let mut sizes = sizes.clone();
+        for (n, x) in args.iter() {
+            if !def.size_names.contains(n) || sizes.iter().any(|(m, _)| m == n) {
+                continue;
+            }
+            if let Ok(Value::Scalar(s)) = self.eval(x, env)
+                && let Some(k) = s.as_i128()
+            {
+                sizes.push((n.clone(), k as i64));
+            }
+        }
+        Ok(Value::Fun(Rc::new(Closure::User {
+            def: def.clone(),
+            env: cenv.clone(),
+            args: applied.clone(),
+            sizes,
+        })))
     }
 
     /// Evaluates the target of an update; a local variable is taken out of the
@@ -705,10 +750,13 @@ impl Interp {
         };
         if all.len() < arity {
             let partial = match &*c {
-                Closure::User { def, env, .. } => Closure::User {
+                Closure::User {
+                    def, env, sizes, ..
+                } => Closure::User {
                     def: def.clone(),
                     env: env.clone(),
                     args: all,
+                    sizes: sizes.clone(),
                 },
                 Closure::Intrinsic {
                     name,
@@ -728,10 +776,13 @@ impl Interp {
         }
         let rest = all.split_off(arity);
         let result = match &*c {
-            Closure::User { def, env, .. } => {
+            Closure::User {
+                def, env, sizes, ..
+            } => {
                 let def = def.clone();
                 let env = env.clone();
-                self.call_user(&def, env, all, span)?
+                let sizes = sizes.clone();
+                self.call_user_sized(&def, env, all, &sizes, span)?
             }
             Closure::Intrinsic { name, .. } => {
                 let name = name.clone();
@@ -766,7 +817,22 @@ impl Interp {
     /// Calls a user function with exactly as many arguments as it has parameters:
     /// binds parameters and sizes, evaluates the body, checks the return type.
     pub fn call_user(&mut self, def: &FunDef, env: Env, args: Vec<Value>, span: Span) -> R<Value> {
+        self.call_user_sized(def, env, args, &[], span)
+    }
+
+    /// [`Interp::call_user`] with some size parameters already known.
+    fn call_user_sized(
+        &mut self,
+        def: &FunDef,
+        env: Env,
+        args: Vec<Value>,
+        sizes: &[(Name, i64)],
+        span: Span,
+    ) -> R<Value> {
         let mut ctx = SizeCtx::new(&def.size_names, &def.type_names);
+        for (n, k) in sizes {
+            ctx.bind(n.clone(), *k);
+        }
         let mut env = env;
         let with_trace = |mut e: Box<crate::RuntimeError>| {
             e.backtrace.push(span);

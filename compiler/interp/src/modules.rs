@@ -20,6 +20,9 @@ impl Interp {
             Some(p) => Some(Env::of_scope(&self.prelude_scope(p)?)),
             None => None,
         };
+        for (node, args) in &file.size_args {
+            self.size_args.insert((id, *node), Rc::new(args.clone()));
+        }
         let scope = Scope::new(parent);
         self.eval_decs(&file.decs, &scope, true)?;
         let module = Rc::new(scope.export());
@@ -157,6 +160,7 @@ impl Interp {
             def: Rc::new(def),
             env,
             args: Vec::new(),
+            sizes: Vec::new(),
         })))
     }
 

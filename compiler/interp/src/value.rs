@@ -145,6 +145,9 @@ pub enum Closure {
         def: Rc<FunDef>,
         env: Env,
         args: Vec<Value>,
+        /// Size parameters instantiated by the type checker at the use site (for
+        /// sizes that argument shapes do not determine, such as `n` in `[n*m]`).
+        sizes: Vec<(Name, i64)>,
     },
     /// A natively implemented function with its arity and the arguments so far.
     Intrinsic {

@@ -204,3 +204,43 @@ fn strings_chars_and_f16() {
     let src = "def main (x: f16) = (\"hi\", 'a', x + 1.0f16, f16.sqrt 4.0f16)";
     assert_eq!(ok(src, &["2.0f16"]), "[104u8, 105u8] 97i32 3.0f16 2.0f16");
 }
+
+#[test]
+fn size_arguments_recorded_by_the_checker_are_used() {
+    use syntax::ast::{Expr, ExprKind, NodeId};
+    // `unflatten`'s sizes `n` and `m` do not follow from the shape `[n*m]`; the
+    // checker records them at the use, which this test does by hand.
+    let src = "def main (k: i64) (l: i64) = unflatten (iota (k * l))";
+    let mut l = common::Loader::with_prelude();
+    let mut record = |file: &mut syntax::ast::File| {
+        let syntax::ast::DecKind::Val(vb) = &file.decs[0].kind else {
+            panic!("expected a definition");
+        };
+        let ExprKind::Apply(f, _) = &vb.body.kind else {
+            panic!("expected an application");
+        };
+        let var = |name: &str| Expr {
+            kind: ExprKind::Var(syntax::ast::QualName {
+                quals: Vec::new(),
+                name: syntax::ast::Ident {
+                    name: name.into(),
+                    span: f.span,
+                },
+            }),
+            span: f.span,
+            id: NodeId(u32::MAX),
+        };
+        let id: NodeId = f.id;
+        file.size_args
+            .insert(id, vec![("n".into(), var("k")), ("m".into(), var("l"))]);
+    };
+    let id = l
+        .load_source_with(src, None, None, true, &mut record)
+        .expect("loads");
+    let args = vec![values::Value::scalar(2i64), values::Value::scalar(3i64)];
+    let out = l.interp.call_entry(id, "main", args).expect("runs");
+    assert_eq!(
+        out[0].to_string(),
+        "[[0i64, 1i64, 2i64], [3i64, 4i64, 5i64]]"
+    );
+}

@@ -82,9 +82,23 @@ impl Loader {
         key: Option<PathBuf>,
         with_prelude: bool,
     ) -> Result<FileId, String> {
+        self.load_source_with(src, dir, key, with_prelude, &mut |_| {})
+    }
+
+    /// [`Loader::load_source`], letting `edit` change the tree before loading (as the
+    /// type checker's elaboration would).
+    pub fn load_source_with(
+        &mut self,
+        src: &str,
+        dir: Option<PathBuf>,
+        key: Option<PathBuf>,
+        with_prelude: bool,
+        edit: &mut dyn FnMut(&mut syntax::ast::File),
+    ) -> Result<FileId, String> {
         let id = FileId(self.next);
         self.next += 1;
-        let (file, diags) = syntax::parse_file(id, src);
+        let (mut file, diags) = syntax::parse_file(id, src);
+        edit(&mut file);
         if let Some(d) = diags.first() {
             return Err(format!("parse error: {d:?}"));
         }
