@@ -469,14 +469,23 @@ impl CaseContext<'_> {
         }
     }
 
-    fn expected_values(&self) -> Result<Option<Vec<Value>>, String> {
+    /// The expected results. Unsuffixed literals are read at the entry's result types
+    /// (as inputs are read at the parameter types); when the block does not fit those
+    /// types, it is read untyped so that the comparison reports the difference.
+    fn expected_values(&self, entry: &semantic::EntryPoint) -> Result<Option<Vec<Value>>, String> {
+        let read = |bytes: &[u8]| match result_types(entry) {
+            Some(types) => {
+                values::read_typed_values(bytes, &types).or_else(|_| values::read_values(bytes))
+            }
+            None => values::read_values(bytes),
+        };
         match &self.case.expected {
-            Expected::Values(v) => values::read_values(v.text.as_bytes())
+            Expected::Values(v) => read(v.text.as_bytes())
                 .map(Some)
                 .map_err(|e| in_block(format!("invalid expected output: {e}"), v)),
             Expected::File(f) => {
                 let bytes = self.read_data(f)?;
-                values::read_values(&bytes)
+                read(&bytes)
                     .map(Some)
                     .map_err(|e| format!("{f}: invalid expected output: {e}"))
             }
@@ -493,7 +502,7 @@ impl CaseContext<'_> {
     ) -> Result<(), String> {
         let entry = find_entry(program, self.entry_name)?;
         let args = self.inputs(entry)?;
-        let expected = self.expected_values()?;
+        let expected = self.expected_values(entry)?;
         let result = interp.call_entry(root, self.entry_name, args);
         match (&self.case.expected, result) {
             (Expected::Error(e), Err(err)) => {
@@ -547,4 +556,19 @@ impl CaseContext<'_> {
 /// Turns a position inside a values block into a line of the program.
 fn in_block(message: String, block: &ValuesText) -> String {
     format!("in the values block at line {}: {message}", block.line)
+}
+
+/// The types of an entry's results as the value reader needs them, if every result is
+/// a primitive or an array of primitives.
+fn result_types(entry: &semantic::EntryPoint) -> Option<Vec<values::RankedType>> {
+    entry
+        .results
+        .iter()
+        .map(|r| match r {
+            semantic::EntryType::Array { elem, rank } => {
+                Some(values::RankedType::new(*rank, crate::run::prim_type(*elem)))
+            }
+            semantic::EntryType::Opaque(_) => None,
+        })
+        .collect()
 }
