@@ -18,6 +18,9 @@ use crate::sizes::SizeCtx;
 use crate::slicing::{self, DimIdx};
 use crate::value::{Closure, FunDef, Value, values_equal};
 
+/// Size arguments of one use of a function: size parameter names and expressions.
+pub type SizeArgs = Rc<Vec<(Name, Expr)>>;
+
 /// What the interpreter keeps for each loaded file.
 pub struct LoadedFile {
     /// The file's top-level scope (all definitions, exported or not).
@@ -40,7 +43,7 @@ pub struct Interp {
     /// The import map of the file being loaded.
     pub imports: HashMap<String, FileId>,
     /// Size arguments recorded by the type checker, by use site.
-    pub size_args: HashMap<(FileId, NodeId), Rc<Vec<(Name, Expr)>>>,
+    pub size_args: HashMap<(FileId, NodeId), SizeArgs>,
 }
 
 /// The value of a literal (unsuffixed literals not elaborated by the checker default
