@@ -40,3 +40,13 @@ def iterate_until 'a (p: a -> bool) (f: a -> a) (x: a): a =
 -- is returned unchanged.
 def iterate_while 'a (p: a -> bool) (f: a -> a) (x: a): a =
   loop y = x while p y do f y
+
+-- | The identity function, as a barrier that the optimiser does not see
+-- through: the compiler makes no assumption about its result.
+def opaque '^a (x: a): a = x
+
+-- | The identity function. Debugging builds may print the value.
+def trace '^a (x: a): a = x
+
+-- | The identity function. Debugging builds may stop here.
+def break '^a (x: a): a = x

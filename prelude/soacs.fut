@@ -59,6 +59,12 @@ def reduce_comm [n] 'a (op: a -> a -> a) (ne: a) (xs: [n]a): a = __intrinsic "re
 -- **Work:** O(n).  **Span:** O(log n).
 def scan [n] 'a (op: a -> a -> a) (ne: a) (xs: [n]a): *[n]a = __intrinsic "scan"
 
+-- | Exclusive prefix scan: element `i` of the result is the reduction with
+-- `op` of the elements before position `i`, so the first element is `ne`.
+def exscan [n] 'a (op: a -> a -> a) (ne: a) (xs: [n]a): *[n]a =
+  let s = scan op ne xs
+  in map (\i -> if i == 0 then ne else s[i - 1]) (iota_ n)
+
 -- | `reduce_by_index dest f ne is vs` updates `dest` in place: for
 -- each `j`, if `is[j]` is a valid index of `dest`, then
 -- `dest[is[j]]` becomes `f dest[is[j]] vs[j]`.  Indices out of bounds
