@@ -125,6 +125,14 @@ pub struct Checker<'a> {
     pub opts: CheckOptions,
     /// Literal nodes and their (unresolved) types, for elaboration.
     pub lits: Vec<(NodeId, Ty)>,
+    /// The size arguments of the latest instantiation of a scheme with size
+    /// parameters: each parameter's name and the size variable standing for it.
+    pub inst_sizes: Vec<(Name, crate::types::Size)>,
+    /// Uses of functions with size parameters (by node) and their size arguments,
+    /// resolved when the file has been checked (see [`ast::File::size_args`]).
+    ///
+    /// [`ast::File::size_args`]: syntax::ast::File::size_args
+    pub size_uses: Vec<(NodeId, Vec<(Name, crate::types::Size)>)>,
     /// Prims-constrained variables created by literals and operators, with where.
     pub overloads: Vec<(u32, Span)>,
     /// Element types of empty array literals, with where.
@@ -156,6 +164,8 @@ impl<'a> Checker<'a> {
             imports,
             opts,
             lits: Vec::new(),
+            inst_sizes: Vec::new(),
+            size_uses: Vec::new(),
             overloads: Vec::new(),
             open_records: Vec::new(),
             empty_arrays: Vec::new(),
@@ -457,6 +467,7 @@ impl<'a> Checker<'a> {
             return s.ty.clone();
         }
         let mut sub = HashMap::new();
+        self.inst_sizes.clear();
         for p in &s.params {
             match p {
                 TParam::Type(u, _, l) => {
@@ -468,8 +479,9 @@ impl<'a> Checker<'a> {
                     };
                     sub.insert(*u, SubstTarget::Ty(v));
                 }
-                TParam::Size(u, _) => {
+                TParam::Size(u, n) => {
                     let v = self.u.fresh_size();
+                    self.inst_sizes.push((n.clone(), v.clone()));
                     sub.insert(*u, SubstTarget::Size(v));
                 }
             }

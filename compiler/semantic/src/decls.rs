@@ -494,11 +494,7 @@ pub fn collect_vars(t: &Ty, vars: &mut Vec<u32>, sizes: &mut Vec<u32>) {
         Ty::Var(v) if !vars.contains(v) => vars.push(*v),
         Ty::Array(e, s) => {
             for d in s {
-                if let Size::Var(v) = d
-                    && !sizes.contains(v)
-                {
-                    sizes.push(*v);
-                }
+                size_vars(d, sizes);
             }
             collect_vars(e, vars, sizes);
         }
@@ -515,14 +511,21 @@ pub fn collect_vars(t: &Ty, vars: &mut Vec<u32>, sizes: &mut Vec<u32>) {
             for a in args {
                 match a {
                     TyArg::Ty(t) => collect_vars(t, vars, sizes),
-                    TyArg::Size(Size::Var(v)) => {
-                        if !sizes.contains(v) {
-                            sizes.push(*v);
-                        }
-                    }
-                    TyArg::Size(_) => {}
+                    TyArg::Size(d) => size_vars(d, sizes),
                 }
             }
+        }
+        _ => {}
+    }
+}
+
+/// Collects the size variables of a (zonked) size.
+fn size_vars(s: &Size, sizes: &mut Vec<u32>) {
+    match s {
+        Size::Var(v) if !sizes.contains(v) => sizes.push(*v),
+        Size::Op(_, a, b) => {
+            size_vars(a, sizes);
+            size_vars(b, sizes);
         }
         _ => {}
     }

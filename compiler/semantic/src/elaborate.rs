@@ -207,3 +207,42 @@ fn expr(e: &mut Expr, t: &HashMap<NodeId, PrimType>) {
         }
     }
 }
+
+/// The expression denoting a size at the place it is used: an `i64` literal, a variable
+/// (a size parameter or a variable of type `i64` in scope), or `+ - *` of those.
+/// `None` for sizes the checker does not know.
+pub fn size_expr(s: &crate::types::Size) -> Option<Expr> {
+    use crate::types::Size;
+    let span = syntax::ast::Span::default();
+    let node = |kind| Expr {
+        kind,
+        span,
+        id: NodeId(u32::MAX),
+    };
+    match s {
+        Size::Const(v) => Some(node(ExprKind::Literal(Literal::Int {
+            value: i128::from(*v),
+            ty: Some(PrimType::I64),
+        }))),
+        Size::Named(_, n) => Some(node(ExprKind::Var(syntax::ast::QualName {
+            quals: Vec::new(),
+            name: syntax::ast::Ident {
+                name: n.clone(),
+                span,
+            },
+        }))),
+        Size::Op(op, a, b) => {
+            let a = size_expr(a)?;
+            let b = size_expr(b)?;
+            let op = syntax::ast::QualName {
+                quals: Vec::new(),
+                name: syntax::ast::Ident {
+                    name: op.symbol().into(),
+                    span,
+                },
+            };
+            Some(node(ExprKind::BinOp(op, Box::new(a), Box::new(b))))
+        }
+        Size::Var(_) | Size::Any | Size::Exist(_) | Size::Hidden(_) => None,
+    }
+}

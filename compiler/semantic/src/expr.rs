@@ -490,6 +490,16 @@ impl Checker<'_> {
                 Some(l) if l.scheme.is_none() => Size::Named(l.uid, qn.name.name.clone()),
                 _ => Size::Any,
             },
+            ExprKind::BinOp(op, a, b) if op.quals.is_empty() => {
+                match crate::types::SizeOp::from_name(&op.name.name) {
+                    Some(o) => {
+                        let x = self.size_of_arg(a);
+                        let y = self.size_of_arg(b);
+                        crate::types::size_op(o, x, y)
+                    }
+                    None => Size::Any,
+                }
+            }
             _ => Size::Any,
         }
     }
@@ -553,7 +563,15 @@ impl Checker<'_> {
     pub fn infer(&mut self, e: &Expr) -> (Ty, Al) {
         match &e.kind {
             ExprKind::Literal(l) => (self.literal_type(l, e.id, e.span), Al::none()),
-            ExprKind::Var(qn) => self.infer_var(qn, e.span),
+            ExprKind::Var(qn) => {
+                self.inst_sizes.clear();
+                let r = self.infer_var(qn, e.span);
+                if self.quiet == 0 && !self.inst_sizes.is_empty() {
+                    let sizes = std::mem::take(&mut self.inst_sizes);
+                    self.size_uses.push((e.id, sizes));
+                }
+                r
+            }
             ExprKind::Parens(x) | ExprKind::Attr(_, x) => self.infer(x),
             ExprKind::QualParens(qn, x) => {
                 let mut quals = qn.quals.clone();

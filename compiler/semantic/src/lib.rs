@@ -6,8 +6,9 @@
 //! the driver can cache each file's result (the prelude is checked once per process).
 //!
 //! The output is an elaborated copy of the AST (every unsuffixed numeric or character
-//! literal has its inferred type filled in) plus the file's exported environment and its
-//! diagnostics.
+//! literal has its inferred type filled in, and [`ast::File::size_args`] holds the size
+//! arguments of every use of a function with size parameters, as far as they are known)
+//! plus the file's exported environment and its diagnostics.
 
 pub mod checker;
 pub mod decls;
@@ -104,6 +105,15 @@ pub fn check_file(
     }
     let mut ast = file.clone();
     elaborate::elaborate(&mut ast, &types);
+    for (id, sizes) in std::mem::take(&mut c.size_uses) {
+        let args: Vec<(ast::Name, ast::Expr)> = sizes
+            .iter()
+            .filter_map(|(n, s)| Some((n.clone(), elaborate::size_expr(&c.u.size(s))?)))
+            .collect();
+        if !args.is_empty() {
+            ast.size_args.insert(id, args);
+        }
+    }
     CheckedFile {
         ast: Arc::new(ast),
         env: Arc::new(FileEnv { env: Arc::new(env) }),

@@ -258,11 +258,9 @@ impl Checker<'_> {
             ExprKind::BinOp(op, a, b) if op.quals.is_empty() => {
                 let x = self.size_of_exp(a);
                 let y = self.size_of_exp(b);
-                match (x, y, &*op.name.name) {
-                    (Size::Const(x), Size::Const(y), "+") => Size::Const(x.wrapping_add(y)),
-                    (Size::Const(x), Size::Const(y), "-") => Size::Const(x.wrapping_sub(y)),
-                    (Size::Const(x), Size::Const(y), "*") => Size::Const(x.wrapping_mul(y)),
-                    _ => Size::Any,
+                match crate::types::SizeOp::from_name(&op.name.name) {
+                    Some(o) => crate::types::size_op(o, x, y),
+                    None => Size::Any,
                 }
             }
             _ => Size::Any,

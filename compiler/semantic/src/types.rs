@@ -36,6 +36,119 @@ pub enum Size {
     /// An existential size in a declared type (lenient, like `Any`); each application
     /// of a function returning it gets a fresh [`Size::Exist`] in its place.
     Hidden(Uid),
+    /// A symbolic size `a + b`, `a - b` or `a * b` over the other kinds (built by
+    /// [`size_op`], which folds constants; never over `Any`, `Exist` or `Hidden`).
+    Op(SizeOp, Box<Size>, Box<Size>),
+}
+
+/// An arithmetic operator of a symbolic size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeOp {
+    Add,
+    Sub,
+    Mul,
+}
+
+impl SizeOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            SizeOp::Add => "+",
+            SizeOp::Sub => "-",
+            SizeOp::Mul => "*",
+        }
+    }
+
+    /// The operator of a binary operator name, if it is one.
+    pub fn from_name(s: &str) -> Option<SizeOp> {
+        match s {
+            "+" => Some(SizeOp::Add),
+            "-" => Some(SizeOp::Sub),
+            "*" => Some(SizeOp::Mul),
+            _ => None,
+        }
+    }
+}
+
+/// Builds the symbolic size `a op b`: constants are folded, and an operand that is not
+/// known symbolically (`Any`, `Exist`, `Hidden`) makes the whole size `Any`.
+pub fn size_op(op: SizeOp, a: Size, b: Size) -> Size {
+    match (&a, &b) {
+        (Size::Const(x), Size::Const(y)) => Size::Const(match op {
+            SizeOp::Add => x.wrapping_add(*y),
+            SizeOp::Sub => x.wrapping_sub(*y),
+            SizeOp::Mul => x.wrapping_mul(*y),
+        }),
+        (Size::Any | Size::Exist(_) | Size::Hidden(_), _)
+        | (_, Size::Any | Size::Exist(_) | Size::Hidden(_)) => Size::Any,
+        (_, Size::Const(0)) if op != SizeOp::Mul => a,
+        (Size::Const(0), _) if op == SizeOp::Add => b,
+        (_, Size::Const(1)) | (Size::Const(1), _) if op == SizeOp::Mul => {
+            if matches!(a, Size::Const(1)) { b } else { a }
+        }
+        _ => Size::Op(op, Box::new(a), Box::new(b)),
+    }
+}
+
+/// An atom of a normalised size polynomial: a rigid name (`0`, uid) or a size
+/// variable (`1`, index).
+pub type SizeAtom = (u8, u32);
+
+/// A size in normal form: a sum of monomials (sorted atom lists) with their non-zero
+/// coefficients. Two sizes with the same normal form are equal.
+pub type SizePoly = std::collections::BTreeMap<Vec<SizeAtom>, i64>;
+
+/// The normal form of a size, or `None` for sizes that are not symbolic.
+pub fn size_poly(s: &Size) -> Option<SizePoly> {
+    let mut p = SizePoly::new();
+    match s {
+        Size::Const(c) => {
+            if *c != 0 {
+                p.insert(Vec::new(), *c);
+            }
+        }
+        Size::Named(u, _) => {
+            p.insert(vec![(0, *u)], 1);
+        }
+        Size::Var(v) => {
+            p.insert(vec![(1, *v)], 1);
+        }
+        Size::Any | Size::Exist(_) | Size::Hidden(_) => return None,
+        Size::Op(op, a, b) => {
+            let x = size_poly(a)?;
+            let y = size_poly(b)?;
+            match op {
+                SizeOp::Add | SizeOp::Sub => {
+                    p = x;
+                    let sign = if *op == SizeOp::Add { 1 } else { -1 };
+                    for (m, c) in y {
+                        *p.entry(m).or_insert(0) += sign * c;
+                    }
+                }
+                SizeOp::Mul => {
+                    for (m1, c1) in &x {
+                        for (m2, c2) in &y {
+                            let mut m = m1.clone();
+                            m.extend(m2.iter().copied());
+                            m.sort();
+                            *p.entry(m).or_insert(0) += c1.wrapping_mul(*c2);
+                        }
+                    }
+                }
+            }
+            p.retain(|_, c| *c != 0);
+        }
+    }
+    Some(p)
+}
+
+/// Whether a size mentions a size variable.
+pub fn size_has_var(s: &Size) -> bool {
+    match s {
+        Size::Var(_) => true,
+        Size::Op(_, a, b) => size_has_var(a) || size_has_var(b),
+        _ => false,
+    }
 }
 
 /// A type.
@@ -151,6 +264,7 @@ pub fn subst_size(s: &Size, sub: &Subst) -> Size {
             Some(SubstTarget::Size(n)) => n.clone(),
             _ => s.clone(),
         },
+        Size::Op(op, a, b) => size_op(*op, subst_size(a, sub), subst_size(b, sub)),
         _ => s.clone(),
     }
 }
@@ -318,6 +432,17 @@ impl fmt::Display for Size {
             Size::Const(n) => write!(f, "{n}"),
             Size::Named(_, n) => write!(f, "{n}"),
             Size::Var(_) | Size::Any | Size::Exist(_) | Size::Hidden(_) => Ok(()),
+            Size::Op(op, a, b) => {
+                let paren = |s: &Size| matches!(s, Size::Op(..));
+                let show = |s: &Size| {
+                    if paren(s) {
+                        format!("({s})")
+                    } else {
+                        s.to_string()
+                    }
+                };
+                write!(f, "{}{}{}", show(a), op.symbol(), show(b))
+            }
         }
     }
 }

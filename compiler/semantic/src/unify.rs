@@ -1,7 +1,7 @@
 //! Unification of types with constrained type variables (overloaded literals and
 //! operators, record fields, constructors, equality and liftedness) and of sizes.
 
-use crate::types::{Arrow, Size, Ty, TyArg, make_array};
+use crate::types::{Arrow, Size, Ty, TyArg, Uid, make_array, size_has_var, size_op, size_poly};
 use syntax::ast::{Name, PrimType};
 
 /// A set of primitive types, as a bit mask over [`PrimType::ALL`].
@@ -141,6 +141,10 @@ pub struct Unifier {
     pub level: u32,
     /// While set, size mismatches are ignored (size coercions).
     pub ignore_sizes: bool,
+    /// The sizes that each existential size of a declared type ([`Size::Hidden`]) met
+    /// during the latest call of [`Unifier::unify`]: one existential size stands for
+    /// one size throughout a value.
+    pub hidden: Vec<(Uid, Size)>,
 }
 
 impl Unifier {
@@ -202,7 +206,7 @@ impl Unifier {
         t
     }
 
-    /// Follows bound size variables.
+    /// Follows bound size variables (also inside symbolic sizes).
     pub fn size(&self, s: &Size) -> Size {
         let mut s = s.clone();
         while let Size::Var(v) = s {
@@ -211,7 +215,10 @@ impl Unifier {
                 None => break,
             }
         }
-        s
+        match s {
+            Size::Op(op, a, b) => size_op(op, self.size(&a), self.size(&b)),
+            s => s,
+        }
     }
 
     /// Resolves all bound variables in a type.
@@ -258,6 +265,11 @@ impl Unifier {
 
     /// Unifies two types; `expected` first for messages.
     pub fn unify(&mut self, expected: &Ty, found: &Ty) -> Result<(), UErr> {
+        self.hidden.clear();
+        self.unify_in(expected, found)
+    }
+
+    fn unify_in(&mut self, expected: &Ty, found: &Ty) -> Result<(), UErr> {
         let a = self.shallow(expected);
         let b = self.shallow(found);
         match (&a, &b) {
@@ -270,7 +282,7 @@ impl Unifier {
             (Ty::Abs(u, _, xs), Ty::Abs(w, _, ys)) if u == w && xs.len() == ys.len() => {
                 for (x, y) in xs.iter().zip(ys) {
                     match (x, y) {
-                        (TyArg::Ty(x), TyArg::Ty(y)) => self.unify(x, y)?,
+                        (TyArg::Ty(x), TyArg::Ty(y)) => self.unify_in(x, y)?,
                         (TyArg::Size(x), TyArg::Size(y)) => self.unify_size(x, y)?,
                         _ => return Err(UErr::Mismatch(a.clone(), b.clone())),
                     }
@@ -290,11 +302,11 @@ impl Unifier {
                 if matches!(e2, Ty::Array(..)) && !matches!(self.shallow(&e1), Ty::Var(_)) {
                     return Err(UErr::Mismatch(a.clone(), b.clone()));
                 }
-                self.unify(&e1, &e2).map_err(|e| self.widen(e, &a, &b))
+                self.unify_in(&e1, &e2).map_err(|e| self.widen(e, &a, &b))
             }
             (Ty::Tuple(xs), Ty::Tuple(ys)) if xs.len() == ys.len() => {
                 for (x, y) in xs.iter().zip(ys) {
-                    self.unify(x, y).map_err(|e| self.widen(e, &a, &b))?;
+                    self.unify_in(x, y).map_err(|e| self.widen(e, &a, &b))?;
                 }
                 Ok(())
             }
@@ -302,7 +314,7 @@ impl Unifier {
                 if xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| x.0 == y.0) =>
             {
                 for ((_, x), (_, y)) in xs.iter().zip(ys) {
-                    self.unify(x, y).map_err(|e| self.widen(e, &a, &b))?;
+                    self.unify_in(x, y).map_err(|e| self.widen(e, &a, &b))?;
                 }
                 Ok(())
             }
@@ -315,15 +327,15 @@ impl Unifier {
             {
                 for ((_, x), (_, y)) in xs.iter().zip(ys) {
                     for (x, y) in x.iter().zip(y) {
-                        self.unify(x, y).map_err(|e| self.widen(e, &a, &b))?;
+                        self.unify_in(x, y).map_err(|e| self.widen(e, &a, &b))?;
                     }
                 }
                 Ok(())
             }
             (Ty::Arrow(x), Ty::Arrow(y)) => {
-                self.unify(&x.param, &y.param)
+                self.unify_in(&x.param, &y.param)
                     .map_err(|e| self.widen(e, &a, &b))?;
-                self.unify(&x.ret, &y.ret)
+                self.unify_in(&x.ret, &y.ret)
                     .map_err(|e| self.widen(e, &a, &b))
             }
             _ => Err(UErr::Mismatch(a.clone(), b.clone())),
@@ -345,19 +357,35 @@ impl Unifier {
         match (&x, &y) {
             (Size::Var(a), Size::Var(b)) if a == b => Ok(()),
             (Size::Var(a), _) => {
-                if !self.ignore_sizes {
+                if !self.ignore_sizes && !size_mentions(&y, *a) {
                     self.sizes[*a as usize] = Some(y.clone());
                 }
                 Ok(())
             }
             (_, Size::Var(b)) => {
-                if !self.ignore_sizes {
+                if !self.ignore_sizes && !size_mentions(&x, *b) {
                     self.sizes[*b as usize] = Some(x.clone());
                 }
                 Ok(())
             }
             (Size::Const(a), Size::Const(b)) if a != b && !self.ignore_sizes => {
                 Err(UErr::Size(x.clone(), y.clone()))
+            }
+            (Size::Hidden(h), other) | (other, Size::Hidden(h)) => {
+                let (h, other) = (*h, other.clone());
+                self.meet_hidden(h, other, &x, &y)
+            }
+            (Size::Op(o1, a1, b1), Size::Op(o2, a2, b2))
+                if (size_has_var(&x) || size_has_var(&y)) && size_poly(&x) != size_poly(&y) =>
+            {
+                // Size parameters inside a compound size are inferred by matching
+                // the structure (`n*m` against `k*l`).
+                if o1 == o2 {
+                    let (a1, b1, a2, b2) = (a1.clone(), b1.clone(), a2.clone(), b2.clone());
+                    self.unify_size(&a1, &a2)?;
+                    self.unify_size(&b1, &b2)?;
+                }
+                Ok(())
             }
             (Size::Exist(a), Size::Exist(b)) if a == b => Ok(()),
             (Size::Exist(_), Size::Named(..) | Size::Const(_) | Size::Exist(_))
@@ -367,6 +395,32 @@ impl Unifier {
                 Err(UErr::Unknown(x.clone(), y.clone()))
             }
             _ => Ok(()),
+        }
+    }
+
+    /// Records that the existential size `h` met `other`; a second, different size
+    /// known symbolically is a mismatch.
+    fn meet_hidden(&mut self, h: Uid, other: Size, x: &Size, y: &Size) -> Result<(), UErr> {
+        if self.ignore_sizes || size_has_var(&other) {
+            return Ok(());
+        }
+        let Some(p) = size_poly(&other) else {
+            return Ok(());
+        };
+        match self.hidden.iter().find(|(k, _)| *k == h) {
+            Some((_, prev)) => {
+                if size_poly(prev) == Some(p) {
+                    Ok(())
+                } else {
+                    let prev = prev.clone();
+                    let _ = (x, y);
+                    Err(UErr::Size(prev, other))
+                }
+            }
+            None => {
+                self.hidden.push((h, other));
+                Ok(())
+            }
         }
     }
 
@@ -425,7 +479,7 @@ impl Unifier {
     fn bind(&mut self, v: u32, t: &Ty) -> Result<(), UErr> {
         let Some(info) = self.info(v).cloned() else {
             let b = self.shallow(&Ty::Var(v));
-            return self.unify(&b, t);
+            return self.unify_in(&b, t);
         };
         if let Ty::Var(w) = t {
             return self.merge(v, *w, info);
@@ -461,7 +515,7 @@ impl Unifier {
                         _ => None,
                     };
                     match actual {
-                        Some(a) => self.unify(&a, &fty)?,
+                        Some(a) => self.unify_in(&a, &fty)?,
                         None => return Err(UErr::Field(name, zt.clone())),
                     }
                 }
@@ -477,7 +531,7 @@ impl Unifier {
                     match actual {
                         Some(a) if a.len() == payload.len() => {
                             for (x, y) in a.iter().zip(&payload) {
-                                self.unify(x, y)?;
+                                self.unify_in(x, y)?;
                             }
                         }
                         _ => return Err(UErr::Constr(name, zt.clone())),
@@ -554,9 +608,18 @@ impl Unifier {
             cons,
         });
         for (x, y) in pending {
-            self.unify(&x, &y)?;
+            self.unify_in(&x, &y)?;
         }
         Ok(())
+    }
+}
+
+/// Whether a size mentions the size variable `v`.
+fn size_mentions(s: &Size, v: u32) -> bool {
+    match s {
+        Size::Var(w) => *w == v,
+        Size::Op(_, a, b) => size_mentions(a, v) || size_mentions(b, v),
+        _ => false,
     }
 }
 

@@ -288,3 +288,84 @@ fn a_thousand_line_program_checks() {
     assert!(diags.is_empty(), "{diags:?}");
     assert_eq!(c.env.env.vals.len(), 250);
 }
+
+/// The size arguments recorded for each use of the function `f` in `src`, with the
+/// argument expressions printed, in source order.
+fn size_args_of(src: &str, f: &str) -> Vec<Vec<(String, String)>> {
+    let (out, diags) = check_str(src, prelude());
+    assert!(diags.iter().all(|d| !d.is_error()), "{}", render(src));
+    struct Uses<'a>(&'a str, Vec<(usize, syntax::ast::NodeId)>);
+    impl syntax::visit::VisitorMut for Uses<'_> {
+        fn visit_expr(&mut self, e: &mut syntax::ast::Expr) {
+            if let ExprKind::Var(qn) = &e.kind
+                && &*qn.name.name == self.0
+            {
+                self.1.push((e.span.start as usize, e.id));
+            }
+            syntax::visit::walk_expr(self, e);
+        }
+    }
+    let mut v = Uses(f, Vec::new());
+    let mut file = (*out.ast).clone();
+    syntax::visit::walk_file(&mut v, &mut file);
+    let mut uses = v.1;
+    uses.sort();
+    uses.iter()
+        .map(|(_, id)| {
+            out.ast
+                .size_args
+                .get(id)
+                .map(|args| {
+                    args.iter()
+                        .map(|(n, e)| (n.to_string(), syntax::pretty::pretty_expr(e)))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn pairs(xs: &[(&str, &str)]) -> Vec<(String, String)> {
+    xs.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+#[test]
+fn size_args_of_unflatten() {
+    let src = "def f [p] (a: i64) (b: i64) (xs: [p]i32) = unflatten (xs :> [a * b]i32)\n\
+               def g [n] [m] (xss: [n][m]i32) : [n][m]i32 = unflatten (flatten xss)\n\
+               def h (xs: [6]i32) : [2][3]i32 = unflatten xs";
+    assert_eq!(
+        size_args_of(src, "unflatten"),
+        vec![
+            pairs(&[("n", "a"), ("m", "b")]),
+            pairs(&[("n", "n"), ("m", "m")]),
+            pairs(&[("n", "2i64"), ("m", "3i64")]),
+        ]
+    );
+}
+
+#[test]
+fn size_args_of_split() {
+    let src = "def f [n] (k: i64) (xs: [n]i32) = split (xs :> [k + (n - k)]i32)\n\
+               def g (xs: [5]i32) : ([2]i32, [3]i32) = split xs";
+    assert_eq!(
+        size_args_of(src, "split"),
+        vec![
+            pairs(&[("n", "k"), ("m", "n - k")]),
+            pairs(&[("n", "2i64"), ("m", "3i64")]),
+        ]
+    );
+}
+
+#[test]
+fn size_args_of_user_function() {
+    let src = "def pad [n] [k] (xs: [n]i32) (ys: [k]i32) : [n + k]i32 = xs ++ ys :> [n + k]i32\n\
+               def f [m] (xs: [m]i32) (ys: [3]i32) = pad xs ys\n\
+               def g [m] (xs: [m]i32) = pad xs (filter (> 0) xs)";
+    assert_eq!(
+        size_args_of(src, "pad"),
+        vec![pairs(&[("n", "m"), ("k", "3i64")]), pairs(&[("n", "m")])]
+    );
+}
