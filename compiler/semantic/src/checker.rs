@@ -113,6 +113,11 @@ impl Al {
 /// The alias identity standing for global (top-level) values, never consumable.
 pub const GLOBAL: Uid = 0;
 
+/// The alias identity of values returned by a function that is not known statically (a
+/// function-typed parameter or lambda-bound variable): they may alias anything, so they
+/// are never consumable.
+pub const UNKNOWN_FUN: Uid = 1;
+
 /// The state of checking one file.
 pub struct Checker<'a> {
     pub u: Unifier,

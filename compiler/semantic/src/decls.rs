@@ -125,6 +125,20 @@ impl Checker<'_> {
             self.check_pat(p, &t, AnonSize::Fresh, &mut binds);
             self.check_dups(&binds, &mut seen);
             let unique = binds.iter().any(|b| b.unique) || pat_is_unique(p);
+            if pat_is_unique(p) && !self.may_alias(&t) && !matches!(self.u.zonk(&t), Ty::Error) {
+                let mut d = Diagnostic::error(
+                    "W001",
+                    format!(
+                        "the uniqueness mark `*` has no effect on a parameter of non-array type `{}`",
+                        self.show(&t)
+                    ),
+                    p.span,
+                    "not an array",
+                )
+                .with_hint("remove the `*`");
+                d.severity = syntax::Severity::Warning;
+                self.report(d);
+            }
             let uids = self.bind_pat(p, binds, &crate::checker::Al::none(), false);
             if !unique {
                 nonunique_params.extend(uids.iter().copied());
@@ -175,7 +189,12 @@ impl Checker<'_> {
                 let bad: Vec<Uid> = bal
                     .all()
                     .into_iter()
-                    .filter(|u| *u == GLOBAL || nonunique_params.contains(u) || self.is_free(*u))
+                    .filter(|u| {
+                        *u == GLOBAL
+                            || *u == crate::checker::UNKNOWN_FUN
+                            || nonunique_params.contains(u)
+                            || self.is_free(*u)
+                    })
                     .collect();
                 if let Some(u) = bad.first() {
                     let what = self.local_name(*u);

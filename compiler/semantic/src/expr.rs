@@ -113,6 +113,19 @@ impl Checker<'_> {
                 );
                 continue;
             }
+            if uid == crate::checker::UNKNOWN_FUN {
+                self.report(
+                    Diagnostic::error(
+                        "U002",
+                        "this value is not consumable: it was returned by a function passed \
+                         as a parameter, and may alias anything",
+                        span,
+                        "consumed here",
+                    )
+                    .with_hint("consume a copy instead: `copy x`"),
+                );
+                continue;
+            }
             let local = self.scope.iter().rev().find_map(|f| match f {
                 crate::checker::Frame::Local(n, l) if l.uid == uid => Some((n.clone(), l.clone())),
                 _ => None,
@@ -293,6 +306,9 @@ impl Checker<'_> {
                 };
                 let al = if self.may_alias(&ty) {
                     Al::of(l.aliases.clone())
+                } else if l.scheme.is_none() && matches!(self.u.shallow(&ty), Ty::Arrow(_)) {
+                    // What an unknown function returns may alias anything.
+                    Al::of(vec![crate::checker::UNKNOWN_FUN])
                 } else {
                     Al::none()
                 };

@@ -540,6 +540,27 @@ impl Checker<'_> {
                         ));
                         continue;
                     }
+                    let spec_lift = spec_liftedness(senv, &a.path);
+                    if lift_rank(d.liftedness) > lift_rank(spec_lift) {
+                        ok = false;
+                        let what = |l: Liftedness| match l {
+                            Liftedness::Lifted => "lifted (`type^`)",
+                            Liftedness::SizeLifted => "size-lifted (`type~`)",
+                            Liftedness::Unlifted => "non-lifted (`type`)",
+                        };
+                        self.report(Diagnostic::error(
+                            "T008",
+                            format!(
+                                "type `{}` is {}, but its module type declares it {}",
+                                path_string(&a.path),
+                                what(d.liftedness),
+                                what(spec_lift)
+                            ),
+                            span,
+                            "this module",
+                        ));
+                        continue;
+                    }
                     let mut pd = (*d).clone();
                     // Rename the module's parameters to the signature's.
                     let mut ren = Subst::new();
@@ -1027,6 +1048,33 @@ pub fn sig_as_module(s: &SigVal) -> Option<ModVal> {
     match s {
         SigVal::Specs { env, .. } => Some(ModVal::Struct(env.clone())),
         SigVal::Functor(..) => None,
+    }
+}
+
+/// The liftedness a module type declares for the type at `path`.
+fn spec_liftedness(env: &Env, path: &[Name]) -> Liftedness {
+    let Some((last, quals)) = path.split_last() else {
+        return Liftedness::Lifted;
+    };
+    let mut e = Arc::new(env.clone());
+    for q in quals {
+        match e.mods.get(q).map(|m| (**m).clone()) {
+            Some(ModVal::Struct(inner)) => e = inner,
+            _ => return Liftedness::Lifted,
+        }
+    }
+    e.types
+        .get(last)
+        .map(|d| d.liftedness)
+        .unwrap_or(Liftedness::Lifted)
+}
+
+/// Orders liftedness from the most to the least restrictive.
+fn lift_rank(l: Liftedness) -> u8 {
+    match l {
+        Liftedness::Unlifted => 0,
+        Liftedness::SizeLifted => 1,
+        Liftedness::Lifted => 2,
     }
 }
 

@@ -10,7 +10,7 @@ use syntax::ast::{Liftedness, Name, PrimType};
 /// bound variables. Unique across files so that environments can be shared.
 pub type Uid = u32;
 
-static NEXT_UID: AtomicU32 = AtomicU32::new(1);
+static NEXT_UID: AtomicU32 = AtomicU32::new(2);
 
 /// A fresh process-wide unique identity.
 pub fn fresh_uid() -> Uid {
