@@ -105,7 +105,7 @@ impl Checker<'_> {
                 self.report(
                     Diagnostic::error(
                         "U002",
-                        "consumption of a value defined at the top level",
+                        "Consuming a value defined at the top level, which is not consumable",
                         span,
                         "this value may not be consumed",
                     )
@@ -117,8 +117,8 @@ impl Checker<'_> {
                 self.report(
                     Diagnostic::error(
                         "U002",
-                        "this value is not consumable: it was returned by a function passed \
-                         as a parameter, and may alias anything",
+                        "Consuming a value returned by a function-typed parameter, which is not \
+                         consumable: it may alias anything",
                         span,
                         "consumed here",
                     )
@@ -135,7 +135,9 @@ impl Checker<'_> {
                     self.report(
                         Diagnostic::error(
                             "U002",
-                            format!("consumption of `{name}`, which is not unique"),
+                            format!(
+                                "Consuming \"{name}\", which is not consumable: it is not unique"
+                            ),
                             span,
                             format!("`{name}` is consumed here"),
                         )
@@ -148,7 +150,7 @@ impl Checker<'_> {
                     self.report(
                         Diagnostic::error(
                             "U002",
-                            format!("consumption of `{name}`, a variable bound outside this function or loop"),
+                            format!("Consuming \"{name}\", which is not consumable: it is bound outside this function or loop"),
                             span,
                             format!("`{name}` is consumed here"),
                         )
@@ -174,7 +176,7 @@ impl Checker<'_> {
                 self.report(
                     Diagnostic::error(
                         "U001",
-                        format!("use of `{name}` after it was consumed"),
+                        format!("Using \"{name}\", but it was consumed"),
                         span,
                         "used here",
                     )
