@@ -881,6 +881,13 @@ impl<'s> Lexer<'s> {
                 }
             }
         }
+        // Digits that the literal's base does not allow (`0b102`, `0x1.8p3.5`).
+        if self.peek(0).is_ascii_digit() || (self.peek(0) == b'.' && self.peek(1).is_ascii_digit()) {
+            while self.peek(0).is_ascii_alphanumeric() || self.peek(0) == b'.' && self.peek(1).is_ascii_digit() {
+                self.pos += 1;
+            }
+            bad = true;
+        }
         let plain_end = self.pos;
         // Suffix.
         let mut suffix = None;
@@ -1138,6 +1145,8 @@ mod tests {
         );
         assert!(!lex(FileId(0), "300u8").diags.is_empty());
         assert!(!lex(FileId(0), "3abc").diags.is_empty());
+        assert!(!lex(FileId(0), "0b102").diags.is_empty());
+        assert_eq!(lex(FileId(0), "0b102").tokens.len(), 1);
     }
 
     #[test]

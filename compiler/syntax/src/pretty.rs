@@ -582,7 +582,7 @@ impl Printer {
                 end,
             } => {
                 let lim = P_BIN + LEVEL_BACKTICK as u8;
-                self.expr(start, lim, false);
+                self.expr(start, lim, ends_in_ascription(start));
                 if let Some(s) = second {
                     self.s("..");
                     self.expr(s, lim, false);
@@ -596,6 +596,10 @@ impl Printer {
             }
             ExprKind::Project(x, f) => {
                 self.expr(x, P_ATOM, false);
+                // `x.f` would lex as a qualified name and `1.2` as a float.
+                if matches!(x.kind, ExprKind::Var(_) | ExprKind::Literal(_)) {
+                    self.s(" ");
+                }
                 self.s(".");
                 self.s(&f.name);
             }
@@ -607,7 +611,11 @@ impl Printer {
                 } else {
                     (lvl, lvl + 1)
                 };
-                self.expr(l, lmin, false);
+                // A greedy form whose last part is an ascription (`match … case p -> e : t`)
+                // cannot be extended by an operator other than `|` (which continues a
+                // sum type), so the parser lets it be a left operand without parentheses.
+                let closed = &*op.name.name != "|" && ends_in_ascription(l);
+                self.expr(l, lmin, closed);
                 self.s(" ");
                 self.binop_name(op);
                 self.s(" ");
@@ -638,7 +646,8 @@ impl Printer {
             }
             ExprKind::OpSectionLeft(op, x) => {
                 self.s("(");
-                self.expr(x, P_RANGE, false);
+                // `op )` cannot extend the operand, so `if`/`\` need no parentheses.
+                self.expr(x, P_ASCRIBE, true);
                 self.s(" ");
                 self.binop_name(op);
                 self.s(")");
@@ -754,7 +763,7 @@ impl Printer {
                 value,
             } => {
                 let lvl = P_BIN + LEVEL_WITH as u8;
-                self.expr(target, lvl, false);
+                self.expr(target, lvl, ends_in_ascription(target));
                 self.s(" with [");
                 self.dims(indices);
                 self.s("] = ");
@@ -766,7 +775,7 @@ impl Printer {
                 value,
             } => {
                 let lvl = P_BIN + LEVEL_WITH as u8;
-                self.expr(target, lvl, false);
+                self.expr(target, lvl, ends_in_ascription(target));
                 self.s(" with ");
                 for (i, f) in fields.iter().enumerate() {
                     if i > 0 {
@@ -1166,6 +1175,22 @@ impl Printer {
                 self.literal(&Literal::String(path.as_bytes().to_vec()));
             }
         }
+    }
+}
+
+/// Does the rightmost part of this greedy form end in `: t` / `:> t`?
+fn ends_in_ascription(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ascribe(..) | ExprKind::Coerce(..) => true,
+        ExprKind::If(_, _, x)
+        | ExprKind::Let { body: x, .. }
+        | ExprKind::LetFun { body: x, .. }
+        | ExprKind::LetWith { body: x, .. }
+        | ExprKind::Lambda { body: x, .. }
+        | ExprKind::Loop { body: x, .. }
+        | ExprKind::Attr(_, x) => ends_in_ascription(x),
+        ExprKind::Match(_, cases) => cases.last().is_some_and(|c| ends_in_ascription(&c.body)),
+        _ => false,
     }
 }
 

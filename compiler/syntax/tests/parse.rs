@@ -207,7 +207,16 @@ const FRAGMENTS: &[&str] = &[
 
 #[test]
 fn never_panics_on_garbage_and_mutations() {
-    let mut rng = Rng(0x9e3779b97f4a7c15);
+    // FUT_FUZZ_ROUNDS and FUT_FUZZ_SEED allow longer runs by hand.
+    let rounds: usize = std::env::var("FUT_FUZZ_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(600);
+    let seed: u64 = std::env::var("FUT_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x9e3779b97f4a7c15);
+    let mut rng = Rng(seed | 1);
     // Random byte strings (mostly ASCII, some arbitrary UTF-8).
     for _ in 0..300 {
         let len = rng.below(200);
@@ -232,8 +241,8 @@ fn never_panics_on_garbage_and_mutations() {
         .filter_map(|p| std::fs::read_to_string(p).ok())
         .collect();
     let start = std::time::Instant::now();
-    for round in 0..600 {
-        if start.elapsed().as_secs() > 4 {
+    for round in 0..rounds {
+        if rounds <= 600 && start.elapsed().as_secs() > 4 {
             break;
         }
         let src = &sources[round % sources.len()];
@@ -258,10 +267,14 @@ fn never_panics_on_garbage_and_mutations() {
             }
         }
         let mutated = pieces.join(" ");
-        let (f, _) = parse_file(FileId(0), &mutated);
+        let (f, diags) = parse_file(FileId(0), &mutated);
         // Whatever was recovered can be printed without panicking.
         let _ = pretty(&f);
         let _ = syntax::imports(&f);
+        // A mutant that is still valid must round-trip through the printer.
+        if diags.is_empty() {
+            check_round_trip(&format!("mutant {round}"), &mutated);
+        }
     }
 }
 
