@@ -943,7 +943,7 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         .or(kw(Kw::Let).rewind().ignore_then(expr.clone()))
         .labelled("`in`");
     let size_binders = ident()
-        .delimited_by(just(Token::LBracket), just(Token::RBracket))
+        .delimited_by(lbracket(), just(Token::RBracket))
         .repeated()
         .at_least(1)
         .collect::<Vec<_>>();
