@@ -156,6 +156,13 @@ pub struct Checker<'a> {
     /// Matches and let patterns to check for exhaustiveness at the end of the
     /// current top-level definition.
     pub pending: Vec<crate::expr::PendingMatch>,
+    /// The existential sizes made for anonymous sizes `[]` in return types and other
+    /// declared types (as opposed to those bound by `?[n]`), which a definition's body
+    /// may identify with each other.
+    pub anon_hidden: Vec<Uid>,
+    /// The top-level function being defined without a return type annotation (it is
+    /// not in scope in its own body; used to explain an unknown-name error).
+    pub defining: Option<Name>,
 }
 
 impl<'a> Checker<'a> {
@@ -180,6 +187,8 @@ impl<'a> Checker<'a> {
             entries: Vec::new(),
             last_main: None,
             pending: Vec::new(),
+            anon_hidden: Vec::new(),
+            defining: None,
         }
     }
 

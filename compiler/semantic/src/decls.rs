@@ -6,7 +6,9 @@ use crate::exhaustive::{simplify, unmatched};
 use crate::expr::PendingMatch;
 use crate::pattern::{PatBind, pat_ident};
 use crate::typeexp::AnonSize;
-use crate::types::{Arrow, Scheme, Size, TParam, Ty, TyArg, TypeDef, Uid, fresh_uid};
+use crate::types::{
+    Arrow, Scheme, Size, TParam, Ty, TyArg, TypeDef, Uid, fresh_uid, make_array, size_poly,
+};
 use crate::unify::{Cons, VarState, describe_mask};
 use syntax::Diagnostic;
 use syntax::ast::{Expr, ExprKind, Ident, Liftedness, Literal, Pat, PrimType, TypeExp, TypeParam};
@@ -146,13 +148,51 @@ impl Checker<'_> {
             let pname = pat_ident(p).and_then(|i| uids.first().map(|u| (*u, i.name.clone())));
             ptys.push((t, pname, unique));
         }
-        let (ret_ty, ret_unique, ret_span) = match ret {
+        let (mut ret_ty, ret_unique, ret_span) = match ret {
             Some(te) => {
                 let r = self.resolve_type(te, AnonSize::Any);
                 (r.ty, r.unique || ret_tuple_unique(te), Some(te.span))
             }
             None => (self.u.fresh(), false, None),
         };
+        let recursive = top
+            && ret.is_some()
+            && intrinsic_name(body).is_none()
+            && self.lookup_val(&name.name).is_none();
+        if recursive {
+            // A top-level function with a declared return type may call itself: its
+            // name is in scope in its body (unless a parameter or an earlier definition
+            // of that name is), polymorphic in its explicit type and size parameters,
+            // with sizes not yet known treated leniently.
+            let mut rty = ret_ty.clone();
+            for (i, (p, pname, unique)) in ptys.iter().enumerate().rev() {
+                rty = Ty::Arrow(Box::new(Arrow {
+                    pname: pname.clone(),
+                    param: any_size_vars(&self.u.zonk(p)),
+                    ret: rty,
+                    consume: *unique,
+                    ret_unique: ret_unique && i + 1 == ptys.len(),
+                }));
+            }
+            self.push_local(
+                name.name.clone(),
+                Local {
+                    uid: fresh_uid(),
+                    ty: rty.clone(),
+                    scheme: Some(Scheme {
+                        params: tparams.clone(),
+                        eq_params: Vec::new(),
+                        ty: rty,
+                    }),
+                    aliases: Vec::new(),
+                    consumable: false,
+                    depth: self.depth,
+                    span: name.span,
+                },
+            );
+        } else if top && ret.is_none() {
+            self.defining = Some(name.name.clone());
+        }
         if let Some(intr) = intrinsic_name(body) {
             if !self.opts.allow_intrinsics {
                 self.report(
@@ -184,6 +224,8 @@ impl Checker<'_> {
                     d = d.with_secondary(s, m);
                 }
                 self.report(d);
+            } else {
+                ret_ty = self.share_anon_sizes(&ret_ty, &bt);
             }
             if ret_unique && self.may_alias(&bt) {
                 let bad: Vec<Uid> = bal
@@ -217,6 +259,7 @@ impl Checker<'_> {
                 }
             }
         }
+        self.defining = None;
         self.depth -= 1;
         self.scope.truncate(mark);
         self.u.level -= 1;
@@ -249,7 +292,6 @@ impl Checker<'_> {
         }
         self.generalise(&ty, size_start, &mut tparams, &mut eq_params);
         let ty = self.u.zonk(&ty);
-        let _ = name;
         self.check_size_params(tps, params);
         FunResult {
             scheme: Scheme {
@@ -259,6 +301,33 @@ impl Checker<'_> {
             },
             has_type_params,
         }
+    }
+
+    /// Gives anonymous sizes of a declared return type that the body shows to be equal
+    /// one shared existential size, so that the caller knows the results agree.
+    fn share_anon_sizes(&mut self, ret: &Ty, body: &Ty) -> Ty {
+        let mut met: Vec<(Uid, Size)> = Vec::new();
+        let (r, b) = (self.u.zonk(ret), self.u.zonk(body));
+        hidden_meets(&r, &b, &self.anon_hidden, &mut met);
+        let mut rename: Vec<(Uid, Uid)> = Vec::new();
+        for (i, (h, s)) in met.iter().enumerate() {
+            if rename.iter().any(|(k, _)| k == h) {
+                continue;
+            }
+            if let Some((h0, _)) = met[..i].iter().find(|(h0, s0)| {
+                h0 != h && (s0 == s || size_poly(s0).is_some_and(|p| Some(p) == size_poly(s)))
+            }) {
+                let to = rename
+                    .iter()
+                    .find(|(k, _)| k == h0)
+                    .map_or(*h0, |(_, t)| *t);
+                rename.push((*h, to));
+            }
+        }
+        if rename.is_empty() {
+            return ret.clone();
+        }
+        rename_hidden(&r, &rename)
     }
 
     /// Reports size parameters that no parameter type mentions.
@@ -611,5 +680,104 @@ fn expr_names(e: &Expr, out: &mut Vec<syntax::ast::Name>) {
             args.iter().for_each(|a| expr_names(a, out));
         }
         _ => {}
+    }
+}
+
+/// Pairs each anonymous existential size (in `anon`) of a declared type with the size at
+/// the same place in the type of the value it describes (sizes not known at all are
+/// left out).
+fn hidden_meets(decl: &Ty, val: &Ty, anon: &[Uid], out: &mut Vec<(Uid, Size)>) {
+    match (decl, val) {
+        (Ty::Array(e1, s1), Ty::Array(e2, s2)) if s1.len() == s2.len() => {
+            for (d, v) in s1.iter().zip(s2) {
+                if let Size::Hidden(h) = d
+                    && anon.contains(h)
+                    && !matches!(v, Size::Any)
+                {
+                    out.push((*h, v.clone()));
+                }
+            }
+            hidden_meets(e1, e2, anon, out);
+        }
+        (Ty::Tuple(a), Ty::Tuple(b)) if a.len() == b.len() => {
+            for (x, y) in a.iter().zip(b) {
+                hidden_meets(x, y, anon, out);
+            }
+        }
+        (Ty::Record(a), Ty::Record(b)) if a.len() == b.len() => {
+            for ((n, x), (m, y)) in a.iter().zip(b) {
+                if n == m {
+                    hidden_meets(x, y, anon, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Replaces existential sizes of a type by others, as listed in `map`.
+fn rename_hidden(t: &Ty, map: &[(Uid, Uid)]) -> Ty {
+    match t {
+        Ty::Array(e, s) => make_array(
+            rename_hidden(e, map),
+            s.iter()
+                .map(|d| match d {
+                    Size::Hidden(h) => {
+                        Size::Hidden(map.iter().find(|(k, _)| k == h).map_or(*h, |(_, v)| *v))
+                    }
+                    d => d.clone(),
+                })
+                .collect(),
+        ),
+        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| rename_hidden(t, map)).collect()),
+        Ty::Record(fs) => Ty::Record(
+            fs.iter()
+                .map(|(n, t)| (n.clone(), rename_hidden(t, map)))
+                .collect(),
+        ),
+        t => t.clone(),
+    }
+}
+
+/// A type with every size variable replaced by the unknown size [`Size::Any`].
+fn any_size_vars(t: &Ty) -> Ty {
+    let fix = |s: &Size| {
+        if crate::types::size_has_var(s) {
+            Size::Any
+        } else {
+            s.clone()
+        }
+    };
+    match t {
+        Ty::Array(e, s) => make_array(any_size_vars(e), s.iter().map(fix).collect()),
+        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(any_size_vars).collect()),
+        Ty::Record(fs) => Ty::Record(
+            fs.iter()
+                .map(|(n, t)| (n.clone(), any_size_vars(t)))
+                .collect(),
+        ),
+        Ty::Sum(cs) => Ty::Sum(
+            cs.iter()
+                .map(|(n, ts)| (n.clone(), ts.iter().map(any_size_vars).collect()))
+                .collect(),
+        ),
+        Ty::Arrow(a) => Ty::Arrow(Box::new(Arrow {
+            pname: a.pname.clone(),
+            param: any_size_vars(&a.param),
+            ret: any_size_vars(&a.ret),
+            consume: a.consume,
+            ret_unique: a.ret_unique,
+        })),
+        Ty::Abs(u, n, args) => Ty::Abs(
+            *u,
+            n.clone(),
+            args.iter()
+                .map(|a| match a {
+                    TyArg::Ty(t) => TyArg::Ty(any_size_vars(t)),
+                    TyArg::Size(s) => TyArg::Size(fix(s)),
+                })
+                .collect(),
+        ),
+        t => t.clone(),
     }
 }

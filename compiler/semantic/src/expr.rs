@@ -293,7 +293,13 @@ impl Checker<'_> {
                             "not defined",
                         )
                     };
-                    let d = with_suggestion(d, name, &cands);
+                    let mut d = with_suggestion(d, name, &cands);
+                    if self.defining.as_ref() == Some(name) {
+                        d = d.with_hint(format!(
+                            "a recursive function needs a return type annotation: \
+                             `def {name} ... : t = ...`"
+                        ));
+                    }
                     self.report(d);
                     return (Ty::Error, Al::none());
                 }

@@ -223,7 +223,11 @@ impl Checker<'_> {
     fn anon_size(&mut self, anon: AnonSize) -> Size {
         match anon {
             AnonSize::Fresh => self.u.fresh_size(),
-            AnonSize::Any => Size::Hidden(fresh_uid()),
+            AnonSize::Any => {
+                let u = fresh_uid();
+                self.anon_hidden.push(u);
+                Size::Hidden(u)
+            }
         }
     }
 

@@ -369,3 +369,33 @@ fn size_args_of_user_function() {
         vec![pairs(&[("n", "m"), ("k", "3i64")]), pairs(&[("n", "m")])]
     );
 }
+
+#[test]
+fn recursive_functions_need_a_return_type() {
+    assert!(codes("def fact (n: i64) : i64 = if n <= 1 then 1 else n * fact (n - 1)\n").is_empty());
+    // Size parameters are instantiated afresh at each recursive call.
+    assert!(
+        codes(
+            "def f [n] (xs: [n]i32) : i32 =\n  if n == 0 then 0 else xs[0] + f (filter (> 0) xs)\n"
+        )
+        .is_empty()
+    );
+    let src = "def h (x: i32) = if x == 0 then 0 else h (x - 1)\n";
+    assert_eq!(codes(src), vec!["T001"]);
+    assert!(render(src).contains("recursive function needs a return type"));
+    // An earlier definition of the same name is what the body refers to.
+    assert!(codes("def g (x: i32) = x\ndef g (x: i32) : i32 = g x + 1\n").is_empty());
+}
+
+#[test]
+fn anonymous_return_sizes_are_shared_when_the_body_makes_them_equal() {
+    let ok = "def p (n: i64) : ([]i64, []i64) = let k = n + 1 in (iota k, iota k)\n\
+              def main (n: i64) = let (a, b) = p n in map2 (+) a b\n";
+    assert!(codes(ok).is_empty(), "{}", render(ok));
+    let ok2 = "def p (xs: []i64) : ([]i64, []i64) = (xs, map (+ 1) xs)\n\
+               def main (xs: []i64) = let (a, b) = p xs in map2 (+) a b\n";
+    assert!(codes(ok2).is_empty(), "{}", render(ok2));
+    let bad = "def p (n: i64) : ([]i64, []i64) = (iota n, iota (n + 1))\n\
+               def main (n: i64) = let (a, b) = p n in map2 (+) a b\n";
+    assert_eq!(codes(bad), vec!["S003"]);
+}
