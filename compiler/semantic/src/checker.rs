@@ -163,6 +163,9 @@ pub struct Checker<'a> {
     /// The top-level function being defined without a return type annotation (it is
     /// not in scope in its own body; used to explain an unknown-name error).
     pub defining: Option<Name>,
+    /// Variables bound inside tuple or record parameter patterns, which may not be used
+    /// as sizes in the function's return type (only whole parameters may).
+    pub unsizable: Vec<Uid>,
 }
 
 impl<'a> Checker<'a> {
@@ -189,6 +192,7 @@ impl<'a> Checker<'a> {
             pending: Vec::new(),
             anon_hidden: Vec::new(),
             defining: None,
+            unsizable: Vec::new(),
         }
     }
 
@@ -240,6 +244,14 @@ impl<'a> Checker<'a> {
                 )
                 .with_hint(format!("if they are equal at run time, coerce with `:> {e}`"))
             }
+            UErr::Causality(..) => Diagnostic::error(
+                "S003",
+                "Causality check: a size of a value bound earlier would have to equal an \
+                 unknown size that is only computed later",
+                span,
+                format!("expected `{e}`, found `{f}`"),
+            )
+            .with_hint("bind the later value first, or coerce with `:>` to a size known earlier"),
             UErr::Lifted(t) => Diagnostic::error(
                 "T007",
                 format!(

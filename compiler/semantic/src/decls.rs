@@ -121,6 +121,7 @@ impl Checker<'_> {
         let mut seen: Vec<Ident> = Vec::new();
         let mut ptys: Vec<ParamInfo> = Vec::new();
         let mut nonunique_params: Vec<Uid> = Vec::new();
+        let mut inner_names: Vec<Uid> = Vec::new();
         for p in params {
             let t = self.u.fresh();
             let mut binds: Vec<PatBind> = Vec::new();
@@ -146,11 +147,16 @@ impl Checker<'_> {
                 nonunique_params.extend(uids.iter().copied());
             }
             let pname = pat_ident(p).and_then(|i| uids.first().map(|u| (*u, i.name.clone())));
+            if pname.is_none() {
+                inner_names.extend(uids.iter().copied());
+            }
             ptys.push((t, pname, unique));
         }
         let (mut ret_ty, ret_unique, ret_span) = match ret {
             Some(te) => {
+                let saved = std::mem::replace(&mut self.unsizable, inner_names);
                 let r = self.resolve_type(te, AnonSize::Any);
+                self.unsizable = saved;
                 (r.ty, r.unique || ret_tuple_unique(te), Some(te.span))
             }
             None => (self.u.fresh(), false, None),

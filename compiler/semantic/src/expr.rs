@@ -583,6 +583,22 @@ impl Checker<'_> {
         self.unify_at(&want, &t, e.span);
     }
 
+    /// Records that the sizes of a bound value's type not yet known are fixed now: they
+    /// may not later be found equal to an unknown size that comes into existence after
+    /// this point (Futhark's causality check).
+    pub fn freeze_sizes(&mut self, t: &Ty) {
+        let z = self.u.zonk(t);
+        let mut vars = Vec::new();
+        crate::decls::collect_vars(&z, &mut Vec::new(), &mut vars);
+        if vars.is_empty() {
+            return;
+        }
+        let now = fresh_uid();
+        for v in vars {
+            self.u.frozen.entry(v).or_insert(now);
+        }
+    }
+
     /// Infers an expression's type and aliases.
     pub fn infer(&mut self, e: &Expr) -> (Ty, Al) {
         match &e.kind {
@@ -887,6 +903,7 @@ impl Checker<'_> {
                     is_let: true,
                 });
                 self.bind_pat(pat, binds, &val, true);
+                self.freeze_sizes(&vt);
                 let r = self.infer(body);
                 self.scope.truncate(mark);
                 r

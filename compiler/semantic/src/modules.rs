@@ -148,6 +148,23 @@ impl Checker<'_> {
         let ty = self.resolve_ty(&tb.def, AnonSize::Any);
         let ty = self.u.zonk(&ty);
         self.scope.truncate(mark);
+        if let Some(span) = anon_size_in_arrow(&tb.def, false) {
+            self.report(
+                Diagnostic::error(
+                    "S002",
+                    format!(
+                        "type abbreviation `{}` has an anonymous size in a function parameter type",
+                        tb.name.name
+                    ),
+                    span,
+                    "this size is anonymous",
+                )
+                .with_hint(format!(
+                    "name it with a size parameter: `type^ {} [n] = ... [n] ...`",
+                    tb.name.name
+                )),
+            );
+        }
         if tb.liftedness != Liftedness::Lifted && ty.has_arrow() {
             self.report(
                 Diagnostic::error(
@@ -1083,4 +1100,33 @@ fn path_string(p: &[Name]) -> String {
         .map(|n| n.to_string())
         .collect::<Vec<_>>()
         .join(".")
+}
+
+/// Where a type expression has an anonymous size `[]` in a parameter type of a function
+/// type (`in_arrow` says whether `te` is already inside one); in a result type it is
+/// existential, which is allowed.
+fn anon_size_in_arrow(te: &syntax::ast::TypeExp, in_arrow: bool) -> Option<syntax::Span> {
+    use syntax::ast::{TypeArg, TypeExpKind};
+    match &te.kind {
+        TypeExpKind::Array(size, elem) => {
+            if size.is_none() && in_arrow {
+                return Some(te.span);
+            }
+            anon_size_in_arrow(elem, in_arrow)
+        }
+        TypeExpKind::Var(_, args) => args.iter().find_map(|a| match a {
+            TypeArg::Size(None, span) if in_arrow => Some(*span),
+            TypeArg::Size(..) => None,
+            TypeArg::Type(t) => anon_size_in_arrow(t, in_arrow),
+        }),
+        TypeExpKind::Tuple(ts) => ts.iter().find_map(|t| anon_size_in_arrow(t, in_arrow)),
+        TypeExpKind::Record(fs) => fs.iter().find_map(|(_, t)| anon_size_in_arrow(t, in_arrow)),
+        TypeExpKind::Sum(cs) => cs
+            .iter()
+            .find_map(|(_, ts)| ts.iter().find_map(|t| anon_size_in_arrow(t, in_arrow))),
+        TypeExpKind::Arrow(_, a, b) => {
+            anon_size_in_arrow(a, true).or_else(|| anon_size_in_arrow(b, in_arrow))
+        }
+        TypeExpKind::Unique(t) | TypeExpKind::Existential(_, t) => anon_size_in_arrow(t, in_arrow),
+    }
 }

@@ -242,6 +242,23 @@ impl Checker<'_> {
             ExprKind::Var(qn) if qn.quals.is_empty() => {
                 let name = &qn.name.name;
                 if let Some(l) = self.lookup_local(name) {
+                    if self.unsizable.contains(&l.uid) {
+                        self.report(
+                            Diagnostic::error(
+                                "S002",
+                                format!(
+                                    "Unknown size \"{name}\": a name bound inside a parameter \
+                                     pattern cannot be used in the return type"
+                                ),
+                                qn.name.span,
+                                "only whole parameters can be used as sizes here",
+                            )
+                            .with_hint(format!(
+                                "make `{name}` a parameter of its own: `({name}: i64)`"
+                            )),
+                        );
+                        return Size::Any;
+                    }
                     return Size::Named(l.uid, name.clone());
                 }
                 if self.lookup_val(name).is_some() {

@@ -105,6 +105,9 @@ pub enum UErr {
     Size(Size, Size),
     /// A size known only at run time (a function result's) meets a different size.
     Unknown(Size, Size),
+    /// A size variable of a value bound earlier meets an unknown size that only came
+    /// into existence afterwards.
+    Causality(Size, Size),
     /// A function type where none is allowed.
     Lifted(Ty),
     /// A type outside an overloaded class.
@@ -124,7 +127,7 @@ impl UErr {
     pub fn code(&self) -> &'static str {
         match self {
             UErr::Size(..) => "S001",
-            UErr::Unknown(..) => "S003",
+            UErr::Unknown(..) | UErr::Causality(..) => "S003",
             UErr::Lifted(_) => "T007",
             UErr::Field(..) => "T004",
             _ => "T002",
@@ -145,6 +148,10 @@ pub struct Unifier {
     /// during the latest call of [`Unifier::unify`]: one existential size stands for
     /// one size throughout a value.
     pub hidden: Vec<(Uid, Size)>,
+    /// Size variables of bound values, with the moment (a uid drawn then) their value
+    /// became fixed: unknown sizes made later ([`Size::Exist`] with a greater uid) cannot
+    /// be their value.
+    pub frozen: std::collections::HashMap<u32, Uid>,
 }
 
 impl Unifier {
@@ -356,6 +363,11 @@ impl Unifier {
         let y = self.size(y);
         match (&x, &y) {
             (Size::Var(a), Size::Var(b)) if a == b => Ok(()),
+            (Size::Var(a), Size::Exist(e)) | (Size::Exist(e), Size::Var(a))
+                if !self.ignore_sizes && self.frozen.get(a).is_some_and(|t| e > t) =>
+            {
+                Err(UErr::Causality(x.clone(), y.clone()))
+            }
             (Size::Var(a), _) => {
                 if !self.ignore_sizes && !size_mentions(&y, *a) {
                     self.sizes[*a as usize] = Some(y.clone());
