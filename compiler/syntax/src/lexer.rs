@@ -958,6 +958,18 @@ impl<'s> Lexer<'s> {
                     format!("{t} holds {}", int_range(t)).as_str(),
                 );
             }
+            // A hexadecimal or binary literal gives a bit pattern: `0x80i8` is -128.
+            let v = match suffix {
+                Some(t) if !decimal && !t.is_unsigned() => {
+                    let bits = int_bits(t);
+                    if v >= 1i128 << (bits - 1) && v < 1i128 << bits {
+                        v - (1i128 << bits)
+                    } else {
+                        v
+                    }
+                }
+                _ => v,
+            };
             let nat = suffix.is_none() && !bad && self.src[start..plain_end].bytes().all(|b| b.is_ascii_digit());
             Token::Int {
                 value: v,
@@ -994,6 +1006,15 @@ fn int_fits(v: i128, t: PrimType, decimal: bool, negated: bool) -> bool {
         _ => return true,
     };
     lo <= v && v <= hi
+}
+
+fn int_bits(t: PrimType) -> u32 {
+    match t {
+        PrimType::I8 | PrimType::U8 => 8,
+        PrimType::I16 | PrimType::U16 | PrimType::F16 => 16,
+        PrimType::I32 | PrimType::U32 | PrimType::F32 => 32,
+        _ => 64,
+    }
 }
 
 fn int_range(t: PrimType) -> String {
@@ -1147,6 +1168,14 @@ mod tests {
         assert!(!lex(FileId(0), "3abc").diags.is_empty());
         assert!(!lex(FileId(0), "0b102").diags.is_empty());
         assert_eq!(lex(FileId(0), "0b102").tokens.len(), 1);
+        assert_eq!(
+            toks("0x80i8")[0],
+            Token::Int {
+                value: -128,
+                suffix: Some(PrimType::I8),
+                nat: false
+            }
+        );
     }
 
     #[test]

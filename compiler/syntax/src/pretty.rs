@@ -193,6 +193,21 @@ impl Printer {
 
     fn literal(&mut self, l: &Literal) {
         match l {
+            Literal::Int {
+                value,
+                ty: Some(t),
+            } if *value < 0 && t.is_integral() => {
+                // A negative literal comes from a bit pattern (`0x80i8`); `-128i8`
+                // would read as a negation.
+                let bits = match t {
+                    PrimType::I8 => 8,
+                    PrimType::I16 => 16,
+                    PrimType::I32 => 32,
+                    _ => 64,
+                };
+                let pattern = (*value as u128) & ((1u128 << bits) - 1);
+                self.s(&format!("0x{pattern:x}{}", t.name()));
+            }
             Literal::Int { value, ty } => {
                 self.s(&value.to_string());
                 if let Some(t) = ty {
@@ -323,9 +338,11 @@ impl Printer {
                     }
                     self.s("#");
                     self.s(&c.name);
-                    for t in ts {
+                    for (j, t) in ts.iter().enumerate() {
                         self.s(" ");
-                        self.ty_atom(t, false);
+                        // `#c [2]i32 [2]i32` would read the second size as an
+                        // argument of the first element type.
+                        self.ty_atom(t, j + 1 < ts.len());
                     }
                 }
             }

@@ -146,6 +146,12 @@ fn round_trip_parse_ok() {
 fn round_trip_project_corpus() {
     let mut files = fut_files(&here("../../tests"));
     files.extend(fut_files(&here("../../prelude")));
+    // More directories of Futhark programs (colon-separated), for runs by hand.
+    if let Ok(extra) = std::env::var("FUT_EXTRA_CORPUS") {
+        for d in extra.split(':').filter(|d| !d.is_empty()) {
+            files.extend(fut_files(Path::new(d)));
+        }
+    }
     for p in files {
         let src = std::fs::read_to_string(&p).unwrap();
         check_round_trip(&p.display().to_string(), &src);
