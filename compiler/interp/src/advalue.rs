@@ -24,7 +24,9 @@ pub fn map_scalars(v: &Value, f: &mut dyn FnMut(&Scalar) -> Scalar) -> Value {
             elems: Rc::new(a.elems.iter().map(|x| map_scalars(x, f)).collect()),
             proto: a.proto.clone(),
         }),
-        Value::Tuple(vs) => Value::Tuple(Rc::new(vs.iter().map(|x| map_scalars(x, f)).collect())),
+        Value::Tuple(vs) => Value::Tuple(crate::value::tup(
+            vs.iter().map(|x| map_scalars(x, f)).collect(),
+        )),
         Value::Record(fs) => Value::Record(Rc::new(
             fs.iter()
                 .map(|(n, x)| (n.clone(), map_scalars(x, f)))
@@ -63,12 +65,14 @@ pub fn zip_scalars(
                 proto: a.proto.clone(),
             })
         }
-        (Value::Tuple(a), Value::Tuple(b)) if a.len() == b.len() => Value::Tuple(Rc::new(
-            a.iter()
-                .zip(b.iter())
-                .map(|(x, y)| zip_scalars(x, y, f))
-                .collect::<Result<_, _>>()?,
-        )),
+        (Value::Tuple(a), Value::Tuple(b)) if a.len() == b.len() => {
+            Value::Tuple(crate::value::tup(
+                a.iter()
+                    .zip(b.iter())
+                    .map(|(x, y)| zip_scalars(x, y, f))
+                    .collect::<Result<_, _>>()?,
+            ))
+        }
         (Value::Record(a), Value::Record(b)) if a.len() == b.len() => Value::Record(Rc::new(
             a.iter()
                 .zip(b.iter())
@@ -129,7 +133,7 @@ impl Interp {
                 zero_like(s)
             }
         });
-        Ok(Value::Tuple(Rc::new(vec![primal, tangent])))
+        Ok(Value::Tuple(crate::value::tup(vec![primal, tangent])))
     }
 
     /// `vjp2 f x dy`: the result of `f x` and the input cotangent for output
@@ -178,7 +182,7 @@ impl Interp {
             k += 1;
             r
         });
-        Ok(Value::Tuple(Rc::new(vec![primal, xbar])))
+        Ok(Value::Tuple(crate::value::tup(vec![primal, xbar])))
     }
 
     /// Propagates adjoints from the last node of `tape` to the first, running the
@@ -329,7 +333,7 @@ impl Interp {
             None => self.apply(f, vec![x.clone()], span)?,
         };
         let proto = if forward { primal.clone() } else { x.clone() };
-        Ok(Value::Tuple(Rc::new(vec![
+        Ok(Value::Tuple(crate::value::tup(vec![
             primal,
             Value::array(outs, Some(Rc::new(proto))),
         ])))

@@ -7,12 +7,12 @@
 //! linked list in front of the scope.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
 
 use syntax::ast::{self, Name};
 
+use crate::hash::FastMap as HashMap;
 use crate::value::Value;
 
 /// A type abbreviation, kept for the sizes it may carry.

@@ -17,6 +17,7 @@ pub fn rt_err(message: impl Into<String>, span: Span) -> Box<RuntimeError> {
 }
 
 /// Attaches `span` to an error message produced without location.
+#[inline]
 pub fn at<T>(r: Result<T, String>, span: Span) -> R<T> {
     r.map_err(|m| rt_err(m, span))
 }

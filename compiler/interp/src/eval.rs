@@ -12,6 +12,7 @@ use syntax::{FileId, Span};
 
 use crate::env::{Env, ModVal, Module, Scope};
 use crate::error::{R, at, rt_err};
+use crate::hash::{FastMap, FastSet};
 use crate::ops;
 use crate::scalar::{BinOp, Scalar, UnOp};
 use crate::sizes::SizeCtx;
@@ -37,13 +38,17 @@ pub struct Interp {
     /// The scope holding the opened prelude, per prelude file.
     pub prelude_scopes: HashMap<FileId, Rc<Scope>>,
     /// Lambdas and local functions, copied once out of the tree they appear in.
-    fun_cache: HashMap<(FileId, NodeId), Rc<FunDef>>,
+    fun_cache: FastMap<(FileId, NodeId), Rc<FunDef>>,
     /// Source texts, for quoting failed assertions.
     pub sources: HashMap<FileId, Arc<str>>,
     /// The import map of the file being loaded.
     pub imports: HashMap<String, FileId>,
     /// Size arguments recorded by the type checker, by use site.
-    pub size_args: HashMap<(FileId, NodeId), SizeArgs>,
+    pub size_args: FastMap<(FileId, NodeId), SizeArgs>,
+    /// Operator uses (by node) found to name the builtin operator: no binding of
+    /// that name is in scope there. Scoping is lexical, so this holds for every
+    /// evaluation of the node.
+    builtin_ops: FastSet<(FileId, NodeId)>,
 }
 
 /// The value of a literal (unsuffixed literals not elaborated by the checker default
@@ -334,7 +339,7 @@ impl Interp {
                     .iter()
                     .map(|x| self.eval(x, env))
                     .collect::<R<Vec<_>>>()?;
-                Ok(Value::Tuple(Rc::new(vs)))
+                Ok(Value::Tuple(crate::value::tup(vs)))
             }
             ExprKind::Record(fields) => {
                 let mut fs = Vec::with_capacity(fields.len());
@@ -395,7 +400,7 @@ impl Interp {
                 let v = self.eval(x, env)?;
                 project(v, &[field])
             }
-            ExprKind::BinOp(op, l, r) => self.eval_binop(op, l, r, env, span),
+            ExprKind::BinOp(op, l, r) => self.eval_binop(e, op, l, r, env),
             ExprKind::Neg(x) => {
                 let v = self.eval(x, env)?;
                 at(ops::unop(UnOp::Neg, scalar_of(&v, span)?), span).map(Value::Scalar)
@@ -429,9 +434,18 @@ impl Interp {
                 // there is taken out of the environment so the callee can update it in
                 // place. They are taken after all arguments are evaluated.
                 let consumed: Vec<bool> = match &fv {
-                    Value::Fun(c) => c.consumed_args().to_vec(),
+                    Value::Fun(c) if c.consumed_args().iter().any(|u| *u) => {
+                        c.consumed_args().to_vec()
+                    }
                     _ => Vec::new(),
                 };
+                if consumed.is_empty() {
+                    let avs = args
+                        .iter()
+                        .map(|a| self.eval(a, env))
+                        .collect::<R<Vec<_>>>()?;
+                    return self.apply(fv, avs, span);
+                }
                 let mut avs = Vec::with_capacity(args.len());
                 for (k, a) in args.iter().enumerate() {
                     if consumed.get(k).copied().unwrap_or(false) && is_local_var(a, env) {
@@ -532,6 +546,11 @@ impl Interp {
     /// Attaches the size arguments the type checker recorded for this use of a
     /// function (those that evaluate; the others are left to argument shapes).
     fn instantiate_sizes(&mut self, e: &Expr, v: Value, env: &Env) -> R<Value> {
+        match &v {
+            Value::Fun(c) if matches!(&**c, Closure::User { def, .. } if !def.size_names.is_empty()) =>
+                {}
+            _ => return Ok(v),
+        }
         let Some(args) = self.size_args.get(&(e.span.file, e.id)).cloned() else {
             return Ok(v);
         };
@@ -591,12 +610,20 @@ impl Interp {
         crate::show::expr(e)
     }
 
-    fn eval_binop(&mut self, op: &QualName, l: &Expr, r: &Expr, env: &Env, span: Span) -> R<Value> {
+    fn eval_binop(&mut self, e: &Expr, op: &QualName, l: &Expr, r: &Expr, env: &Env) -> R<Value> {
+        let span = e.span;
         let name = &op.name.name;
-        let user = if op.quals.is_empty() {
-            env.val(name)
-        } else {
+        let key = (e.span.file, e.id);
+        let user = if !op.quals.is_empty() {
             Some(self.lookup_var(op, env)?)
+        } else if self.builtin_ops.contains(&key) {
+            None
+        } else {
+            let v = env.val(name);
+            if v.is_none() {
+                self.builtin_ops.insert(key);
+            }
+            v
         };
         if let Some(f) = user {
             let lv = self.eval(l, env)?;
@@ -712,7 +739,7 @@ impl Interp {
             PatKind::Id(i) => env
                 .val(&i.name)
                 .ok_or_else(|| rt_err(format!("unknown variable {}", i.name), i.span)),
-            PatKind::Tuple(ps) => Ok(Value::Tuple(Rc::new(
+            PatKind::Tuple(ps) => Ok(Value::Tuple(crate::value::tup(
                 ps.iter()
                     .map(|p| self.pattern_value(p, env))
                     .collect::<R<Vec<_>>>()?,
@@ -888,7 +915,7 @@ fn record_update(t: Value, fields: &[ast::Ident], v: Value, span: Span) -> R<Val
             Ok(Value::Record(Rc::new(fs)))
         }
         Value::Tuple(vs) => {
-            let mut vs = Rc::try_unwrap(vs).unwrap_or_else(|rc| (*rc).clone());
+            let mut vs = vs.to_vec();
             let i: usize = first
                 .name
                 .parse()
@@ -898,7 +925,7 @@ fn record_update(t: Value, fields: &[ast::Ident], v: Value, span: Span) -> R<Val
                 .ok_or_else(|| rt_err(format!("no field {}", first.name), first.span))?;
             let old = std::mem::replace(slot, Value::unit());
             *slot = record_update(old, rest, v, span)?;
-            Ok(Value::Tuple(Rc::new(vs)))
+            Ok(Value::Tuple(crate::value::tup(vs)))
         }
         _ => Err(rt_err("record update of a non-record", span)),
     }

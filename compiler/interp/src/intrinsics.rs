@@ -12,7 +12,7 @@ use crate::eval::Interp;
 use crate::ops;
 use crate::scalar::{BinOp, Scalar, UnOp};
 use crate::slicing::show_shape;
-use crate::value::{Array, Value};
+use crate::value::{Array, Closure, Kernel, Value};
 
 /// The polymorphic intrinsics and their arities.
 const POLYMORPHIC: [(&str, usize); 20] = [
@@ -162,8 +162,19 @@ impl Interp {
             }
             "reduce" | "reduce_comm" => {
                 let (op, ne, xs) = (next(), next(), next());
+                let a = arr(&xs, span)?;
+                if let Some(bop) = self.scalar_binop(&op)
+                    && let Value::Scalar(ne) = &ne
+                    && matches!(a.elems.first(), Some(Value::Scalar(_)))
+                {
+                    let mut acc = ne.clone();
+                    for x in a.elems.iter() {
+                        acc = at(ops::binop(bop, &acc, scalar(x, span)?), span)?;
+                    }
+                    return Ok(Value::Scalar(acc));
+                }
                 let mut acc = ne;
-                for x in arr(&xs, span)?.elems.iter() {
+                for x in a.elems.iter() {
                     acc = self.apply(op.clone(), vec![acc, x.clone()], span)?;
                 }
                 Ok(acc)
@@ -171,6 +182,18 @@ impl Interp {
             "scan" => {
                 let (op, ne, xs) = (next(), next(), next());
                 let a = arr(&xs, span)?;
+                if let Some(bop) = self.scalar_binop(&op)
+                    && let Value::Scalar(ne) = &ne
+                    && matches!(a.elems.first(), Some(Value::Scalar(_)))
+                {
+                    let mut acc = ne.clone();
+                    let mut out = alloc(a.len(), span)?;
+                    for x in a.elems.iter() {
+                        acc = at(ops::binop(bop, &acc, scalar(x, span)?), span)?;
+                        out.push(Value::Scalar(acc.clone()));
+                    }
+                    return Ok(Value::array(out, a.proto_rc()));
+                }
                 let mut acc = ne;
                 let mut out = Vec::with_capacity(a.len());
                 for x in a.elems.iter() {
@@ -336,10 +359,12 @@ impl Interp {
                     .elems
                     .iter()
                     .zip(b.elems.iter())
-                    .map(|(x, y)| Value::Tuple(Rc::new(vec![x.clone(), y.clone()])))
+                    .map(|(x, y)| Value::Tuple(crate::value::tup(vec![x.clone(), y.clone()])))
                     .collect();
                 let proto = match (a.example(), b.example()) {
-                    (Some(x), Some(y)) => Some(Rc::new(Value::Tuple(Rc::new(vec![x, y])))),
+                    (Some(x), Some(y)) => {
+                        Some(Rc::new(Value::Tuple(crate::value::tup(vec![x, y]))))
+                    }
                     _ => None,
                 };
                 Ok(Value::array(out, proto))
@@ -364,7 +389,7 @@ impl Interp {
                     }
                     _ => (None, None),
                 };
-                Ok(Value::Tuple(Rc::new(vec![
+                Ok(Value::Tuple(crate::value::tup(vec![
                     Value::array(xs, px),
                     Value::array(ys, py),
                 ])))
@@ -394,12 +419,89 @@ impl Interp {
         }
     }
 
+    /// The builtin operator a function value computes on two scalars, if it is one:
+    /// an operator section such as `(+)`, or a function whose body is just that
+    /// operator applied to its two parameters (like the prelude's `f64.+`).
+    pub fn scalar_binop(&self, f: &Value) -> Option<BinOp> {
+        let Value::Fun(c) = f else {
+            return None;
+        };
+        match &**c {
+            Closure::Op { op, args } if args.is_empty() => Some(*op),
+            Closure::User {
+                def,
+                env,
+                args,
+                sizes,
+            } if args.is_empty() && sizes.is_empty() => match &def.kernel {
+                Kernel::BinOp(name, op) if env.val(name).is_none() => Some(*op),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `map` with a function that spreads a tuple over the arguments of another
+    /// (the lambda of `map2`, `map3`, …): applies that function directly, and when it
+    /// is a builtin operator on scalars, computes it without any call. `None` when
+    /// `f` is not of that shape.
+    fn map_spread(&mut self, f: &Value, a: &Array, span: Span) -> R<Option<Vec<Value>>> {
+        let Value::Fun(c) = f else {
+            return Ok(None);
+        };
+        let Closure::User {
+            def,
+            env,
+            args,
+            sizes,
+        } = &**c
+        else {
+            return Ok(None);
+        };
+        let Kernel::Spread(g, n) = &def.kernel else {
+            return Ok(None);
+        };
+        if !args.is_empty() || !sizes.is_empty() {
+            return Ok(None);
+        }
+        let Some(g) = env.val(g) else {
+            return Ok(None);
+        };
+        let op = if *n == 2 { self.scalar_binop(&g) } else { None };
+        let mut out = alloc(a.len(), span)?;
+        for x in a.elems.iter() {
+            let Value::Tuple(parts) = x else {
+                return Ok(None);
+            };
+            if parts.len() != *n {
+                return Ok(None);
+            }
+            if let (Some(op), Value::Scalar(l), Value::Scalar(r)) = (op, &parts[0], &parts[1]) {
+                out.push(Value::Scalar(at(ops::binop(op, l, r), span)?));
+            } else {
+                out.push(self.apply(g.clone(), parts.to_vec(), span)?);
+            }
+        }
+        Ok(Some(out))
+    }
+
     fn map(&mut self, f: Value, xs: &Value, span: Span) -> R<Value> {
         let a = arr(xs, span)?;
-        let mut out = Vec::with_capacity(a.len());
-        for x in a.elems.iter() {
-            out.push(self.apply(f.clone(), vec![x.clone()], span)?);
-        }
+        let spread = if a.is_empty() {
+            None
+        } else {
+            self.map_spread(&f, a, span)?
+        };
+        let out = match spread {
+            Some(out) => out,
+            None => {
+                let mut out = alloc(a.len(), span)?;
+                for x in a.elems.iter() {
+                    out.push(self.apply(f.clone(), vec![x.clone()], span)?);
+                }
+                out
+            }
+        };
         // The shape of an empty result comes from applying `f` to an example
         // element, when one is known and `f` succeeds on it.
         let proto = match (&a.proto, out.is_empty()) {

@@ -14,7 +14,8 @@
 //!   [`modules`]: declarations, modules and functors.
 //! - [`intrinsics`]: the natively implemented prelude functions; [`advalue`]:
 //!   `jvp2`/`vjp2` and friends over whole values.
-//! - [`convert`]: conversion to and from the values crate.
+//! - [`convert`]: conversion to and from the values crate; [`hash`]: the hasher of
+//!   the internal maps.
 
 pub mod ad;
 pub mod advalue;
@@ -22,6 +23,7 @@ pub mod convert;
 pub mod env;
 pub mod error;
 pub mod eval;
+pub mod hash;
 pub mod intrinsics;
 pub mod modules;
 pub mod ops;
@@ -137,7 +139,7 @@ impl Interpreter {
             _ => vec![ret.as_ref()],
         };
         let parts = match result {
-            Value::Tuple(vs) if ret_parts.len() == vs.len() || ret.is_none() => (*vs).clone(),
+            Value::Tuple(vs) if ret_parts.len() == vs.len() || ret.is_none() => vs.to_vec(),
             v => vec![v],
         };
         parts

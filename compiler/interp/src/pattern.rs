@@ -29,12 +29,12 @@ impl Interp {
             PatKind::Id(i) => Ok(Some(env.bind(i.name.clone(), v.clone()))),
             PatKind::Wildcard => Ok(Some(env)),
             PatKind::Tuple(ps) => {
-                let vs: Rc<Vec<Value>> = match v {
+                let vs: Rc<[Value]> = match v {
                     Value::Tuple(vs) => vs.clone(),
                     Value::Record(fs) if ps.len() == fs.len() => {
-                        Rc::new(fs.iter().map(|(_, x)| x.clone()).collect())
+                        fs.iter().map(|(_, x)| x.clone()).collect()
                     }
-                    _ if ps.len() == 1 => Rc::new(vec![v.clone()]),
+                    _ if ps.len() == 1 => crate::value::tup(vec![v.clone()]),
                     _ => return Ok(None),
                 };
                 if vs.len() != ps.len() {

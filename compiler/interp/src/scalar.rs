@@ -552,6 +552,26 @@ fn wrap(t: PrimType, x: i128) -> i128 {
 
 /// A binary operator on untagged scalars of the same type.
 pub fn binop_plain(op: BinOp, a: &Scalar, b: &Scalar) -> Result<Scalar, String> {
+    // The most common cases, without the detour through `i128`.
+    match (op, a, b) {
+        (BinOp::Add, Scalar::I64(x), Scalar::I64(y)) => return Ok(Scalar::I64(x.wrapping_add(*y))),
+        (BinOp::Sub, Scalar::I64(x), Scalar::I64(y)) => return Ok(Scalar::I64(x.wrapping_sub(*y))),
+        (BinOp::Mul, Scalar::I64(x), Scalar::I64(y)) => return Ok(Scalar::I64(x.wrapping_mul(*y))),
+        (BinOp::Lt, Scalar::I64(x), Scalar::I64(y)) => return Ok(Scalar::Bool(x < y)),
+        (BinOp::Eq, Scalar::I64(x), Scalar::I64(y)) => return Ok(Scalar::Bool(x == y)),
+        (BinOp::Add, Scalar::I32(x), Scalar::I32(y)) => return Ok(Scalar::I32(x.wrapping_add(*y))),
+        (BinOp::Sub, Scalar::I32(x), Scalar::I32(y)) => return Ok(Scalar::I32(x.wrapping_sub(*y))),
+        (BinOp::Mul, Scalar::I32(x), Scalar::I32(y)) => return Ok(Scalar::I32(x.wrapping_mul(*y))),
+        (BinOp::Lt, Scalar::I32(x), Scalar::I32(y)) => return Ok(Scalar::Bool(x < y)),
+        (BinOp::Eq, Scalar::I32(x), Scalar::I32(y)) => return Ok(Scalar::Bool(x == y)),
+        (BinOp::Add, Scalar::F64(x), Scalar::F64(y)) => return Ok(Scalar::F64(x + y)),
+        (BinOp::Sub, Scalar::F64(x), Scalar::F64(y)) => return Ok(Scalar::F64(x - y)),
+        (BinOp::Mul, Scalar::F64(x), Scalar::F64(y)) => return Ok(Scalar::F64(x * y)),
+        (BinOp::Add, Scalar::F32(x), Scalar::F32(y)) => return Ok(Scalar::F32(x + y)),
+        (BinOp::Sub, Scalar::F32(x), Scalar::F32(y)) => return Ok(Scalar::F32(x - y)),
+        (BinOp::Mul, Scalar::F32(x), Scalar::F32(y)) => return Ok(Scalar::F32(x * y)),
+        _ => {}
+    }
     match (a, b) {
         (Scalar::Bool(x), Scalar::Bool(y)) => {
             let r = match op {

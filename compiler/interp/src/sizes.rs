@@ -14,24 +14,35 @@ use crate::eval::Interp;
 use crate::value::Value;
 
 /// Sizes bound and checks pending while matching one set of annotations.
+///
+/// The binder and type parameter lists are borrowed (from the function definition),
+/// so that making a context for a call allocates nothing.
 #[derive(Debug, Default)]
-pub struct SizeCtx {
-    binders: Vec<Name>,
-    type_names: Vec<Name>,
+pub struct SizeCtx<'a> {
+    binders: &'a [Name],
+    /// Binders introduced inside the annotations (existential sizes).
+    extra_binders: Vec<Name>,
+    type_names: &'a [Name],
     bound: Vec<(Name, i64)>,
     deferred: Vec<(Expr, i64, Span)>,
 }
 
-impl SizeCtx {
+impl<'a> SizeCtx<'a> {
     /// A context in which `binders` may be bound from shapes and `type_names` are
     /// type parameters (matching anything).
-    pub fn new(binders: &[Name], type_names: &[Name]) -> SizeCtx {
+    pub fn new(binders: &'a [Name], type_names: &'a [Name]) -> SizeCtx<'a> {
         SizeCtx {
-            binders: binders.to_vec(),
-            type_names: type_names.to_vec(),
+            binders,
+            extra_binders: Vec::new(),
+            type_names,
             bound: Vec::new(),
             deferred: Vec::new(),
         }
+    }
+
+    /// Is `n` a size that may be bound from a shape?
+    fn is_binder(&self, n: &str) -> bool {
+        self.binders.iter().any(|b| &**b == n) || self.extra_binders.iter().any(|b| &**b == n)
     }
 
     /// Has size `n` been bound?
@@ -102,7 +113,8 @@ impl Interp {
             }
             TypeExpKind::Unique(t) => self.check_type(t, v, env, ctx),
             TypeExpKind::Existential(names, t) => {
-                ctx.binders.extend(names.iter().map(|n| n.name.clone()));
+                ctx.extra_binders
+                    .extend(names.iter().map(|n| n.name.clone()));
                 self.check_type(t, v, env, ctx)
             }
             TypeExpKind::Var(q, args) => self.check_named_type(q, args, v, env, ctx),
@@ -178,7 +190,7 @@ impl Interp {
                     if k != actual {
                         return Err(mismatch(n, k, actual, span));
                     }
-                } else if ctx.binders.iter().any(|b| b == n) {
+                } else if ctx.is_binder(n) {
                     ctx.bind(n.clone(), actual);
                 } else if let Some(k) = env
                     .val(n)

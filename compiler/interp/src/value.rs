@@ -19,13 +19,18 @@ pub enum Value {
     /// A regular array.
     Array(Array),
     /// A tuple; the empty tuple is the unit value.
-    Tuple(Rc<Vec<Value>>),
+    Tuple(Rc<[Value]>),
     /// A record, fields sorted by name.
     Record(Rc<Vec<(Name, Value)>>),
     /// A constructor of a sum type with its payload.
     Sum(Rc<(Name, Vec<Value>)>),
     /// A function.
     Fun(Rc<Closure>),
+}
+
+/// The components of a tuple value, in one allocation.
+pub fn tup(vs: Vec<Value>) -> Rc<[Value]> {
+    Rc::from(vs)
 }
 
 /// A regular array.
@@ -94,6 +99,127 @@ pub struct FunDef {
     pub type_names: Vec<Name>,
     /// Which parameters are declared unique (`*t`): their arguments are consumed.
     pub unique: Rc<Vec<bool>>,
+    /// A recognised simple shape of the function, which the SOACs run without
+    /// evaluating the body through the general machinery.
+    pub kernel: Kernel,
+}
+
+/// Simple function shapes with a fast path in `map`, `reduce` and `scan`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kernel {
+    /// Nothing recognised.
+    None,
+    /// `\x y -> x op y` with plain (or primitive-ascribed) parameters: the builtin
+    /// operator named `op`, unless a binding of that name is in scope.
+    BinOp(Name, BinOp),
+    /// `\(x1, …, xn) -> g x1 … xn` with `g` a variable of the closure's environment:
+    /// spreads a tuple over the arguments of `g` (the lambdas of `map2`, `map3`, …).
+    Spread(Name, usize),
+}
+
+/// The name a parameter binds, if it is a plain name, possibly ascribed with a
+/// primitive type.
+fn plain_param(p: &ast::Pat) -> Option<&Name> {
+    match &p.kind {
+        ast::PatKind::Id(i) => Some(&i.name),
+        ast::PatKind::Attr(_, q) => plain_param(q),
+        ast::PatKind::Ascribed(q, t) => match &t.kind {
+            ast::TypeExpKind::Var(n, args)
+                if n.quals.is_empty()
+                    && args.is_empty()
+                    && ast::PrimType::from_name(&n.name.name).is_some() =>
+            {
+                plain_param(q)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The name an expression refers to, if it is an unqualified variable.
+fn plain_var(e: &ast::Expr) -> Option<&Name> {
+    match &e.kind {
+        ast::ExprKind::Var(q) if q.quals.is_empty() => Some(&q.name.name),
+        ast::ExprKind::Parens(x) => plain_var(x),
+        _ => None,
+    }
+}
+
+fn strip_parens(e: &ast::Expr) -> &ast::Expr {
+    match &e.kind {
+        ast::ExprKind::Parens(x) => strip_parens(x),
+        _ => e,
+    }
+}
+
+/// Recognises the shapes of [`Kernel`].
+fn kernel_of(
+    type_params: &[ast::TypeParam],
+    params: &[ast::Pat],
+    ret: Option<&ast::TypeExp>,
+    body: &ast::Expr,
+) -> Kernel {
+    let prim_ret = match ret.map(|t| &t.kind) {
+        None => true,
+        Some(ast::TypeExpKind::Var(n, args)) => {
+            n.quals.is_empty()
+                && args.is_empty()
+                && ast::PrimType::from_name(&n.name.name).is_some()
+        }
+        Some(_) => false,
+    };
+    if !prim_ret
+        || type_params
+            .iter()
+            .any(|p| matches!(p, ast::TypeParam::Size(_)))
+    {
+        return Kernel::None;
+    }
+    let body = strip_parens(body);
+    match (params, &body.kind) {
+        ([p, q], ast::ExprKind::BinOp(op, l, r)) if op.quals.is_empty() => {
+            let (Some(x), Some(y)) = (plain_param(p), plain_param(q)) else {
+                return Kernel::None;
+            };
+            match (
+                BinOp::from_symbol(&op.name.name),
+                plain_var(l),
+                plain_var(r),
+            ) {
+                (Some(b), Some(l), Some(r)) if l == x && r == y && x != y => {
+                    Kernel::BinOp(op.name.name.clone(), b)
+                }
+                _ => Kernel::None,
+            }
+        }
+        ([p], ast::ExprKind::Apply(g, args)) => {
+            let ast::PatKind::Tuple(ps) = &p.kind else {
+                return Kernel::None;
+            };
+            let Some(g) = plain_var(g) else {
+                return Kernel::None;
+            };
+            let names: Vec<&Name> = ps.iter().filter_map(plain_param).collect();
+            let ok = names.len() == ps.len()
+                && names.len() == args.len()
+                && !names.contains(&g)
+                && names
+                    .iter()
+                    .enumerate()
+                    .all(|(i, n)| !names[..i].contains(n))
+                && args
+                    .iter()
+                    .zip(&names)
+                    .all(|(a, n)| plain_var(a) == Some(*n));
+            if ok {
+                Kernel::Spread(g.clone(), names.len())
+            } else {
+                Kernel::None
+            }
+        }
+        _ => Kernel::None,
+    }
 }
 
 /// Is a parameter pattern annotated with a unique type?
@@ -123,6 +249,7 @@ impl FunDef {
             }
         }
         let unique = Rc::new(params.iter().map(unique_param).collect());
+        let kernel = kernel_of(&type_params, &params, ret.as_ref(), &body);
         FunDef {
             name,
             type_params,
@@ -132,6 +259,7 @@ impl FunDef {
             size_names,
             type_names,
             unique,
+            kernel,
         }
     }
 }
@@ -181,7 +309,7 @@ impl Closure {
 impl Value {
     /// The unit value `()`.
     pub fn unit() -> Value {
-        Value::Tuple(Rc::new(Vec::new()))
+        Value::Tuple(crate::value::tup(Vec::new()))
     }
 
     /// A bool value.
@@ -260,7 +388,7 @@ impl Value {
                 }
             }
             if tuple && n > 0 {
-                return Value::Tuple(Rc::new(slots.into_iter().flatten().collect()));
+                return Value::Tuple(crate::value::tup(slots.into_iter().flatten().collect()));
             }
         }
         fields.sort_by(|a, b| a.0.cmp(&b.0));
@@ -337,7 +465,7 @@ mod tests {
         assert!(!values_equal(&ints(&[1, 2]), &ints(&[1])));
         let nan = Value::Scalar(Scalar::F64(f64::NAN));
         assert!(!values_equal(&nan, &nan));
-        let t = Value::Tuple(Rc::new(vec![ints(&[1]), Value::bool(true)]));
+        let t = Value::Tuple(crate::value::tup(vec![ints(&[1]), Value::bool(true)]));
         assert!(values_equal(&t, &t.clone()));
     }
 

@@ -244,3 +244,19 @@ fn size_arguments_recorded_by_the_checker_are_used() {
         "[[0i64, 1i64, 2i64], [3i64, 4i64, 5i64]]"
     );
 }
+
+#[test]
+fn soac_fast_paths_respect_shadowed_operators() {
+    let src = "def add (x: i32) (y: i32) = x + y\n\
+               def main (xs: []i32) = (reduce add 0 xs, map2 (-) xs (map (+1) xs), scan add 0 xs, map2 add xs xs)";
+    assert_eq!(
+        ok(src, &["[1, 2, 3]"]),
+        "6i32 [-1i32, -1i32, -1i32] [1i32, 3i32, 6i32] [2i32, 4i32, 6i32]"
+    );
+    // A function whose body uses an operator that a user definition shadows must
+    // not be computed as the builtin operator.
+    let src = "def (+) (x: i32) (y: i32) = x * y\n\
+               def add (x: i32) (y: i32) = x + y\n\
+               def main (xs: []i32) = (reduce add 1 xs, map2 add xs xs)";
+    assert_eq!(ok(src, &["[2, 3, 4]"]), "24i32 [4i32, 9i32, 16i32]");
+}
