@@ -537,7 +537,7 @@ impl Checker<'_> {
             } else {
                 Diagnostic::error(
                     "T005",
-                    "non-exhaustive `match`",
+                    format!("Unmatched cases in `match`: {w}"),
                     m.span,
                     format!("the value `{w}` is not matched by any case"),
                 )

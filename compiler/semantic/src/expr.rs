@@ -254,7 +254,7 @@ impl Checker<'_> {
                     let path: Vec<&str> = comps[..=i].iter().map(|c| &*c.name).collect();
                     let d = Diagnostic::error(
                         "T001",
-                        format!("unknown name `{}`", path.join(".")),
+                        format!("Unknown name \"{}\"", path.join(".")),
                         comps[0].span.to(comps[i].span),
                         "not defined in this module",
                     );
@@ -281,14 +281,14 @@ impl Checker<'_> {
                     let d = if comps.len() > 1 {
                         Diagnostic::error(
                             "T001",
-                            format!("unknown name `{name}` (neither a module nor a variable)"),
+                            format!("Unknown name \"{name}\" (neither a module nor a variable)"),
                             comps[0].span,
                             "not defined",
                         )
                     } else {
                         Diagnostic::error(
                             "T001",
-                            format!("unknown name `{name}`"),
+                            format!("Unknown name \"{name}\""),
                             comps[0].span,
                             "not defined",
                         )
@@ -1169,6 +1169,54 @@ impl Checker<'_> {
         }
     }
 
+    /// In a loop whose body consumes a loop parameter, the components of the body's
+    /// result become the next iteration's (unique) parameters, so no two may alias.
+    fn check_loop_results_disjoint(&mut self, pat: &Pat, parts: &[Al], span: Span) {
+        let sets: Vec<Vec<Uid>> = parts
+            .iter()
+            .map(|a| {
+                let mut v = a.all();
+                v.retain(|u| *u != GLOBAL && *u != crate::checker::UNKNOWN_FUN);
+                v
+            })
+            .collect();
+        for j in 1..sets.len() {
+            for i in 0..j {
+                let Some(u) = sets[j].iter().find(|u| sets[i].contains(u)) else {
+                    continue;
+                };
+                let who = self.scope.iter().rev().find_map(|f| match f {
+                    crate::checker::Frame::Local(n, l) if l.uid == *u => Some(n.clone()),
+                    _ => None,
+                });
+                let names = pat_component_names(pat);
+                let comp = |k: usize| match names.get(k).and_then(|n| n.as_ref()) {
+                    Some(n) => format!("\"{n}\""),
+                    None => format!("component {}", k + 1),
+                };
+                let msg = match who {
+                    Some(n) => format!(
+                        "Loop body returns values that alias each other: the results for {} \
+                         and {} both alias \"{n}\"",
+                        comp(i),
+                        comp(j)
+                    ),
+                    None => format!(
+                        "Loop body returns values that alias each other: the results for {} \
+                         and {}",
+                        comp(i),
+                        comp(j)
+                    ),
+                };
+                self.report(
+                    Diagnostic::error("U003", msg, span, "these results share storage")
+                        .with_hint("return a copy (`copy x`) of one of them"),
+                );
+                return;
+            }
+        }
+    }
+
     fn infer_loop(
         &mut self,
         pat: &Pat,
@@ -1228,7 +1276,7 @@ impl Checker<'_> {
             let (ct, _) = self.infer(c);
             self.unify_at(&Ty::Prim(PrimType::Bool), &ct, c.span);
         }
-        let (bt, _) = self.infer(body);
+        let (bt, bal) = self.infer(body);
         let loose_b = loosen(&self.u.zonk(&bt));
         self.unify_because(
             &pty,
@@ -1237,6 +1285,9 @@ impl Checker<'_> {
             Some((pat.span, "the loop parameter has this type")),
         );
         let consumed_param = param_uids.iter().any(|u| self.consumed.contains_key(u));
+        if consumed_param && let Some(parts) = &bal.parts {
+            self.check_loop_results_disjoint(pat, parts, body.span);
+        }
         self.depth -= 1;
         self.scope.truncate(mark);
         let _ = span;
@@ -1339,5 +1390,19 @@ fn fill_sizes<'a>(t: &Ty, it: &mut impl Iterator<Item = &'a (Uid, Name)>) -> Ty 
         }
         Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| fill_sizes(t, it)).collect()),
         t => t.clone(),
+    }
+}
+
+/// The names of the components of a tuple pattern (`None` for components that are not
+/// plain names).
+fn pat_component_names(p: &Pat) -> Vec<Option<syntax::ast::Name>> {
+    match &p.kind {
+        PatKind::Tuple(ps) if ps.len() != 1 => ps
+            .iter()
+            .map(|q| crate::pattern::pat_ident(q).map(|i| i.name.clone()))
+            .collect(),
+        PatKind::Tuple(ps) => pat_component_names(&ps[0]),
+        PatKind::Ascribed(q, _) | PatKind::Attr(_, q) => pat_component_names(q),
+        _ => Vec::new(),
     }
 }
