@@ -54,6 +54,7 @@ pub(crate) fn convert(
         let mut expects_in = false;
         let mut expects_closer: Option<Token> = None;
         let mut expects_equals = false;
+        let mut after_expression = false;
         if let RichReason::ExpectedFound { expected: exp, .. } = e.reason() {
             for p in exp {
                 if let RichPattern::Token(t) = p {
@@ -70,6 +71,11 @@ pub(crate) fn convert(
                     && l.as_ref() == "`in`"
                 {
                     expects_in = true;
+                }
+                if let RichPattern::Label(l) = p
+                    && l.as_ref() == "operator"
+                {
+                    after_expression = true;
                 }
                 if let Some(s) = describe_pattern(p)
                     && !expected.contains(&s)
@@ -147,6 +153,7 @@ pub(crate) fn convert(
         }
         if let Some(Token::Equals) = found
             && !expects_equals
+            && after_expression
         {
             d = d.with_hint("to compare two values use `==`; `=` only appears in bindings");
         }
