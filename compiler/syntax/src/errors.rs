@@ -44,7 +44,13 @@ pub(crate) fn convert(
             Some(_) => {
                 let r = span.range();
                 match src.get(r) {
-                    Some(s) if !s.is_empty() => format!("`{}`", s),
+                    Some(s) if !s.is_empty() => {
+                        let mut t: String = s.chars().take(40).collect();
+                        if t.len() < s.len() {
+                            t.push('…');
+                        }
+                        format!("`{t}`")
+                    }
                     _ => "token".into(),
                 }
             }
@@ -88,14 +94,30 @@ pub(crate) fn convert(
         // `.field`, `[i]`, `: t`, ...) is possible; when a structural token (a keyword,
         // a closing bracket, a separator) is also expected, that is the useful part.
         const CONTINUATIONS: [&str; 15] = [
-            "expression", "operator", "field name", "`.`", "`[`", "`:`", "`:>`", "`..`",
-            "`...`", "`..<`", "`..>`", "backtick", "`with`", "literal", "name",
+            "expression",
+            "operator",
+            "field name",
+            "`.`",
+            "`[`",
+            "`:`",
+            "`:>`",
+            "`..`",
+            "`...`",
+            "`..<`",
+            "`..>`",
+            "backtick",
+            "`with`",
+            "literal",
+            "name",
         ];
         // Prefix operators and literals start expressions.
         if expected.iter().any(|s| s == "expression") {
             expected.retain(|s| !matches!(s.as_str(), "`-`" | "`!`" | "literal" | "name"));
         }
-        if expected.iter().any(|s| !CONTINUATIONS.contains(&s.as_str())) {
+        if expected
+            .iter()
+            .any(|s| !CONTINUATIONS.contains(&s.as_str()))
+        {
             expected.retain(|s| !CONTINUATIONS.contains(&s.as_str()));
         }
         expected.sort_by_key(|s| (s.starts_with('`'), s.clone()));
@@ -115,7 +137,10 @@ pub(crate) fn convert(
             RichReason::ExpectedFound { .. } => {
                 let exp = list(&expected);
                 if exp.is_empty() {
-                    (format!("unexpected {found_text}"), "unexpected here".to_string())
+                    (
+                        format!("unexpected {found_text}"),
+                        "unexpected here".to_string(),
+                    )
                 } else {
                     (
                         format!("unexpected {found_text}, expected {exp}"),

@@ -37,7 +37,10 @@ pub enum Token {
         nat: bool,
     },
     /// A float literal.
-    Float { value: f64, suffix: Option<PrimType> },
+    Float {
+        value: f64,
+        suffix: Option<PrimType>,
+    },
     /// A character literal.
     Char(u32),
     /// A string literal (UTF-8 bytes).
@@ -169,7 +172,7 @@ impl Kw {
     }
 
     /// Looks a word up as a keyword.
-    pub fn from_str(s: &str) -> Option<Kw> {
+    pub fn from_word(s: &str) -> Option<Kw> {
         Some(match s {
             "def" => Kw::Def,
             "entry" => Kw::Entry,
@@ -202,7 +205,7 @@ impl Kw {
 
 /// Is `s` a keyword?
 pub fn is_keyword(s: &str) -> bool {
-    Kw::from_str(s).is_some()
+    Kw::from_word(s).is_some()
 }
 
 impl fmt::Display for Token {
@@ -572,7 +575,7 @@ impl<'s> Lexer<'s> {
             self.push(Token::Underscore, start, self.pos);
             return;
         }
-        if let Some(k) = Kw::from_str(w) {
+        if let Some(k) = Kw::from_word(w) {
             self.push(Token::Kw(k), start, self.pos);
             return;
         }
@@ -722,14 +725,20 @@ impl<'s> Lexer<'s> {
                     Some((v, n)) => {
                         let mut buf = [0u8; 4];
                         match char::from_u32(v) {
-                            Some(ch) => bytes.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes()),
+                            Some(ch) => {
+                                bytes.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes())
+                            }
                             None => bytes.push(v as u8),
                         }
                         self.pos += n;
                     }
                     None => {
                         let e = (self.pos + 2).min(self.bytes.len());
-                        let e = if self.src.is_char_boundary(e) { e } else { self.pos + 1 };
+                        let e = if self.src.is_char_boundary(e) {
+                            e
+                        } else {
+                            self.pos + 1
+                        };
                         self.error(
                             "P002",
                             "invalid escape sequence in string literal".into(),
@@ -824,9 +833,8 @@ impl<'s> Lexer<'s> {
                 let scale = e - 4 * frac.len() as i32;
                 fvalue = m * 2f64.powi(scale);
                 is_float = true;
-            } else if is_float {
-                bad = true;
-            } else if mant.is_empty() {
+            } else if is_float || mant.is_empty() {
+                // A hexadecimal fraction needs a `p` exponent.
                 bad = true;
             } else {
                 ivalue = u128::from_str_radix(&mant, 16)
@@ -882,8 +890,11 @@ impl<'s> Lexer<'s> {
             }
         }
         // Digits that the literal's base does not allow (`0b102`, `0x1.8p3.5`).
-        if self.peek(0).is_ascii_digit() || (self.peek(0) == b'.' && self.peek(1).is_ascii_digit()) {
-            while self.peek(0).is_ascii_alphanumeric() || self.peek(0) == b'.' && self.peek(1).is_ascii_digit() {
+        if self.peek(0).is_ascii_digit() || (self.peek(0) == b'.' && self.peek(1).is_ascii_digit())
+        {
+            while self.peek(0).is_ascii_alphanumeric()
+                || self.peek(0) == b'.' && self.peek(1).is_ascii_digit()
+            {
                 self.pos += 1;
             }
             bad = true;
@@ -948,7 +959,12 @@ impl<'s> Lexer<'s> {
                 && !self.src[start..].starts_with("0B");
             if let Some(t) = suffix
                 && !bad
-                && !int_fits(v, t, decimal, matches!(self.adjacent_prev(start), Some(Token::Op(o)) if &**o == "-"))
+                && !int_fits(
+                    v,
+                    t,
+                    decimal,
+                    matches!(self.adjacent_prev(start), Some(Token::Op(o)) if &**o == "-"),
+                )
             {
                 self.error(
                     "P002",
@@ -970,7 +986,11 @@ impl<'s> Lexer<'s> {
                 }
                 _ => v,
             };
-            let nat = suffix.is_none() && !bad && self.src[start..plain_end].bytes().all(|b| b.is_ascii_digit());
+            let nat = suffix.is_none()
+                && !bad
+                && self.src[start..plain_end]
+                    .bytes()
+                    .all(|b| b.is_ascii_digit());
             Token::Int {
                 value: v,
                 suffix,
@@ -1078,7 +1098,11 @@ pub fn unescape_one(s: &str) -> Option<(u32, usize)> {
             Some((v, 4 + n))
         }
         'u' => {
-            let n = b[2..].iter().take(4).take_while(|c| c.is_ascii_hexdigit()).count();
+            let n = b[2..]
+                .iter()
+                .take(4)
+                .take_while(|c| c.is_ascii_hexdigit())
+                .count();
             if n != 4 {
                 return None;
             }
@@ -1119,7 +1143,10 @@ mod tests {
             toks("f32.inf")[0],
             Token::QualName(vec!["f32".into(), "inf".into()])
         );
-        assert_eq!(toks("t.0")[0], Token::QualName(vec!["t".into(), "0".into()]));
+        assert_eq!(
+            toks("t.0")[0],
+            Token::QualName(vec!["t".into(), "0".into()])
+        );
         assert_eq!(toks("M.+")[0], Token::QualOp(vec!["M".into()], "+".into()));
         assert_eq!(toks("M.(x)")[0], Token::QualParen(vec!["M".into()]));
         assert_eq!(toks("i..<n").len(), 3);

@@ -28,7 +28,9 @@ pub use span::{FileId, LineIndex, Span};
 use chumsky::prelude::*;
 use lexer::Token;
 
-fn lex_for_parse(file: FileId, src: &str) -> (Vec<(Token, Span)>, Vec<(u32, String)>, Vec<Diagnostic>) {
+type Lexed = (Vec<(Token, Span)>, Vec<(u32, String)>, Vec<Diagnostic>);
+
+fn lex_for_parse(file: FileId, src: &str) -> Lexed {
     let lexed = lexer::lex(file, src);
     // Stray characters were reported by the lexer; the parser does not see them.
     let mut tokens: Vec<(Token, Span)> = lexed

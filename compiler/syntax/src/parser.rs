@@ -360,11 +360,15 @@ fn is_closer(t: &Token) -> bool {
 /// Skips tokens, stepping over balanced delimiter groups, up to (not including) a
 /// closing delimiter at depth 0 or a token for which `stop` holds. Used to recover
 /// from a malformed expression: the expression becomes a hole and parsing resumes.
-fn balanced_skip<'a, E: Ext<'a>>(stop: fn(&Token) -> bool) -> impl Parser<'a, In<'a>, (), E> + Clone {
+fn balanced_skip<'a, E: Ext<'a>>(
+    stop: fn(&Token) -> bool,
+) -> impl Parser<'a, In<'a>, (), E> + Clone {
     let group = recursive(|group| {
         let body = choice((
             group,
-            any().filter(|t: &Token| !is_opener(t) && !is_closer(t)).ignored(),
+            any()
+                .filter(|t: &Token| !is_opener(t) && !is_closer(t))
+                .ignored(),
         ))
         .repeated();
         any()
@@ -457,14 +461,10 @@ fn define_types<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         .map_with(|((s, _), t), e| te(TypeExpKind::Array(s.map(Box::new), Box::new(t)), e.span()));
     let var = qualname().map_with(|q, e| te(TypeExpKind::Var(q, vec![]), e.span()));
 
-    let ty_atom: Bx<'a, TypeExp, E> = choice((
-        tuple,
-        record.map_with(|k, e| te(k, e.span())),
-        array,
-        var,
-    ))
-    .labelled("type")
-    .boxed();
+    let ty_atom: Bx<'a, TypeExp, E> =
+        choice((tuple, record.map_with(|k, e| te(k, e.span())), array, var))
+            .labelled("type")
+            .boxed();
 
     let type_arg = size_exp
         .map(|(s, sp)| TypeArg::Size(s, sp))
@@ -532,8 +532,7 @@ fn define_types<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
             Some(b) => te(TypeExpKind::Arrow(None, Box::new(a), Box::new(b)), e.span()),
             None => a,
         });
-    g.ty
-        .define(choice((dep_arrow, exist, arrow)).labelled("type").boxed());
+    g.ty.define(choice((dep_arrow, exist, arrow)).labelled("type").boxed());
 }
 
 fn define_pats<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
@@ -547,10 +546,13 @@ fn define_pats<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         .map_with(|l, e| pt(PatKind::Literal(negate_literal(l)), e.span()));
 
     let field_pat = field_id()
-        .then(choice((
-            just(Token::Equals).ignore_then(pat.clone()).map(Ok),
-            just(Token::Colon).ignore_then(ty.clone()).map(Err),
-        )).or_not())
+        .then(
+            choice((
+                just(Token::Equals).ignore_then(pat.clone()).map(Ok),
+                just(Token::Colon).ignore_then(ty.clone()).map(Err),
+            ))
+            .or_not(),
+        )
         .map_with(|(f, rest), e| {
             let p = match rest {
                 Some(Ok(p)) => p,
@@ -588,9 +590,7 @@ fn define_pats<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         .map_with(|i, e| pt(PatKind::Id(i), e.span()));
     let id = ident().map_with(|i, e| pt(PatKind::Id(i), e.span()));
     let wild = just(Token::Underscore).map_with(|_, e| pt(PatKind::Wildcard, e.span()));
-    let nullary = constr
-        .clone()
-        .map_with(|c, e| pt(PatKind::Constructor(c, vec![]), e.span()));
+    let nullary = constr.map_with(|c, e| pt(PatKind::Constructor(c, vec![]), e.span()));
 
     let param: Bx<'a, Pat, E> = choice((
         id.clone(),
@@ -599,7 +599,7 @@ fn define_pats<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         parens.clone(),
         record.clone(),
         lit.clone(),
-        nullary.clone(),
+        nullary,
     ))
     .labelled("parameter")
     .boxed();
@@ -621,8 +621,11 @@ fn define_pats<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
             Some(t) => pt(PatKind::Ascribed(Box::new(p), t), e.span()),
             None => p,
         });
-    g.pat
-        .define(choice((attr_pat, constr_pat, ascribed)).labelled("pattern").boxed());
+    g.pat.define(
+        choice((attr_pat, constr_pat, ascribed))
+            .labelled("pattern")
+            .boxed(),
+    );
 }
 
 /// What follows `with` in an update.
@@ -640,9 +643,11 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
     let param = g.param.clone();
 
     // ---- index dimensions ----
-    let colon_part = just(Token::Colon)
-        .ignore_then(exp2.clone().or_not())
-        .then(just(Token::Colon).ignore_then(exp2.clone().or_not()).or_not());
+    let colon_part = just(Token::Colon).ignore_then(exp2.clone().or_not()).then(
+        just(Token::Colon)
+            .ignore_then(exp2.clone().or_not())
+            .or_not(),
+    );
     let dim_index = choice((
         exp2.clone()
             .then(colon_part.clone().or_not())
@@ -671,9 +676,7 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
     let hole = just(Token::Hole).map_with(|_, e| ex(ExprKind::Hole, e.span()));
     let var = qualname().map_with(|q, e| ex(ExprKind::Var(q), e.span()));
     let constr = select! { Token::Constructor(c) = e => Ident { name: c, span: e.span() } };
-    let constr_atom = constr
-        .clone()
-        .map_with(|c, e| ex(ExprKind::Constructor(c, vec![]), e.span()));
+    let constr_atom = constr.map_with(|c, e| ex(ExprKind::Constructor(c, vec![]), e.span()));
 
     let array = expr
         .clone()
@@ -745,18 +748,18 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         op("-")
             .map_with(|_, e| unqual("-".into(), e.span()))
             .then_ignore(just(Token::RParen))
-            .map(|o| ExprKind::OpSection(o)),
+            .map(ExprKind::OpSection),
         select! {
             Token::Op(o) = e if op_level(&o).is_some() && &*o != "-" => unqual(o, e.span()),
             Token::QualOp(qs, o) = e if op_level(&o).is_some() => qual_op(qs, o, e.span()),
         }
-            .or(backtick_op())
-            .then(exp2.clone().or_not())
-            .then_ignore(just(Token::RParen))
-            .map(|(o, rhs)| match rhs {
-                None => ExprKind::OpSection(o),
-                Some(r) => ExprKind::OpSectionRight(o, Box::new(r)),
-            }),
+        .or(backtick_op())
+        .then(exp2.clone().or_not())
+        .then_ignore(just(Token::RParen))
+        .map(|(o, rhs)| match rhs {
+            None => ExprKind::OpSection(o),
+            Some(r) => ExprKind::OpSectionRight(o, Box::new(r)),
+        }),
         just(Token::Dot)
             .ignore_then(
                 field_path()
@@ -767,18 +770,24 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
             .then_ignore(just(Token::RParen))
             .map(|fs| ExprKind::ProjectSection(fs.into_iter().flatten().collect())),
         just(Token::Dot)
-            .ignore_then(dim_indices.clone().delimited_by(lbracket(), just(Token::RBracket)))
+            .ignore_then(
+                dim_indices
+                    .clone()
+                    .delimited_by(lbracket(), just(Token::RBracket)),
+            )
             .then_ignore(just(Token::RParen))
-            .map(|is| ExprKind::IndexSection(is)),
-        expr.clone().then(after_first).map(|(first, (o, rest))| match o {
-            Some(o) => ExprKind::OpSectionLeft(o, Box::new(first)),
-            None if rest.is_empty() => ExprKind::Parens(Box::new(first)),
-            None => {
-                let mut es = vec![first];
-                es.extend(rest);
-                ExprKind::Tuple(es)
-            }
-        }),
+            .map(ExprKind::IndexSection),
+        expr.clone()
+            .then(after_first)
+            .map(|(first, (o, rest))| match o {
+                Some(o) => ExprKind::OpSectionLeft(o, Box::new(first)),
+                None if rest.is_empty() => ExprKind::Parens(Box::new(first)),
+                None => {
+                    let mut es = vec![first];
+                    es.extend(rest);
+                    ExprKind::Tuple(es)
+                }
+            }),
     ));
     let parens = just(Token::LParen)
         .ignore_then(paren_body)
@@ -795,7 +804,14 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         )));
 
     let atom: Bx<'a, Expr, E> = choice((
-        lit, hole, var, constr_atom, parens, array, record, qual_parens,
+        lit,
+        hole,
+        var,
+        constr_atom,
+        parens,
+        array,
+        record,
+        qual_parens,
     ))
     .labelled("expression")
     .boxed();
@@ -936,8 +952,8 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         .clone()
         .then_ignore(choice((kw(Kw::In), kw(Kw::Let))).rewind().labelled("`in`"))
         .recover_with(via_parser(
-        balanced_skip(stops_let_value).map_with(|_, e| hole_expr(e.span())),
-    ));
+            balanced_skip(stops_let_value).map_with(|_, e| hole_expr(e.span())),
+        ));
     let let_body = kw(Kw::In)
         .ignore_then(expr.clone())
         .or(kw(Kw::Let).rewind().ignore_then(expr.clone()))
@@ -993,7 +1009,10 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
             let root = quals.next().expect("qualified");
             let mut fields: Vec<Ident> = quals.collect();
             fields.push(q.name);
-            let root_var = ex(ExprKind::Var(unqual(root.name.clone(), root.span)), root.span);
+            let root_var = ex(
+                ExprKind::Var(unqual(root.name.clone(), root.span)),
+                root.span,
+            );
             let upd_span = root.span.to(v.span);
             let value = ex(
                 ExprKind::RecordUpdate {
@@ -1075,11 +1094,10 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         })
         .boxed();
 
-    let operand: Bx<'a, Expr, E> = choice((
-        if_, let_, loop_, match_, lambda, attr_expr, assert, apply,
-    ))
-    .labelled("expression")
-    .boxed();
+    let operand: Bx<'a, Expr, E> =
+        choice((if_, let_, loop_, match_, lambda, attr_expr, assert, apply))
+            .labelled("expression")
+            .boxed();
 
     // ---- binary operators ----
     fn level_op<'a, E: Ext<'a>>(level: u16) -> impl Parser<'a, In<'a>, QualName, E> + Clone {
@@ -1120,7 +1138,9 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
                 ex(ExprKind::Not(Box::new(x)), e.span())
             },
         ),
-        infix(left(LEVEL_BACKTICK), backtick_op(), |l, o, r, e| bin(l, o, r, e.span())),
+        infix(left(LEVEL_BACKTICK), backtick_op(), |l, o, r, e| {
+            bin(l, o, r, e.span())
+        }),
         infix(left(LEVEL_WITH), with_op, |l: Expr, w, r, e| match w {
             WithTarget::Index(indices) => ex(
                 ExprKind::Update {
@@ -1281,13 +1301,11 @@ fn decs_parser<'a, E: Ext<'a>>(g: &Grammar<'a, E>, top: bool) -> Bx<'a, Vec<Dec>
         Token::Kw(Kw::Include),
         Token::RBrace,
     ];
-    let spec_rec = spec
-        .map(Some)
-        .recover_with(via_parser(
-            none_of([Token::RBrace])
-                .then(none_of(spec_sync).repeated())
-                .to(None),
-        ));
+    let spec_rec = spec.map(Some).recover_with(via_parser(
+        none_of([Token::RBrace])
+            .then(none_of(spec_sync).repeated())
+            .to(None),
+    ));
     let specs = spec_rec
         .repeated()
         .collect::<Vec<_>>()
@@ -1371,10 +1389,12 @@ fn decs_parser<'a, E: Ext<'a>>(g: &Grammar<'a, E>, top: bool) -> Bx<'a, Vec<Dec>
             }),
     ))
     .labelled("module expression");
-    let mod_apply = mod_atom.clone().foldl_with(mod_atom.repeated(), |f, a, e| ModExp {
-        kind: ModExpKind::Apply(Box::new(f), Box::new(a)),
-        span: e.span(),
-    });
+    let mod_apply = mod_atom
+        .clone()
+        .foldl_with(mod_atom.repeated(), |f, a, e| ModExp {
+            kind: ModExpKind::Apply(Box::new(f), Box::new(a)),
+            span: e.span(),
+        });
     let simple_sig = choice((
         qualname().map_with(|q, e| SigExp {
             kind: SigExpKind::Var(q),
@@ -1419,7 +1439,12 @@ fn decs_parser<'a, E: Ext<'a>>(g: &Grammar<'a, E>, top: bool) -> Bx<'a, Vec<Dec>
     let ret = just(Token::Colon).ignore_then(ty.clone()).or_not();
     // A malformed body becomes a hole; the definition is kept.
     let dec_follow = choice((
-        any().filter(|t: &Token| DEC_SYNC.contains(t) || matches!(t, Token::Kw(Kw::Let) | Token::HashBracket | Token::RBrace)).ignored(),
+        any()
+            .filter(|t: &Token| {
+                DEC_SYNC.contains(t)
+                    || matches!(t, Token::Kw(Kw::Let) | Token::HashBracket | Token::RBrace)
+            })
+            .ignored(),
         end(),
     ))
     .rewind()
@@ -1428,8 +1453,8 @@ fn decs_parser<'a, E: Ext<'a>>(g: &Grammar<'a, E>, top: bool) -> Bx<'a, Vec<Dec>
         .clone()
         .then_ignore(dec_follow)
         .recover_with(via_parser(
-        balanced_skip(stops_dec_body).map_with(|_, e| hole_expr(e.span())),
-    ));
+            balanced_skip(stops_dec_body).map_with(|_, e| hole_expr(e.span())),
+        ));
     let val_kw = choice((
         kw(Kw::Def).to(false),
         kw(Kw::Entry).to(true),
@@ -1443,9 +1468,7 @@ fn decs_parser<'a, E: Ext<'a>>(g: &Grammar<'a, E>, top: bool) -> Bx<'a, Vec<Dec>
         .then(ret.clone())
         .then_ignore(just(Token::Equals))
         .then(body.clone())
-        .map(|(((((entry, name), tps), params), ret), body)| {
-            (entry, name, tps, params, ret, body)
-        });
+        .map(|(((((entry, name), tps), params), ret), body)| (entry, name, tps, params, ret, body));
     let infix_val = val_kw
         .then(param.clone())
         .then(binding_op())
@@ -1547,10 +1570,7 @@ fn decs_parser<'a, E: Ext<'a>>(g: &Grammar<'a, E>, top: bool) -> Bx<'a, Vec<Dec>
 
     let make_decs = |top: bool| {
         let skip: Bx<'a, Option<Dec>, E> = if top {
-            any()
-                .then(none_of(DEC_SYNC).repeated())
-                .to(None)
-                .boxed()
+            any().then(none_of(DEC_SYNC).repeated()).to(None).boxed()
         } else {
             let mut sync = DEC_SYNC.to_vec();
             sync.push(Token::RBrace);

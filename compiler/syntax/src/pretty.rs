@@ -11,7 +11,7 @@
 
 use crate::ast::*;
 use crate::lexer::is_op_start;
-use crate::parser::{op_level, LEVEL_BACKTICK, LEVEL_WITH};
+use crate::parser::{LEVEL_BACKTICK, LEVEL_WITH, op_level};
 
 /// Prints a whole file.
 pub fn pretty(file: &File) -> String {
@@ -193,10 +193,7 @@ impl Printer {
 
     fn literal(&mut self, l: &Literal) {
         match l {
-            Literal::Int {
-                value,
-                ty: Some(t),
-            } if *value < 0 && t.is_integral() => {
+            Literal::Int { value, ty: Some(t) } if *value < 0 && t.is_integral() => {
                 // A negative literal comes from a bit pattern (`0x80i8`); `-128i8`
                 // would read as a negation.
                 let bits = match t {
@@ -451,8 +448,7 @@ impl Printer {
                     }
                     match &p.kind {
                         PatKind::Id(x) if x.name == f.name => self.s(&f.name),
-                        PatKind::Ascribed(inner, t)
-                            if matches!(&inner.kind, PatKind::Id(x) if x.name == f.name) =>
+                        PatKind::Ascribed(inner, t) if matches!(&inner.kind, PatKind::Id(x) if x.name == f.name) =>
                         {
                             self.s(&f.name);
                             self.s(": ");
@@ -651,7 +647,12 @@ impl Printer {
                     explicit: self.explicit,
                 };
                 sub.expr(x, P_PREFIX, tail);
-                if sub.out.bytes().next().is_some_and(|b| is_op_start(b) || b == b'.') {
+                if sub
+                    .out
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| is_op_start(b) || b == b'.')
+                {
                     self.s(" ");
                 }
                 self.s(&sub.out);
@@ -1231,4 +1232,3 @@ fn escape_char(c: char, quote: char) -> String {
         c => c.to_string(),
     }
 }
-

@@ -203,12 +203,12 @@ impl Rng {
 }
 
 const FRAGMENTS: &[&str] = &[
-    "(", ")", "[", "]", "{", "}", ",", ":", ":>", ".", "..", "...", "..<", "..>", "=", "->",
-    "\\", "`", "~", "?", "???", "_", "#[", "'", "'~", "'^", "+", "-", "*", "|>", "<|", "==",
-    "!", "def", "entry", "let", "in", "if", "then", "else", "loop", "for", "while", "do",
-    "match", "case", "type", "module", "val", "open", "import", "local", "include", "with",
-    "assert", "true", "x", "M.x", "M.(", "#c", "1", "1.5", "0x1p3", "'a'", "\"s\"", "--",
-    "-- |", "\n", " ", "xs[", "f32.inf", "300u8", "\"\\q\"",
+    "(", ")", "[", "]", "{", "}", ",", ":", ":>", ".", "..", "...", "..<", "..>", "=", "->", "\\",
+    "`", "~", "?", "???", "_", "#[", "'", "'~", "'^", "+", "-", "*", "|>", "<|", "==", "!", "def",
+    "entry", "let", "in", "if", "then", "else", "loop", "for", "while", "do", "match", "case",
+    "type", "module", "val", "open", "import", "local", "include", "with", "assert", "true", "x",
+    "M.x", "M.(", "#c", "1", "1.5", "0x1p3", "'a'", "\"s\"", "--", "-- |", "\n", " ", "xs[",
+    "f32.inf", "300u8", "\"\\q\"",
 ];
 
 #[test]
@@ -264,7 +264,10 @@ fn never_panics_on_garbage_and_mutations() {
                 0 if i < pieces.len() => {
                     pieces.remove(i);
                 }
-                1 => pieces.insert(i.min(pieces.len()), FRAGMENTS[rng.below(FRAGMENTS.len())].into()),
+                1 => pieces.insert(
+                    i.min(pieces.len()),
+                    FRAGMENTS[rng.below(FRAGMENTS.len())].into(),
+                ),
                 _ => {
                     if i < pieces.len() {
                         pieces[i] = FRAGMENTS[rng.below(FRAGMENTS.len())].into();
