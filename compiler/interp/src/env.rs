@@ -26,6 +26,16 @@ pub struct TypeDef {
     pub env: Env,
 }
 
+/// A module type (signature) with the environment its names resolve in; at run time
+/// it decides which names an ascribed module exposes.
+#[derive(Debug)]
+pub struct SigDef {
+    /// The module type expression.
+    pub exp: ast::SigExp,
+    /// The environment of its definition.
+    pub env: Env,
+}
+
 /// A module value: its values, types and sub-modules.
 #[derive(Debug, Default)]
 pub struct Module {
@@ -35,6 +45,8 @@ pub struct Module {
     pub types: HashMap<Name, Rc<TypeDef>>,
     /// Sub-modules.
     pub mods: HashMap<Name, ModVal>,
+    /// Module types.
+    pub sigs: HashMap<Name, Rc<SigDef>>,
 }
 
 /// A module or a functor.
@@ -68,6 +80,7 @@ struct ScopeData {
     vals: HashMap<Name, Vec<Entry<Value>>>,
     types: HashMap<Name, Vec<Entry<Rc<TypeDef>>>>,
     mods: HashMap<Name, Vec<Entry<ModVal>>>,
+    sigs: HashMap<Name, Vec<Entry<Rc<SigDef>>>>,
     seq: u32,
 }
 
@@ -142,6 +155,12 @@ impl Scope {
         push(&mut self.data.borrow_mut().mods, seq, name, m, exported);
     }
 
+    /// Defines a module type.
+    pub fn define_sig(&self, name: Name, s: Rc<SigDef>, exported: bool) {
+        let seq = self.next_seq();
+        push(&mut self.data.borrow_mut().sigs, seq, name, s, exported);
+    }
+
     /// Defines everything in `m`, as `open` does.
     pub fn open(&self, m: &Module, exported: bool) {
         for (n, v) in &m.vals {
@@ -153,6 +172,9 @@ impl Scope {
         for (n, x) in &m.mods {
             self.define_mod(n.clone(), x.clone(), exported);
         }
+        for (n, x) in &m.sigs {
+            self.define_sig(n.clone(), x.clone(), exported);
+        }
     }
 
     /// The exported bindings, as a module value.
@@ -162,6 +184,7 @@ impl Scope {
             vals: exports(&d.vals),
             types: exports(&d.types),
             mods: exports(&d.mods),
+            sigs: exports(&d.sigs),
         }
     }
 
@@ -304,6 +327,23 @@ impl Env {
             return Some(t);
         }
         self.scope.parent.as_ref().and_then(|p| p.ty(name))
+    }
+
+    /// Looks up a module type.
+    pub fn sig(&self, name: &str) -> Option<Rc<SigDef>> {
+        let mut l = self.locals.as_deref();
+        while let Some(local) = l {
+            if let LocalKind::Open(m) = &local.kind
+                && let Some(t) = m.sigs.get(name)
+            {
+                return Some(t.clone());
+            }
+            l = local.next.as_deref();
+        }
+        if let Some(t) = latest(self.scope.data.borrow().sigs.get(name), self.limit) {
+            return Some(t);
+        }
+        self.scope.parent.as_ref().and_then(|p| p.sig(name))
     }
 
     /// Looks up a module.

@@ -3,10 +3,10 @@
 
 use std::rc::Rc;
 
-use syntax::ast::{self, Dec, DecKind, ModExp, ModExpKind};
+use syntax::ast::{self, Dec, DecKind, ModExp, ModExpKind, Name, SigExpKind, SpecKind};
 use syntax::{FileId, Span};
 
-use crate::env::{Env, Functor, ModVal, Module, Scope, TypeDef};
+use crate::env::{Env, Functor, ModVal, Module, Scope, SigDef, TypeDef};
 use crate::error::{R, rt_err};
 use crate::eval::{Interp, LoadedFile, intrinsic_name};
 use crate::intrinsics::intrinsic_arity_ok;
@@ -82,10 +82,20 @@ impl Interp {
             DecKind::Mod(mb) => {
                 let env = Env::of_scope(scope);
                 let m = if mb.params.is_empty() {
-                    self.eval_modexp(&mb.body, &env)?
+                    let m = self.eval_modexp(&mb.body, &env)?;
+                    match &mb.sig {
+                        Some(sig) => self.restrict(m, sig, &env)?,
+                        None => m,
+                    }
                 } else {
-                    // `module F (A: s) (B: t) = e` is `\A -> \B -> e`.
+                    // `module F (A: s) (B: t): r = e` is `\A -> \B -> (e: r)`.
                     let mut body = mb.body.clone();
+                    if let Some(sig) = &mb.sig {
+                        body = ModExp {
+                            span: body.span,
+                            kind: ModExpKind::Ascribe(Box::new(body), sig.clone()),
+                        };
+                    }
                     for p in mb.params[1..].iter().rev() {
                         body = ModExp {
                             span: body.span,
@@ -100,7 +110,13 @@ impl Interp {
                 };
                 scope.define_mod(mb.name.name.clone(), m, exported);
             }
-            DecKind::Sig(_) => {}
+            DecKind::Sig(sb) => {
+                let def = SigDef {
+                    exp: sb.sig.clone(),
+                    env: Env::of_scope(scope),
+                };
+                scope.define_sig(sb.name.name.clone(), Rc::new(def), exported);
+            }
             DecKind::Open(me) => {
                 let env = Env::of_scope(scope);
                 match self.eval_modexp(me, &env)? {
@@ -168,7 +184,11 @@ impl Interp {
     pub fn eval_modexp(&mut self, me: &ModExp, env: &Env) -> R<ModVal> {
         match &me.kind {
             ModExpKind::Var(q) => self.resolve_module(q, env),
-            ModExpKind::Parens(m) | ModExpKind::Ascribe(m, _) => self.eval_modexp(m, env),
+            ModExpKind::Parens(m) => self.eval_modexp(m, env),
+            ModExpKind::Ascribe(m, sig) => {
+                let v = self.eval_modexp(m, env)?;
+                self.restrict(v, sig, env)
+            }
             ModExpKind::Import(path) => Ok(ModVal::Struct(self.imported(path, me.span)?)),
             ModExpKind::Struct(decs) => {
                 let scope = Scope::new(Some(env.clone()));
@@ -190,6 +210,99 @@ impl Interp {
                 body: Rc::new((**body).clone()),
                 env: env.clone(),
             }))),
+        }
+    }
+}
+
+/// The names a module type specifies, by namespace; sub-modules with the module
+/// type they are specified with.
+#[derive(Default)]
+struct SigNames {
+    vals: Vec<Name>,
+    types: Vec<Name>,
+    mods: Vec<(Name, Option<(ast::SigExp, Env)>)>,
+}
+
+impl Interp {
+    /// Restricts a module to the names of a module type, as ascription does: the
+    /// others become invisible. A functor, or a module type that cannot be resolved,
+    /// leaves the module as it is.
+    fn restrict(&mut self, m: ModVal, sig: &ast::SigExp, env: &Env) -> R<ModVal> {
+        let ModVal::Struct(s) = &m else {
+            return Ok(m);
+        };
+        let mut names = SigNames::default();
+        if !self.sig_names(sig, env, &mut names) {
+            return Ok(m);
+        }
+        let mut out = Module::default();
+        for n in names.vals {
+            if let Some(v) = s.vals.get(&n) {
+                out.vals.insert(n, v.clone());
+            }
+        }
+        for n in names.types {
+            if let Some(t) = s.types.get(&n) {
+                out.types.insert(n, t.clone());
+            }
+        }
+        for (n, sub) in names.mods {
+            if let Some(x) = s.mods.get(&n) {
+                let x = match sub {
+                    Some((sig, env)) => self.restrict(x.clone(), &sig, &env)?,
+                    None => x.clone(),
+                };
+                out.mods.insert(n, x);
+            }
+        }
+        Ok(ModVal::Struct(Rc::new(out)))
+    }
+
+    /// Collects the names a module type specifies; false when it cannot be resolved
+    /// or is a functor type.
+    fn sig_names(&self, sig: &ast::SigExp, env: &Env, out: &mut SigNames) -> bool {
+        match &sig.kind {
+            SigExpKind::Parens(s) | SigExpKind::With(s, ..) => self.sig_names(s, env, out),
+            SigExpKind::Arrow(..) => false,
+            SigExpKind::Var(q) => {
+                let def = if q.quals.is_empty() {
+                    env.sig(&q.name.name)
+                } else {
+                    let mq = ast::QualName {
+                        quals: q.quals[..q.quals.len() - 1].to_vec(),
+                        name: q.quals[q.quals.len() - 1].clone(),
+                    };
+                    match self.resolve_module(&mq, env) {
+                        Ok(ModVal::Struct(m)) => m.sigs.get(&q.name.name).cloned(),
+                        _ => None,
+                    }
+                };
+                match def {
+                    Some(d) => self.sig_names(&d.exp, &d.env, out),
+                    None => false,
+                }
+            }
+            SigExpKind::Specs(specs) => {
+                for spec in specs {
+                    match &spec.kind {
+                        SpecKind::Val { name, .. } => out.vals.push(name.name.clone()),
+                        SpecKind::Type { name, .. } => out.types.push(name.name.clone()),
+                        SpecKind::Mod { name, sig } => {
+                            let sub = match sig.kind {
+                                SigExpKind::Arrow(..) => None,
+                                _ => Some((sig.clone(), env.clone())),
+                            };
+                            out.mods.push((name.name.clone(), sub));
+                        }
+                        SpecKind::Include(s) => {
+                            if !self.sig_names(s, env, out) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                true
+            }
         }
     }
 }

@@ -260,3 +260,15 @@ fn soac_fast_paths_respect_shadowed_operators() {
                def main (xs: []i32) = (reduce add 1 xs, map2 add xs xs)";
     assert_eq!(ok(src, &["[2, 3, 4]"]), "24i32 [4i32, 9i32, 16i32]");
 }
+
+#[test]
+fn ascribed_modules_expose_only_their_signature() {
+    let src = "module type has_f = { val f : i32 -> i32 }\n\
+               module M = { def f (x: i32) = x + 1  def g (x: i32) = x * 2 }\n\
+               def g (x: i32) = x * 10\n\
+               open (M : has_f)\n\
+               module N : has_f = { def f (x: i32) = x - 1  def g (x: i32) = x }\n\
+               open N\n\
+               def main (x: i32) = (f x, g x)";
+    assert_eq!(ok(src, &["3"]), "2i32 30i32");
+}
