@@ -395,6 +395,10 @@ impl<'s> Lexer<'s> {
     }
 
     fn run(&mut self) {
+        // A UTF-8 byte order mark is not part of the program.
+        if self.src.starts_with('\u{feff}') {
+            self.pos = 3;
+        }
         while self.pos < self.bytes.len() {
             let c = self.bytes[self.pos];
             let start = self.pos;
@@ -1219,6 +1223,11 @@ mod tests {
         let l = lex(FileId(0), "-- hi\n-- | doc\n-- more\ndef x = 1 -- trailing");
         assert_eq!(l.tokens.len(), 4);
         assert_eq!(l.docs, vec![(23, "doc\nmore".to_string())]);
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped() {
+        assert_eq!(toks("\u{feff}def x = 1").len(), 4);
     }
 
     #[test]
