@@ -1,0 +1,16 @@
+//! The optimiser: passes from core IR to core IR.
+//!
+//! - [`simplify`]: the simplification engine (constant folding, algebraic rules, copy
+//!   propagation, common-subexpression and dead-code elimination, hoisting).
+//! - [`inline`]: the inliner.
+//! - [`fusion`]: producer–consumer and sibling fusion of SOACs.
+//! - [`pipelines`]: every pass by name, and the standard pipelines.
+//!
+//! Every pass is a plain [`ir::pass::Pass`]: a named `fn(Program) -> Program`. Passes
+//! keep the program's meaning (checked by running the IR interpreter before and after
+//! on the tests) and its validity (checked by the IR verifier after each pass).
+
+pub mod fusion;
+pub mod inline;
+pub mod pipelines;
+pub mod simplify;
