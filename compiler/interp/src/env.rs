@@ -226,6 +226,13 @@ impl Env {
         }
     }
 
+    /// The same environment, but also seeing the next definition made in its scope
+    /// (for a recursive function, whose closure must see itself).
+    pub fn including_next_definition(mut self) -> Env {
+        self.limit += 1;
+        self
+    }
+
     /// Adds a local value binding.
     pub fn bind(&self, name: Name, v: Value) -> Env {
         Env {

@@ -68,7 +68,23 @@ impl Interp {
     fn eval_dec(&mut self, d: &Dec, scope: &Rc<Scope>, exported: bool) -> R<()> {
         match &d.kind {
             DecKind::Val(vb) => {
-                let v = self.val_bind(vb, Env::of_scope(scope))?;
+                let mut env = Env::of_scope(scope);
+                // A function with a return type may call itself, unless its name
+                // already refers to something, a builtin operator included (then the
+                // body means that, as the type checker decides): its closure also sees
+                // the definition made next.
+                let is_operator = !vb
+                    .name
+                    .name
+                    .starts_with(|c: char| c.is_alphabetic() || c == '_');
+                if !vb.params.is_empty()
+                    && vb.ret.is_some()
+                    && !is_operator
+                    && env.val(&vb.name.name).is_none()
+                {
+                    env = env.including_next_definition();
+                }
+                let v = self.val_bind(vb, env)?;
                 scope.define_val(vb.name.name.clone(), v, exported);
             }
             DecKind::Type(tb) => {

@@ -272,3 +272,28 @@ fn ascribed_modules_expose_only_their_signature() {
                def main (x: i32) = (f x, g x)";
     assert_eq!(ok(src, &["3"]), "2i32 30i32");
 }
+
+#[test]
+fn top_level_functions_with_a_return_type_may_call_themselves() {
+    let src = "def fact (n: i64) : i64 = if n <= 1 then 1 else n * fact (n - 1)\n\
+               def main (n: i64) = fact n";
+    assert_eq!(ok(src, &["5i64"]), "120i64");
+}
+
+#[test]
+fn a_name_already_defined_refers_to_the_earlier_definition() {
+    // `twice` is defined before; the second definition's body calls the first one,
+    // it does not recurse.
+    let src = "def twice (x: i32) : i32 = x * 2\n\
+               def twice (x: i32) : i32 = twice x + 1\n\
+               def main (x: i32) = twice x";
+    assert_eq!(ok(src, &["5"]), "11i32");
+}
+
+#[test]
+fn operators_defined_with_the_builtin_in_their_body_do_not_recurse() {
+    let src = "def (+^) (x: i32) (y: i32) : i32 = x + y\n\
+               module m = { def (+) (x: i32) (y: i32) : i32 = x + y + 1 }\n\
+               def main (x: i32) = (x +^ 1, x m.+ 1)";
+    assert_eq!(ok(src, &["5"]), "6i32 7i32");
+}
