@@ -282,9 +282,10 @@ fn top_level_functions_with_a_return_type_may_call_themselves() {
 
 #[test]
 fn a_name_already_defined_refers_to_the_earlier_definition() {
-    // `twice` is defined before; the second definition's body calls the first one,
-    // it does not recurse.
-    let src = "def twice (x: i32) : i32 = x * 2\n\
+    // `twice` is brought into scope by `open` first; the new definition's body calls
+    // that one, it does not recurse.
+    let src = "module m = { def twice (x: i32) : i32 = x * 2 }\n\
+               open m\n\
                def twice (x: i32) : i32 = twice x + 1\n\
                def main (x: i32) = twice x";
     assert_eq!(ok(src, &["5"]), "11i32");
