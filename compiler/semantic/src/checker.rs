@@ -23,6 +23,9 @@ pub struct Local {
     pub aliases: Vec<Uid>,
     /// Whether the value may be consumed.
     pub consumable: bool,
+    /// For a tuple whose components have their own aliases (a parameter typed
+    /// `(i64, *[]i64)`): the aliases of each component.
+    pub parts: Option<Vec<Al>>,
     /// Function/loop nesting depth at which it was bound.
     pub depth: u32,
     /// Where it was bound.

@@ -20,8 +20,9 @@ pub struct FunResult {
     pub has_type_params: bool,
 }
 
-/// A parameter's type, its name when later types may refer to it, and uniqueness.
-type ParamInfo = (Ty, Option<(Uid, syntax::ast::Name)>, bool);
+/// A parameter's type, its name when later types may refer to it, its uniqueness, and
+/// the uniqueness of its components when they are marked individually.
+type ParamInfo = (Ty, Option<(Uid, syntax::ast::Name)>, bool, Vec<bool>);
 
 /// If `body` is `__intrinsic "name"`, the name.
 pub fn intrinsic_name(body: &Expr) -> Option<String> {
@@ -93,6 +94,7 @@ impl Checker<'_> {
                         scheme: None,
                         aliases: vec![*uid],
                         consumable: false,
+                        parts: None,
                         depth: self.depth + 1,
                         span,
                     },
@@ -127,7 +129,10 @@ impl Checker<'_> {
             let mut binds: Vec<PatBind> = Vec::new();
             self.check_pat(p, &t, AnonSize::Fresh, &mut binds);
             self.check_dups(&binds, &mut seen);
-            let unique = binds.iter().any(|b| b.unique) || pat_is_unique(p);
+            let parts = param_unique_parts(p);
+            let unique = pat_is_unique(p)
+                || (parts.is_empty() && binds.iter().any(|b| b.unique))
+                || (!parts.is_empty() && parts.iter().all(|u| *u));
             if pat_is_unique(p) && !self.may_alias(&t) && !matches!(self.u.zonk(&t), Ty::Error) {
                 let mut d = Diagnostic::error(
                     "W001",
@@ -142,24 +147,37 @@ impl Checker<'_> {
                 d.severity = syntax::Severity::Warning;
                 self.report(d);
             }
+            let bind_unique: Vec<bool> = binds.iter().map(|b| b.unique).collect();
             let uids = self.bind_pat(p, binds, &crate::checker::Al::none(), false);
-            if !unique {
-                nonunique_params.extend(uids.iter().copied());
+            for (u, bu) in uids.iter().zip(&bind_unique) {
+                if !unique && !bu {
+                    nonunique_params.push(*u);
+                }
+            }
+            if !unique && !parts.is_empty() && uids.len() == 1 && pat_ident(p).is_some() {
+                // A tuple parameter with individually marked components: each component
+                // gets its own alias identity, consumable when it is unique.
+                let comps = self.bind_param_components(&parts);
+                for (c, u) in comps.iter().zip(&parts) {
+                    if !u {
+                        nonunique_params.push(*c);
+                    }
+                }
             }
             let pname = pat_ident(p).and_then(|i| uids.first().map(|u| (*u, i.name.clone())));
             if pname.is_none() {
                 inner_names.extend(uids.iter().copied());
             }
-            ptys.push((t, pname, unique));
+            ptys.push((t, pname, unique, parts));
         }
-        let (mut ret_ty, ret_unique, ret_span) = match ret {
+        let (mut ret_ty, ret_unique, ret_parts, ret_span) = match ret {
             Some(te) => {
                 let saved = std::mem::replace(&mut self.unsizable, inner_names);
                 let r = self.resolve_type(te, AnonSize::Any);
                 self.unsizable = saved;
-                (r.ty, r.unique || ret_tuple_unique(te), Some(te.span))
+                (r.ty, r.unique, r.parts, Some(te.span))
             }
-            None => (self.u.fresh(), false, None),
+            None => (self.u.fresh(), false, Vec::new(), None),
         };
         let recursive = top
             && ret.is_some()
@@ -171,13 +189,16 @@ impl Checker<'_> {
             // of that name is), polymorphic in its explicit type and size parameters,
             // with sizes not yet known treated leniently.
             let mut rty = ret_ty.clone();
-            for (i, (p, pname, unique)) in ptys.iter().enumerate().rev() {
+            for (i, (p, pname, unique, parts)) in ptys.iter().enumerate().rev() {
+                let last = i + 1 == ptys.len();
                 rty = Ty::Arrow(Box::new(Arrow {
                     pname: pname.clone(),
                     param: any_size_vars(&self.u.zonk(p)),
                     ret: rty,
                     consume: *unique,
-                    ret_unique: ret_unique && i + 1 == ptys.len(),
+                    ret_unique: ret_unique && last,
+                    consume_parts: parts.clone(),
+                    ret_parts: if last { ret_parts.clone() } else { Vec::new() },
                 }));
             }
             self.push_local(
@@ -192,6 +213,7 @@ impl Checker<'_> {
                     }),
                     aliases: Vec::new(),
                     consumable: false,
+                    parts: None,
                     depth: self.depth,
                     span: name.span,
                 },
@@ -233,37 +255,14 @@ impl Checker<'_> {
             } else {
                 ret_ty = self.share_anon_sizes(&ret_ty, &bt);
             }
-            if ret_unique && self.may_alias(&bt) {
-                let bad: Vec<Uid> = bal
-                    .all()
-                    .into_iter()
-                    .filter(|u| {
-                        *u == GLOBAL
-                            || *u == crate::checker::UNKNOWN_FUN
-                            || nonunique_params.contains(u)
-                            || self.is_free(*u)
-                    })
-                    .collect();
-                if let Some(u) = bad.first() {
-                    let what = self.local_name(*u);
-                    let mut d = Diagnostic::error(
-                        "U003",
-                        match &what {
-                            Some((n, _)) => {
-                                format!("unique result aliases `{n}`, which is not unique")
-                            }
-                            None => "unique result aliases a value that is not unique".to_string(),
-                        },
-                        body.span,
-                        "this result may share storage with a non-unique value",
-                    )
-                    .with_hint("return a copy (`copy x`) or make the parameter unique");
-                    if let Some((n, s)) = what {
-                        d = d.with_secondary(s, format!("`{n}` is bound here"));
-                    }
-                    self.report(d);
-                }
-            }
+            self.check_unique_result(
+                &bt,
+                &bal,
+                ret_unique,
+                &ret_parts,
+                &nonunique_params,
+                body.span,
+            );
         }
         self.defining = None;
         self.depth -= 1;
@@ -271,13 +270,16 @@ impl Checker<'_> {
         self.u.level -= 1;
         let mut ty = ret_ty;
         let n = ptys.len();
-        for (i, (p, pname, unique)) in ptys.into_iter().enumerate().rev() {
+        for (i, (p, pname, unique, parts)) in ptys.into_iter().enumerate().rev() {
+            let last = i + 1 == n;
             ty = Ty::Arrow(Box::new(Arrow {
                 pname,
                 param: p,
                 ret: ty,
                 consume: unique,
-                ret_unique: ret_unique && i + 1 == n,
+                ret_unique: ret_unique && last,
+                consume_parts: parts,
+                ret_parts: if last { ret_parts.clone() } else { Vec::new() },
             }));
         }
         if top {
@@ -374,6 +376,139 @@ impl Checker<'_> {
             crate::checker::Frame::Local(n, l) if l.uid == uid => Some((n.clone(), l.span)),
             _ => None,
         })
+    }
+
+    /// Gives the parameter bound last (a single name whose type is a tuple with
+    /// individually marked components) one alias identity per component, consumable
+    /// where the component is unique. The components are bound under the parameter's
+    /// name but behind it, so they are named in messages and never found by lookup.
+    /// Returns the components' identities.
+    fn bind_param_components(&mut self, parts: &[bool]) -> Vec<Uid> {
+        use crate::checker::{Al, Frame};
+        let Some(Frame::Local(name, param)) = self.scope.last().cloned() else {
+            return Vec::new();
+        };
+        let comps: Vec<Uid> = parts.iter().map(|_| fresh_uid()).collect();
+        let at = self.scope.len() - 1;
+        for (c, unique) in comps.iter().zip(parts) {
+            let local = Local {
+                uid: *c,
+                ty: Ty::Error,
+                scheme: None,
+                aliases: vec![*c],
+                consumable: *unique,
+                parts: None,
+                depth: param.depth,
+                span: param.span,
+            };
+            self.scope
+                .insert(at, Frame::Local(name.clone(), Box::new(local)));
+        }
+        if let Some(Frame::Local(_, l)) = self.scope.last_mut() {
+            l.aliases.extend(comps.iter().copied());
+            l.parts = Some(comps.iter().map(|c| Al::of(vec![*c])).collect());
+        }
+        comps
+    }
+
+    /// Checks that a function's unique result (or its unique components, `ret_parts`)
+    /// shares no storage with a non-unique parameter, a free or top-level value, or
+    /// another component of the result (U003).
+    fn check_unique_result(
+        &mut self,
+        bt: &Ty,
+        bal: &crate::checker::Al,
+        ret_unique: bool,
+        ret_parts: &[bool],
+        nonunique_params: &[Uid],
+        span: syntax::Span,
+    ) {
+        if !self.may_alias(bt) {
+            return;
+        }
+        let parts: Option<Vec<Vec<Uid>>> = match &bal.parts {
+            Some(ps) if ps.len() == ret_parts.len() => Some(ps.iter().map(|p| p.all()).collect()),
+            _ => None,
+        };
+        let mut checks: Vec<Vec<Uid>> = Vec::new();
+        if ret_unique {
+            checks.push(bal.all());
+        } else if ret_parts.iter().any(|u| *u) {
+            match &parts {
+                Some(ps) => {
+                    for (p, u) in ps.iter().zip(ret_parts) {
+                        if *u {
+                            checks.push(p.clone());
+                        }
+                    }
+                }
+                None => checks.push(bal.all()),
+            }
+        }
+        for set in checks {
+            let bad = set.into_iter().find(|u| {
+                *u == GLOBAL
+                    || *u == crate::checker::UNKNOWN_FUN
+                    || nonunique_params.contains(u)
+                    || self.is_free(*u)
+            });
+            if let Some(u) = bad {
+                let what = self.local_name(u);
+                let why = if u == GLOBAL {
+                    "a value defined at the top level".to_string()
+                } else if u == crate::checker::UNKNOWN_FUN {
+                    "the result of a function-typed parameter".to_string()
+                } else if self.is_free(u) {
+                    match &what {
+                        Some((n, _)) => format!("\"{n}\", which is bound outside this function"),
+                        None => "a value bound outside this function".to_string(),
+                    }
+                } else {
+                    match &what {
+                        Some((n, _)) => format!("the non-unique parameter \"{n}\""),
+                        None => "a non-unique parameter".to_string(),
+                    }
+                };
+                let mut d = Diagnostic::error(
+                    "U003",
+                    format!("A unique result is aliased by {why}"),
+                    span,
+                    "this result may share storage with a non-unique value",
+                )
+                .with_hint("return a copy (`copy x`) or make the parameter unique");
+                if let Some((n, s)) = what {
+                    d = d.with_secondary(s, format!("`{n}` is bound here"));
+                }
+                self.report(d);
+                return;
+            }
+        }
+        if let Some(ps) = parts {
+            for (i, u) in ret_parts.iter().enumerate() {
+                if !*u {
+                    continue;
+                }
+                let shared = ps
+                    .iter()
+                    .enumerate()
+                    .find(|(j, q)| *j != i && q.iter().any(|a| ps[i].contains(a)));
+                if let Some((j, _)) = shared {
+                    self.report(
+                        Diagnostic::error(
+                            "U003",
+                            format!(
+                                "Unique component {i} of the result aliases component {j}: \
+                                 unique results may not share storage with other results"
+                            ),
+                            span,
+                            "these results may share storage",
+                        )
+                        .with_hint("return a copy (`copy x`) for one of them"),
+                    );
+                    return;
+                }
+            }
+        }
     }
 
     /// Quantifies the unbound variables of `ty` above the current level, and the size
@@ -573,12 +708,25 @@ fn pat_is_unique(p: &Pat) -> bool {
     }
 }
 
-/// Whether a return type is a tuple with a unique component.
-fn ret_tuple_unique(te: &TypeExp) -> bool {
-    use syntax::ast::TypeExpKind;
-    match &te.kind {
-        TypeExpKind::Tuple(ts) => ts.iter().any(|t| matches!(t.kind, TypeExpKind::Unique(_))),
-        _ => false,
+/// The uniqueness of each component of a tuple parameter whose components are marked
+/// individually (`(p: (i64, *[]i64))` or `(a: i64, b: *[]i64)`); empty otherwise.
+fn param_unique_parts(p: &Pat) -> Vec<bool> {
+    use syntax::ast::PatKind;
+    match &p.kind {
+        PatKind::Ascribed(q, te) => {
+            let parts = crate::typeexp::unique_parts(te);
+            if parts.is_empty() {
+                param_unique_parts(q)
+            } else {
+                parts
+            }
+        }
+        PatKind::Attr(_, q) => param_unique_parts(q),
+        PatKind::Tuple(ps) if ps.len() == 1 => param_unique_parts(&ps[0]),
+        PatKind::Tuple(ps) if ps.iter().any(pat_is_unique) => {
+            ps.iter().map(pat_is_unique).collect()
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -773,6 +921,8 @@ fn any_size_vars(t: &Ty) -> Ty {
             ret: any_size_vars(&a.ret),
             consume: a.consume,
             ret_unique: a.ret_unique,
+            consume_parts: a.consume_parts.clone(),
+            ret_parts: a.ret_parts.clone(),
         })),
         Ty::Abs(u, n, args) => Ty::Abs(
             *u,

@@ -46,11 +46,7 @@ impl Checker<'_> {
     }
 
     fn check_entry_scheme(&mut self, vb: &ValBind, s: &Scheme, has_type_params: bool) {
-        let kind = if vb.entry {
-            "entry point"
-        } else {
-            "entry point `main`"
-        };
+        let kind = "entry point";
         if has_type_params || s.params.iter().any(|p| matches!(p, TParam::Type(..))) {
             self.report(
                 Diagnostic::error(
@@ -81,11 +77,10 @@ impl Checker<'_> {
                 return;
             }
             params.push(entry_type(&a.param));
+            // A body that is itself a function value (`entry f = add`) contributes
+            // further parameters, which come from its type.
             t = &a.ret;
             i += 1;
-            if i >= vb.params.len() {
-                break;
-            }
         }
         if let Some(why) = entry_problem(t) {
             let span = vb.ret.as_ref().map(|r| r.span).unwrap_or(vb.name.span);
@@ -145,6 +140,8 @@ mod tests {
             ret: Ty::Prim(PrimType::I32),
             consume: false,
             ret_unique: false,
+            consume_parts: Vec::new(),
+            ret_parts: Vec::new(),
         }));
         assert!(entry_problem(&f).is_some());
         assert!(entry_problem(&Ty::Prim(PrimType::Bool)).is_none());

@@ -29,6 +29,8 @@ fn arrow(param: Ty, ret: Ty) -> Ty {
         ret,
         consume: false,
         ret_unique: false,
+        consume_parts: Vec::new(),
+        ret_parts: Vec::new(),
     }))
 }
 
@@ -218,6 +220,7 @@ impl Checker<'_> {
                     scheme: None,
                     aliases,
                     consumable: consumable || b.unique,
+                    parts: None,
                     depth: self.depth,
                     span: b.ident.span,
                 },
@@ -313,7 +316,13 @@ impl Checker<'_> {
                     None => l.ty.clone(),
                 };
                 let al = if self.may_alias(&ty) {
-                    Al::of(l.aliases.clone())
+                    match &l.parts {
+                        Some(parts) => Al {
+                            set: vec![l.uid],
+                            parts: Some(parts.clone()),
+                        },
+                        None => Al::of(l.aliases.clone()),
+                    }
                 } else if l.scheme.is_none() && matches!(self.u.shallow(&ty), Ty::Arrow(_)) {
                     // What an unknown function returns may alias anything.
                     Al::of(vec![crate::checker::UNKNOWN_FUN])
@@ -334,9 +343,11 @@ impl Checker<'_> {
         };
         for f in &comps[i + 1..] {
             ty = self.project(&ty, f, span);
-            if !self.may_alias(&ty) {
-                al = Al::none();
-            }
+            al = if self.may_alias(&ty) {
+                al_project(al, f)
+            } else {
+                Al::none()
+            };
         }
         (ty, al)
     }
@@ -410,6 +421,7 @@ impl Checker<'_> {
         let mut cur = fty;
         let mut al = fal;
         let mut ret_unique = false;
+        let mut ret_parts: Vec<bool> = Vec::new();
         for (i, arg) in args.iter().enumerate() {
             let a = match self.u.shallow(&cur) {
                 Ty::Arrow(a) => *a,
@@ -422,6 +434,8 @@ impl Checker<'_> {
                         ret: r,
                         consume: false,
                         ret_unique: false,
+                        consume_parts: Vec::new(),
+                        ret_parts: Vec::new(),
                     };
                     self.unify_at(&Ty::Arrow(Box::new(ar.clone())), &cur, fspan);
                     ar
@@ -480,6 +494,19 @@ impl Checker<'_> {
             }
             if a.consume {
                 self.consume(&aal, arg.span);
+            } else if !a.consume_parts.is_empty() {
+                match &aal.parts {
+                    Some(ps) if ps.len() == a.consume_parts.len() => {
+                        for (p, c) in ps.iter().zip(&a.consume_parts) {
+                            if *c {
+                                self.consume(p, arg.span);
+                            } else {
+                                al.join(p);
+                            }
+                        }
+                    }
+                    _ => self.consume(&aal, arg.span),
+                }
             } else {
                 al.join(&aal);
             }
@@ -493,9 +520,29 @@ impl Checker<'_> {
                 None => a.ret.clone(),
             };
             ret_unique = a.ret_unique;
+            ret_parts = a.ret_parts;
         }
         if ret_unique || !self.may_alias(&cur) {
             al = Al::none();
+        } else if ret_parts.iter().any(|u| *u)
+            && matches!(self.u.shallow(&cur), Ty::Tuple(ts) if ts.len() == ret_parts.len())
+        {
+            let shared = al.all();
+            al = Al {
+                set: Vec::new(),
+                parts: Some(
+                    ret_parts
+                        .iter()
+                        .map(|u| {
+                            if *u {
+                                Al::none()
+                            } else {
+                                Al::of(shared.clone())
+                            }
+                        })
+                        .collect(),
+                ),
+            };
         }
         if !matches!(cur, Ty::Arrow(_)) {
             cur = crate::types::fresh_exists(&cur);
@@ -730,7 +777,11 @@ impl Checker<'_> {
             ExprKind::Project(x, f) => {
                 let (t, a) = self.infer(x);
                 let r = self.project(&t, f, e.span);
-                let al = if self.may_alias(&r) { a } else { Al::none() };
+                let al = if self.may_alias(&r) {
+                    al_project(a, f)
+                } else {
+                    Al::none()
+                };
                 (r, al)
             }
             ExprKind::BinOp(op, l, r) => {
@@ -883,6 +934,7 @@ impl Checker<'_> {
                             scheme: None,
                             aliases: vec![uid],
                             consumable: false,
+                            parts: None,
                             depth: self.depth,
                             span: s.span,
                         },
@@ -927,6 +979,7 @@ impl Checker<'_> {
                         scheme: Some(f.scheme),
                         aliases: vec![uid],
                         consumable: false,
+                        parts: None,
                         depth: self.depth,
                         span: name.span,
                     },
@@ -960,6 +1013,7 @@ impl Checker<'_> {
                         scheme: None,
                         aliases: vec![uid],
                         consumable: true,
+                        parts: None,
                         depth: self.depth,
                         span: dest.span,
                     },
@@ -1035,6 +1089,8 @@ impl Checker<'_> {
                         ret: ty,
                         consume: unique,
                         ret_unique: runique && i + 1 == params.len(),
+                        consume_parts: Vec::new(),
+                        ret_parts: Vec::new(),
                     }));
                 }
                 (ty, Al::none())
@@ -1329,6 +1385,15 @@ fn pat_aliases(p: &Pat, al: &Al, out: &mut Vec<Vec<Uid>>) {
             }
         }
         PatKind::Ascribed(q, _) | PatKind::Attr(_, q) => pat_aliases(q, al, out),
+    }
+}
+
+/// The aliases of field `f` of a value with aliases `al`: the component's own when the
+/// value is a tuple whose components are tracked separately.
+fn al_project(al: Al, f: &Ident) -> Al {
+    match (&al.parts, f.name.parse::<usize>()) {
+        (Some(ps), Ok(k)) if k < ps.len() => ps[k].clone(),
+        _ => al,
     }
 }
 

@@ -21,6 +21,24 @@ pub enum AnonSize {
 pub struct Resolved {
     pub ty: Ty,
     pub unique: bool,
+    /// For a tuple type written with components marked individually
+    /// (`(i64, *[]i64)`): the uniqueness of each component. Empty otherwise.
+    pub parts: Vec<bool>,
+}
+
+/// The uniqueness of each component of a tuple type expression in which at least one
+/// component is marked unique; empty for other type expressions.
+pub fn unique_parts(te: &TypeExp) -> Vec<bool> {
+    match &te.kind {
+        TypeExpKind::Tuple(ts)
+            if ts.len() > 1 && ts.iter().any(|t| matches!(t.kind, TypeExpKind::Unique(_))) =>
+        {
+            ts.iter()
+                .map(|t| matches!(t.kind, TypeExpKind::Unique(_)))
+                .collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 impl Checker<'_> {
@@ -32,11 +50,13 @@ impl Checker<'_> {
                 Resolved {
                     ty: r.ty,
                     unique: true,
+                    parts: Vec::new(),
                 }
             }
             _ => Resolved {
                 ty: self.resolve_ty(te, anon),
                 unique: false,
+                parts: unique_parts(te),
             },
         }
     }
@@ -177,6 +197,7 @@ impl Checker<'_> {
                             scheme: None,
                             aliases: vec![uid],
                             consumable: false,
+                            parts: None,
                             depth: self.depth,
                             span: n.span,
                         },
@@ -191,6 +212,8 @@ impl Checker<'_> {
                     ret: rb.ty,
                     consume: pa.unique,
                     ret_unique: rb.unique,
+                    consume_parts: pa.parts,
+                    ret_parts: rb.parts,
                 }))
             }
             TypeExpKind::Unique(t) => self.resolve_ty(t, anon),
@@ -208,6 +231,7 @@ impl Checker<'_> {
                             scheme: None,
                             aliases: vec![uid],
                             consumable: false,
+                            parts: None,
                             depth: self.depth,
                             span: n.span,
                         },

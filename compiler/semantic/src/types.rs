@@ -189,6 +189,12 @@ pub struct Arrow {
     pub consume: bool,
     /// Whether the result is unique (aliases none of the arguments).
     pub ret_unique: bool,
+    /// For a tuple parameter whose components are marked individually
+    /// (`(i64, *[]i64)`): which components the function consumes. Empty otherwise.
+    pub consume_parts: Vec<bool>,
+    /// For a tuple result whose components are marked individually: which components
+    /// are unique. Empty otherwise.
+    pub ret_parts: Vec<bool>,
 }
 
 /// An argument of an abstract type.
@@ -308,6 +314,8 @@ pub fn subst_ty(t: &Ty, sub: &Subst) -> Ty {
             ret: subst_ty(&a.ret, sub),
             consume: a.consume,
             ret_unique: a.ret_unique,
+            consume_parts: a.consume_parts.clone(),
+            ret_parts: a.ret_parts.clone(),
         })),
     }
 }
@@ -583,6 +591,8 @@ mod tests {
             ret: Ty::Tuple(vec![Ty::Prim(PrimType::F64), Ty::Prim(PrimType::Bool)]),
             consume: true,
             ret_unique: false,
+            consume_parts: Vec::new(),
+            ret_parts: Vec::new(),
         }));
         assert_eq!(t.to_string(), "*[3]i32 -> (f64, bool)");
         let r = Ty::Record(vec![(n("x"), Ty::Prim(PrimType::F32))]);

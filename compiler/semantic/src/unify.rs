@@ -247,6 +247,8 @@ impl Unifier {
                 ret: self.zonk(&a.ret),
                 consume: a.consume,
                 ret_unique: a.ret_unique,
+                consume_parts: a.consume_parts.clone(),
+                ret_parts: a.ret_parts.clone(),
             })),
             Ty::Abs(u, n, args) => Ty::Abs(
                 u,
@@ -705,6 +707,8 @@ mod tests {
             ret: Ty::Prim(PrimType::I32),
             consume: false,
             ret_unique: false,
+            consume_parts: Vec::new(),
+            ret_parts: Vec::new(),
         }));
         assert_eq!(u.unify(&e, &f).unwrap_err().code(), "T007");
     }
