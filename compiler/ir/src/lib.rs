@@ -20,6 +20,7 @@
 //! - [`verify`]: the IR type checker; its module doc lists every invariant.
 //! - [`interp`]: a reference interpreter with run-time checks and an
 //!   operation counter.
+//! - [`uses`]: the variables an expression uses, binds and consumes.
 //! - [`pass`]: [`Pass`] (a named `fn(Program) -> Program`) and the pipeline
 //!   runner that verifies after each pass.
 //!
@@ -42,6 +43,7 @@ pub mod print;
 pub mod syntax;
 pub mod typeof_;
 pub mod types;
+pub mod uses;
 pub mod verify;
 
 pub use arena::PrimaryMap;

@@ -578,6 +578,11 @@ pub struct ScanRed {
 ///
 /// An accumulator input is passed whole to every application, and a mapped
 /// accumulator result is the accumulator itself (not an array).
+///
+/// The map lambda of a `screma`, `hist` or `scatter` may take one parameter
+/// more than there are inputs: that last parameter is an `i64`, the
+/// iteration index `i`. Fusion uses it to compute `iota` elements instead
+/// of reading them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Screma {
     /// The number of iterations (`i64`).

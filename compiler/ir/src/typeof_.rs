@@ -148,7 +148,8 @@ impl<'a> TypeCtx<'a> {
 
     /// The parameter types a SOAC's map lambda must have for `inputs`: the
     /// row types of the arrays (outer size compatible with `w`), or the
-    /// accumulator type itself.
+    /// accumulator type itself, and optionally a last `i64` parameter, the
+    /// iteration index (see [`crate::syntax::Screma`]).
     fn map_inputs(&self, w: &Operand, inputs: &[VarId], l: &Lambda, what: &str) -> R<()> {
         self.expect_prim(w, PrimType::I64, &format!("{what} width"))?;
         let mut rows = Vec::new();
@@ -168,6 +169,10 @@ impl<'a> TypeCtx<'a> {
                 ));
             }
             rows.push(t.row().unwrap_or_else(|| t.clone()));
+        }
+        // One parameter more than inputs: the last is the iteration index.
+        if l.params.len() == inputs.len() + 1 {
+            rows.push(Type::scalar(PrimType::I64));
         }
         let params = self.lambda_params(l)?;
         self.expect_types(&params, &rows, &format!("{what} lambda parameters"))

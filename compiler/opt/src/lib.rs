@@ -4,6 +4,7 @@
 //!   propagation, common-subexpression and dead-code elimination, hoisting).
 //! - [`inline`]: the inliner.
 //! - [`fusion`]: producer–consumer and sibling fusion of SOACs.
+//! - [`structure`]: counts of the constructs of a program, for tests.
 //! - [`pipelines`]: every pass by name, and the standard pipelines.
 //!
 //! Every pass is a plain [`ir::pass::Pass`]: a named `fn(Program) -> Program`. Passes
@@ -14,3 +15,4 @@ pub mod fusion;
 pub mod inline;
 pub mod pipelines;
 pub mod simplify;
+pub mod structure;

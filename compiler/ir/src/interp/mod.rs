@@ -348,6 +348,14 @@ impl Frame<'_> {
     }
 }
 
+/// Appends the iteration index `i` when the map lambda takes one (one
+/// parameter more than there are inputs). Reads no array.
+fn with_index(l: &Lambda, inputs: &[Val], i: usize, args: &mut Vec<Val>) {
+    if l.params.len() == inputs.len() + 1 {
+        args.push(sval(PrimValue::I64(i as i64)));
+    }
+}
+
 fn sval(x: PrimValue) -> Val {
     Val::V(Value::scalar(x))
 }
@@ -830,7 +838,8 @@ impl<'p> Interp<'p> {
         let mut map_out: Vec<Vec<Value>> = vec![Vec::with_capacity(w); n_map];
         let mut acc_out: Vec<Option<Val>> = vec![None; n_map];
         for i in 0..w {
-            let args = self.rows(fr, &inputs, i, &mut accs)?;
+            let mut args = self.rows(fr, &inputs, i, &mut accs)?;
+            with_index(&s.map, &inputs, i, &mut args);
             let mut res = self.lambda(fr, &s.map, args)?;
             if res.len() != n_scan + n_red + n_map {
                 return fr.err("screma lambda returned the wrong number of values");
@@ -928,7 +937,8 @@ impl<'p> Interp<'p> {
             dests.push(ds);
         }
         for i in 0..w {
-            let args = self.rows(fr, &inputs, i, &mut accs)?;
+            let mut args = self.rows(fr, &inputs, i, &mut accs)?;
+            with_index(&h.map, &inputs, i, &mut args);
             let res = self.lambda(fr, &h.map, args)?;
             let mut off = 0;
             for (k, op) in h.hists.iter().enumerate() {
@@ -987,7 +997,8 @@ impl<'p> Interp<'p> {
             dests.push(fr.take_value(d.arr)?.into_parts());
         }
         for i in 0..w {
-            let args = self.rows(fr, &inputs, i, &mut accs)?;
+            let mut args = self.rows(fr, &inputs, i, &mut accs)?;
+            with_index(&s.map, &inputs, i, &mut args);
             let res = self.lambda(fr, &s.map, args)?;
             let mut off = 0;
             for (k, d) in s.dests.iter().enumerate() {
