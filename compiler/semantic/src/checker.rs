@@ -151,6 +151,10 @@ pub struct Checker<'a> {
     pub consumed: HashMap<Uid, Span>,
     /// Every consumption in order (to drop aliases consumed while computing a value).
     pub consume_log: Vec<Uid>,
+    /// Every use of a local in order: the alias identities the use observes, with the
+    /// local's name and the use's location (to find what a function body or loop body
+    /// reads).
+    pub use_log: Vec<(Uid, Name, Span)>,
     /// Function/loop nesting depth.
     pub depth: u32,
     pub entries: Vec<EntryPoint>,
@@ -189,6 +193,7 @@ impl<'a> Checker<'a> {
             empty_arrays: Vec::new(),
             consumed: HashMap::new(),
             consume_log: Vec::new(),
+            use_log: Vec::new(),
             depth: 0,
             entries: Vec::new(),
             last_main: None,

@@ -166,24 +166,69 @@ impl Checker<'_> {
         }
     }
 
+    /// The value written by an in-place update may not share storage with the array
+    /// being updated (`a with [i] = a[0]` for a row `a[0]`).
+    fn check_update_source(&mut self, tal: &Al, vt: &Ty, val: &Al, target: &str, span: Span) {
+        if !self.may_alias(vt) {
+            return;
+        }
+        let targets = tal.all();
+        if val
+            .all()
+            .iter()
+            .any(|u| *u != GLOBAL && targets.contains(u))
+        {
+            self.report(
+                Diagnostic::error(
+                    "U002",
+                    format!(
+                        "The source of an in-place update of \"{target}\" aliases \"{target}\", \
+                         which the update consumes"
+                    ),
+                    span,
+                    "this value shares storage with the array being updated",
+                )
+                .with_hint("write a copy instead: `copy (...)`"),
+            );
+        }
+    }
+
     /// Checks a use of a local against consumption.
     fn check_use(&mut self, name: &str, l: &Local, span: Span) {
-        let check: Vec<Uid> = if self.may_alias(&l.ty) {
-            l.aliases.clone()
-        } else {
-            vec![l.uid]
-        };
+        let check: Vec<Uid> =
+            if self.may_alias(&l.ty) || matches!(self.u.shallow(&l.ty), Ty::Arrow(_)) {
+                l.aliases.clone()
+            } else {
+                vec![l.uid]
+            };
+        for a in &check {
+            self.use_log.push((*a, Name::from(name), span));
+        }
         for a in check {
             if let Some(at) = self.consumed.get(&a).copied() {
+                let is_fun = matches!(self.u.shallow(&l.ty), Ty::Arrow(_));
+                let read = if is_fun && a != l.uid {
+                    self.scope.iter().rev().find_map(|f| match f {
+                        crate::checker::Frame::Local(n, x) if x.uid == a => Some(n.clone()),
+                        _ => None,
+                    })
+                } else {
+                    None
+                };
+                let msg = match read {
+                    Some(x) => format!(
+                        "Using \"{name}\", which reads \"{x}\", but it was consumed \
+                         (Variable `{x}` previously consumed)"
+                    ),
+                    None => format!(
+                        "Using \"{name}\", but it was consumed (Variable `{name}` previously \
+                         consumed)"
+                    ),
+                };
                 self.report(
-                    Diagnostic::error(
-                        "U001",
-                        format!("Using \"{name}\", but it was consumed"),
-                        span,
-                        "used here",
-                    )
-                    .with_secondary(at, "consumed here")
-                    .with_hint(format!("use a copy (`copy {name}`) where it is consumed")),
+                    Diagnostic::error("U001", msg, span, "used here")
+                        .with_secondary(at, "consumed here")
+                        .with_hint(format!("use a copy (`copy {name}`) where it is consumed")),
                 );
                 return;
             }
@@ -968,16 +1013,30 @@ impl Checker<'_> {
                 value,
                 body,
             } => {
+                let uses_start = self.use_log.len();
                 let f = self.check_fun(name, type_params, params, ret.as_ref(), value, false);
                 let mark = self.scope.len();
                 let uid = fresh_uid();
+                // Calling the function reads the free values its body reads, so it may
+                // not be used once one of them is consumed.
+                let mut aliases = vec![uid];
+                let used: Vec<Uid> = self.use_log[uses_start..].iter().map(|x| x.0).collect();
+                for u in used {
+                    let in_scope = self
+                        .scope
+                        .iter()
+                        .any(|f| matches!(f, crate::checker::Frame::Local(_, l) if l.uid == u));
+                    if in_scope && !aliases.contains(&u) {
+                        aliases.push(u);
+                    }
+                }
                 self.push_local(
                     name.name.clone(),
                     Local {
                         uid,
                         ty: f.scheme.ty.clone(),
                         scheme: Some(f.scheme),
-                        aliases: vec![uid],
+                        aliases,
                         consumable: false,
                         parts: None,
                         depth: self.depth,
@@ -1000,8 +1059,9 @@ impl Checker<'_> {
                 };
                 let (dt, dal) = self.infer_var(&qn, dest.span);
                 let elem = self.index_type(&dt, indices, dest.span);
-                let (vt, _) = self.infer(value);
+                let (vt, val) = self.infer(value);
                 self.unify_because(&elem, &vt, value.span, None);
+                self.check_update_source(&dal, &vt, &val, &dest.name, value.span);
                 self.consume(&dal, dest.span);
                 let mark = self.scope.len();
                 let uid = fresh_uid();
@@ -1029,8 +1089,13 @@ impl Checker<'_> {
             } => {
                 let (tt, tal) = self.infer(target);
                 let elem = self.index_type(&tt, indices, target.span);
-                let (vt, _) = self.infer(value);
+                let (vt, val) = self.infer(value);
                 self.unify_because(&elem, &vt, value.span, None);
+                let tname = match &target.kind {
+                    ExprKind::Var(qn) => qn.name.name.clone(),
+                    _ => Name::from("the target"),
+                };
+                self.check_update_source(&tal, &vt, &val, &tname, value.span);
                 self.consume(&tal, target.span);
                 (tt, Al::none())
             }
@@ -1273,6 +1338,100 @@ impl Checker<'_> {
         }
     }
 
+    /// A loop whose body consumes a loop parameter consumes its initial value before
+    /// the body runs, so the body may not read an alias of that value; and what the body
+    /// returns for a consumed parameter is consumed by the next iteration, so it may not
+    /// be a value bound outside the loop.
+    fn check_loop_consumption(
+        &mut self,
+        pat: &Pat,
+        param_uids: &[Uid],
+        ial: &Al,
+        ispan: Span,
+        bal: &Al,
+        uses_start: usize,
+    ) {
+        let init = ial.all();
+        let bad_use = self.use_log[uses_start..]
+            .iter()
+            .find(|(u, _, _)| *u != GLOBAL && init.contains(u))
+            .cloned();
+        if let Some((_, name, at)) = bad_use {
+            self.report(
+                Diagnostic::error(
+                    "U001",
+                    format!("Using \"{name}\", but it was consumed by the loop"),
+                    at,
+                    "used here",
+                )
+                .with_secondary(
+                    ispan,
+                    "consumed here: the loop body consumes the loop parameter bound to this value",
+                )
+                .with_hint(format!("use a copy (`copy {name}`) in the loop")),
+            );
+        }
+        // The body's results, per component of the loop pattern when they are known.
+        let comps: Vec<(usize, Al)> = match (&pat.kind, &bal.parts) {
+            (PatKind::Tuple(ps), Some(parts)) if ps.len() > 1 && ps.len() == parts.len() => {
+                let mut start = 0;
+                ps.iter()
+                    .zip(parts)
+                    .map(|(q, a)| {
+                        let n = pat_bind_count(q);
+                        let r = (start, n, a.clone());
+                        start += n;
+                        r
+                    })
+                    .filter(|(st, n, _)| {
+                        param_uids
+                            .get(*st..*st + *n)
+                            .is_some_and(|us| us.iter().any(|u| self.consumed.contains_key(u)))
+                    })
+                    .map(|(st, _, a)| (st, a))
+                    .collect()
+            }
+            _ => vec![(0, bal.clone())],
+        };
+        for (_, a) in comps {
+            let free: Vec<Uid> = a
+                .all()
+                .into_iter()
+                .filter(|u| {
+                    *u == GLOBAL
+                        || *u == crate::checker::UNKNOWN_FUN
+                        || self.scope.iter().any(|f| {
+                            matches!(f, crate::checker::Frame::Local(_, l)
+                                if l.uid == *u && l.depth < self.depth)
+                        })
+                })
+                .collect();
+            if let Some(u) = free.first() {
+                let name = self.scope.iter().rev().find_map(|f| match f {
+                    crate::checker::Frame::Local(n, l) if l.uid == *u => Some(n.clone()),
+                    _ => None,
+                });
+                let what = match name {
+                    Some(n) => format!("\"{n}\""),
+                    None => "a value bound outside the loop".to_string(),
+                };
+                self.report(
+                    Diagnostic::error(
+                        "U002",
+                        format!(
+                            "Consuming {what}, which is not consumable: the loop body returns it \
+                             for a loop parameter that the next iteration consumes"
+                        ),
+                        ispan,
+                        "this loop consumes its parameter",
+                    )
+                    .with_hint("return a copy (`copy x`) from the loop body"),
+                );
+                return;
+            }
+        }
+    }
+
     fn infer_loop(
         &mut self,
         pat: &Pat,
@@ -1332,6 +1491,7 @@ impl Checker<'_> {
             let (ct, _) = self.infer(c);
             self.unify_at(&Ty::Prim(PrimType::Bool), &ct, c.span);
         }
+        let uses_start = self.use_log.len();
         let (bt, bal) = self.infer(body);
         let loose_b = loosen(&self.u.zonk(&bt));
         self.unify_because(
@@ -1343,6 +1503,9 @@ impl Checker<'_> {
         let consumed_param = param_uids.iter().any(|u| self.consumed.contains_key(u));
         if consumed_param && let Some(parts) = &bal.parts {
             self.check_loop_results_disjoint(pat, parts, body.span);
+        }
+        if consumed_param {
+            self.check_loop_consumption(pat, &param_uids, &ial, ispan, &bal, uses_start);
         }
         self.depth -= 1;
         self.scope.truncate(mark);
@@ -1394,6 +1557,17 @@ fn al_project(al: Al, f: &Ident) -> Al {
     match (&al.parts, f.name.parse::<usize>()) {
         (Some(ps), Ok(k)) if k < ps.len() => ps[k].clone(),
         _ => al,
+    }
+}
+
+/// The number of names a pattern binds.
+fn pat_bind_count(p: &Pat) -> usize {
+    match &p.kind {
+        PatKind::Id(_) => 1,
+        PatKind::Wildcard | PatKind::Literal(_) => 0,
+        PatKind::Tuple(ps) | PatKind::Constructor(_, ps) => ps.iter().map(pat_bind_count).sum(),
+        PatKind::Record(fs) => fs.iter().map(|(_, q)| pat_bind_count(q)).sum(),
+        PatKind::Ascribed(q, _) | PatKind::Attr(_, q) => pat_bind_count(q),
     }
 }
 
