@@ -687,6 +687,24 @@ impl Checker<'_> {
                     d
                 };
                 self.report(d);
+            } else if let Some(why) = uniqueness_mismatch(&self.u.zonk(&want), &self.u.zonk(&got)) {
+                ok = false;
+                let d = Diagnostic::error(
+                    "T008",
+                    format!(
+                        "`{}` does not match its specification: {why}",
+                        path_string(&full)
+                    ),
+                    span,
+                    "this module does not match its module type",
+                )
+                .with_secondary(spec.span, "required by this specification");
+                let d = if have.span.file == span.file {
+                    d.with_secondary(have.span, "defined here")
+                } else {
+                    d
+                };
+                self.report(d);
             }
         }
         let mut tnames: Vec<&Name> = senv.types.keys().collect();
@@ -1129,4 +1147,41 @@ fn anon_size_in_arrow(te: &syntax::ast::TypeExp, in_arrow: bool) -> Option<synta
         }
         TypeExpKind::Unique(t) | TypeExpKind::Existential(_, t) => anon_size_in_arrow(t, in_arrow),
     }
+}
+
+/// Why a value of type `got` does not meet a specification of type `want` in its
+/// uniqueness, if it does not: the implementation may consume no argument that the
+/// specification does not let it consume, and its result must be unique wherever the
+/// specification's is.
+fn uniqueness_mismatch(want: &Ty, got: &Ty) -> Option<String> {
+    let (mut w, mut g) = (want, got);
+    let mut i = 1;
+    while let (Ty::Arrow(a), Ty::Arrow(b)) = (w, g) {
+        let part =
+            |parts: &[bool], whole: bool, k: usize| whole || parts.get(k).copied().unwrap_or(false);
+        let n = a.consume_parts.len().max(b.consume_parts.len()).max(1);
+        if (0..n)
+            .any(|k| part(&b.consume_parts, b.consume, k) && !part(&a.consume_parts, a.consume, k))
+        {
+            return Some(format!(
+                "it consumes its parameter {i}, which the specification does not allow \
+                 (the specification's parameter is not unique)"
+            ));
+        }
+        let last = !matches!((&a.ret, &b.ret), (Ty::Arrow(_), Ty::Arrow(_)));
+        if last {
+            let m = a.ret_parts.len().max(b.ret_parts.len()).max(1);
+            if (0..m).any(|k| {
+                part(&a.ret_parts, a.ret_unique, k) && !part(&b.ret_parts, b.ret_unique, k)
+            }) {
+                return Some(
+                    "its result is not unique, but the specification's result is unique".into(),
+                );
+            }
+        }
+        w = &a.ret;
+        g = &b.ret;
+        i += 1;
+    }
+    None
 }
