@@ -21,6 +21,8 @@
 //! - [`interp`]: a reference interpreter with run-time checks and an
 //!   operation counter.
 //! - [`uses`]: the variables an expression uses, binds and consumes.
+//! - [`walk`]: traversals of every variable occurrence, substitution and
+//!   use counts, for the passes.
 //! - [`pass`]: [`Pass`] (a named `fn(Program) -> Program`) and the pipeline
 //!   runner that verifies after each pass.
 //!
@@ -45,6 +47,7 @@ pub mod typeof_;
 pub mod types;
 pub mod uses;
 pub mod verify;
+pub mod walk;
 
 pub use arena::PrimaryMap;
 pub use builder::{BodyBuilder, FunctionBuilder};

@@ -7,6 +7,9 @@ use ir::pass::Pass;
 pub fn all_passes() -> Vec<Pass> {
     vec![
         crate::simplify::PASS,
+        crate::simplify::CSE_PASS,
+        crate::simplify::DCE_PASS,
+        crate::simplify::HOIST_PASS,
         crate::inline::PASS,
         crate::fusion::PASS,
     ]

@@ -1,0 +1,265 @@
+//! Facts about expressions that the rules consult: which variables are
+//! consumed (closed under aliasing), whether an expression consumes, may
+//! fail at run time, or contains an assertion or a call.
+
+use std::collections::{HashMap, HashSet};
+
+use ir::walk::{Occ, walk_exp};
+use ir::{Body, Exp, FunId, Function, LoopForm, Operand, PrimValue, Program, VarId};
+
+/// For each function, which of its parameters are unique.
+pub type UniqueParams = HashMap<FunId, Vec<bool>>;
+
+/// The unique parameters of every function of `p`.
+pub fn unique_params(p: &Program) -> UniqueParams {
+    p.functions
+        .iter()
+        .map(|(id, f)| (id, f.params.iter().map(|q| q.unique).collect()))
+        .collect()
+}
+
+fn each_stm(b: &Body, f: &mut impl FnMut(&ir::Stm)) {
+    for s in &b.stms {
+        f(s);
+        each_nested(&s.exp, &mut |nb| each_stm(nb, f));
+    }
+}
+
+/// Calls `f` on every body directly nested in `e` (branches, loop bodies,
+/// lambda bodies).
+pub fn each_nested(e: &Exp, f: &mut impl FnMut(&Body)) {
+    match e {
+        Exp::If {
+            then_body,
+            else_body,
+            ..
+        } => {
+            f(then_body);
+            f(else_body);
+        }
+        Exp::Loop { body, .. } => f(body),
+        Exp::Screma(s) => {
+            for sr in s.scans.iter().chain(&s.reduces) {
+                f(&sr.op.body);
+            }
+            f(&s.map.body);
+        }
+        Exp::Hist(h) => {
+            for op in &h.hists {
+                f(&op.op.body);
+            }
+            f(&h.map.body);
+        }
+        Exp::Scatter(s) => f(&s.map.body),
+        Exp::WithAcc(w) => {
+            for i in &w.inputs {
+                if let Some((l, _)) = &i.op {
+                    f(&l.body);
+                }
+            }
+            f(&w.lambda.body);
+        }
+        Exp::Jvp(a) | Exp::Vjp(a) => f(&a.lambda.body),
+        _ => {}
+    }
+}
+
+/// The variables `e` consumes directly (not inside nested bodies).
+pub fn direct_consumes(e: &Exp, fun: &Function, uniq: &UniqueParams) -> Vec<VarId> {
+    let mut out = Vec::new();
+    match e {
+        Exp::Update(arr, _, _) => out.push(*arr),
+        Exp::UpdateAcc { acc, .. } => out.push(*acc),
+        Exp::Scatter(s) => out.extend(s.dests.iter().map(|d| d.arr)),
+        Exp::Hist(h) => out.extend(h.hists.iter().flat_map(|o| o.dests.iter().copied())),
+        Exp::WithAcc(w) => out.extend(w.inputs.iter().map(|i| i.arr)),
+        Exp::Screma(s) => {
+            for (k, v) in s.inputs.iter().enumerate() {
+                let acc = fun.var_type(*v).is_some_and(|t| t.acc);
+                let unique = s.map.params.get(k).is_some_and(|p| p.unique);
+                if acc || unique {
+                    out.push(*v);
+                }
+            }
+        }
+        Exp::Apply { fun: g, args } => {
+            if let Some(u) = uniq.get(g) {
+                for (a, &un) in args.iter().zip(u) {
+                    if let (true, Operand::Var(v)) = (un, a) {
+                        out.push(*v);
+                    }
+                }
+            }
+        }
+        Exp::Loop { params, .. } => {
+            for (p, init) in params {
+                if let (true, Operand::Var(v)) = (p.unique, init) {
+                    out.push(*v);
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// True when `e` or anything nested in it consumes a variable.
+pub fn consumes(e: &Exp, fun: &Function, uniq: &UniqueParams) -> bool {
+    if !direct_consumes(e, fun, uniq).is_empty() {
+        return true;
+    }
+    let mut any = false;
+    each_nested(e, &mut |b| {
+        each_stm(b, &mut |s| {
+            any |= !direct_consumes(&s.exp, fun, uniq).is_empty()
+        })
+    });
+    any
+}
+
+/// The variables of `fun` that are consumed somewhere, together with every
+/// variable that aliases one of them or that one of them aliases (plain
+/// copies, slices, `reshape`, `rearrange`, `if` and loop results).
+pub fn consumed_vars(fun: &Function, uniq: &UniqueParams) -> HashSet<VarId> {
+    let mut consumed = HashSet::new();
+    let mut alias: Vec<(VarId, VarId)> = Vec::new();
+    each_stm(&fun.body, &mut |s| {
+        consumed.extend(direct_consumes(&s.exp, fun, uniq));
+        let mut add = |x: VarId| {
+            for &y in &s.pat {
+                alias.push((y, x));
+            }
+        };
+        match &s.exp {
+            Exp::Atom(Operand::Var(x))
+            | Exp::Index(x, _)
+            | Exp::Reshape { arr: x, .. }
+            | Exp::Rearrange { arr: x, .. } => add(*x),
+            Exp::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                for o in then_body.result.iter().chain(&else_body.result) {
+                    if let Operand::Var(x) = o {
+                        add(*x);
+                    }
+                }
+            }
+            Exp::Loop { params, body, .. } => {
+                for (p, init) in params {
+                    add(p.var);
+                    if let Operand::Var(x) = init {
+                        add(*x);
+                    }
+                }
+                for o in &body.result {
+                    if let Operand::Var(x) = o {
+                        add(*x);
+                    }
+                }
+            }
+            _ => {}
+        }
+    });
+    loop {
+        let before = consumed.len();
+        for &(y, x) in &alias {
+            if consumed.contains(&y) || consumed.contains(&x) {
+                consumed.insert(x);
+                consumed.insert(y);
+            }
+        }
+        if consumed.len() == before {
+            return consumed;
+        }
+    }
+}
+
+/// True when `e` or anything nested in it is an assertion or a function
+/// call (whose body may assert).
+pub fn has_effect(e: &Exp) -> bool {
+    let direct = |e: &Exp| matches!(e, Exp::Assert { .. } | Exp::Apply { .. });
+    if direct(e) {
+        return true;
+    }
+    let mut any = false;
+    each_nested(e, &mut |b| each_stm(b, &mut |s| any |= direct(&s.exp)));
+    any
+}
+
+fn nonzero_const(o: &Operand) -> bool {
+    matches!(o, Operand::Const(c) if c.as_i128().is_some_and(|x| x != 0))
+}
+
+fn nonneg_const(o: &Operand) -> bool {
+    matches!(o, Operand::Const(c) if c.as_i128().is_some_and(|x| x >= 0))
+}
+
+/// True when evaluating `e` may fail at run time (or not terminate). Only
+/// scalar operations that cannot fail, conversions, math functions,
+/// `copy`, `rearrange`, and arrays of constant non-negative sizes are
+/// known not to.
+pub fn may_fail(e: &Exp, fun: &Function) -> bool {
+    use ir::BinOp::*;
+    let const_shape = |s: &[ir::Size]| s.iter().all(|d| matches!(d, ir::Size::Const(n) if *n >= 0));
+    match e {
+        Exp::Atom(_) | Exp::UnOp(..) | Exp::Cmp(..) | Exp::Convert(..) | Exp::Math(..) => false,
+        Exp::BinOp(op, x, y) => {
+            let int = match x {
+                Operand::Const(c) => c.prim_type().is_integer(),
+                Operand::Var(v) => fun.var_type(*v).is_some_and(|t| t.elem.is_integer()),
+            };
+            int && match op {
+                Div | Mod | Quot | Rem => !nonzero_const(y),
+                Pow => !nonneg_const(y),
+                _ => false,
+            }
+        }
+        Exp::Copy(_) | Exp::Rearrange { .. } => false,
+        Exp::Replicate { shape, .. } | Exp::Scratch { shape, .. } => !const_shape(shape),
+        Exp::Iota { n, .. } => !nonneg_const(n),
+        _ => true,
+    }
+}
+
+/// True when a `for` loop or a SOAC of this trip count certainly runs at
+/// least once.
+pub fn runs_at_least_once(trip: &Operand) -> bool {
+    matches!(trip, Operand::Const(c) if c.as_i128().is_some_and(|x| x > 0))
+}
+
+/// The trip count of a loop form, if it is a `for` loop; a `while` loop
+/// whose condition starts `true` runs at least once.
+pub fn loop_runs_at_least_once(form: &LoopForm, params: &[(ir::Param, Operand)]) -> bool {
+    match form {
+        LoopForm::For { bound, .. } => runs_at_least_once(bound),
+        LoopForm::While { cond } => params
+            .iter()
+            .any(|(p, init)| p.var == *cond && *init == Operand::Const(PrimValue::Bool(true))),
+    }
+}
+
+/// The variables used by `e` that are not bound inside it, including the
+/// sizes in the types of the variables it binds.
+pub fn free_vars(e: &Exp, fun: &Function) -> HashSet<VarId> {
+    let mut uses = HashSet::new();
+    let mut binds = HashSet::new();
+    walk_exp(e, &mut |o| match o {
+        Occ::Use(v) => {
+            uses.insert(v);
+        }
+        Occ::Bind(v) => {
+            binds.insert(v);
+            if let Some(t) = fun.var_type(v) {
+                for d in &t.shape {
+                    if let ir::Size::Var(s) = d {
+                        uses.insert(*s);
+                    }
+                }
+            }
+        }
+    });
+    uses.retain(|v| !binds.contains(v));
+    uses
+}
