@@ -179,6 +179,32 @@ impl Checker<'_> {
             }
             None => (self.u.fresh(), false, Vec::new(), None),
         };
+        if tps.len() == tparams.len() {
+            let zonked: Vec<Ty> = ptys
+                .iter()
+                .map(|(t, _, _, _)| self.u.zonk(t))
+                .chain(std::iter::once(self.u.zonk(&ret_ty)))
+                .collect();
+            for (tp, p) in tps.iter().zip(&tparams) {
+                if let (TypeParam::Type(i, _), TParam::Type(uid, _, _)) = (tp, p)
+                    && !zonked.iter().any(|t| crate::types::ty_mentions(t, *uid))
+                {
+                    self.report(
+                        Diagnostic::error(
+                            "T011",
+                            format!(
+                                "Type parameter '{} of `{}` is unused: it occurs in no parameter \
+                                 type",
+                                i.name, name.name
+                            ),
+                            i.span,
+                            "unused type parameter",
+                        )
+                        .with_hint("remove it, or use it in the type of a parameter"),
+                    );
+                }
+            }
+        }
         let recursive = top
             && ret.is_some()
             && intrinsic_name(body).is_none()

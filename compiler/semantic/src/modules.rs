@@ -148,6 +148,27 @@ impl Checker<'_> {
         let ty = self.resolve_ty(&tb.def, AnonSize::Any);
         let ty = self.u.zonk(&ty);
         self.scope.truncate(mark);
+        let aligned = tb.params.len() == params.len();
+        for (tp, p) in tb.params.iter().zip(&params) {
+            if aligned
+                && let (syntax::ast::TypeParam::Size(i), TParam::Size(uid, _)) = (tp, p)
+                && !crate::types::ty_mentions(&ty, *uid)
+                && !matches!(ty, Ty::Error)
+            {
+                self.report(
+                    Diagnostic::error(
+                        "T011",
+                        format!(
+                            "Size parameter \"[{}]\" of type abbreviation `{}` is unused",
+                            i.name, tb.name.name
+                        ),
+                        i.span,
+                        "not used in the definition",
+                    )
+                    .with_hint("remove the size parameter or use it in the type"),
+                );
+            }
+        }
         if let Some(span) = anon_size_in_arrow(&tb.def, false) {
             self.report(
                 Diagnostic::error(

@@ -142,6 +142,41 @@ pub fn size_poly(s: &Size) -> Option<SizePoly> {
     Some(p)
 }
 
+/// Whether a size mentions the rigid size `uid`.
+pub fn size_mentions(s: &Size, uid: Uid) -> bool {
+    match s {
+        Size::Named(u, _) => *u == uid,
+        Size::Op(_, a, b) => size_mentions(a, uid) || size_mentions(b, uid),
+        _ => false,
+    }
+}
+
+/// Whether a type mentions the type parameter or rigid size `uid`.
+pub fn ty_mentions(t: &Ty, uid: Uid) -> bool {
+    match t {
+        Ty::Param(u, _) => *u == uid,
+        Ty::Abs(u, _, args) => {
+            *u == uid
+                || args.iter().any(|a| match a {
+                    TyArg::Ty(t) => ty_mentions(t, uid),
+                    TyArg::Size(s) => size_mentions(s, uid),
+                })
+        }
+        Ty::Array(e, ds) => ds.iter().any(|d| size_mentions(d, uid)) || ty_mentions(e, uid),
+        Ty::Tuple(ts) => ts.iter().any(|t| ty_mentions(t, uid)),
+        Ty::Record(fs) => fs.iter().any(|(_, t)| ty_mentions(t, uid)),
+        Ty::Sum(cs) => cs
+            .iter()
+            .any(|(_, ts)| ts.iter().any(|t| ty_mentions(t, uid))),
+        Ty::Arrow(a) => {
+            a.pname.as_ref().is_some_and(|(u, _)| *u == uid)
+                || ty_mentions(&a.param, uid)
+                || ty_mentions(&a.ret, uid)
+        }
+        Ty::Prim(_) | Ty::Var(_) | Ty::Error => false,
+    }
+}
+
 /// Whether a size mentions a size variable.
 pub fn size_has_var(s: &Size) -> bool {
     match s {
