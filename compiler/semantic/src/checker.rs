@@ -145,6 +145,10 @@ pub struct Checker<'a> {
     pub overloads: Vec<(u32, Span)>,
     /// Element types of empty array literals, with where.
     pub empty_arrays: Vec<(u32, Span)>,
+    /// Size variables made for anonymous sizes `[]` in the types of size coercions
+    /// (`e :> []t`), with the coercion's type expression: each must be determined by
+    /// the end of the top-level definition.
+    pub coerce_sizes: Vec<(u32, Span)>,
     /// Constructor/field-constrained variables, with where.
     pub open_records: Vec<(u32, Span)>,
     /// Consumed bindings and where they were consumed.
@@ -191,6 +195,7 @@ impl<'a> Checker<'a> {
             overloads: Vec::new(),
             open_records: Vec::new(),
             empty_arrays: Vec::new(),
+            coerce_sizes: Vec::new(),
             consumed: HashMap::new(),
             consume_log: Vec::new(),
             use_log: Vec::new(),

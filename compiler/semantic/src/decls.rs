@@ -671,6 +671,23 @@ impl Checker<'_> {
             );
             self.u.vars[r as usize] = VarState::Bound(Ty::Error);
         }
+        let mut reported = Vec::new();
+        for (v, span) in std::mem::take(&mut self.coerce_sizes) {
+            if !matches!(self.u.size(&Size::Var(v)), Size::Var(_)) || reported.contains(&span) {
+                continue;
+            }
+            reported.push(span);
+            self.report(
+                Diagnostic::error(
+                    "T006",
+                    "Ambiguous size arising from an anonymous size in type expression: nothing determines the size `[]` of this coercion",
+                    span,
+                    "the anonymous size of this type cannot be inferred",
+                )
+                .with_hint("name the size in the type (`[n]t`) or remove the coercion"),
+            );
+            self.u.sizes[v as usize] = Some(Size::Any);
+        }
         for m in std::mem::take(&mut self.pending) {
             self.check_pending(&m);
         }

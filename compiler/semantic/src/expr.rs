@@ -1209,7 +1209,11 @@ impl Checker<'_> {
                 (r.ty, al)
             }
             ExprKind::Coerce(x, te) => {
+                let first = self.u.sizes.len() as u32;
                 let r = self.resolve_type(te, AnonSize::Fresh);
+                let last = self.u.sizes.len() as u32;
+                self.coerce_sizes
+                    .extend((first..last).map(|v| (v, te.span)));
                 let (t, al) = self.infer(x);
                 self.u.ignore_sizes = true;
                 let res = self.u.unify(&r.ty, &t);
