@@ -8,7 +8,7 @@ use driver::render::{self, ColorChoice};
 use driver::testrun::{self, TestOptions};
 use driver::{Database, OsSystem, load_program};
 
-use crate::{CheckArgs, Cli, Color, Command, DatasetArgs, RunArgs, TestArgs};
+use crate::{CheckArgs, Cli, Color, Command, DatasetArgs, DevArgs, RunArgs, TestArgs};
 
 /// Exit status for failures caused by the program, its data or its tests.
 const FAILURE: u8 = 1;
@@ -32,6 +32,7 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Run(a) => run(a, color),
         Command::Test(a) => test(a),
         Command::Dataset(a) => dataset(*a),
+        Command::Dev(a) => dev(a),
     }
 }
 
@@ -187,5 +188,46 @@ fn dataset(args: DatasetArgs) -> u8 {
             FAILURE
         }
         (Ok(()), Ok(())) => 0,
+    }
+}
+
+fn dev(args: DevArgs) -> u8 {
+    if args.list_passes {
+        print!("{}", driver::dev::list_passes());
+        if args.file.is_none() {
+            return 0;
+        }
+    }
+    let Some(path) = args.file else { return 0 };
+    let passes = match driver::dev::parse_pass_list(&args.passes) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return FAILURE;
+        }
+    };
+    if path.extension().is_some_and(|e| e == "fut") {
+        eprintln!(
+            "error: {}: `fut dev` works on core IR files (`.fut_ir`); source programs are not translated to the IR yet",
+            path.display()
+        );
+        return FAILURE;
+    }
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            return FAILURE;
+        }
+    };
+    match driver::dev::run_passes(&path.display().to_string(), &text, &passes) {
+        Ok(out) => {
+            print!("{out}");
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            FAILURE
+        }
     }
 }

@@ -58,6 +58,25 @@ enum Command {
     /// With `-g`, writes one value per `-g` option. Without, reads values from
     /// standard input and writes them in the chosen format.
     Dataset(Box<DatasetArgs>),
+    /// Developer access to the compiler's passes.
+    ///
+    /// `--list-passes` lists them. Given a core IR file (`.fut_ir`, the IR's textual
+    /// form), runs the passes named by `--passes` in order, with the IR verifier after
+    /// each one, and prints the resulting IR on standard output.
+    Dev(DevArgs),
+}
+
+#[derive(Args, Debug)]
+struct DevArgs {
+    /// List every pass with a one-line description.
+    #[arg(long)]
+    list_passes: bool,
+    /// Comma-separated passes to run, in order, e.g. `inline,simplify,fusion`.
+    #[arg(long, value_name = "PASSES", default_value = "")]
+    passes: String,
+    /// A core IR file (`.fut_ir`).
+    #[arg(required_unless_present = "list_passes", value_name = "FILE")]
+    file: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

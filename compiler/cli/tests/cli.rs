@@ -374,3 +374,49 @@ fn dataset_bounds_and_errors() {
         stderr(&o)
     );
 }
+
+const MAP_THEN_SUM: &str = r"fun main(n: i64, xs: [n]f64) -> (f64) {
+  let ys: [n]f64 = screma(n, xs)
+    map(\(x: f64) -> (f64) {
+      let y: f64 = mul(x, x)
+      in (y)
+    })
+  let s: f64 = screma(n, ys)
+    reduce(\(a: f64, b: f64) -> (f64) {
+      let c: f64 = add(a, b)
+      in (c)
+    }, 0.0f64)
+    map(\(z: f64) -> (f64) {
+      in (z)
+    })
+  in (s)
+}
+";
+
+#[test]
+fn dev_lists_passes_and_runs_them_on_an_ir_file() {
+    let dir = dir_with(&[("dot.fut_ir", MAP_THEN_SUM)]);
+    let o = fut(dir.path(), &["dev", "--list-passes"], b"");
+    assert!(o.status.success());
+    for name in ["simplify", "inline", "fusion"] {
+        assert!(stdout(&o).contains(name), "{}", stdout(&o));
+    }
+    let o = fut(dir.path(), &["dev", "--passes=fusion", "dot.fut_ir"], b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches("screma(").count(), 1, "{}", stdout(&o));
+}
+
+#[test]
+fn dev_rejects_unknown_passes_and_source_files() {
+    let dir = dir_with(&[("dot.fut_ir", MAP_THEN_SUM), ("p.fut", "def main = 1i32\n")]);
+    let o = fut(dir.path(), &["dev", "--passes=nosuch", "dot.fut_ir"], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("unknown pass `nosuch`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = fut(dir.path(), &["dev", "p.fut"], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("core IR files"), "{}", stderr(&o));
+}

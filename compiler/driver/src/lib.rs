@@ -9,6 +9,7 @@
 
 pub mod dataset;
 pub mod db;
+pub mod dev;
 pub mod imports;
 pub mod prelude;
 pub mod program;
