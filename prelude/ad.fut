@@ -43,6 +43,18 @@ def jmp 'a 'b [k] (f: a -> b) (x: a) (dxs: [k]a): [k]b = (jmp2 f x dxs).1
 -- | `mjp f x dys` is `map (vjp f x) dys`, computed in one pass.
 def mjp 'a 'b [k] (f: a -> b) (x: a) (dys: [k]b): [k]a = (mjp2 f x dys).1
 
+-- | The same as `jmp`, under the name older programs use.
+def jvp_vec 'a 'b [k] (f: a -> b) (x: a) (dxs: [k]a): [k]b = jmp f x dxs
+
+-- | The same as `mjp`, under the name older programs use.
+def vjp_vec 'a 'b [k] (f: a -> b) (x: a) (dys: [k]b): [k]a = mjp f x dys
+
+-- | The same as `jmp2`, under the name older programs use.
+def jvp2_vec 'a 'b [k] (f: a -> b) (x: a) (dxs: [k]a): (b, [k]b) = jmp2 f x dxs
+
+-- | The same as `mjp2`, under the name older programs use.
+def vjp2_vec 'a 'b [k] (f: a -> b) (x: a) (dys: [k]b): (b, [k]a) = mjp2 f x dys
+
 -- | A function with a hand-written reverse-mode derivative.  Outside
 -- of `vjp`, `with_vjp f f' x` is just `f x`.  When it is differentiated
 -- in reverse mode, the cotangent of the input is `f' y dy`, where
