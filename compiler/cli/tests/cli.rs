@@ -420,3 +420,16 @@ fn dev_rejects_unknown_passes_and_source_files() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("core IR files"), "{}", stderr(&o));
 }
+
+#[test]
+fn test_runs_nothing_for_a_block_without_cases() {
+    // The top-level constant fails when evaluated; a block with only a `structure`
+    // expectation has no case to run, so the program is not evaluated at all.
+    let prog = "-- ==\n-- structure { Screma 1 }\n\n\
+                def bad : i32 = [1i32][3]\n\
+                def main (xs: []i32) = map (+1) xs\n";
+    let dir = dir_with(&[("s.fut", prog)]);
+    let o = fut(dir.path(), &["test", "-i", "s.fut"], b"");
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("1 passed, 0 failed"), "{}", stdout(&o));
+}

@@ -328,16 +328,10 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
             ));
         }
     }
-    let mut interp = match instantiate(db, &program) {
-        Ok(i) => i,
-        Err(e) => {
-            failures.push(format!(
-                "evaluating the program's top-level definitions failed:\n{}",
-                render::runtime_error(&e, &sources)
-            ));
-            return Outcome::Failed(failures);
-        }
-    };
+    // The program's top-level definitions are evaluated only when a case runs, so a
+    // file whose blocks have no runnable case (only `structure`, or only skipped
+    // cases) runs nothing, as with Futhark.
+    let mut interp: Option<interp::Interpreter> = None;
     let root_id = program.root.id(db);
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
     let mut ran = 0;
@@ -354,6 +348,21 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
                     continue;
                 }
                 ran += 1;
+                if interp.is_none() {
+                    match instantiate(db, &program) {
+                        Ok(i) => interp = Some(i),
+                        Err(e) => {
+                            failures.push(format!(
+                                "evaluating the program's top-level definitions failed:\n{}",
+                                render::runtime_error(&e, &sources)
+                            ));
+                            return Outcome::Failed(failures);
+                        }
+                    }
+                }
+                let Some(interp) = interp.as_mut() else {
+                    continue;
+                };
                 let ctx = CaseContext {
                     system: &*system,
                     program_path: path,
@@ -361,7 +370,7 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
                     entry_name,
                     case,
                 };
-                if let Err(msg) = ctx.run(&program, &mut interp, root_id, &sources) {
+                if let Err(msg) = ctx.run(&program, interp, root_id, &sources) {
                     failures.push(format!(
                         "entry {entry_name}, case #{} (line {}): {msg}",
                         case.index, case.line
