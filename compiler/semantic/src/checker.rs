@@ -221,15 +221,72 @@ impl<'a> Checker<'a> {
         self.u.zonk(t).to_string()
     }
 
+    /// Displays two types that a message compares: distinct abstract types that would
+    /// both print as the same name are qualified by the module that exports them
+    /// (`M.t` and `N.t`).
+    pub fn show_two(&self, a: &Ty, b: &Ty) -> (String, String) {
+        let (a, b) = (self.u.zonk(a), self.u.zonk(b));
+        let mut abs: Vec<(Uid, Name)> = Vec::new();
+        abs_types(&a, &mut abs);
+        abs_types(&b, &mut abs);
+        let mut rename: HashMap<Uid, Name> = HashMap::new();
+        for (u, n) in &abs {
+            if abs.iter().any(|(w, m)| m == n && w != u)
+                && let Some(q) = self.abs_path(*u)
+            {
+                rename.insert(*u, q.into());
+            }
+        }
+        if rename.is_empty() {
+            return (a.to_string(), b.to_string());
+        }
+        (
+            rename_abs(&a, &rename).to_string(),
+            rename_abs(&b, &rename).to_string(),
+        )
+    }
+
+    /// The qualified name under which the abstract type `uid` is visible from the
+    /// current scope (`M.t`), searching modules a few levels deep.
+    fn abs_path(&self, uid: Uid) -> Option<String> {
+        fn search(env: &Env, uid: Uid, prefix: &str, depth: u32) -> Option<String> {
+            let mut names: Vec<&Name> = env.types.keys().collect();
+            names.sort();
+            for n in names {
+                if matches!(&env.types[n].ty, Ty::Abs(u, _, _) if *u == uid) {
+                    return Some(format!("{prefix}{n}"));
+                }
+            }
+            if depth == 0 {
+                return None;
+            }
+            let mut mods: Vec<&Name> = env.mods.keys().collect();
+            mods.sort();
+            for m in mods {
+                if let ModVal::Struct(e) = &*env.mods[m]
+                    && let Some(q) = search(e, uid, &format!("{prefix}{m}."), depth - 1)
+                {
+                    return Some(q);
+                }
+            }
+            None
+        }
+        self.scope.iter().rev().find_map(|f| match f {
+            Frame::Env(e, _) => search(e, uid, "", 3),
+            _ => None,
+        })
+    }
+
     /// The diagnostic for a unification failure.
     pub fn unify_diag(&self, err: &UErr, span: Span, expected: &Ty, found: &Ty) -> Diagnostic {
-        let (e, f) = (self.show(expected), self.show(found));
+        let (e, f) = self.show_two(expected, found);
         match err {
             UErr::Mismatch(a, b) => {
-                let (a, b) = (self.show(a), self.show(b));
+                let unshared = unshared_constructors(&self.u.zonk(a), &self.u.zonk(b));
+                let (a, b) = self.show_two(a, b);
                 let mut d = Diagnostic::error(
                     "T002",
-                    format!("type mismatch: expected `{e}`, found `{f}`"),
+                    format!("type mismatch: expected `{e}`, found `{f}`{unshared}"),
                     span,
                     format!("this has type `{f}`"),
                 );
@@ -240,7 +297,7 @@ impl<'a> Checker<'a> {
             }
             UErr::Size(a, b) => Diagnostic::error(
                 "S001",
-                format!("size mismatch: `{a}` and `{b}` differ"),
+                format!("Dimensions `{a}` and `{b}` do not match"),
                 span,
                 format!("expected `{e}`, found `{f}`"),
             ),
@@ -299,6 +356,17 @@ impl<'a> Checker<'a> {
                 span,
                 format!("expected `{e}`"),
             ),
+            UErr::ConstrArity(n, has, used, t) => Diagnostic::error(
+                "T002",
+                format!(
+                    "Constructor `#{n}` with {used} payload{} cannot match type `{}`, whose `#{n}` has {has}",
+                    if *used == 1 { "" } else { "s" },
+                    self.show(t)
+                ),
+                span,
+                format!("`#{n}` is used here with {used} payload{}", if *used == 1 { "" } else { "s" }),
+            )
+            .with_hint(format!("give `#{n}` exactly {has} payload{}", if *has == 1 { "" } else { "s" })),
             UErr::Occurs => Diagnostic::error(
                 "T002",
                 format!("type mismatch: `{e}` would have to contain itself (`{f}`)"),
@@ -547,19 +615,114 @@ impl<'a> Checker<'a> {
     }
 }
 
-/// Levenshtein distance, for "did you mean" hints.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+/// The abstract types in a type, with their names.
+fn abs_types(t: &Ty, out: &mut Vec<(Uid, Name)>) {
+    match t {
+        Ty::Abs(u, n, args) => {
+            if !out.iter().any(|(w, _)| w == u) {
+                out.push((*u, n.clone()));
+            }
+            for a in args {
+                if let crate::types::TyArg::Ty(t) = a {
+                    abs_types(t, out);
+                }
+            }
         }
-        prev = cur;
+        Ty::Array(e, _) => abs_types(e, out),
+        Ty::Tuple(ts) => ts.iter().for_each(|t| abs_types(t, out)),
+        Ty::Record(fs) => fs.iter().for_each(|(_, t)| abs_types(t, out)),
+        Ty::Sum(cs) => cs
+            .iter()
+            .for_each(|(_, ts)| ts.iter().for_each(|t| abs_types(t, out))),
+        Ty::Arrow(a) => {
+            abs_types(&a.param, out);
+            abs_types(&a.ret, out);
+        }
+        Ty::Prim(_) | Ty::Var(_) | Ty::Param(..) | Ty::Error => {}
     }
-    prev[b.len()]
+}
+
+/// A copy of a type with the abstract types in `names` renamed (for display).
+fn rename_abs(t: &Ty, names: &HashMap<Uid, Name>) -> Ty {
+    let r = |t: &Ty| rename_abs(t, names);
+    match t {
+        Ty::Abs(u, n, args) => Ty::Abs(
+            *u,
+            names.get(u).cloned().unwrap_or_else(|| n.clone()),
+            args.iter()
+                .map(|a| match a {
+                    crate::types::TyArg::Ty(t) => crate::types::TyArg::Ty(r(t)),
+                    a => a.clone(),
+                })
+                .collect(),
+        ),
+        Ty::Array(e, s) => Ty::Array(Box::new(r(e)), s.clone()),
+        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(r).collect()),
+        Ty::Record(fs) => Ty::Record(fs.iter().map(|(n, t)| (n.clone(), r(t))).collect()),
+        Ty::Sum(cs) => Ty::Sum(
+            cs.iter()
+                .map(|(n, ts)| (n.clone(), ts.iter().map(r).collect()))
+                .collect(),
+        ),
+        Ty::Arrow(a) => {
+            let mut a2 = (**a).clone();
+            a2.param = r(&a.param);
+            a2.ret = r(&a.ret);
+            Ty::Arrow(Box::new(a2))
+        }
+        t => t.clone(),
+    }
+}
+
+/// For two sum types whose constructors differ, `: Unshared constructors: #a, #b`
+/// naming the constructors only one of them has; empty otherwise.
+pub fn unshared_constructors(a: &Ty, b: &Ty) -> String {
+    let (Ty::Sum(xs), Ty::Sum(ys)) = (a, b) else {
+        return String::new();
+    };
+    let mut only: Vec<String> = Vec::new();
+    for (n, _) in xs {
+        if !ys.iter().any(|(m, _)| m == n) {
+            only.push(format!("#{n}"));
+        }
+    }
+    for (n, _) in ys {
+        if !xs.iter().any(|(m, _)| m == n) {
+            only.push(format!("#{n}"));
+        }
+    }
+    if only.is_empty() {
+        String::new()
+    } else {
+        format!(" (Unshared constructors: {})", only.join(", "))
+    }
+}
+
+/// Optimal string alignment distance (Levenshtein with transpositions of adjacent
+/// characters), for "did you mean" hints.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 /// Adds a "did you mean" hint when a candidate is close to `name`.
@@ -586,6 +749,7 @@ mod tests {
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("", "ab"), 2);
         assert_eq!(edit_distance("foo", "foo"), 0);
+        assert_eq!(edit_distance("alpah", "alpha"), 1);
     }
 
     #[test]

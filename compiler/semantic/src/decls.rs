@@ -275,6 +275,28 @@ impl Checker<'_> {
             if let Err(e) = self.u.unify(&ret_ty, &bt) {
                 let mut d = self.unify_diag(&e, body.span, &ret_ty, &bt);
                 if let Some((s, m)) = because {
+                    let (want, got) = self.show_two(&ret_ty, &bt);
+                    d.message = match &e {
+                        crate::unify::UErr::Mismatch(a, b) => {
+                            let unshared = crate::checker::unshared_constructors(
+                                &self.u.zonk(a),
+                                &self.u.zonk(b),
+                            );
+                            format!(
+                                "Function body does not have expected type `{want}`: it has type `{got}`{unshared}"
+                            )
+                        }
+                        crate::unify::UErr::NotIn(..) => {
+                            format!(
+                                "Function body does not have expected type `{want}`: it has type `{got}`"
+                            )
+                        }
+                        _ => format!(
+                            "Function body does not have expected type `{want}`: {}",
+                            d.message
+                        ),
+                    };
+                    d.primary.message = format!("the body has type `{got}`");
                     d = d.with_secondary(s, m);
                 }
                 self.report(d);
@@ -378,7 +400,7 @@ impl Checker<'_> {
                     Diagnostic::error(
                         "S002",
                         format!(
-                            "size parameter `{}` is not used in any parameter type",
+                            "Size parameter \"[{}]\" is not used in any parameter type",
                             i.name
                         ),
                         i.span,

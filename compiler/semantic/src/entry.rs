@@ -73,7 +73,12 @@ impl Checker<'_> {
                     ),
                     span,
                     "not allowed in an entry point",
-                ));
+                )
+                .with_hint(if matches!(a.param, Ty::Arrow(_)) {
+                    "entry points are called from outside the program with data only: make this a `def`, and add an entry point that calls it with a function defined in the program"
+                } else {
+                    "entry points take arrays, scalars, records and values of opaque types; give the parameter a concrete type"
+                }));
                 return;
             }
             params.push(entry_type(&a.param));

@@ -12,6 +12,46 @@ use syntax::ast::{
     Span,
 };
 
+/// The function being applied, as far as diagnostics name it.
+#[derive(Clone, Debug, Default)]
+pub struct Callee {
+    /// The name as written (`f`, `M.f`, `+`).
+    pub name: Option<String>,
+    /// Where the function is defined, when it is a value of this checker's scope.
+    pub def: Option<Span>,
+    /// Whether it is applied as an infix operator.
+    pub is_op: bool,
+}
+
+/// An unsuffixed numeric literal: what kind it is and its text.
+fn overloaded_literal(e: &Expr) -> Option<(&'static str, String, Option<f64>)> {
+    match &e.kind {
+        ExprKind::Parens(x) => overloaded_literal(x),
+        ExprKind::Neg(x) => {
+            overloaded_literal(x).map(|(k, t, v)| (k, format!("-{t}"), v.map(|v| -v)))
+        }
+        ExprKind::Literal(syntax::ast::Literal::Float { value, ty: None }) => {
+            Some(("decimal literal", format!("{value:?}"), Some(*value)))
+        }
+        ExprKind::Literal(syntax::ast::Literal::Int { value, ty: None }) => {
+            Some(("integer literal", value.to_string(), None))
+        }
+        _ => None,
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, ...
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 /// A pattern match to check for exhaustiveness once types are resolved.
 #[derive(Clone, Debug)]
 pub struct PendingMatch {
@@ -138,13 +178,19 @@ impl Checker<'_> {
                         Diagnostic::error(
                             "U002",
                             format!(
-                                "Consuming \"{name}\", which is not consumable: it is not unique"
+                                "Consuming \"{name}\", which is not consumable: it is non-unique"
                             ),
                             span,
                             format!("`{name}` is consumed here"),
                         )
-                        .with_secondary(l.span, "bound here without a unique type")
-                        .with_hint(format!("declare it unique (`*`) or consume `copy {name}`")),
+                        .with_secondary(
+                            l.span,
+                            format!("bound here with the non-unique type `{}`", self.show(&l.ty)),
+                        )
+                        .with_hint(format!(
+                            "if it is a parameter, mark its type unique (`*{}`) so that callers hand the value over; otherwise consume a copy (`copy {name}`)",
+                            self.show(&l.ty)
+                        )),
                     );
                     continue;
                 }
@@ -461,8 +507,190 @@ impl Checker<'_> {
         }
     }
 
-    /// Applies a function of type `fty` to arguments.
-    pub fn apply(&mut self, fty: Ty, fal: Al, fspan: Span, args: &[&Expr]) -> (Ty, Al) {
+    /// Names the function of an application for diagnostics.
+    pub fn callee_of_name(&self, qn: &QualName) -> Callee {
+        let def = if qn.quals.is_empty() {
+            match self.lookup_val(&qn.name.name) {
+                Some(ValRef::Local(l)) => Some(l.span),
+                Some(ValRef::Global(v)) => Some(v.span),
+                None => None,
+            }
+        } else {
+            None
+        };
+        let name = crate::typeexp::qn_string(qn);
+        let is_op = !name.starts_with(|c: char| c.is_alphanumeric() || c == '_');
+        Callee {
+            name: Some(name),
+            def,
+            is_op,
+        }
+    }
+
+    /// A type, or the class an overloaded type variable is constrained to, as the
+    /// object of "of": "of type `i32`", "of a floating-point type".
+    fn of_type(&self, t: &Ty, mask: Option<crate::unify::PrimMask>) -> String {
+        match (self.u.zonk(t), mask) {
+            (Ty::Var(_), Some(m)) => format!("of {}", crate::unify::describe_mask(m)),
+            (t, _) => format!("of type `{t}`"),
+        }
+    }
+
+    /// The diagnostic for an argument whose type does not fit its parameter. `cause` is
+    /// an earlier argument (and its type) that fixed the parameter type.
+    #[allow(clippy::too_many_arguments)]
+    fn arg_mismatch(
+        &self,
+        err: &crate::unify::UErr,
+        arg: &Expr,
+        param: &Ty,
+        aty: &Ty,
+        fspan: Span,
+        callee: &Callee,
+        i: usize,
+        cause: Option<(Span, Ty)>,
+    ) -> Diagnostic {
+        use crate::unify::UErr;
+        let what = match &callee.name {
+            Some(n) => format!("\"{n}\""),
+            None => "the function".to_string(),
+        };
+        let nth = ordinal(i + 1);
+        let cause_label = |t: &Ty| {
+            if callee.is_op {
+                format!(
+                    "this operand has type `{}`, so both operands of {what} must have it",
+                    self.show(t)
+                )
+            } else {
+                format!(
+                    "this argument has type `{}`, which fixes the type of the {nth} argument of {what}",
+                    self.show(t)
+                )
+            }
+        };
+        let explain = |d: Diagnostic, expected: &str| match (&cause, callee.def) {
+            (Some((sp, t)), _) => d.with_secondary(*sp, cause_label(t)),
+            (None, Some(def)) if def.file == fspan.file => d.with_secondary(
+                def,
+                format!("{what} is defined here; its {nth} parameter is {expected}"),
+            ),
+            _ => d.with_secondary(fspan, format!("{what} expects an argument {expected}")),
+        };
+        let mask = match err {
+            UErr::NotIn(_, m) => Some(*m),
+            _ => None,
+        };
+        match err {
+            UErr::Mismatch(..) | UErr::NotIn(..) => {
+                let expected = self.of_type(param, mask);
+                if let Some((kind, text, value)) = overloaded_literal(arg) {
+                    let target = self.show(param);
+                    let class = if kind == "decimal literal" {
+                        "a floating-point type (`f16`, `f32` or `f64`)"
+                    } else {
+                        "a numeric type"
+                    };
+                    let mut d = Diagnostic::error(
+                        "T002",
+                        format!("type mismatch: the {kind} `{text}` cannot have type `{target}`"),
+                        arg.span,
+                        format!(
+                            "{} {kind} has {class}",
+                            if kind.starts_with('i') { "an" } else { "a" }
+                        ),
+                    );
+                    d = explain(d, &expected);
+                    let int_target = matches!(
+                        self.u.zonk(param),
+                        Ty::Prim(p) if p.is_integral()
+                    );
+                    if let (Some(v), true) = (value, int_target) {
+                        d = d.with_hint(format!(
+                            "to compute in floating point, convert the `{target}` value with \
+                             `f32.{target}` or `f64.{target}`; to stay with `{target}`, write \
+                             an integer literal (`{text}` → `{}`)",
+                            v.trunc() as i64
+                        ));
+                    }
+                    return d;
+                }
+                let found = self.of_type(aty, mask);
+                let (expected, found) = match (self.u.zonk(param), self.u.zonk(aty)) {
+                    (Ty::Var(_), _) | (_, Ty::Var(_)) => (expected, found),
+                    (p, a) => {
+                        let (p, a) = self.show_two(&p, &a);
+                        (format!("of type `{p}`"), format!("of type `{a}`"))
+                    }
+                };
+                let unshared = match err {
+                    UErr::Mismatch(a, b) => {
+                        crate::checker::unshared_constructors(&self.u.zonk(a), &self.u.zonk(b))
+                    }
+                    _ => String::new(),
+                };
+                let mut d = Diagnostic::error(
+                    "T002",
+                    format!("Argument {found} passed for parameter {expected}{unshared}"),
+                    arg.span,
+                    format!("the {nth} argument of {what} is {found}"),
+                );
+                if let UErr::Mismatch(a, b) = err {
+                    let (a, b) = (self.show(a), self.show(b));
+                    let (e, f) = (self.show(param), self.show(aty));
+                    if a != e || b != f {
+                        d = d.with_hint(format!("`{a}` and `{b}` differ"));
+                    }
+                }
+                explain(d, &expected)
+            }
+            UErr::Size(..) => {
+                let mut d = self.unify_diag(err, arg.span, param, aty);
+                d.primary.message = format!("this argument has type `{}`", self.show(aty));
+                let d = match &cause {
+                    Some((sp, t)) => d.with_secondary(
+                        *sp,
+                        format!(
+                            "this argument has type `{}`, which fixes the size of the {nth} argument of {what}",
+                            self.show(t)
+                        ),
+                    ),
+                    None => explain(d, &format!("of type `{}`", self.show(param))),
+                };
+                d.with_hint(
+                    "the sizes are known to differ: make them equal, e.g. by slicing the longer array (`xs[:n]`)",
+                )
+            }
+            _ => {
+                let d = self.unify_diag(err, arg.span, param, aty);
+                let expected = format!("of type `{}`", self.show(param));
+                explain(d, &expected)
+            }
+        }
+    }
+
+    /// Applies a function of type `fty` to arguments. `callee` names the function
+    /// (and where it is defined) for diagnostics.
+    pub fn apply(
+        &mut self,
+        fty: Ty,
+        fal: Al,
+        fspan: Span,
+        callee: &Callee,
+        args: &[&Expr],
+    ) -> (Ty, Al) {
+        // The type and size variables of each parameter before any argument is seen:
+        // an argument that fails may have been constrained by an earlier one sharing
+        // them.
+        let mut param_vars: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+        let mut walk = self.u.zonk(&fty);
+        while let Ty::Arrow(a) = walk {
+            let (mut vs, mut ss) = (Vec::new(), Vec::new());
+            crate::decls::collect_vars(&a.param, &mut vs, &mut ss);
+            param_vars.push((vs, ss));
+            walk = a.ret;
+        }
+        let mut seen: Vec<(Span, Ty)> = Vec::new();
         let mut cur = fty;
         let mut al = fal;
         let mut ret_unique = false;
@@ -492,29 +720,41 @@ impl Checker<'_> {
                     return (Ty::Error, Al::none());
                 }
                 t => {
-                    let d = if i == 0 {
+                    let what = match &callee.name {
+                        Some(n) => format!("\"{n}\""),
+                        None => "this expression".to_string(),
+                    };
+                    let mut d = if i == 0 {
                         Diagnostic::error(
                             "T003",
                             format!(
-                                "cannot apply a value of type `{}`: it is not a function",
+                                "Cannot apply {what}: it has type `{}`, which is not a function",
                                 self.show(&t)
                             ),
                             fspan,
                             "not a function",
                         )
+                        .with_secondary(arg.span, "applied to this argument")
                     } else {
                         Diagnostic::error(
                             "T003",
-                            format!("too many arguments: the function takes {i}"),
+                            format!(
+                                "Cannot apply {what} to {} arguments: it takes {i}",
+                                args.len()
+                            ),
                             arg.span,
                             format!(
-                                "the result after {i} argument{} has type `{}`",
+                                "one argument too many: the result after {i} argument{} has type `{}`, which is not a function",
                                 if i == 1 { "" } else { "s" },
                                 self.show(&t)
                             ),
                         )
-                        .with_secondary(fspan, "this function")
+                        .with_secondary(fspan, format!("{what} is applied here"))
+                        .with_hint("remove the extra arguments, or add parentheses if an argument is itself an application (`f (g x)`)")
                     };
+                    if let Some(def) = callee.def.filter(|s| s.file == fspan.file) {
+                        d = d.with_secondary(def, format!("{what} is defined here"));
+                    }
                     self.report(d);
                     for a in &args[i..] {
                         self.infer(a);
@@ -524,19 +764,20 @@ impl Checker<'_> {
             };
             let (aty, aal) = self.infer(arg);
             if let Err(e) = self.u.unify(&a.param, &aty) {
-                let d = self.unify_diag(&e, arg.span, &a.param, &aty);
+                let cause = param_vars.get(i).and_then(|(vs, ss)| {
+                    (0..i).find(|j| {
+                        param_vars[*j].0.iter().any(|v| vs.contains(v))
+                            || param_vars[*j].1.iter().any(|v| ss.contains(v))
+                    })
+                });
+                let cause = cause.and_then(|j| seen.get(j).cloned());
+                let d = self.arg_mismatch(&e, arg, &a.param, &aty, fspan, callee, i, cause);
                 // Later arguments are checked against an erroneous parameter type
                 // rather than failing again for the same reason.
                 let _ = self.u.unify(&a.param, &Ty::Error);
-                let d = d.with_secondary(
-                    fspan,
-                    format!(
-                        "this function expects an argument of type `{}`",
-                        self.show(&a.param)
-                    ),
-                );
                 self.report(d);
             }
+            seen.push((arg.span, aty.clone()));
             if a.consume {
                 self.consume(&aal, arg.span);
             } else if !a.consume_parts.is_empty() {
@@ -831,7 +1072,8 @@ impl Checker<'_> {
             }
             ExprKind::BinOp(op, l, r) => {
                 let (ft, fal) = self.op_type(op);
-                self.apply(ft, fal, op.span(), &[l, r])
+                let callee = self.callee_of_name(op);
+                self.apply(ft, fal, op.span(), &callee, &[l, r])
             }
             ExprKind::Neg(x) => {
                 let (t, _) = self.infer(x);
@@ -856,7 +1098,8 @@ impl Checker<'_> {
             ExprKind::OpSection(op) => self.op_type(op),
             ExprKind::OpSectionLeft(op, x) => {
                 let (ft, fal) = self.op_type(op);
-                self.apply(ft, fal, op.span(), &[x])
+                let callee = self.callee_of_name(op);
+                self.apply(ft, fal, op.span(), &callee, &[x])
             }
             ExprKind::OpSectionRight(op, y) => {
                 let (ft, _) = self.op_type(op);
@@ -901,7 +1144,11 @@ impl Checker<'_> {
                 }
                 let (ft, fal) = self.infer(f);
                 let args: Vec<&Expr> = args.iter().collect();
-                self.apply(ft, fal, f.span, &args)
+                let callee = match &f.kind {
+                    ExprKind::Var(qn) => self.callee_of_name(qn),
+                    _ => Callee::default(),
+                };
+                self.apply(ft, fal, f.span, &callee, &args)
             }
             ExprKind::Constructor(name, args) => {
                 let mut tys = Vec::new();
@@ -933,18 +1180,20 @@ impl Checker<'_> {
                 if let Err(err) = res {
                     let d = self.unify_diag(&err, f.span, &tt, &ft);
                     let d = if d.code == "T002" {
-                        Diagnostic {
+                        let (st, sf) = self.show_two(&tt, &ft);
+                        let unshared = crate::checker::unshared_constructors(
+                            &self.u.zonk(&tt),
+                            &self.u.zonk(&ft),
+                        );
+                        let mut d = Diagnostic {
                             message: format!(
-                                "branches of `if` differ in type: `{}` and `{}`",
-                                self.show(&tt),
-                                self.show(&ft)
+                                "branches of `if` differ in type: `{st}` and `{sf}`{unshared}"
                             ),
                             ..d
                         }
-                        .with_secondary(
-                            t.span,
-                            format!("this branch has type `{}`", self.show(&tt)),
-                        )
+                        .with_secondary(t.span, format!("this branch has type `{st}`"));
+                        d.primary.message = format!("this branch has type `{sf}`");
+                        d
                     } else {
                         d
                     };

@@ -77,7 +77,7 @@ impl Checker<'_> {
                         let cands = self.all_names(|e| e.types.keys().cloned().collect());
                         let d = Diagnostic::error(
                             "T001",
-                            format!("unknown type `{}`", qn_string(qn)),
+                            format!("Unknown type \"{}\"", qn_string(qn)),
                             qn.span(),
                             "not defined",
                         );

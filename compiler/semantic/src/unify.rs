@@ -118,6 +118,9 @@ pub enum UErr {
     Field(Name, Ty),
     /// A sum type lacks a constructor.
     Constr(Name, Ty),
+    /// A constructor is used with a different number of payloads than the sum type
+    /// gives it: the name, the payloads it has in the type, those used, the type.
+    ConstrArity(Name, usize, usize, Ty),
     /// A type variable would occur in its own definition.
     Occurs,
 }
@@ -548,7 +551,15 @@ impl Unifier {
                                 self.unify_in(x, y)?;
                             }
                         }
-                        _ => return Err(UErr::Constr(name, zt.clone())),
+                        Some(a) => {
+                            return Err(UErr::ConstrArity(
+                                name,
+                                a.len(),
+                                payload.len(),
+                                zt.clone(),
+                            ));
+                        }
+                        None => return Err(UErr::Constr(name, zt.clone())),
                     }
                 }
                 Ok(())

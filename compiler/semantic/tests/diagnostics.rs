@@ -45,6 +45,36 @@ snap!(
 );
 snap!(t002_mismatch, "T002", "def main (x: i32) : bool = x + 1\n");
 snap!(
+    t002_decimal_literal_for_int,
+    "T002",
+    "def main (x: i32) : i32 = x + 1.5\n"
+);
+snap!(
+    t002_argument_type,
+    "T002",
+    "def f (x: i32) (y: bool) = if y then x else 0\ndef main = f true false\n"
+);
+snap!(
+    t002_unshared_constructors,
+    "T002",
+    "def f (v: #a | #b) : i32 = 0\ndef main = f (#c : #a | #c)\n"
+);
+snap!(
+    t002_constructor_payloads,
+    "T002",
+    "type t = #a i32 | #b\ndef f (v: t) : i32 = match v case #a x y -> x case #b -> 0\n"
+);
+snap!(
+    t002_abstract_types_qualified,
+    "T002",
+    "module type T = { type t val x : t }\nmodule M : T = { type t = i32 def x = 1i32 }\nmodule N : T = { type t = f32 def x = 1f32 }\ndef main = if true then M.x else N.x\n"
+);
+snap!(
+    t004_field_typo,
+    "T004",
+    "def main = let r = {alpha = 1i32, beta = 2i32} in r.alpah\n"
+);
+snap!(
     t003_too_many_args,
     "T003",
     "def f (x: i32) = x\ndef main = f 1 2\n"
