@@ -440,6 +440,13 @@ impl Interp {
                     _ => Vec::new(),
                 };
                 if consumed.is_empty() {
+                    if let [fa, xa] = &args[..]
+                        && is_intrinsic(&fv, "map")
+                        && let ExprKind::Apply(g, zargs) = &strip_wrappers(xa).kind
+                        && let [za, zb] = &zargs[..]
+                    {
+                        return self.eval_map_zip(fv, fa, strip_wrappers(xa), g, za, zb, env, span);
+                    }
                     let avs = args
                         .iter()
                         .map(|a| self.eval(a, env))
@@ -583,6 +590,38 @@ impl Interp {
             args: applied.clone(),
             sizes,
         })))
+    }
+
+    /// Evaluates `map f (g a b)` (the application node `span`, with `map` already
+    /// evaluated to `fv`): when `g` is `zip`, maps over the two arrays without building
+    /// the pairs where [`Interp::map_zip2`] applies. Evaluation order, results and
+    /// errors are those of the plain application.
+    #[allow(clippy::too_many_arguments)]
+    fn eval_map_zip(
+        &mut self,
+        fv: Value,
+        fa: &Expr,
+        zip_app: &Expr,
+        g: &Expr,
+        za: &Expr,
+        zb: &Expr,
+        env: &Env,
+        span: Span,
+    ) -> R<Value> {
+        let f = self.eval(fa, env)?;
+        let gv = self.eval(g, env)?;
+        let gv = self.instantiate_sizes(zip_app, gv, env)?;
+        if !is_intrinsic(&gv, "zip") {
+            let xv = self.eval(zip_app, env)?;
+            return self.apply(fv, vec![f, xv], span);
+        }
+        let av = self.eval(za, env)?;
+        let bv = self.eval(zb, env)?;
+        if let Some(v) = self.map_zip2(&f, &av, &bv, span)? {
+            return Ok(v);
+        }
+        let zipped = self.apply(gv, vec![av, bv], zip_app.span)?;
+        self.apply(fv, vec![f, zipped], span)
     }
 
     /// Evaluates the target of an update; a local variable is taken out of the
@@ -881,6 +920,19 @@ impl Interp {
             self.check_deferred(&mut rctx, &env).map_err(with_trace)?;
         }
         Ok(result)
+    }
+}
+
+/// Is `v` the intrinsic `name` with no arguments applied yet?
+fn is_intrinsic(v: &Value, name: &str) -> bool {
+    matches!(v, Value::Fun(c) if matches!(&**c, Closure::Intrinsic { name: n, args, .. } if args.is_empty() && &**n == name))
+}
+
+/// The expression inside parentheses and attributes, which evaluate to their contents.
+fn strip_wrappers(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Parens(x) | ExprKind::Attr(_, x) => strip_wrappers(x),
+        _ => e,
     }
 }
 

@@ -359,7 +359,7 @@ impl Interp {
                     .elems
                     .iter()
                     .zip(b.elems.iter())
-                    .map(|(x, y)| Value::Tuple(crate::value::tup(vec![x.clone(), y.clone()])))
+                    .map(|(x, y)| Value::Tuple(Rc::from([x.clone(), y.clone()])))
                     .collect();
                 let proto = match (a.example(), b.example()) {
                     (Some(x), Some(y)) => {
@@ -483,6 +483,50 @@ impl Interp {
             }
         }
         Ok(Some(out))
+    }
+
+    /// `map f (zip xs ys)` without building the pairs, when `f` spreads a pair over
+    /// the arguments of another function (the lambda of `map2`) and both arrays are
+    /// non-empty and of equal length. `None` otherwise: the caller then zips and maps
+    /// as usual, which also reports any error.
+    pub fn map_zip2(&mut self, f: &Value, xs: &Value, ys: &Value, span: Span) -> R<Option<Value>> {
+        let (Value::Array(a), Value::Array(b)) = (xs, ys) else {
+            return Ok(None);
+        };
+        if a.is_empty() || a.len() != b.len() {
+            return Ok(None);
+        }
+        let Value::Fun(c) = f else {
+            return Ok(None);
+        };
+        let Closure::User {
+            def,
+            env,
+            args,
+            sizes,
+        } = &**c
+        else {
+            return Ok(None);
+        };
+        let Kernel::Spread(g, 2) = &def.kernel else {
+            return Ok(None);
+        };
+        if !args.is_empty() || !sizes.is_empty() {
+            return Ok(None);
+        }
+        let Some(g) = env.val(g) else {
+            return Ok(None);
+        };
+        let op = self.scalar_binop(&g);
+        let mut out = alloc(a.len(), span)?;
+        for (x, y) in a.elems.iter().zip(b.elems.iter()) {
+            if let (Some(op), Value::Scalar(l), Value::Scalar(r)) = (op, x, y) {
+                out.push(Value::Scalar(at(ops::binop(op, l, r), span)?));
+            } else {
+                out.push(self.apply(g.clone(), vec![x.clone(), y.clone()], span)?);
+            }
+        }
+        Ok(Some(Value::array(out, None)))
     }
 
     fn map(&mut self, f: Value, xs: &Value, span: Span) -> R<Value> {

@@ -298,3 +298,23 @@ fn operators_defined_with_the_builtin_in_their_body_do_not_recurse() {
                def main (x: i32) = (x +^ 1, x m.+ 1)";
     assert_eq!(ok(src, &["5"]), "6i32 7i32");
 }
+
+#[test]
+fn map2_over_zipped_arrays() {
+    let src = "def main (xs: []i32) (ys: []i32) = (map2 (+) xs ys, map2 (\\x y -> x * 10 + y) xs ys, map (\\(x, y) -> x - y) (zip xs ys))";
+    assert_eq!(
+        ok(src, &["[1, 2]", "[3, 4]"]),
+        "[4i32, 6i32] [13i32, 24i32] [-2i32, -2i32]"
+    );
+    assert_eq!(
+        ok(src, &["empty([0]i32)", "empty([0]i32)"]),
+        "empty([0]i32) empty([0]i32) empty([0]i32)"
+    );
+    let nested = "def main (a: [][]i32) (b: [][]i32) = map2 (map2 (*)) a b";
+    assert_eq!(
+        ok(nested, &["[[1, 2], [3, 4]]", "[[5, 6], [7, 8]]"]),
+        "[[5i32, 12i32], [21i32, 32i32]]"
+    );
+    let local = "def main (xs: []i32) = let f (a: i32) (b: i32) = a - b in map2 f xs xs";
+    assert_eq!(ok(local, &["[1, 2]"]), "[0i32, 0i32]");
+}
