@@ -12,12 +12,12 @@
 -- entry: scaled
 -- input { 3.0 5.0 } output { 6.0 6.0 }
 
-def cube (x: f64): f64 = x * x * x
+def cube3 (x: f64): f64 = x * x * x
 
 entry cube (x: f64): (f64, f64, f64, f64, f64) =
-  let (y1, d1) = jvp2 cube x 2.0
-  let (y2, d2) = vjp2 cube x 2.0
-  in (y1, d1 / 2.0, vjp cube x 1.0, y2, d2 / 2.0)
+  let (y1, d1) = jvp2 cube3 x 2.0
+  let (y2, d2) = vjp2 cube3 x 2.0
+  in (y1, d1 / 2.0, vjp cube3 x 1.0, y2, d2 / 2.0)
 
 entry trig (x: f64): (f64, f64, f64) =
   (jvp f64.sin x 1.0, vjp f64.exp x 1.0, jvp (\t -> f64.sin t * f64.exp t) x 1.0)

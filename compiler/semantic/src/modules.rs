@@ -13,9 +13,47 @@ use syntax::ast::{
 };
 
 impl Checker<'_> {
+    /// Reports a name defined twice in one namespace (value, type, module or module
+    /// type) by the declarations of one level (`local` declarations included; `entry`
+    /// and `def` share the value namespace).
+    fn check_duplicate_decs(&mut self, decs: &[Dec]) {
+        fn walk<'d>(d: &'d Dec, out: &mut Vec<(&'static str, &'d Ident)>) {
+            match &d.kind {
+                DecKind::Val(v) => out.push(("value", &v.name)),
+                DecKind::Type(t) => out.push(("type", &t.name)),
+                DecKind::Mod(m) => out.push(("module", &m.name)),
+                DecKind::Sig(s) => out.push(("module type", &s.name)),
+                DecKind::Local(d) => walk(d, out),
+                DecKind::Open(_) | DecKind::Import(..) => {}
+            }
+        }
+        let mut names = Vec::new();
+        for d in decs {
+            walk(d, &mut names);
+        }
+        for (i, (space, id)) in names.iter().enumerate() {
+            if let Some((_, prev)) = names[..i]
+                .iter()
+                .find(|(sp, p)| sp == space && p.name == id.name)
+            {
+                self.report(
+                    Diagnostic::error(
+                        "T010",
+                        format!("Duplicate definition of {space} \"{}\"", id.name),
+                        id.span,
+                        "defined again here",
+                    )
+                    .with_secondary(prev.span, "previously defined here")
+                    .with_hint("rename one of the definitions"),
+                );
+            }
+        }
+    }
+
     /// Checks a list of declarations in a new scope level; returns what they export.
     /// `top` marks the file's own top level (where entry points live).
     pub fn check_decs(&mut self, decs: &[Dec], top: bool) -> Env {
+        self.check_duplicate_decs(decs);
         let mark = self.scope.len();
         self.push_env();
         let mut exports = Env::default();

@@ -115,6 +115,11 @@ snap!(
     "def f (x: i32) (x: i32) = x\n"
 );
 snap!(
+    t010_duplicate_definition,
+    "T010",
+    "def cube (x: f64) = x * x * x\nentry cube (x: f64) = cube x\n"
+);
+snap!(
     t011_type_arity,
     "T011",
     "type t 'a = a\ndef main (x: t) = 1i32\n"
