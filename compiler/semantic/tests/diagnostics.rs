@@ -418,8 +418,14 @@ fn recursive_functions_need_a_return_type() {
     let src = "def h (x: i32) = if x == 0 then 0 else h (x - 1)\n";
     assert_eq!(codes(src), vec!["T001"]);
     assert!(render(src).contains("recursive function needs a return type"));
-    // An earlier definition of the same name is what the body refers to.
-    assert!(codes("def g (x: i32) = x\ndef g (x: i32) : i32 = g x + 1\n").is_empty());
+    // An earlier binding of the same name (here opened from a module, since one
+    // declaration level may not define a name twice) is what the body refers to.
+    let src = "module m = { def g (x: i32) = x }\nopen m\ndef g (x: i32) : i32 = g x + 1\n";
+    assert!(codes(src).is_empty(), "{}", render(src));
+    assert_eq!(
+        codes("def g (x: i32) = x\ndef g (x: i32) : i32 = g x + 1\n"),
+        vec!["T010"]
+    );
 }
 
 #[test]
