@@ -9,7 +9,7 @@
 
 -- ==
 -- entry: int_part
--- input { 1.5 4i64 } output { 4.0 0i64 4.0 6.0 }
+-- input { 1.5 4i64 } output { 4.0 1i64 14.5 6.0 }
 
 def f (x: f64, y: f64): f64 = x * y + f64.sin x
 
@@ -24,7 +24,8 @@ entry pair_out (x: f64): (f64, f64, f64, f64, f64) =
   let (d1, d2) = jvp g x 1.0
   in (vjp g x (1.0, 1.0), p.0, (vjp2 g x (1.0, 0.0)).1, d1, d2)
 
--- Integer inputs get a zero cotangent.
+-- Integers carry (co)tangents too, and conversions pass them on, as in Futhark:
+-- the cotangent of k is i64.f64 1.5 = 1, and the tangent is 4*1 + 1.5*7.
 entry int_part (x: f64) (n: i64): (f64, i64, f64, f64) =
   let h (a: f64, k: i64) = a * f64.i64 k
   let (dx, dn) = vjp h (x, n) 1.0
