@@ -1713,6 +1713,11 @@ impl Checker<'_> {
             LoopForm::For(i, bound) => {
                 let (bt, _) = self.infer(bound);
                 let want = self.u.fresh_prims(mask_integral(), None);
+                // Like an overloaded operator's type: defaulted (to i32) at the end of
+                // the definition when nothing else fixes it.
+                if let Ty::Var(v) = want {
+                    self.overloads.push((v, bound.span));
+                }
                 self.unify_at(&want, &bt, bound.span);
                 let p = Pat {
                     kind: PatKind::Id(i.clone()),
