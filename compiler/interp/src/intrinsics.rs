@@ -595,6 +595,23 @@ fn transpose(xs: &Value, span: Span) -> R<Value> {
     Ok(Value::array(out, Some(Rc::new(proto))))
 }
 
+/// A bit cast (`to_bits`/`from_bits`). Under forward-mode AD it is treated as a
+/// linear map, as Futhark does: the tangent is cast the same way as the value. In
+/// reverse mode the cast drops the derivative.
+fn bitcast(x: &Scalar, cast: &dyn Fn(&Scalar) -> Option<Scalar>) -> Option<Scalar> {
+    match x {
+        Scalar::Ad(a) => match &a.tan {
+            crate::ad::Tangent::Fwd(t) => Some(Scalar::Ad(Rc::new(crate::ad::AdNum {
+                level: a.level,
+                primal: bitcast(&a.primal, cast)?,
+                tan: crate::ad::Tangent::Fwd(bitcast(t, cast)?),
+            }))),
+            crate::ad::Tangent::Rev(..) => bitcast(&a.primal, cast),
+        },
+        x => cast(x),
+    }
+}
+
 /// The per-type intrinsics `"<type>.<fn>"`.
 fn per_type(name: &str, a: &Value, b: &Value, c: &Value, span: Span) -> R<Value> {
     let unknown = || rt_err(format!("unknown intrinsic \"{name}\""), span);
@@ -629,18 +646,24 @@ fn per_type(name: &str, a: &Value, b: &Value, c: &Value, span: Span) -> R<Value>
                 })
             }
         }
-        "to_bits" => Ok(match x.strip() {
-            Scalar::F16(h) => Scalar::U16(h.to_bits()),
-            Scalar::F32(v) => Scalar::U32(v.to_bits()),
-            Scalar::F64(v) => Scalar::U64(v.to_bits()),
-            _ => return Err(unknown()),
-        }),
-        "from_bits" => Ok(match (t, x) {
-            (PrimType::F16, Scalar::U16(v)) => Scalar::F16(half::f16::from_bits(*v)),
-            (PrimType::F32, Scalar::U32(v)) => Scalar::F32(f32::from_bits(*v)),
-            (PrimType::F64, Scalar::U64(v)) => Scalar::F64(f64::from_bits(*v)),
-            _ => return Err(unknown()),
-        }),
+        "to_bits" => match bitcast(x, &|x| match x {
+            Scalar::F16(h) => Some(Scalar::U16(h.to_bits())),
+            Scalar::F32(v) => Some(Scalar::U32(v.to_bits())),
+            Scalar::F64(v) => Some(Scalar::U64(v.to_bits())),
+            _ => None,
+        }) {
+            Some(v) => Ok(v),
+            None => return Err(unknown()),
+        },
+        "from_bits" => match bitcast(x, &|x| match (t, x) {
+            (PrimType::F16, Scalar::U16(v)) => Some(Scalar::F16(half::f16::from_bits(*v))),
+            (PrimType::F32, Scalar::U32(v)) => Some(Scalar::F32(f32::from_bits(*v))),
+            (PrimType::F64, Scalar::U64(v)) => Some(Scalar::F64(f64::from_bits(*v))),
+            _ => None,
+        }) {
+            Some(v) => Ok(v),
+            None => return Err(unknown()),
+        },
         _ => return Err(unknown()),
     };
     at(r, span).map(Value::Scalar)
