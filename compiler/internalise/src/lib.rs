@@ -1,0 +1,1 @@
+//! Internalisation: from the checked, elaborated AST to the core IR.
