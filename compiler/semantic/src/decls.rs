@@ -346,7 +346,15 @@ impl Checker<'_> {
                 }
             }
         }
-        self.generalise(&ty, size_start, &mut tparams, &mut eq_params);
+        if top || !tps.is_empty() {
+            self.generalise(&ty, size_start, &mut tparams, &mut eq_params);
+        } else {
+            // A local function without explicit type parameters is monomorphic in its
+            // types: its type variables belong to the enclosing definition, and every
+            // use must agree on them. Sizes are still generalised.
+            self.lower_levels(&ty);
+            self.generalise_sizes(&ty, size_start, &mut tparams);
+        }
         let ty = self.u.zonk(&ty);
         self.check_size_params(tps, params);
         FunResult {
@@ -594,6 +602,34 @@ impl Checker<'_> {
             tparams.push(TParam::Type(uid, name.clone(), l));
             self.u.vars[v as usize] = VarState::Bound(Ty::Param(uid, name));
         }
+        self.quantify_sizes(sizes, size_start, tparams);
+    }
+
+    /// Quantifies only the size variables of `ty` created since `size_start`.
+    fn generalise_sizes(&mut self, ty: &Ty, size_start: usize, tparams: &mut Vec<TParam>) {
+        let mut sizes = Vec::new();
+        collect_vars(&self.u.zonk(ty), &mut Vec::new(), &mut sizes);
+        self.quantify_sizes(sizes, size_start, tparams);
+    }
+
+    /// Moves the unbound type variables of `ty` to the current level, so that an
+    /// enclosing definition (and not an inner one) may generalise them.
+    fn lower_levels(&mut self, ty: &Ty) {
+        let mut vars = Vec::new();
+        collect_vars(&self.u.zonk(ty), &mut vars, &mut Vec::new());
+        let level = self.u.level;
+        for v in vars {
+            if let VarState::Unbound(info) = &mut self.u.vars[v as usize]
+                && info.level > level
+            {
+                info.level = level;
+            }
+        }
+    }
+
+    /// Turns the given unbound size variables created since `size_start` into size
+    /// parameters.
+    fn quantify_sizes(&mut self, sizes: Vec<u32>, size_start: usize, tparams: &mut Vec<TParam>) {
         for (i, s) in sizes.into_iter().enumerate() {
             if (s as usize) < size_start || self.u.sizes[s as usize].is_some() {
                 continue;

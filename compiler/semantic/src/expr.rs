@@ -932,6 +932,30 @@ impl Checker<'_> {
         }
     }
 
+    /// Replaces the sizes of a type that mention names going out of scope (`gone`) by
+    /// unknown sizes, one per distinct size, as a `let` does for its result.
+    pub fn existential_sizes(&mut self, t: &Ty, gone: &[Uid]) -> Ty {
+        if gone.is_empty() {
+            return t.clone();
+        }
+        let z = self.u.zonk(t);
+        if !gone.iter().any(|u| crate::types::ty_mentions(&z, *u)) {
+            return z;
+        }
+        let mut made: Vec<(Size, Size)> = Vec::new();
+        crate::types::map_sizes(&z, &mut |s: &Size| {
+            if !gone.iter().any(|u| crate::types::size_mentions(s, *u)) {
+                return s.clone();
+            }
+            if let Some((_, e)) = made.iter().find(|(k, _)| k == s) {
+                return e.clone();
+            }
+            let e = Size::Exist(fresh_uid());
+            made.push((s.clone(), e.clone()));
+            e
+        })
+    }
+
     /// Infers an expression's type and aliases.
     pub fn infer(&mut self, e: &Expr) -> (Ty, Al) {
         match &e.kind {
@@ -1248,11 +1272,12 @@ impl Checker<'_> {
                     span: pat.span,
                     is_let: true,
                 });
-                self.bind_pat(pat, binds, &val, true);
+                let mut bound = self.bind_pat(pat, binds, &val, true);
+                bound.extend(size_uids.iter().map(|(u, _)| *u));
                 self.freeze_sizes(&vt);
-                let r = self.infer(body);
+                let (rt, ral) = self.infer(body);
                 self.scope.truncate(mark);
-                r
+                (self.existential_sizes(&rt, &bound), ral)
             }
             ExprKind::LetFun {
                 name,

@@ -355,6 +355,40 @@ pub fn subst_ty(t: &Ty, sub: &Subst) -> Ty {
     }
 }
 
+/// Replaces every array size (and size argument) of a type by `f` of it.
+pub fn map_sizes(t: &Ty, f: &mut dyn FnMut(&Size) -> Size) -> Ty {
+    match t {
+        Ty::Prim(_) | Ty::Var(_) | Ty::Error | Ty::Param(..) => t.clone(),
+        Ty::Abs(u, name, args) => Ty::Abs(
+            *u,
+            name.clone(),
+            args.iter()
+                .map(|a| match a {
+                    TyArg::Ty(t) => TyArg::Ty(map_sizes(t, f)),
+                    TyArg::Size(s) => TyArg::Size(f(s)),
+                })
+                .collect(),
+        ),
+        Ty::Array(e, shape) => make_array(map_sizes(e, f), shape.iter().map(&mut *f).collect()),
+        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| map_sizes(t, f)).collect()),
+        Ty::Record(fs) => Ty::Record(
+            fs.iter()
+                .map(|(n, t)| (n.clone(), map_sizes(t, f)))
+                .collect(),
+        ),
+        Ty::Sum(cs) => Ty::Sum(
+            cs.iter()
+                .map(|(n, ts)| (n.clone(), ts.iter().map(|t| map_sizes(t, f)).collect()))
+                .collect(),
+        ),
+        Ty::Arrow(a) => Ty::Arrow(Box::new(Arrow {
+            param: map_sizes(&a.param, f),
+            ret: map_sizes(&a.ret, f),
+            ..(**a).clone()
+        })),
+    }
+}
+
 fn subst_arg(a: &TyArg, sub: &Subst) -> TyArg {
     match a {
         TyArg::Ty(t) => TyArg::Ty(subst_ty(t, sub)),
@@ -478,7 +512,10 @@ impl fmt::Display for Size {
             Size::Op(op, a, b) => {
                 let paren = |s: &Size| matches!(s, Size::Op(..));
                 let show = |s: &Size| {
-                    if paren(s) {
+                    if matches!(s, Size::Var(_)) {
+                        // A size not yet inferred, inside a compound size.
+                        "?".to_string()
+                    } else if paren(s) {
                         format!("({s})")
                     } else {
                         s.to_string()

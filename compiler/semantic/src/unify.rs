@@ -404,6 +404,13 @@ impl Unifier {
                 }
                 Ok(())
             }
+            (Size::Op(..), Size::Exist(_)) | (Size::Exist(_), Size::Op(..))
+                if !self.ignore_sizes && (size_has_var(&x) || size_has_var(&y)) =>
+            {
+                // A size parameter that occurs only inside a compound size cannot be
+                // inferred from a size that is not known.
+                Err(UErr::Unknown(x.clone(), y.clone()))
+            }
             (Size::Exist(a), Size::Exist(b)) if a == b => Ok(()),
             (Size::Exist(_), Size::Named(..) | Size::Const(_) | Size::Exist(_))
             | (Size::Named(..) | Size::Const(_), Size::Exist(_))

@@ -440,3 +440,27 @@ fn anonymous_return_sizes_are_shared_when_the_body_makes_them_equal() {
                def main (n: i64) = let (a, b) = p n in map2 (+) a b\n";
     assert_eq!(codes(bad), vec!["S003"]);
 }
+
+#[test]
+fn local_functions_are_polymorphic_only_with_explicit_type_parameters() {
+    let mono = "def main (x: i32) (b: bool) =\n  let id y = y\n  in (id x, id b)\n";
+    assert_eq!(codes(mono), vec!["T002"], "{}", render(mono));
+    let poly = "def main (x: i32) (b: bool) =\n  let id 'a (y: a) = y\n  in (id x, id b)\n";
+    assert!(codes(poly).is_empty(), "{}", render(poly));
+    let one_type = "def main (x: i32) =\n  let twice f y = f (f y)\n  in twice (\\v -> v + 1) x\n";
+    assert!(codes(one_type).is_empty(), "{}", render(one_type));
+    let sizes =
+        "def main (a: []i32) (b: []i32) =\n  let len (xs: []i32) = length xs\n  in len a + len b\n";
+    assert!(codes(sizes).is_empty(), "{}", render(sizes));
+}
+
+#[test]
+fn size_parameters_inside_compound_sizes_need_known_argument_sizes() {
+    let head = "def pred_len [n] (_: [n+1]i64) : i64 = n\n";
+    let known = format!("{head}def main (k: i64) = pred_len (iota (k + 1))\n");
+    assert!(codes(&known).is_empty(), "{}", render(&known));
+    let unknown = format!("{head}def main (k: i64) = pred_len (filter (> 0) (iota k))\n");
+    assert_eq!(codes(&unknown), vec!["S003"], "{}", render(&unknown));
+    let let_bound = format!("{head}def main (k: i64) = pred_len (let j = k + 1 in iota (j + 1))\n");
+    assert_eq!(codes(&let_bound), vec!["S003"], "{}", render(&let_bound));
+}
