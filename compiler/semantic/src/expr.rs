@@ -41,6 +41,19 @@ fn overloaded_literal(e: &Expr) -> Option<(&'static str, String, Option<f64>)> {
 }
 
 /// `1st`, `2nd`, `3rd`, `4th`, ...
+/// An expression's text for a message: on one line, shortened when long.
+fn short_expr(e: &Expr) -> String {
+    const MAX: usize = 40;
+    let text = syntax::pretty::pretty_expr(e);
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() > MAX {
+        let cut: String = line.chars().take(MAX - 3).collect();
+        format!("{cut}...")
+    } else {
+        line
+    }
+}
+
 fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
@@ -527,10 +540,33 @@ impl Checker<'_> {
         }
     }
 
+    /// The type an overloaded literal's type variable defaults to, if it has one.
+    fn literal_default(&self, v: u32) -> Option<PrimType> {
+        match self.u.info(v).map(|i| &i.cons) {
+            Some(crate::unify::Cons::Prims { default, .. }) => *default,
+            _ => None,
+        }
+    }
+
+    /// Displays a type, showing the type variable of an unsuffixed literal as the type
+    /// it defaults to (`1` as `i32`).
+    fn show_literal(&self, t: &Ty) -> String {
+        match self.u.zonk(t) {
+            Ty::Var(v) => match self.literal_default(v) {
+                Some(p) => Ty::Prim(p).to_string(),
+                None => self.show(t),
+            },
+            _ => self.show(t),
+        }
+    }
+
     /// A type, or the class an overloaded type variable is constrained to, as the
     /// object of "of": "of type `i32`", "of a floating-point type".
     fn of_type(&self, t: &Ty, mask: Option<crate::unify::PrimMask>) -> String {
         match (self.u.zonk(t), mask) {
+            (Ty::Var(v), _) if self.literal_default(v).is_some() => {
+                format!("of type `{}`", self.show_literal(t))
+            }
             (Ty::Var(_), Some(m)) => format!("of {}", crate::unify::describe_mask(m)),
             (t, _) => format!("of type `{t}`"),
         }
@@ -540,6 +576,30 @@ impl Checker<'_> {
     /// an earlier argument (and its type) that fixed the parameter type.
     #[allow(clippy::too_many_arguments)]
     fn arg_mismatch(
+        &self,
+        err: &crate::unify::UErr,
+        arg: &Expr,
+        param: &Ty,
+        aty: &Ty,
+        fspan: Span,
+        callee: &Callee,
+        i: usize,
+        cause: Option<(Span, Ty)>,
+    ) -> Diagnostic {
+        let mut d = self.arg_mismatch_detail(err, arg, param, aty, fspan, callee, i, cause);
+        if let Some(n) = &callee.name {
+            d.message = format!(
+                "Cannot apply \"{n}\" to \"{}\": {}",
+                short_expr(arg),
+                d.message
+            );
+        }
+        d
+    }
+
+    /// [`Checker::arg_mismatch`] without the leading `Cannot apply` phrase.
+    #[allow(clippy::too_many_arguments)]
+    fn arg_mismatch_detail(
         &self,
         err: &crate::unify::UErr,
         arg: &Expr,
@@ -565,7 +625,7 @@ impl Checker<'_> {
             } else {
                 format!(
                     "this argument has type `{}`, which fixes the type of the {nth} argument of {what}",
-                    self.show(t)
+                    self.show_literal(t)
                 )
             }
         };

@@ -526,7 +526,11 @@ impl Unifier {
             Cons::Prims { mask, .. } => match &zt {
                 Ty::Prim(p) if mask & prim_bit(*p) != 0 => Ok(()),
                 Ty::Error => Ok(()),
-                _ => Err(UErr::NotIn(zt.clone(), mask)),
+                _ => {
+                    // Undo the binding, so that messages show the type as it was.
+                    self.vars[v as usize] = VarState::Unbound(info.clone());
+                    Err(UErr::NotIn(zt.clone(), mask))
+                }
             },
             Cons::Fields(fs) => {
                 for (name, fty) in fs {

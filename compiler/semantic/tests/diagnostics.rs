@@ -464,3 +464,14 @@ fn size_parameters_inside_compound_sizes_need_known_argument_sizes() {
     let let_bound = format!("{head}def main (k: i64) = pred_len (let j = k + 1 in iota (j + 1))\n");
     assert_eq!(codes(&let_bound), vec!["S003"], "{}", render(&let_bound));
 }
+
+#[test]
+fn parameter_type_fixed_by_an_earlier_literal_argument_is_shown() {
+    let src = "def f 't (x: t) (y: t) = (x, y)\ndef main = f 1 false\n";
+    let (_, diags) = check_str(src, prelude());
+    assert_eq!(diags.len(), 1, "{}", render(src));
+    assert_eq!(
+        diags[0].message,
+        "Cannot apply \"f\" to \"false\": Argument of type `bool` passed for parameter of type `i32`"
+    );
+}
