@@ -367,6 +367,17 @@ impl<'a> Checker<'a> {
                 format!("`#{n}` is used here with {used} payload{}", if *used == 1 { "" } else { "s" }),
             )
             .with_hint(format!("give `#{n}` exactly {has} payload{}", if *has == 1 { "" } else { "s" })),
+            UErr::Dependent(n) => Diagnostic::error(
+                "S002",
+                format!(
+                    "the result size of a function depends on its parameter \"{n}\", so \
+                     its results cannot share one type (mapping it would give an irregular \
+                     array)"
+                ),
+                span,
+                format!("this has type `{f}`"),
+            )
+            .with_hint(format!("expected a function of type `{e}`, the same result type for every argument")),
             UErr::Occurs => Diagnostic::error(
                 "T002",
                 format!("type mismatch: `{e}` would have to contain itself (`{f}`)"),

@@ -121,6 +121,9 @@ pub enum UErr {
     /// A constructor is used with a different number of payloads than the sum type
     /// gives it: the name, the payloads it has in the type, those used, the type.
     ConstrArity(Name, usize, usize, Ty),
+    /// A function whose result size names its parameter (`(k: i64) -> [k]t`) where a
+    /// function type with one result type for every argument is needed.
+    Dependent(Name),
     /// A type variable would occur in its own definition.
     Occurs,
 }
@@ -131,6 +134,7 @@ impl UErr {
         match self {
             UErr::Size(..) => "S001",
             UErr::Unknown(..) | UErr::Causality(..) => "S003",
+            UErr::Dependent(_) => "S002",
             UErr::Lifted(_) => "T007",
             UErr::Field(..) => "T004",
             _ => "T002",
@@ -347,8 +351,42 @@ impl Unifier {
             (Ty::Arrow(x), Ty::Arrow(y)) => {
                 self.unify_in(&x.param, &y.param)
                     .map_err(|e| self.widen(e, &a, &b))?;
+                // A result type that names the parameter of one side may not flow into
+                // a type variable of the other's result, where the name means nothing.
+                let dependent = |one: &Arrow, other: &Arrow| match (&one.pname, &other.pname) {
+                    (Some((u, n)), None) => Some((*u, n.clone(), other.ret.clone())),
+                    _ => None,
+                };
+                let watch: Vec<(Uid, Name, Vec<u32>)> = [dependent(x, y), dependent(y, x)]
+                    .into_iter()
+                    .flatten()
+                    .map(|(u, n, r)| {
+                        let mut vars = Vec::new();
+                        collect_ty_vars(&self.zonk(&r), &mut vars);
+                        (u, n, vars)
+                    })
+                    .filter(|(_, _, vars)| !vars.is_empty())
+                    .collect();
+                let saved: Vec<(u32, VarState)> = watch
+                    .iter()
+                    .flat_map(|(_, _, vars)| vars.iter())
+                    .map(|v| (*v, self.vars[*v as usize].clone()))
+                    .collect();
                 self.unify_in(&x.ret, &y.ret)
-                    .map_err(|e| self.widen(e, &a, &b))
+                    .map_err(|e| self.widen(e, &a, &b))?;
+                for (u, n, vars) in watch {
+                    if vars
+                        .iter()
+                        .any(|v| crate::types::ty_mentions(&self.zonk(&Ty::Var(*v)), u))
+                    {
+                        // Undo the bindings, so that messages show the type as it was.
+                        for (v, st) in saved {
+                            self.vars[v as usize] = st;
+                        }
+                        return Err(UErr::Dependent(n));
+                    }
+                }
+                Ok(())
             }
             _ => Err(UErr::Mismatch(a.clone(), b.clone())),
         }
@@ -651,6 +689,31 @@ impl Unifier {
 }
 
 /// Whether a size mentions the size variable `v`.
+/// The type variables of a type.
+fn collect_ty_vars(t: &Ty, out: &mut Vec<u32>) {
+    match t {
+        Ty::Var(v) => out.push(*v),
+        Ty::Prim(_) | Ty::Param(..) | Ty::Error => {}
+        Ty::Abs(_, _, args) => {
+            for a in args {
+                if let TyArg::Ty(t) = a {
+                    collect_ty_vars(t, out);
+                }
+            }
+        }
+        Ty::Array(e, _) => collect_ty_vars(e, out),
+        Ty::Tuple(ts) => ts.iter().for_each(|t| collect_ty_vars(t, out)),
+        Ty::Record(fs) => fs.iter().for_each(|(_, t)| collect_ty_vars(t, out)),
+        Ty::Sum(cs) => cs
+            .iter()
+            .for_each(|(_, ts)| ts.iter().for_each(|t| collect_ty_vars(t, out))),
+        Ty::Arrow(a) => {
+            collect_ty_vars(&a.param, out);
+            collect_ty_vars(&a.ret, out);
+        }
+    }
+}
+
 fn size_mentions(s: &Size, v: u32) -> bool {
     match s {
         Size::Var(w) => *w == v,

@@ -475,3 +475,16 @@ fn parameter_type_fixed_by_an_earlier_literal_argument_is_shown() {
         "Cannot apply \"f\" to \"false\": Argument of type `bool` passed for parameter of type `i32`"
     );
 }
+
+#[test]
+fn size_dependent_functions_cannot_be_mapped() {
+    let head = "def upto (k: i64) : [k]i64 = iota k\n";
+    let mapped = format!("{head}def main (n: i64) = map upto (iota n)\n");
+    assert_eq!(codes(&mapped), vec!["S002"], "{}", render(&mapped));
+    let applied = format!(
+        "{head}def app (g: (m: i64) -> [m]i64) (n: i64) = g n\ndef main (n: i64) = app upto n\n"
+    );
+    assert!(codes(&applied).is_empty(), "{}", render(&applied));
+    let same_size = format!("{head}def main (n: i64) = map (\\_ -> upto 3) (iota n)\n");
+    assert!(codes(&same_size).is_empty(), "{}", render(&same_size));
+}
