@@ -122,7 +122,11 @@ fn run(args: RunArgs, color: ColorChoice) -> u8 {
 }
 
 fn test(args: TestArgs) -> u8 {
-    let _ = (args.interpreted, args.backend);
+    let backend = match args.backend {
+        _ if args.interpreted => testrun::Backend::Interp,
+        crate::Backend::Interp => testrun::Backend::Interp,
+        crate::Backend::Ir => testrun::Backend::Ir,
+    };
     let db = database();
     let programs = match testrun::collect_programs(db.system().as_ref(), &args.paths) {
         Ok(p) => p,
@@ -141,7 +145,7 @@ fn test(args: TestArgs) -> u8 {
             .unwrap_or(1)
     });
     let opts = TestOptions {
-        backend: testrun::Backend::Interp,
+        backend,
         exclude: args.exclude,
         entries: args.entry,
         jobs,

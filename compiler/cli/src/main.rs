@@ -125,6 +125,8 @@ struct TestArgs {
 enum Backend {
     /// The reference interpreter.
     Interp,
+    /// The core IR interpreter, after internalisation and optimisation.
+    Ir,
 }
 
 #[derive(Args, Debug)]

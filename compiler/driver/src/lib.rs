@@ -11,6 +11,7 @@ pub mod dataset;
 pub mod db;
 pub mod dev;
 pub mod imports;
+pub mod irrun;
 pub mod prelude;
 pub mod program;
 pub mod render;

@@ -28,6 +28,10 @@ pub enum Backend {
     /// The reference interpreter.
     #[default]
     Interp,
+    /// The core IR: internalised, optimised with validation after every
+    /// pass, run by the IR interpreter and compared with the reference
+    /// interpreter.
+    Ir,
 }
 
 impl Backend {
@@ -35,6 +39,7 @@ impl Backend {
     pub fn name(self) -> &'static str {
         match self {
             Backend::Interp => "interp",
+            Backend::Ir => "ir",
         }
     }
 }
@@ -332,6 +337,7 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
     // file whose blocks have no runnable case (only `structure`, or only skipped
     // cases) runs nothing, as with Futhark.
     let mut interp: Option<interp::Interpreter> = None;
+    let mut ir_prog: Option<Result<ir::Program, String>> = None;
     let root_id = program.root.id(db);
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
     let mut ran = 0;
@@ -363,6 +369,14 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
                 let Some(interp) = interp.as_mut() else {
                     continue;
                 };
+                if opts.backend == Backend::Ir && ir_prog.is_none() {
+                    ir_prog = Some(crate::irrun::compile(db, &program));
+                }
+                if let Some(Err(msg)) = &ir_prog {
+                    failures.push(msg.clone());
+                    return Outcome::Failed(failures);
+                }
+                let ir = ir_prog.as_ref().and_then(|r| r.as_ref().ok());
                 let ctx = CaseContext {
                     system: &*system,
                     program_path: path,
@@ -370,7 +384,7 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
                     entry_name,
                     case,
                 };
-                if let Err(msg) = ctx.run(&program, interp, root_id, &sources) {
+                if let Err(msg) = ctx.run(&program, interp, ir, root_id, &sources) {
                     failures.push(format!(
                         "entry {entry_name}, case #{} (line {}): {msg}",
                         case.index, case.line
@@ -506,13 +520,28 @@ impl CaseContext<'_> {
         &self,
         program: &crate::Program,
         interp: &mut interp::Interpreter,
+        ir: Option<&ir::Program>,
         root: syntax::FileId,
         sources: &crate::db::Sources,
     ) -> Result<(), String> {
         let entry = find_entry(program, self.entry_name)?;
         let args = self.inputs(entry)?;
         let expected = self.expected_values(entry)?;
-        let result = interp.call_entry(root, self.entry_name, args);
+        let result = match ir {
+            None => interp.call_entry(root, self.entry_name, args),
+            Some(prog) => {
+                let reference = interp.call_entry(root, self.entry_name, args.clone());
+                let result = crate::irrun::run_entry(prog, self.entry_name, args);
+                if let (Ok(a), Ok(b)) = (&result, &reference)
+                    && let Err(m) = values::compare_several(a, b, Tolerance::DEFAULT)
+                {
+                    return Err(format!(
+                        "the IR interpreter and the reference interpreter disagree: {m}"
+                    ));
+                }
+                result
+            }
+        };
         match (&self.case.expected, result) {
             (Expected::Error(e), Err(err)) => {
                 let text = render::runtime_error(&err, sources);

@@ -1,1 +1,283 @@
 //! Internalisation: from the checked, elaborated AST to the core IR.
+//!
+//! The internaliser is a static partial evaluator with the structure of the
+//! reference interpreter (`interp`), producing IR instead of values:
+//! module-level declarations are evaluated into environments ([`modules`]),
+//! functors are applied by evaluating their bodies, and each entry point is
+//! compiled for the concrete types of its parameters. Expressions
+//! ([`exprs`]) denote static values ([`value::V`]): trees of IR operands.
+//!
+//! Invariants of the IR it produces, and the step that establishes each:
+//! - **No modules, no polymorphism, no higher-order functions**: modules
+//!   exist only as static environments ([`modules`]); every function value
+//!   is a statically known closure ([`value::Closure`]), applied by
+//!   inlining or by specialisation ([`specialise`]), so IR functions are
+//!   first-order and monomorphic.
+//! - **Flat values**: records and tuples are split into their components
+//!   (record fields in name order), arrays of tuples are tuples of arrays
+//!   ([`value`]); every IR value is a scalar or an array of primitives.
+//! - **Explicit sizes**: every array dimension is a constant or an `i64`
+//!   variable in scope. Values cross function, loop and branch boundaries
+//!   as their dimensions followed by their leaves ([`value::V::flat`]):
+//!   function results have `?` sizes and the caller binds the dimensions in
+//!   the same pattern ([`specialise`], and `if`/`loop` in [`exprs`]).
+//! - **Legal consumption**: an in-place update, a unique argument or a
+//!   SOAC destination is always a variable that may be consumed at that
+//!   point; otherwise a copy is made first ([`fb`]).
+//! - **Spans**: every statement carries the span of the source expression
+//!   it came from ([`exprs`]).
+//!
+//! Entry points: an external parameter or result of array type and rank
+//! `r` covers `r + 1` IR values, its dimensions (`i64`) and then the array;
+//! a scalar covers one. [`expand_args`] and [`collect_results`] convert
+//! between the two views.
+//!
+//! Unsupported constructs give an [`InternaliseError`] "internalisation
+//! does not yet support …" with the source span; nothing panics.
+
+mod cx;
+mod env;
+mod error;
+pub mod exprs;
+mod fb;
+mod index;
+mod intrinsics;
+pub mod modules;
+mod patterns;
+pub mod specialise;
+mod types;
+pub mod value;
+
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use ir::{EntryValue, Function, Operand, Param, PrimType, Size, Type};
+use syntax::FileId;
+use syntax::ast;
+
+pub use error::InternaliseError;
+
+use crate::cx::{Cx, Loaded};
+use crate::env::{Env, Module};
+use crate::error::IResult;
+use crate::value::{Closure, V};
+
+/// One checked file of the program.
+pub struct InputFile<'a> {
+    /// The file's id.
+    pub id: FileId,
+    /// The elaborated tree.
+    pub ast: &'a ast::File,
+    /// Each import path as written in the file, and the file it names.
+    pub imports: HashMap<String, FileId>,
+    /// The prelude to open first (`None` for the prelude's own files).
+    pub prelude: Option<FileId>,
+    /// The source text, for assertion messages.
+    pub source: Option<Arc<str>>,
+}
+
+/// Internalises a program: `files` in dependency order (the prelude's
+/// files first), `root` the file whose `entries` become IR entry points.
+pub fn internalise(
+    files: &[InputFile<'_>],
+    root: FileId,
+    entries: &[semantic::EntryPoint],
+) -> Result<ir::Program, InternaliseError> {
+    let mut cx = Cx::new();
+    for f in files {
+        cx.imports = f.imports.clone();
+        if let Some(s) = &f.source {
+            cx.sources.insert(f.id, s.clone());
+        }
+        for (node, args) in &f.ast.size_args {
+            cx.size_args.insert((f.id, *node), Rc::new(args.clone()));
+        }
+        let parent = match f.prelude.and_then(|p| cx.files.get(&p)) {
+            Some(p) => Env::default().open(p.module.clone()),
+            None => Env::default(),
+        };
+        let mut module = Module::default();
+        let env = cx.decs(&f.ast.decs, parent, &mut module)?;
+        cx.files.insert(
+            f.id,
+            Loaded {
+                env,
+                module: Rc::new(module),
+            },
+        );
+    }
+    let root_env = cx
+        .files
+        .get(&root)
+        .map(|f| f.env.clone())
+        .ok_or_else(|| InternaliseError {
+            message: "internalisation failed: the root file is not loaded".into(),
+            span: None,
+        })?;
+    for e in entries {
+        entry_point(&mut cx, &root_env, e)?;
+    }
+    Ok(cx.prog)
+}
+
+fn entry_type_string(t: &semantic::EntryType) -> String {
+    match t {
+        semantic::EntryType::Array { elem, rank } => format!("{}{}", "[]".repeat(*rank), elem),
+        semantic::EntryType::Opaque(s) => s.clone(),
+    }
+}
+
+fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> {
+    let nowhere = || InternaliseError {
+        message: format!("internalisation failed: entry point {} not found", e.name),
+        span: None,
+    };
+    let f = env.val(&e.name).ok_or_else(nowhere)?;
+    let (def, denv) = match &f {
+        V::Fun(c) => match &**c {
+            Closure::Def { def, env, .. } => (def.clone(), env.clone()),
+            _ => return Err(nowhere()),
+        },
+        _ => return Err(nowhere()),
+    };
+    let span = def.body.span;
+    cx.fb = fb::Fb::new();
+    let mut params: Vec<Param> = Vec::new();
+    let mut ext_params = Vec::new();
+    let mut args = Vec::new();
+    for (k, t) in e.params.iter().enumerate() {
+        let semantic::EntryType::Array { elem, rank } = t else {
+            return Err(InternaliseError::unsupported(
+                format!(
+                    "entry points with parameters of type {}",
+                    entry_type_string(t)
+                ),
+                span,
+            ));
+        };
+        let elem = exprs::prim(*elem);
+        let unique = def.params.get(k).is_some_and(specialise::unique_param);
+        let dims: Vec<Size> = (0..*rank)
+            .map(|_| Size::Var(cx.fb.param("n", Type::scalar(PrimType::I64), false).var))
+            .collect();
+        for d in &dims {
+            if let Size::Var(v) = d {
+                params.push(Param::new(*v));
+            }
+        }
+        let p = cx
+            .fb
+            .param("x", Type::array(elem, dims.clone()), unique && *rank > 0);
+        params.push(p);
+        ext_params.push(EntryValue {
+            ty: entry_type_string(t),
+            unique,
+            values: (*rank + 1) as u32,
+        });
+        let leaf = V::Leaf(Operand::Var(p.var));
+        args.push(if dims.is_empty() {
+            leaf
+        } else {
+            V::Arr(dims, Box::new(leaf))
+        });
+    }
+    let result = if def.params.is_empty() {
+        cx.expr(&def.body, &denv)?
+    } else {
+        cx.apply(f.clone(), args, span)?
+    };
+    let parts = if e.results.len() == 1 {
+        vec![result]
+    } else {
+        match result {
+            V::Tuple(vs) if vs.len() == e.results.len() => vs,
+            _ => {
+                return Err(InternaliseError::unsupported(
+                    "this entry point's result type",
+                    span,
+                ));
+            }
+        }
+    };
+    let mut res = Vec::new();
+    let mut ret = Vec::new();
+    let mut ext_results = Vec::new();
+    for (v, t) in parts.iter().zip(&e.results) {
+        let semantic::EntryType::Array { rank, .. } = t else {
+            return Err(InternaliseError::unsupported(
+                format!("entry points with results of type {}", entry_type_string(t)),
+                span,
+            ));
+        };
+        let flat = v.flat();
+        if flat.len() != rank + 1 {
+            return Err(InternaliseError::unsupported(
+                "this entry point's result type",
+                span,
+            ));
+        }
+        for (k, o) in flat.iter().enumerate() {
+            let mut t = cx.fb.op_ty(o);
+            if k == *rank {
+                t.shape = vec![Size::Any; t.shape.len()];
+            }
+            ret.push(t);
+        }
+        res.extend(flat);
+        ext_results.push(EntryValue {
+            ty: entry_type_string(t),
+            unique: false,
+            values: (*rank + 1) as u32,
+        });
+    }
+    let body = cx.fb.end(res);
+    let name = cx.fun_name(&format!("entry_{}", e.name));
+    let fun = cx.prog.functions.push(Function {
+        name,
+        attrs: Vec::new(),
+        params,
+        ret,
+        body,
+        vars: cx.fb.arena(),
+    });
+    cx.prog.entries.push(ir::EntryPoint {
+        name: e.name.clone(),
+        fun,
+        params: ext_params,
+        results: ext_results,
+    });
+    Ok(())
+}
+
+/// The IR arguments of an entry point for external argument values: each
+/// array's dimensions, then the array.
+pub fn expand_args(args: Vec<values::Value>) -> Vec<values::Value> {
+    let mut out = Vec::new();
+    for a in args {
+        for d in a.shape() {
+            out.push(values::Value::scalar(*d as i64));
+        }
+        out.push(a);
+    }
+    out
+}
+
+/// The external results of an entry point from its IR results.
+pub fn collect_results(entry: &ir::EntryPoint, results: Vec<values::Value>) -> Vec<values::Value> {
+    let mut out = Vec::new();
+    let mut it = results.into_iter();
+    for r in &entry.results {
+        let mut last = None;
+        for _ in 0..r.values {
+            last = it.next();
+        }
+        if let Some(v) = last {
+            out.push(v);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,79 @@
+//! Running a program through the core IR: internalisation, the verifier,
+//! the standard optimisation pipeline (verified after every pass), and the
+//! IR interpreter. Used by `fut test --backend=ir`.
+
+use syntax::diag::{SourceMap, location};
+
+use crate::db::{Database, check};
+use crate::program::{Program, import_ids};
+
+/// Internalises and optimises a checked program; the error is a message for
+/// the user (an unsupported construct with its location, or a verifier
+/// report).
+pub fn compile(db: &Database, program: &Program) -> Result<ir::Program, String> {
+    let sources = db.sources();
+    let prelude = db.prelude_root().map(|p| p.id(db));
+    let mut checked = Vec::new();
+    for &file in &program.files {
+        let c = check(db, file);
+        let Some(cf) = c.file.clone() else {
+            return Err(format!("{} was not checked", file.path(db).display()));
+        };
+        let is_prelude = crate::prelude::is_prelude_path(file.path(db));
+        checked.push((file, cf, is_prelude));
+    }
+    let inputs: Vec<internalise::InputFile<'_>> = checked
+        .iter()
+        .map(|(file, cf, is_prelude)| internalise::InputFile {
+            id: file.id(db),
+            ast: &cf.ast,
+            imports: import_ids(db, *file),
+            prelude: if *is_prelude { None } else { prelude },
+            source: sources.source(file.id(db)).map(|(_, t)| t.into()),
+        })
+        .collect();
+    let root = program.root.id(db);
+    let prog =
+        internalise::internalise(&inputs, root, program.entry_points()).map_err(|e| {
+            match e.span {
+                Some(s) => format!("{} (at {})", e.message, location(&sources, s)),
+                None => e.message.clone(),
+            }
+        })?;
+    let config = ir::pass::PipelineConfig { validate: true };
+    ir::run_pipeline(&opt::pipelines::standard(), prog, config)
+        .map_err(|e| format!("internalised program rejected: {e}"))
+}
+
+/// Runs entry `name` of an IR program on external argument values.
+pub fn run_entry(
+    prog: &ir::Program,
+    name: &str,
+    args: Vec<values::Value>,
+) -> Result<Vec<values::Value>, interp::RuntimeError> {
+    let Some(entry) = prog.entries.iter().find(|e| e.name == name) else {
+        return Err(interp::RuntimeError {
+            message: format!("entry point {name} not found"),
+            span: None,
+            backtrace: Vec::new(),
+        });
+    };
+    let fname = prog.functions[entry.fun].name.clone();
+    let out =
+        ir::interp::run_function(prog, &fname, internalise::expand_args(args)).map_err(|e| {
+            interp::RuntimeError {
+                message: e.message.clone(),
+                span: if e.span.is_none() {
+                    None
+                } else {
+                    Some(syntax::Span::new(
+                        syntax::FileId(e.span.file),
+                        e.span.start,
+                        e.span.end,
+                    ))
+                },
+                backtrace: Vec::new(),
+            }
+        })?;
+    Ok(internalise::collect_results(entry, out.values))
+}

@@ -1,0 +1,81 @@
+//! The internaliser's state: the program being built, the function under
+//! construction, the loaded files and the specialisation memo.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use ir::FunId;
+use syntax::FileId;
+use syntax::ast::{Expr, Name, NodeId};
+
+use crate::env::{Env, Module};
+use crate::fb::Fb;
+use crate::value::T;
+
+/// The size arguments of one use of a function.
+pub(crate) type SizeArgs = Rc<Vec<(Name, Expr)>>;
+
+/// A loaded file: its whole top-level environment and its exports.
+pub(crate) struct Loaded {
+    pub env: Env,
+    pub module: Rc<Module>,
+}
+
+/// The internaliser.
+pub(crate) struct Cx {
+    /// The function under construction.
+    pub fb: Fb,
+    /// The program so far.
+    pub prog: ir::Program,
+    /// Specialised functions by key: the function and its result shape.
+    pub memo: HashMap<String, (FunId, T)>,
+    /// Size arguments the checker recorded, by use site.
+    pub size_args: HashMap<(FileId, NodeId), SizeArgs>,
+    /// Loaded files.
+    pub files: HashMap<FileId, Loaded>,
+    /// The import map of the file being loaded.
+    pub imports: HashMap<String, FileId>,
+    /// Source texts, for assertion messages.
+    pub sources: HashMap<FileId, Arc<str>>,
+    /// Nesting of calls being internalised (inlined or specialised).
+    pub depth: usize,
+    /// Names given to functions so far.
+    pub fun_names: HashMap<String, usize>,
+}
+
+impl Cx {
+    pub fn new() -> Cx {
+        Cx {
+            fb: Fb::new(),
+            prog: ir::Program::default(),
+            memo: HashMap::new(),
+            size_args: HashMap::new(),
+            files: HashMap::new(),
+            imports: HashMap::new(),
+            sources: HashMap::new(),
+            depth: 0,
+            fun_names: HashMap::new(),
+        }
+    }
+
+    /// A function name not used before, derived from `base`.
+    pub fn fun_name(&mut self, base: &str) -> String {
+        let base: String = base
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let base = if base.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            base
+        } else {
+            format!("f{base}")
+        };
+        let n = self.fun_names.entry(base.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 && ir::print::is_plain_name(&base) {
+            base
+        } else {
+            format!("{base}_{n}")
+        }
+    }
+}

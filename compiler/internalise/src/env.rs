@@ -1,0 +1,137 @@
+//! Static environments: local bindings in front of module-level scopes, and
+//! module values (structures and functors).
+//!
+//! An [`Env`] is a persistent linked list, so closures capture it cheaply; an
+//! opened module is one node holding the module's maps.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use syntax::ast::{self, Name};
+
+use crate::value::V;
+
+/// A type abbreviation with the environment it was defined in.
+#[derive(Debug)]
+pub(crate) struct TypeDef {
+    pub params: Vec<ast::TypeParam>,
+    pub def: Option<ast::TypeExp>,
+    pub env: Env,
+}
+
+/// A structure: its exported bindings.
+#[derive(Debug, Default)]
+pub(crate) struct Module {
+    pub vals: HashMap<Name, V>,
+    pub types: HashMap<Name, Rc<TypeDef>>,
+    pub mods: HashMap<Name, ModVal>,
+}
+
+/// A module value.
+#[derive(Clone, Debug)]
+pub(crate) enum ModVal {
+    Struct(Rc<Module>),
+    Functor(Rc<Functor>),
+}
+
+/// A functor: its parameter, body and defining environment.
+#[derive(Debug)]
+pub(crate) struct Functor {
+    pub param: Name,
+    pub body: Rc<ast::ModExp>,
+    pub env: Env,
+}
+
+#[derive(Debug)]
+enum Node {
+    Val(Name, V),
+    Type(Name, Rc<TypeDef>),
+    Mod(Name, ModVal),
+    Open(Rc<Module>),
+}
+
+/// An environment.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Env(Option<Rc<(Node, Env)>>);
+
+/// What a name's innermost binding is, for `a.b` resolution.
+pub(crate) enum First {
+    Val(V),
+    Mod(ModVal),
+}
+
+impl Env {
+    fn with(&self, n: Node) -> Env {
+        Env(Some(Rc::new((n, self.clone()))))
+    }
+
+    /// Binds a value.
+    pub fn bind(&self, name: Name, v: V) -> Env {
+        self.with(Node::Val(name, v))
+    }
+
+    /// Binds a type.
+    pub fn bind_type(&self, name: Name, t: Rc<TypeDef>) -> Env {
+        self.with(Node::Type(name, t))
+    }
+
+    /// Binds a module.
+    pub fn bind_mod(&self, name: Name, m: ModVal) -> Env {
+        self.with(Node::Mod(name, m))
+    }
+
+    /// Opens a structure.
+    pub fn open(&self, m: Rc<Module>) -> Env {
+        self.with(Node::Open(m))
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &Node> {
+        let mut cur = self.0.as_deref();
+        std::iter::from_fn(move || {
+            let (n, next) = cur?;
+            cur = next.0.as_deref();
+            Some(n)
+        })
+    }
+
+    /// The value bound to `name`.
+    pub fn val(&self, name: &str) -> Option<V> {
+        self.iter().find_map(|n| match n {
+            Node::Val(m, v) if &**m == name => Some(v.clone()),
+            Node::Open(m) => m.vals.get(name).cloned(),
+            _ => None,
+        })
+    }
+
+    /// The type bound to `name`.
+    pub fn type_def(&self, name: &str) -> Option<Rc<TypeDef>> {
+        self.iter().find_map(|n| match n {
+            Node::Type(m, t) if &**m == name => Some(t.clone()),
+            Node::Open(m) => m.types.get(name).cloned(),
+            _ => None,
+        })
+    }
+
+    /// The module bound to `name`.
+    pub fn module(&self, name: &str) -> Option<ModVal> {
+        self.iter().find_map(|n| match n {
+            Node::Mod(m, v) if &**m == name => Some(v.clone()),
+            Node::Open(m) => m.mods.get(name).cloned(),
+            _ => None,
+        })
+    }
+
+    /// The innermost binding of `name` as a value or a module.
+    pub fn first(&self, name: &str) -> Option<First> {
+        self.iter().find_map(|n| match n {
+            Node::Val(m, v) if &**m == name => Some(First::Val(v.clone())),
+            Node::Mod(m, v) if &**m == name => Some(First::Mod(v.clone())),
+            Node::Open(m) => m
+                .mods
+                .get(name)
+                .map(|x| First::Mod(x.clone()))
+                .or_else(|| m.vals.get(name).map(|v| First::Val(v.clone()))),
+            _ => None,
+        })
+    }
+}

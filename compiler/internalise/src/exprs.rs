@@ -1,0 +1,1025 @@
+//! Expressions: each source expression becomes IR statements in the body
+//! under construction and a static value [`V`].
+
+use std::rc::Rc;
+
+use ir::{BinOp, CmpOp, Exp, LoopForm as IrLoopForm, Operand, PrimType, PrimValue, Size, UnOp};
+use syntax::ast::{self, DimIndex, Expr, ExprKind, Literal, QualName, RecordField};
+
+use crate::cx::Cx;
+use crate::env::{Env, First, ModVal};
+use crate::error::{IResult, InternaliseError, ir_span};
+use crate::fb::{i64c, sc};
+use crate::index::Idx;
+use crate::patterns::Sizes;
+use crate::value::{Closure, FunDef, T, V, size_operand};
+
+/// The IR type of a source primitive type.
+pub(crate) fn prim(t: ast::PrimType) -> PrimType {
+    PrimType::from_name(t.name()).unwrap_or(PrimType::I32)
+}
+
+/// The constant of a literal.
+pub(crate) fn literal_const(l: &Literal, span: syntax::Span) -> IResult<PrimValue> {
+    let bad = || InternaliseError::at("literal out of range", span);
+    Ok(match l {
+        Literal::Int { value, ty } => {
+            let t = prim(ty.unwrap_or(ast::PrimType::I32));
+            if t.is_float() {
+                PrimValue::float_of_type(t, *value as f64).ok_or_else(bad)?
+            } else {
+                PrimValue::int_of_type(t, *value)
+                    .or_else(|| PrimValue::int_of_type(t, wrap(t, *value)))
+                    .ok_or_else(bad)?
+            }
+        }
+        Literal::Float { value, ty } => {
+            PrimValue::float_of_type(prim(ty.unwrap_or(ast::PrimType::F64)), *value)
+                .ok_or_else(bad)?
+        }
+        Literal::Bool(b) => PrimValue::Bool(*b),
+        Literal::Char { value, ty } => {
+            PrimValue::int_of_type(prim(ty.unwrap_or(ast::PrimType::I32)), *value as i128)
+                .ok_or_else(bad)?
+        }
+        Literal::String(_) => return Err(bad()),
+    })
+}
+
+/// Two's complement wrapping of `x` into the range of integer type `t`.
+fn wrap(t: PrimType, x: i128) -> i128 {
+    let bits = 8 * t.byte_size() as u32;
+    let m = x & ((1i128 << bits) - 1);
+    if t.is_signed_integer() && m >= (1i128 << (bits - 1)) {
+        m - (1i128 << bits)
+    } else {
+        m
+    }
+}
+
+/// The builtin binary operators.
+pub(crate) fn builtin_op(name: &str) -> Option<Result<BinOp, CmpOp>> {
+    Some(match name {
+        "+" => Ok(BinOp::Add),
+        "-" => Ok(BinOp::Sub),
+        "*" => Ok(BinOp::Mul),
+        "/" => Ok(BinOp::Div),
+        "%" => Ok(BinOp::Mod),
+        "//" => Ok(BinOp::Quot),
+        "%%" => Ok(BinOp::Rem),
+        "**" => Ok(BinOp::Pow),
+        "&" | "&&" => Ok(BinOp::And),
+        "|" | "||" => Ok(BinOp::Or),
+        "^" => Ok(BinOp::Xor),
+        "<<" => Ok(BinOp::Shl),
+        ">>" => Ok(BinOp::Shr),
+        ">>>" => Ok(BinOp::UShr),
+        "==" => Err(CmpOp::Eq),
+        "!=" => Err(CmpOp::Ne),
+        "<" => Err(CmpOp::Lt),
+        "<=" => Err(CmpOp::Le),
+        ">" => Err(CmpOp::Gt),
+        ">=" => Err(CmpOp::Ge),
+        _ => return None,
+    })
+}
+
+impl Cx {
+    /// Sets the span of the statements emitted for `e`.
+    fn at(&mut self, span: syntax::Span) -> ir::Span {
+        std::mem::replace(&mut self.fb.span, ir_span(span))
+    }
+
+    /// Internalises an expression.
+    pub(crate) fn expr(&mut self, e: &Expr, env: &Env) -> IResult<V> {
+        let saved = self.at(e.span);
+        let r = self.expr_inner(e, env);
+        self.fb.span = saved;
+        r
+    }
+
+    /// Internalises an expression that must be a scalar.
+    pub(crate) fn scalar(&mut self, e: &Expr, env: &Env) -> IResult<Operand> {
+        self.expr(e, env)?
+            .scalar()
+            .ok_or_else(|| InternaliseError::at("expected a primitive value", e.span))
+    }
+
+    fn expr_inner(&mut self, e: &Expr, env: &Env) -> IResult<V> {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Literal(Literal::String(bytes)) => {
+                let ops: Vec<V> = bytes
+                    .iter()
+                    .map(|b| V::Leaf(Operand::Const(PrimValue::U8(*b))))
+                    .collect();
+                self.array_lit(ops, Some(&T::Prim(PrimType::U8)), span)
+            }
+            ExprKind::Literal(l) => Ok(V::Leaf(Operand::Const(literal_const(l, span)?))),
+            ExprKind::Var(q) => {
+                let v = self.lookup(q, env)?;
+                self.force(v, span)
+            }
+            ExprKind::Parens(x) | ExprKind::Attr(_, x) => self.expr(x, env),
+            ExprKind::QualParens(q, x) => {
+                let ModVal::Struct(m) = self.resolve_module(q, env)? else {
+                    return Err(InternaliseError::at("cannot open a functor", span));
+                };
+                self.expr(x, &env.open(m))
+            }
+            ExprKind::Tuple(es) => Ok(V::Tuple(
+                es.iter()
+                    .map(|x| self.expr(x, env))
+                    .collect::<IResult<_>>()?,
+            )),
+            ExprKind::Record(fields) => {
+                let mut fs = Vec::new();
+                for f in fields {
+                    let (n, v) = match f {
+                        RecordField::Explicit(n, x) => (n.name.clone(), self.expr(x, env)?),
+                        RecordField::Pun(n) => {
+                            let q = QualName {
+                                quals: Vec::new(),
+                                name: n.clone(),
+                            };
+                            let v = self.lookup(&q, env)?;
+                            (n.name.clone(), self.force(v, span)?)
+                        }
+                    };
+                    fs.retain(|(m, _): &(ast::Name, V)| *m != n);
+                    fs.push((n, v));
+                }
+                fs.sort_by(|a, b| a.0.cmp(&b.0));
+                Ok(V::Record(fs))
+            }
+            ExprKind::ArrayLit(es) => {
+                if es.is_empty() {
+                    return Err(InternaliseError::unsupported(
+                        "an empty array literal without a type ascription",
+                        span,
+                    ));
+                }
+                let vs = es
+                    .iter()
+                    .map(|x| self.expr(x, env))
+                    .collect::<IResult<Vec<_>>>()?;
+                self.array_lit(vs, None, span)
+            }
+            ExprKind::Range {
+                start,
+                second,
+                end_kind,
+                end,
+            } => {
+                let a = self.scalar(start, env)?;
+                let s = match second {
+                    Some(x) => Some(self.scalar(x, env)?),
+                    None => None,
+                };
+                let b = self.scalar(end, env)?;
+                self.range(a, s, *end_kind, b, span)
+            }
+            ExprKind::Project(x, field) => {
+                let v = self.expr(x, env)?;
+                project(v, &[field])
+            }
+            ExprKind::BinOp(op, l, r) => self.binop_expr(e, op, l, r, env),
+            ExprKind::Neg(x) => {
+                let o = self.scalar(x, env)?;
+                if let Operand::Const(c) = o {
+                    if let Some(i) = c.as_i128()
+                        && !c.prim_type().is_float()
+                        && let Some(n) = PrimValue::int_of_type(c.prim_type(), -i)
+                    {
+                        return Ok(V::Leaf(Operand::Const(n)));
+                    }
+                    if let Some(f) = c.as_f64()
+                        && c.prim_type().is_float()
+                        && let Some(n) = PrimValue::float_of_type(c.prim_type(), -f)
+                    {
+                        return Ok(V::Leaf(Operand::Const(n)));
+                    }
+                }
+                Ok(V::Leaf(self.fb.scalar("neg", Exp::UnOp(UnOp::Neg, o))?))
+            }
+            ExprKind::Not(x) => {
+                let o = self.scalar(x, env)?;
+                Ok(V::Leaf(self.fb.scalar("not", Exp::UnOp(UnOp::Not, o))?))
+            }
+            ExprKind::OpSection(q) => self.operator(q, env),
+            ExprKind::OpSectionLeft(q, x) => {
+                let f = self.operator(q, env)?;
+                let xv = self.expr(x, env)?;
+                self.apply(f, vec![xv], span)
+            }
+            ExprKind::OpSectionRight(q, y) => {
+                let f = self.operator(q, env)?;
+                let yv = self.expr(y, env)?;
+                Ok(V::Fun(Rc::new(Closure::Flip { f, y: yv })))
+            }
+            ExprKind::ProjectSection(fields) => Ok(V::Fun(Rc::new(Closure::Project(
+                fields.iter().map(|f| f.name.clone()).collect(),
+            )))),
+            ExprKind::IndexSection(idx) => {
+                let idx = self.indices(idx, env)?;
+                Ok(V::Fun(Rc::new(Closure::Index(idx))))
+            }
+            ExprKind::Apply(f, args) => {
+                let fv = self.expr(f, env)?;
+                let fv = self.with_size_args(fv, &[e, f], env);
+                let avs = args
+                    .iter()
+                    .map(|a| self.expr(a, env))
+                    .collect::<IResult<Vec<_>>>()?;
+                self.apply(fv, avs, span)
+            }
+            ExprKind::Constructor(..) => Err(InternaliseError::unsupported("sum types", span)),
+            ExprKind::If(c, t, f) => {
+                let cond = self.scalar(c, env)?;
+                self.if_(cond, |cx| cx.expr(t, env), |cx| cx.expr(f, env), span)
+            }
+            ExprKind::Let {
+                sizes,
+                pat,
+                value,
+                body,
+            } => {
+                let v = self.expr(value, env)?;
+                let names: Vec<ast::Name> = sizes.iter().map(|s| s.name.clone()).collect();
+                let mut sz = Sizes::new(names.clone());
+                let mut env2 = self.bind_pat(pat, v.clone(), env.clone(), &mut sz)?;
+                if names.len() == 1
+                    && !sz.is_bound(&names[0])
+                    && let V::Arr(ds, _) = &v
+                {
+                    sz.bind(names[0].clone(), V::Leaf(size_operand(ds[0])));
+                }
+                env2 = sz.bind_all(env2);
+                self.expr(body, &env2)
+            }
+            ExprKind::LetFun {
+                name,
+                type_params,
+                params,
+                value,
+                body,
+                ..
+            } => {
+                let v = if params.is_empty() {
+                    self.expr(value, env)?
+                } else {
+                    let def = FunDef::new(
+                        Some(name.name.clone()),
+                        type_params,
+                        params.clone(),
+                        (**value).clone(),
+                    );
+                    V::Fun(Rc::new(Closure::Def {
+                        def: Rc::new(def),
+                        env: env.clone(),
+                        top: false,
+                    }))
+                };
+                self.expr(body, &env.bind(name.name.clone(), v))
+            }
+            ExprKind::LetWith {
+                dest,
+                indices,
+                value,
+                body,
+            } => {
+                let idx = self.indices(indices, env)?;
+                let x = self.expr(value, env)?;
+                let q = QualName {
+                    quals: Vec::new(),
+                    name: dest.clone(),
+                };
+                let target = self.lookup(&q, env)?;
+                let new = self.update(&target, &idx, &x, span)?;
+                self.expr(body, &env.bind(dest.name.clone(), new))
+            }
+            ExprKind::Update {
+                target,
+                indices,
+                value,
+            } => {
+                let idx = self.indices(indices, env)?;
+                let x = self.expr(value, env)?;
+                let t = self.expr(target, env)?;
+                self.update(&t, &idx, &x, span)
+            }
+            ExprKind::RecordUpdate {
+                target,
+                fields,
+                value,
+            } => {
+                let x = self.expr(value, env)?;
+                let t = self.expr(target, env)?;
+                record_update(t, fields, x, span)
+            }
+            ExprKind::Lambda { params, body, .. } => {
+                let def = FunDef::new(None, &[], params.clone(), (**body).clone());
+                Ok(V::Fun(Rc::new(Closure::Def {
+                    def: Rc::new(def),
+                    env: env.clone(),
+                    top: false,
+                })))
+            }
+            ExprKind::Loop {
+                pat,
+                init,
+                form,
+                body,
+            } => self.loop_(pat, init.as_deref(), form, body, env, span),
+            ExprKind::Match(scrut, cases) => {
+                let v = self.expr(scrut, env)?;
+                self.match_(&v, cases, env, span)
+            }
+            ExprKind::Ascribe(x, t) | ExprKind::Coerce(x, t) => {
+                if let ExprKind::ArrayLit(es) = &strip(x).kind
+                    && es.is_empty()
+                {
+                    let tmpl = self.type_template(t, env)?;
+                    return self.empty_of(&tmpl, span);
+                }
+                self.expr(x, env)
+            }
+            ExprKind::Index(x, idx) => {
+                let v = self.expr(x, env)?;
+                let idx = self.indices(idx, env)?;
+                self.index(&v, &idx, span)
+            }
+            ExprKind::Assert(c, x) => {
+                let cond = self.scalar(c, env)?;
+                let msg = self.source_text(c);
+                self.fb.push(Vec::new(), Exp::Assert { cond, msg });
+                self.expr(x, env)
+            }
+            ExprKind::Hole => Err(InternaliseError::unsupported("holes (???)", span)),
+        }
+    }
+
+    /// The source text of an expression.
+    fn source_text(&self, e: &Expr) -> String {
+        if let ExprKind::Parens(inner) = &e.kind {
+            return self.source_text(inner);
+        }
+        self.sources
+            .get(&e.span.file)
+            .and_then(|s| s.get(e.span.start as usize..e.span.end as usize))
+            .map(str::to_string)
+            .unwrap_or_else(|| "assertion".to_string())
+    }
+
+    /// Evaluates a module-level constant when it is referred to.
+    pub(crate) fn force(&mut self, v: V, span: syntax::Span) -> IResult<V> {
+        if let V::Fun(c) = &v
+            && let Closure::Def { def, env, .. } = &**c
+            && def.params.is_empty()
+        {
+            let (def, env) = (def.clone(), env.clone());
+            self.enter(span)?;
+            let r = self.expr(&def.body, &env);
+            self.depth -= 1;
+            return r;
+        }
+        if let V::Fun(c) = &v
+            && let Closure::Intrinsic { name, arity: 0 } = &**c
+        {
+            return Err(InternaliseError::unsupported(
+                format!("the intrinsic constant {name}"),
+                span,
+            ));
+        }
+        Ok(v)
+    }
+
+    /// Resolves `a.b.c`: module access where `a` is a module, record
+    /// projection otherwise.
+    pub(crate) fn lookup(&mut self, q: &QualName, env: &Env) -> IResult<V> {
+        let unknown =
+            |n: &ast::Ident| InternaliseError::at(format!("unknown name {}", n.name), n.span);
+        if q.quals.is_empty() {
+            return env.val(&q.name.name).ok_or_else(|| unknown(&q.name));
+        }
+        let first = &q.quals[0];
+        let rest: Vec<&ast::Ident> = q.quals[1..]
+            .iter()
+            .chain(std::iter::once(&q.name))
+            .collect();
+        match env.first(&first.name) {
+            Some(First::Mod(mut m)) => {
+                for (k, n) in rest.iter().enumerate() {
+                    let ModVal::Struct(s) = &m else {
+                        return Err(InternaliseError::at("a functor has no members", q.span()));
+                    };
+                    if let Some(sub) = s.mods.get(&n.name)
+                        && k + 1 < rest.len()
+                    {
+                        m = sub.clone();
+                        continue;
+                    }
+                    let v = s.vals.get(&n.name).cloned().ok_or_else(|| unknown(n))?;
+                    let v = self.force(v, q.span())?;
+                    return project(v, &rest[k + 1..]);
+                }
+                Err(unknown(&q.name))
+            }
+            Some(First::Val(v)) => {
+                let v = self.force(v, q.span())?;
+                project(v, &rest)
+            }
+            None => Err(unknown(first)),
+        }
+    }
+
+    /// The function an operator name stands for.
+    fn operator(&mut self, q: &QualName, env: &Env) -> IResult<V> {
+        if !q.quals.is_empty() {
+            return self.lookup(q, env);
+        }
+        if let Some(v) = env.val(&q.name.name) {
+            return self.force(v, q.span());
+        }
+        if builtin_op(&q.name.name).is_some() {
+            return Ok(V::Fun(Rc::new(Closure::Op(q.name.name.clone()))));
+        }
+        Err(InternaliseError::at(
+            format!("unknown operator {}", q.name.name),
+            q.span(),
+        ))
+    }
+
+    fn binop_expr(&mut self, e: &Expr, op: &QualName, l: &Expr, r: &Expr, env: &Env) -> IResult<V> {
+        let span = e.span;
+        let user = if !op.quals.is_empty() || env.val(&op.name.name).is_some() {
+            Some(self.operator(op, env)?)
+        } else {
+            None
+        };
+        if let Some(f) = user {
+            let f = self.with_size_args(f, &[e], env);
+            let lv = self.expr(l, env)?;
+            let rv = self.expr(r, env)?;
+            return self.apply(f, vec![lv, rv], span);
+        }
+        let name = &*op.name.name;
+        let lv = self.expr(l, env)?;
+        if name == "&&" || name == "||" {
+            let a = lv
+                .scalar()
+                .ok_or_else(|| InternaliseError::at("expected a boolean", l.span))?;
+            let short = V::Leaf(Operand::Const(PrimValue::Bool(name == "||")));
+            return if name == "&&" {
+                self.if_(a, |cx| cx.expr(r, env), |_| Ok(short), span)
+            } else {
+                self.if_(a, |_| Ok(short), |cx| cx.expr(r, env), span)
+            };
+        }
+        let rv = self.expr(r, env)?;
+        self.builtin_binop(name, &lv, &rv, span)
+    }
+
+    /// A builtin operator on two values.
+    pub(crate) fn builtin_binop(
+        &mut self,
+        name: &str,
+        a: &V,
+        b: &V,
+        span: syntax::Span,
+    ) -> IResult<V> {
+        let Some(op) = builtin_op(name) else {
+            return Err(InternaliseError::at(
+                format!("unknown operator {name}"),
+                span,
+            ));
+        };
+        match (a, b, op) {
+            (V::Leaf(x), V::Leaf(y), Ok(op)) => {
+                Ok(V::Leaf(self.fb.scalar("r", Exp::BinOp(op, *x, *y))?))
+            }
+            (V::Leaf(x), V::Leaf(y), Err(op)) => {
+                Ok(V::Leaf(self.fb.scalar("c", Exp::Cmp(op, *x, *y))?))
+            }
+            (_, _, Err(op @ (CmpOp::Eq | CmpOp::Ne))) if !has_arr(a) && !has_arr(b) => {
+                let xs = a.leaf_list();
+                let ys = b.leaf_list();
+                let mut acc = Operand::Const(PrimValue::Bool(true));
+                for (x, y) in xs.iter().zip(&ys) {
+                    let c = self.fb.scalar("c", Exp::Cmp(CmpOp::Eq, *x, *y))?;
+                    acc = self.fb.scalar("c", Exp::BinOp(BinOp::And, acc, c))?;
+                }
+                if op == CmpOp::Ne {
+                    acc = self.fb.scalar("c", Exp::UnOp(UnOp::Not, acc))?;
+                }
+                Ok(V::Leaf(acc))
+            }
+            _ => Err(InternaliseError::unsupported(
+                format!("the operator {name} on arrays"),
+                span,
+            )),
+        }
+    }
+
+    /// Evaluates index expressions.
+    pub(crate) fn indices(&mut self, idx: &[DimIndex], env: &Env) -> IResult<Vec<Idx>> {
+        let mut out = Vec::new();
+        for d in idx {
+            out.push(match d {
+                DimIndex::Fix(x) => Idx::Fix(self.scalar(x, env)?),
+                DimIndex::Slice { start, end, stride } => {
+                    let mut opt = |x: &Option<Expr>| -> IResult<Option<Operand>> {
+                        match x {
+                            Some(x) => Ok(Some(self.scalar(x, env)?)),
+                            None => Ok(None),
+                        }
+                    };
+                    Idx::Slice {
+                        start: opt(start)?,
+                        end: opt(end)?,
+                        stride: opt(stride)?,
+                    }
+                }
+            });
+        }
+        Ok(out)
+    }
+
+    /// `if cond then t else f`: both branches' values cross as their
+    /// dimensions and leaves.
+    pub(crate) fn if_(
+        &mut self,
+        cond: Operand,
+        t: impl FnOnce(&mut Cx) -> IResult<V>,
+        f: impl FnOnce(&mut Cx) -> IResult<V>,
+        span: syntax::Span,
+    ) -> IResult<V> {
+        self.fb.begin();
+        let vt = match t(self) {
+            Ok(v) => v,
+            Err(e) => {
+                self.fb.end(Vec::new());
+                return Err(e);
+            }
+        };
+        let then_body = self.fb.end(vt.flat());
+        self.fb.begin();
+        let vf = match f(self) {
+            Ok(v) => v,
+            Err(e) => {
+                self.fb.end(Vec::new());
+                return Err(e);
+            }
+        };
+        let else_body = self.fb.end(vf.flat());
+        let shape = vt.shape(&self.fb);
+        let (mut k1, mut k2) = (String::new(), String::new());
+        shape.key(&mut k1);
+        vf.shape(&self.fb).key(&mut k2);
+        if k1 != k2 {
+            return Err(InternaliseError::unsupported(
+                "branches whose values differ in shape (functions or ranks)",
+                span,
+            ));
+        }
+        if shape_is_scalar_only(&vt) && then_body.stms.is_empty() && else_body.stms.is_empty() {
+            // Both branches are operands: still an `if`, so that the
+            // condition decides.
+        }
+        let (v, pat) = shape.instantiate(&mut self.fb, "b", &mut |fb, n, t| fb.var(n, t));
+        self.fb.push(
+            pat,
+            Exp::If {
+                cond,
+                then_body,
+                else_body,
+            },
+        );
+        Ok(v)
+    }
+
+    /// An array literal of the values `vs` (all of one shape).
+    pub(crate) fn array_lit(
+        &mut self,
+        vs: Vec<V>,
+        elem: Option<&T>,
+        span: syntax::Span,
+    ) -> IResult<V> {
+        let k = vs.len() as i64;
+        let Some(first) = vs.first() else {
+            let t = elem.ok_or_else(|| {
+                InternaliseError::unsupported("an empty array literal without a type", span)
+            })?;
+            return self.empty_of(&T::Arr(1, Box::new(t.clone())), span);
+        };
+        if first.has_fun() {
+            return Err(InternaliseError::at("an array of functions", span));
+        }
+        let leaves0 = first.leaf_list();
+        let mut news = Vec::new();
+        for (j, l) in leaves0.iter().enumerate() {
+            let t = self.fb.op_ty(l);
+            let mut shape = vec![Size::Const(k)];
+            shape.extend(t.shape.iter().copied());
+            let mut acc = self.fb.bind1(
+                "arr",
+                Exp::Scratch {
+                    elem: t.elem,
+                    shape,
+                },
+            )?;
+            for (i, v) in vs.iter().enumerate() {
+                let x =
+                    v.leaf_list().get(j).copied().ok_or_else(|| {
+                        InternaliseError::at("array elements differ in shape", span)
+                    })?;
+                acc = self.fb.bind1(
+                    "arr",
+                    Exp::Update(acc, vec![ir::DimIndex::Fix(i64c(i as i64))], x),
+                )?;
+            }
+            news.push(Operand::Var(acc));
+        }
+        Ok(wrap_arr(
+            vec![Size::Const(k)],
+            first.with_leaves(&mut news.into_iter()),
+        ))
+    }
+
+    /// An empty array of shape `t` (an array template; every dimension 0).
+    pub(crate) fn empty_of(&mut self, t: &T, span: syntax::Span) -> IResult<V> {
+        let n = t.num_dims();
+        let dims = vec![Size::Const(0); n];
+        let mut di = dims.into_iter();
+        self.blank(t, &[], &mut di, span)
+    }
+
+    fn blank(
+        &mut self,
+        t: &T,
+        outer: &[Size],
+        dims: &mut dyn Iterator<Item = Size>,
+        span: syntax::Span,
+    ) -> IResult<V> {
+        Ok(match t {
+            T::Prim(p) => {
+                if outer.is_empty() {
+                    V::Leaf(Operand::Const(zero(*p)))
+                } else {
+                    V::Leaf(Operand::Var(self.fb.bind1(
+                        "empty",
+                        Exp::Scratch {
+                            elem: *p,
+                            shape: outer.to_vec(),
+                        },
+                    )?))
+                }
+            }
+            T::Tuple(ts) => V::Tuple(
+                ts.iter()
+                    .map(|t| self.blank(t, outer, dims, span))
+                    .collect::<IResult<_>>()?,
+            ),
+            T::Record(fs) => V::Record(
+                fs.iter()
+                    .map(|(n, t)| Ok((n.clone(), self.blank(t, outer, dims, span)?)))
+                    .collect::<IResult<_>>()?,
+            ),
+            T::Arr(r, e) => {
+                let ds: Vec<Size> = (0..*r)
+                    .map(|_| dims.next().unwrap_or(Size::Const(0)))
+                    .collect();
+                let mut all = outer.to_vec();
+                all.extend(ds.iter().copied());
+                let ev = self.blank(e, &all, dims, span)?;
+                V::Arr(ds, Box::new(ev))
+            }
+            T::Fun(_) => return Err(InternaliseError::at("an array of functions", span)),
+        })
+    }
+
+    /// A range `a..s..b`.
+    fn range(
+        &mut self,
+        a: Operand,
+        s: Option<Operand>,
+        kind: ast::RangeEnd,
+        b: Operand,
+        span: syntax::Span,
+    ) -> IResult<V> {
+        let t = self.fb.op_ty(&a).elem;
+        let one = PrimValue::int_of_type(t, 1)
+            .ok_or_else(|| InternaliseError::at("a range of a non-integer type", span))?;
+        let step = match (s, kind) {
+            (Some(s), _) => self.fb.scalar("step", Exp::BinOp(BinOp::Sub, s, a))?,
+            (None, ast::RangeEnd::DownToExclusive) => {
+                let m = PrimValue::int_of_type(t, -1).unwrap_or(one);
+                Operand::Const(m)
+            }
+            (None, _) => Operand::Const(one),
+        };
+        let a64 = self.as_i64(a)?;
+        let b64 = self.as_i64(b)?;
+        let s64 = self.as_i64(step)?;
+        let d = self.fb.scalar("d", Exp::BinOp(BinOp::Sub, b64, a64))?;
+        let n = match kind {
+            ast::RangeEnd::Inclusive => {
+                let q = self.fb.scalar("q", Exp::BinOp(BinOp::Quot, d, s64))?;
+                self.fb.scalar("n", Exp::BinOp(BinOp::Add, q, i64c(1)))?
+            }
+            ast::RangeEnd::UpToExclusive | ast::RangeEnd::DownToExclusive => {
+                let sg = self.fb.scalar("sg", Exp::UnOp(UnOp::Signum, s64))?;
+                let x = self.fb.scalar("x", Exp::BinOp(BinOp::Add, d, s64))?;
+                let y = self.fb.scalar("y", Exp::BinOp(BinOp::Sub, x, sg))?;
+                self.fb.scalar("n", Exp::BinOp(BinOp::Quot, y, s64))?
+            }
+        };
+        let n = self.fb.scalar("n", Exp::BinOp(BinOp::Max, n, i64c(0)))?;
+        let v = self.fb.bind1("range", Exp::Iota { n, start: a, step })?;
+        Ok(V::Arr(
+            vec![n.to_size()],
+            Box::new(V::Leaf(Operand::Var(v))),
+        ))
+    }
+
+    /// `loop pat = init for/while … do body`.
+    fn loop_(
+        &mut self,
+        pat: &ast::Pat,
+        init: Option<&Expr>,
+        form: &ast::LoopForm,
+        body: &Expr,
+        env: &Env,
+        span: syntax::Span,
+    ) -> IResult<V> {
+        let init_v = match init {
+            Some(e) => self.expr(e, env)?,
+            None => self.pattern_value(pat, env)?,
+        };
+        if init_v.has_fun() {
+            return Err(InternaliseError::at("a loop over functions", span));
+        }
+        let shape = init_v.shape(&self.fb);
+        // The initial values: unique loop parameters take fresh arrays.
+        let mut inits = Vec::new();
+        for o in init_v.flat() {
+            inits.push(match o {
+                Operand::Var(v) if !self.fb.ty(v).shape.is_empty() => Operand::Var(self.fb.own(v)?),
+                o => o,
+            });
+        }
+        let (form_ir, bound_form) = match form {
+            ast::LoopForm::For(i, n) => {
+                let bound = self.scalar(n, env)?;
+                (Some((i.name.clone(), bound)), None)
+            }
+            ast::LoopForm::ForIn(p, xs) => {
+                let xv = self.expr(xs, env)?;
+                let V::Arr(ds, _) = &xv else {
+                    return Err(InternaliseError::at("for-in needs an array", xs.span));
+                };
+                let n = size_operand(ds[0]);
+                (None, Some((p, xv.clone(), n)))
+            }
+            ast::LoopForm::While(_) => (None, None),
+        };
+        let while_cond = match form {
+            ast::LoopForm::While(c) => {
+                let mut sz = Sizes::new(Vec::new());
+                let env1 = self.bind_pat(pat, init_v.clone(), env.clone(), &mut sz)?;
+                Some((c, self.scalar(c, &env1)?))
+            }
+            _ => None,
+        };
+        self.fb.begin_scope();
+        let mut params = Vec::new();
+        let cond_param = while_cond
+            .as_ref()
+            .map(|_| self.fb.param("cond", sc(PrimType::Bool), false));
+        let (pv, vars) = shape.instantiate(&mut self.fb, "acc", &mut |fb, n, t| {
+            let unique = !t.shape.is_empty();
+            let p = fb.param(n, t, unique);
+            p.var
+        });
+        for v in &vars {
+            let unique = !self.fb.ty(*v).shape.is_empty();
+            params.push(ir::Param { var: *v, unique });
+        }
+        let mut sz = Sizes::new(Vec::new());
+        let mut benv = self.bind_pat(pat, pv, env.clone(), &mut sz)?;
+        let form_out;
+        match (&form_ir, &bound_form) {
+            (Some((iname, bound)), _) => {
+                let it = self.fb.op_ty(bound).elem;
+                let i = self.fb.var(iname, sc(it));
+                benv = benv.bind(iname.clone(), V::Leaf(Operand::Var(i)));
+                form_out = IrLoopForm::For { i, bound: *bound };
+            }
+            (None, Some((p, xv, n))) => {
+                let i = self.fb.var("i", sc(PrimType::I64));
+                let row = self.index(xv, &[Idx::Fix(Operand::Var(i))], span)?;
+                let mut sz2 = Sizes::new(Vec::new());
+                benv = self.bind_pat(p, row, benv, &mut sz2)?;
+                form_out = IrLoopForm::For { i, bound: *n };
+            }
+            _ => {
+                let c = cond_param.map(|p| p.var).unwrap_or(vars[0]);
+                form_out = IrLoopForm::While { cond: c };
+            }
+        }
+        let r = self.expr(body, &benv);
+        let bv = match r {
+            Ok(v) => v,
+            Err(e) => {
+                self.fb.end_scope(Vec::new());
+                return Err(e);
+            }
+        };
+        let mut result = bv.flat();
+        if let Some((c, _)) = &while_cond {
+            let mut sz = Sizes::new(Vec::new());
+            let cenv = match self.bind_pat(pat, bv.clone(), env.clone(), &mut sz) {
+                Ok(e) => e,
+                Err(e) => {
+                    self.fb.end_scope(Vec::new());
+                    return Err(e);
+                }
+            };
+            let c2 = match self.scalar(c, &cenv) {
+                Ok(c) => c,
+                Err(e) => {
+                    self.fb.end_scope(Vec::new());
+                    return Err(e);
+                }
+            };
+            result.insert(0, c2);
+        }
+        let lbody = self.fb.end_scope(result);
+        let mut all_params = Vec::new();
+        if let (Some(cp), Some((_, c0))) = (cond_param, &while_cond) {
+            all_params.push((cp, *c0));
+        }
+        all_params.extend(params.into_iter().zip(inits));
+        let cond_out = while_cond
+            .as_ref()
+            .map(|_| self.fb.var("cond_out", sc(PrimType::Bool)));
+        let (v, mut pat_vars) =
+            shape.instantiate(&mut self.fb, "loop", &mut |fb, n, t| fb.var(n, t));
+        if let Some(c) = cond_out {
+            pat_vars.insert(0, c);
+        }
+        self.fb.push(
+            pat_vars,
+            Exp::Loop {
+                params: all_params,
+                form: form_out,
+                body: lbody,
+            },
+        );
+        Ok(v)
+    }
+
+    /// The value of the variables of a loop pattern (short form).
+    fn pattern_value(&mut self, pat: &ast::Pat, env: &Env) -> IResult<V> {
+        use ast::PatKind;
+        match &pat.kind {
+            PatKind::Id(i) => env.val(&i.name).ok_or_else(|| {
+                InternaliseError::at(format!("unknown variable {}", i.name), i.span)
+            }),
+            PatKind::Tuple(ps) => Ok(V::Tuple(
+                ps.iter()
+                    .map(|p| self.pattern_value(p, env))
+                    .collect::<IResult<_>>()?,
+            )),
+            PatKind::Record(fs) => {
+                let mut out: Vec<(ast::Name, V)> = fs
+                    .iter()
+                    .map(|(n, p)| Ok((n.name.clone(), self.pattern_value(p, env)?)))
+                    .collect::<IResult<_>>()?;
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                Ok(V::Record(out))
+            }
+            PatKind::Ascribed(p, _) | PatKind::Attr(_, p) => self.pattern_value(p, env),
+            _ => Err(InternaliseError::at(
+                "this pattern cannot be a short-form loop parameter",
+                pat.span,
+            )),
+        }
+    }
+
+    /// `match v case … `: nested ifs on the cases' tests.
+    fn match_(&mut self, v: &V, cases: &[ast::Case], env: &Env, span: syntax::Span) -> IResult<V> {
+        let Some((case, rest)) = cases.split_first() else {
+            return Err(InternaliseError::at("no case matches", span));
+        };
+        if rest.is_empty() {
+            let mut sz = Sizes::new(Vec::new());
+            let env2 = self.bind_pat(&case.pat, v.clone(), env.clone(), &mut sz)?;
+            return self.expr(&case.body, &env2);
+        }
+        let cond = self.pat_test(&case.pat, v)?;
+        self.if_(
+            cond,
+            |cx| {
+                let mut sz = Sizes::new(Vec::new());
+                let env2 = cx.bind_pat(&case.pat, v.clone(), env.clone(), &mut sz)?;
+                cx.expr(&case.body, &env2)
+            },
+            |cx| cx.match_(v, rest, env, span),
+            span,
+        )
+    }
+}
+
+/// The expression inside parentheses.
+fn strip(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Parens(x) => strip(x),
+        _ => e,
+    }
+}
+
+fn shape_is_scalar_only(v: &V) -> bool {
+    !has_arr(v)
+}
+
+/// Does the value contain an array?
+pub(crate) fn has_arr(v: &V) -> bool {
+    match v {
+        V::Leaf(_) | V::Fun(_) => false,
+        V::Tuple(vs) => vs.iter().any(has_arr),
+        V::Record(fs) => fs.iter().any(|(_, v)| has_arr(v)),
+        V::Arr(..) => true,
+    }
+}
+
+/// `Arr(ds, e)`, merging with an array element.
+pub(crate) fn wrap_arr(ds: Vec<Size>, e: V) -> V {
+    match e {
+        V::Arr(inner, e2) => {
+            let mut all = ds;
+            all.extend(inner);
+            V::Arr(all, e2)
+        }
+        e => V::Arr(ds, Box::new(e)),
+    }
+}
+
+/// A zero of a primitive type.
+pub(crate) fn zero(t: PrimType) -> PrimValue {
+    if t == PrimType::Bool {
+        PrimValue::Bool(false)
+    } else if t.is_float() {
+        PrimValue::float_of_type(t, 0.0).unwrap_or(PrimValue::F64(0.0))
+    } else {
+        PrimValue::int_of_type(t, 0).unwrap_or(PrimValue::I64(0))
+    }
+}
+
+/// Projects fields (or tuple components) out of a value.
+pub(crate) fn project(mut v: V, fields: &[&ast::Ident]) -> IResult<V> {
+    for f in fields {
+        v = field(v, &f.name).ok_or_else(|| {
+            InternaliseError::at(format!("value has no field {}", f.name), f.span)
+        })?;
+    }
+    Ok(v)
+}
+
+/// One field of a record or tuple (of arrays: the array of that field).
+pub(crate) fn field(v: V, name: &str) -> Option<V> {
+    match v {
+        V::Record(fs) => fs.into_iter().find(|(n, _)| &**n == name).map(|(_, v)| v),
+        V::Tuple(vs) => {
+            let i: usize = name.parse().ok()?;
+            vs.into_iter().nth(i)
+        }
+        _ => None,
+    }
+}
+
+fn record_update(t: V, fields: &[ast::Ident], v: V, span: syntax::Span) -> IResult<V> {
+    let Some((first, rest)) = fields.split_first() else {
+        return Ok(v);
+    };
+    let err = || InternaliseError::at(format!("no field {}", first.name), first.span);
+    match t {
+        V::Record(mut fs) => {
+            let slot = fs
+                .iter_mut()
+                .find(|(n, _)| *n == first.name)
+                .ok_or_else(err)?;
+            let old = std::mem::replace(&mut slot.1, V::unit());
+            slot.1 = record_update(old, rest, v, span)?;
+            Ok(V::Record(fs))
+        }
+        V::Tuple(mut vs) => {
+            let i: usize = first.name.parse().map_err(|_| err())?;
+            let slot = vs.get_mut(i).ok_or_else(err)?;
+            let old = std::mem::replace(slot, V::unit());
+            *slot = record_update(old, rest, v, span)?;
+            Ok(V::Tuple(vs))
+        }
+        _ => Err(InternaliseError::at("record update of a non-record", span)),
+    }
+}

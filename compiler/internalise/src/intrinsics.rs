@@ -1,0 +1,485 @@
+//! Prelude intrinsics as IR expressions: SOACs (`map`, `reduce`, `scan`,
+//! `reduce_by_index`, `scatter`), array constructors and reshapings, and
+//! the per-type scalar functions and conversions.
+
+use ir::{
+    BinOp, ConvKind, Exp, Hist, HistOp, Lambda, MathFn, Operand, Param, PrimType, ScanRed, Scatter,
+    ScatterDest, Screma, Size,
+};
+
+use crate::cx::Cx;
+use crate::error::{IResult, InternaliseError};
+use crate::exprs::wrap_arr;
+use crate::fb::i64c;
+use crate::value::{V, size_operand};
+
+impl Cx {
+    /// Applies the intrinsic `name` to its arguments.
+    pub(crate) fn intrinsic(&mut self, name: &str, args: Vec<V>, span: syntax::Span) -> IResult<V> {
+        let bad = || InternaliseError::at(format!("bad arguments to intrinsic {name}"), span);
+        match (name, args.as_slice()) {
+            ("map", [f, xs]) => self.map(f, xs, span),
+            ("reduce" | "reduce_comm", [op, ne, xs]) => {
+                self.reduce_scan(op, ne, xs, name == "reduce_comm", false, span)
+            }
+            ("scan", [op, ne, xs]) => self.reduce_scan(op, ne, xs, false, true, span),
+            ("reduce_by_index", [dest, op, ne, is, vs]) => self.hist(dest, op, ne, is, vs, span),
+            ("scatter", [dest, is, vs]) => self.scatter(dest, is, vs, span),
+            ("iota", [n]) => {
+                let n = n.scalar().ok_or_else(bad)?;
+                let v = self.fb.bind1(
+                    "iota",
+                    Exp::Iota {
+                        n,
+                        start: i64c(0),
+                        step: i64c(1),
+                    },
+                )?;
+                Ok(V::Arr(
+                    vec![n.to_size()],
+                    Box::new(V::Leaf(Operand::Var(v))),
+                ))
+            }
+            ("replicate", [n, x]) => {
+                let n = n.scalar().ok_or_else(bad)?;
+                let mut new = Vec::new();
+                for l in x.leaf_list() {
+                    new.push(Operand::Var(self.fb.bind1(
+                        "rep",
+                        Exp::Replicate {
+                            shape: vec![n.to_size()],
+                            value: l,
+                        },
+                    )?));
+                }
+                Ok(wrap_arr(
+                    vec![n.to_size()],
+                    x.with_leaves(&mut new.into_iter()),
+                ))
+            }
+            ("copy", [x]) => {
+                let mut new = Vec::new();
+                for l in x.leaf_list() {
+                    new.push(match l {
+                        Operand::Var(v) if !self.fb.ty(v).shape.is_empty() => {
+                            Operand::Var(self.fb.bind1("copy", Exp::Copy(v))?)
+                        }
+                        o => o,
+                    });
+                }
+                Ok(x.with_leaves(&mut new.into_iter()))
+            }
+            ("concat", [V::Arr(dx, ex), V::Arr(dy, ey)]) => {
+                let n = self.fb.scalar(
+                    "n",
+                    Exp::BinOp(BinOp::Add, size_operand(dx[0]), size_operand(dy[0])),
+                )?;
+                let ys = ey.leaf_list();
+                let mut new = Vec::new();
+                for (a, b) in ex.leaf_list().into_iter().zip(ys) {
+                    let (Operand::Var(a), Operand::Var(b)) = (a, b) else {
+                        return Err(bad());
+                    };
+                    new.push(Operand::Var(self.fb.bind1(
+                        "concat",
+                        Exp::Concat {
+                            dim: 0,
+                            len: n.to_size(),
+                            arrs: vec![a, b],
+                        },
+                    )?));
+                }
+                let mut ds = dx.clone();
+                ds[0] = n.to_size();
+                Ok(V::Arr(ds, Box::new(ex.with_leaves(&mut new.into_iter()))))
+            }
+            ("flatten", [V::Arr(ds, e)]) if ds.len() >= 2 => {
+                let n = self.fb.scalar(
+                    "n",
+                    Exp::BinOp(BinOp::Mul, size_operand(ds[0]), size_operand(ds[1])),
+                )?;
+                let mut nds = vec![n.to_size()];
+                nds.extend_from_slice(&ds[2..]);
+                self.reshape(&nds, ds.len(), e)
+            }
+            ("unflatten", [n, m, V::Arr(ds, e)]) => {
+                let n = n.scalar().ok_or_else(bad)?;
+                let m = m.scalar().ok_or_else(bad)?;
+                let mut nds = vec![n.to_size(), m.to_size()];
+                nds.extend_from_slice(&ds[1..]);
+                self.reshape(&nds, ds.len(), e)
+            }
+            ("transpose", [V::Arr(ds, e)]) if ds.len() >= 2 => {
+                let mut new = Vec::new();
+                for l in e.leaf_list() {
+                    let Operand::Var(a) = l else {
+                        return Err(bad());
+                    };
+                    let rank = self.fb.ty(a).rank();
+                    let mut perm: Vec<usize> = (0..rank).collect();
+                    perm.swap(0, 1);
+                    new.push(Operand::Var(
+                        self.fb.bind1("tr", Exp::Rearrange { perm, arr: a })?,
+                    ));
+                }
+                let mut nds = ds.clone();
+                nds.swap(0, 1);
+                Ok(V::Arr(nds, Box::new(e.with_leaves(&mut new.into_iter()))))
+            }
+            ("zip", [V::Arr(dx, ex), V::Arr(dy, ey)]) => {
+                let row = |ds: &[Size], e: &V| {
+                    if ds.len() > 1 {
+                        V::Arr(ds[1..].to_vec(), Box::new(e.clone()))
+                    } else {
+                        e.clone()
+                    }
+                };
+                Ok(V::Arr(
+                    vec![dx[0]],
+                    Box::new(V::Tuple(vec![row(dx, ex), row(dy, ey)])),
+                ))
+            }
+            ("unzip", [V::Arr(ds, e)]) => match &**e {
+                V::Tuple(parts) => Ok(V::Tuple(
+                    parts
+                        .iter()
+                        .map(|p| wrap_arr(ds.clone(), p.clone()))
+                        .collect(),
+                )),
+                _ => Err(bad()),
+            },
+            ("jvp2" | "vjp2" | "jmp2" | "mjp2" | "with_vjp", _) => Err(
+                InternaliseError::unsupported(format!("automatic differentiation ({name})"), span),
+            ),
+            _ => self.scalar_intrinsic(name, &args, span),
+        }
+    }
+
+    fn reshape(&mut self, nds: &[Size], old_rank: usize, e: &V) -> IResult<V> {
+        let mut new = Vec::new();
+        for l in e.leaf_list() {
+            let Operand::Var(a) = l else {
+                return Err(InternaliseError::internal(
+                    "reshape of a constant",
+                    self.fb.span,
+                ));
+            };
+            let t = self.fb.ty(a);
+            let mut shape = nds.to_vec();
+            shape.extend_from_slice(&t.shape[old_rank..]);
+            new.push(Operand::Var(
+                self.fb.bind1("reshape", Exp::Reshape { shape, arr: a })?,
+            ));
+        }
+        Ok(V::Arr(
+            nds.to_vec(),
+            Box::new(e.with_leaves(&mut new.into_iter())),
+        ))
+    }
+
+    fn scalar_intrinsic(&mut self, name: &str, args: &[V], span: syntax::Span) -> IResult<V> {
+        let unsupported = || InternaliseError::unsupported(format!("the intrinsic {name}"), span);
+        let Some((ty, fun)) = name.split_once('.') else {
+            return Err(unsupported());
+        };
+        let Some(t) = PrimType::from_name(ty) else {
+            return Err(unsupported());
+        };
+        let ops: Vec<Operand> = args
+            .iter()
+            .map(|a| a.scalar().ok_or_else(unsupported))
+            .collect::<IResult<_>>()?;
+        let exp = if let Some(from) = PrimType::from_name(fun) {
+            let _ = from;
+            Exp::Convert(ConvKind::Convert, t, ops[0])
+        } else if fun == "to_bits" {
+            let to = match t {
+                PrimType::F16 => PrimType::U16,
+                PrimType::F32 => PrimType::U32,
+                _ => PrimType::U64,
+            };
+            Exp::Convert(ConvKind::Bitcast, to, ops[0])
+        } else if fun == "from_bits" {
+            Exp::Convert(ConvKind::Bitcast, t, ops[0])
+        } else if let Some(m) = MathFn::from_name(fun) {
+            if m.arity() != ops.len() {
+                return Err(unsupported());
+            }
+            Exp::Math(m, ops)
+        } else {
+            return Err(unsupported());
+        };
+        Ok(V::Leaf(self.fb.scalar(fun, exp)?))
+    }
+
+    /// A lambda whose parameters have the shapes of `protos` (values whose
+    /// leaves give the parameter types), applying `f` to them.
+    fn lambda_of(
+        &mut self,
+        f: &V,
+        protos: &[(V, Vec<ir::Type>)],
+        span: syntax::Span,
+    ) -> IResult<(Lambda, V)> {
+        let start = self.fb.vars.arena().len();
+        self.fb.begin_scope();
+        let mut params = Vec::new();
+        let mut args = Vec::new();
+        for (p, types) in protos {
+            let mut new = Vec::new();
+            for t in types {
+                let v = self.fb.var("x", t.clone());
+                params.push(Param::new(v));
+                new.push(Operand::Var(v));
+            }
+            args.push(p.with_leaves(&mut new.into_iter()));
+        }
+        let r = self.apply(f.clone(), args, span);
+        let rv = match r {
+            Ok(v) => v,
+            Err(e) => {
+                self.fb.end_scope(Vec::new());
+                return Err(e);
+            }
+        };
+        let res = rv.leaf_list();
+        let ret: Vec<ir::Type> = res.iter().map(|o| self.fb.op_ty(o)).collect();
+        let body = self.fb.end_scope(res);
+        let inner = |s: &Size| matches!(s, Size::Var(v) if v.as_u32() as usize >= start);
+        let mut ds = Vec::new();
+        rv.dims(&mut ds);
+        if ds.iter().any(inner) || ret.iter().any(|t| t.shape.iter().any(inner)) {
+            return Err(InternaliseError::unsupported(
+                "a function in a SOAC whose result size is computed inside it",
+                span,
+            ));
+        }
+        if rv.has_fun() {
+            return Err(InternaliseError::at(
+                "a SOAC function returning a function",
+                span,
+            ));
+        }
+        Ok((Lambda { params, ret, body }, rv))
+    }
+
+    /// The row of an array value (its element for one outer index), with
+    /// the leaves' row types as prototypes.
+    fn row_proto(&mut self, ds: &[Size], e: &V) -> (V, Vec<ir::Type>) {
+        let types = e
+            .leaf_list()
+            .iter()
+            .map(|l| {
+                let t = self.fb.op_ty(l);
+                t.row().unwrap_or(t)
+            })
+            .collect();
+        let ev = e.clone();
+        let v = if ds.len() > 1 {
+            V::Arr(ds[1..].to_vec(), Box::new(ev))
+        } else {
+            ev
+        };
+        (v, types)
+    }
+
+    fn array_parts(&self, xs: &V, span: syntax::Span) -> IResult<(Vec<Size>, V, Vec<ir::VarId>)> {
+        let V::Arr(ds, e) = xs else {
+            return Err(InternaliseError::at("a SOAC over a non-array", span));
+        };
+        let mut vars = Vec::new();
+        for l in e.leaf_list() {
+            match l {
+                Operand::Var(v) => vars.push(v),
+                Operand::Const(_) => {
+                    return Err(InternaliseError::at("a SOAC over a constant", span));
+                }
+            }
+        }
+        Ok((ds.clone(), (**e).clone(), vars))
+    }
+
+    fn map(&mut self, f: &V, xs: &V, span: syntax::Span) -> IResult<V> {
+        let (ds, e, inputs) = self.array_parts(xs, span)?;
+        let w = size_operand(ds[0]);
+        let proto = self.row_proto(&ds, &e);
+        let (lam, rv) = self.lambda_of(f, &[proto], span)?;
+        let pat: Vec<ir::VarId> = lam
+            .ret
+            .iter()
+            .map(|t| self.fb.var("map", t.array_of(w.to_size())))
+            .collect();
+        self.fb.push(
+            pat.clone(),
+            Exp::Screma(Box::new(Screma {
+                w,
+                inputs,
+                scans: Vec::new(),
+                reduces: Vec::new(),
+                map: lam,
+            })),
+        );
+        let mut it = pat.into_iter().map(Operand::Var);
+        Ok(wrap_arr(vec![w.to_size()], rv.with_leaves(&mut it)))
+    }
+
+    fn identity_lambda(&mut self, types: &[ir::Type]) -> Lambda {
+        self.fb.begin_scope();
+        let mut params = Vec::new();
+        let mut ret = Vec::new();
+        for t in types {
+            let v = self.fb.var("x", t.clone());
+            params.push(Param::new(v));
+            ret.push(t.clone());
+        }
+        let res = params.iter().map(|p| Operand::Var(p.var)).collect();
+        let body = self.fb.end_scope(res);
+        Lambda { params, ret, body }
+    }
+
+    fn reduce_scan(
+        &mut self,
+        op: &V,
+        ne: &V,
+        xs: &V,
+        commutative: bool,
+        scan: bool,
+        span: syntax::Span,
+    ) -> IResult<V> {
+        let (ds, e, inputs) = self.array_parts(xs, span)?;
+        let w = size_operand(ds[0]);
+        let proto = self.row_proto(&ds, &e);
+        let (lam, rv) = self.lambda_of(op, &[proto.clone(), proto.clone()], span)?;
+        let map = self.identity_lambda(&proto.1);
+        let neutral = ne.leaf_list();
+        let sr = ScanRed {
+            op: lam,
+            neutral,
+            commutative,
+        };
+        let types: Vec<ir::Type> = map.ret.clone();
+        let pat: Vec<ir::VarId> = types
+            .iter()
+            .map(|t| {
+                if scan {
+                    self.fb.var("scan", t.array_of(w.to_size()))
+                } else {
+                    self.fb.var("red", t.clone())
+                }
+            })
+            .collect();
+        let (scans, reduces) = if scan {
+            (vec![sr], Vec::new())
+        } else {
+            (Vec::new(), vec![sr])
+        };
+        self.fb.push(
+            pat.clone(),
+            Exp::Screma(Box::new(Screma {
+                w,
+                inputs,
+                scans,
+                reduces,
+                map,
+            })),
+        );
+        let mut it = pat.into_iter().map(Operand::Var);
+        let v = rv.with_leaves(&mut it);
+        Ok(if scan {
+            wrap_arr(vec![w.to_size()], v)
+        } else {
+            v
+        })
+    }
+
+    fn hist(&mut self, dest: &V, op: &V, ne: &V, is: &V, vs: &V, span: syntax::Span) -> IResult<V> {
+        let (dd, de, dests) = self.array_parts(dest, span)?;
+        let (ids, _, is_vars) = self.array_parts(is, span)?;
+        let (vds, ve, v_vars) = self.array_parts(vs, span)?;
+        let w = size_operand(ids[0]);
+        let proto = self.row_proto(&dd, &de);
+        let (lam, _) = self.lambda_of(op, &[proto.clone(), proto], span)?;
+        let vproto = self.row_proto(&vds, &ve);
+        let mut inputs = is_vars;
+        inputs.extend(v_vars);
+        let mut types = vec![ir::Type::scalar(PrimType::I64)];
+        types.extend(vproto.1);
+        let map = self.identity_lambda(&types);
+        let mut owned = Vec::new();
+        for d in dests {
+            owned.push(self.fb.own(d)?);
+        }
+        let pat: Vec<ir::VarId> = owned
+            .iter()
+            .map(|d| {
+                let t = self.fb.ty(*d);
+                self.fb.var("hist", t)
+            })
+            .collect();
+        self.fb.push(
+            pat.clone(),
+            Exp::Hist(Box::new(Hist {
+                w,
+                inputs,
+                hists: vec![HistOp {
+                    dests: owned,
+                    neutral: ne.leaf_list(),
+                    op: lam,
+                }],
+                map,
+            })),
+        );
+        let mut it = pat.into_iter().map(Operand::Var);
+        Ok(V::Arr(dd, Box::new(de.with_leaves(&mut it))))
+    }
+
+    fn scatter(&mut self, dest: &V, is: &V, vs: &V, span: syntax::Span) -> IResult<V> {
+        let (dd, de, dests) = self.array_parts(dest, span)?;
+        let (ids, _, is_vars) = self.array_parts(is, span)?;
+        let (vds, ve, v_vars) = self.array_parts(vs, span)?;
+        let w = size_operand(ids[0]);
+        let vproto = self.row_proto(&vds, &ve);
+        let mut inputs = is_vars;
+        inputs.extend(v_vars.iter().copied());
+        // The map gives, per destination, the index and the value.
+        self.fb.begin_scope();
+        let i = self.fb.var("i", ir::Type::scalar(PrimType::I64));
+        let mut params = vec![Param::new(i)];
+        let mut res = Vec::new();
+        let mut ret = Vec::new();
+        for t in vproto.1 {
+            let v = self.fb.var("v", t.clone());
+            params.push(Param::new(v));
+            res.push(Operand::Var(i));
+            res.push(Operand::Var(v));
+            ret.push(ir::Type::scalar(PrimType::I64));
+            ret.push(t);
+        }
+        let body = self.fb.end_scope(res);
+        let map = Lambda { params, ret, body };
+        let mut owned = Vec::new();
+        for d in dests {
+            owned.push(self.fb.own(d)?);
+        }
+        let pat: Vec<ir::VarId> = owned
+            .iter()
+            .map(|d| {
+                let t = self.fb.ty(*d);
+                self.fb.var("scatter", t)
+            })
+            .collect();
+        self.fb.push(
+            pat.clone(),
+            Exp::Scatter(Box::new(Scatter {
+                w,
+                inputs,
+                dests: owned
+                    .iter()
+                    .map(|a| ScatterDest { arr: *a, rank: 1 })
+                    .collect(),
+                map,
+            })),
+        );
+        let mut it = pat.into_iter().map(Operand::Var);
+        Ok(V::Arr(dd, Box::new(de.with_leaves(&mut it))))
+    }
+}

@@ -1,0 +1,337 @@
+//! Application and specialisation.
+//!
+//! A call of a module-level function whose arguments hold no closures over
+//! IR variables becomes a call of an IR function specialised for the
+//! arguments' shapes (and the identities of function arguments), memoised
+//! by that key. Every other call (lambdas, local functions, and module-level
+//! functions given such closures) is inlined at the call site, where the
+//! closures' variables are in scope. Futhark has no recursion, so inlining
+//! terminates; a nesting limit turns a recursive program into an error.
+
+use std::rc::Rc;
+
+use ir::{Exp, Function, Operand, Param, PrimType};
+use syntax::ast::{self, Expr, TypeExpKind};
+
+use crate::cx::Cx;
+use crate::env::Env;
+use crate::error::{IResult, InternaliseError};
+use crate::exprs::project;
+use crate::fb::{Fb, sc};
+use crate::patterns::Sizes;
+use crate::value::{Closure, FunDef, T, V};
+
+/// How deeply calls may nest before the program is taken to be recursive.
+const MAX_DEPTH: usize = 400;
+
+/// Is a parameter pattern declared unique (`*t`)?
+pub(crate) fn unique_param(p: &ast::Pat) -> bool {
+    match &p.kind {
+        ast::PatKind::Ascribed(_, t) => matches!(t.kind, TypeExpKind::Unique(_)),
+        ast::PatKind::Attr(_, p) => unique_param(p),
+        _ => false,
+    }
+}
+
+impl Cx {
+    /// Enters a call.
+    pub(crate) fn enter(&mut self, span: syntax::Span) -> IResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.depth -= 1;
+            return Err(InternaliseError::unsupported("recursive functions", span));
+        }
+        Ok(())
+    }
+
+    /// Attaches the size arguments recorded for the use sites `uses` to a
+    /// function with size parameters.
+    pub(crate) fn with_size_args(&mut self, f: V, uses: &[&Expr], env: &Env) -> V {
+        let V::Fun(c) = &f else { return f };
+        let (base, args, mut sizes) = match &**c {
+            Closure::Partial { f, args, sizes } => (f.clone(), args.clone(), sizes.clone()),
+            _ => (c.clone(), Vec::new(), Vec::new()),
+        };
+        let Closure::Def { def, .. } = &*base else {
+            return f;
+        };
+        if def.size_names.is_empty() {
+            return f;
+        }
+        let def = def.clone();
+        for u in uses {
+            let Some(list) = self.size_args.get(&(u.span.file, u.id)).cloned() else {
+                continue;
+            };
+            for (n, x) in list.iter() {
+                if !def.size_names.contains(n) || sizes.iter().any(|(m, _)| m == n) {
+                    continue;
+                }
+                if let Ok(v @ V::Leaf(_)) = self.expr(x, env) {
+                    sizes.push((n.clone(), v));
+                }
+            }
+        }
+        if sizes.is_empty() {
+            return f;
+        }
+        V::Fun(Rc::new(Closure::Partial {
+            f: base,
+            args,
+            sizes,
+        }))
+    }
+
+    /// Applies a function value to arguments.
+    pub(crate) fn apply(&mut self, f: V, args: Vec<V>, span: syntax::Span) -> IResult<V> {
+        if args.is_empty() {
+            return Ok(f);
+        }
+        let V::Fun(c) = f else {
+            return Err(InternaliseError::at(
+                "applying a value that is not a function",
+                span,
+            ));
+        };
+        let (base, mut all, sizes) = match &*c {
+            Closure::Partial {
+                f,
+                args: prev,
+                sizes,
+            } => (f.clone(), prev.clone(), sizes.clone()),
+            _ => (c.clone(), Vec::new(), Vec::new()),
+        };
+        all.extend(args);
+        let arity = base.arity();
+        if all.len() < arity {
+            return Ok(V::Fun(Rc::new(Closure::Partial {
+                f: base,
+                args: all,
+                sizes,
+            })));
+        }
+        let rest = all.split_off(arity);
+        let result = self.call(&base, all, &sizes, span)?;
+        if rest.is_empty() {
+            Ok(result)
+        } else {
+            self.apply(result, rest, span)
+        }
+    }
+
+    fn call(
+        &mut self,
+        c: &Rc<Closure>,
+        args: Vec<V>,
+        sizes: &[(ast::Name, V)],
+        span: syntax::Span,
+    ) -> IResult<V> {
+        match &**c {
+            Closure::Def { def, env, top } => {
+                let specialise = *top && !args.iter().any(V::has_local_fun);
+                self.enter(span)?;
+                let r = if specialise {
+                    self.specialise(c, def, env, args, sizes, span)
+                } else {
+                    self.inline(def, env, args, sizes)
+                };
+                self.depth -= 1;
+                r
+            }
+            Closure::Intrinsic { name, .. } => self.intrinsic(name, args, span),
+            Closure::Op(name) => {
+                let [a, b] = &args[..] else {
+                    return Err(InternaliseError::at("operator arity", span));
+                };
+                self.builtin_binop(name, a, b, span)
+            }
+            Closure::Flip { f, y } => {
+                let x = args.into_iter().next().unwrap_or_else(V::unit);
+                self.apply(f.clone(), vec![x, y.clone()], span)
+            }
+            Closure::Project(fields) => {
+                let v = args.into_iter().next().unwrap_or_else(V::unit);
+                let ids: Vec<ast::Ident> = fields
+                    .iter()
+                    .map(|n| ast::Ident {
+                        name: n.clone(),
+                        span,
+                    })
+                    .collect();
+                let refs: Vec<&ast::Ident> = ids.iter().collect();
+                project(v, &refs)
+            }
+            Closure::Index(idx) => {
+                let v = args.into_iter().next().unwrap_or_else(V::unit);
+                self.index(&v, idx, span)
+            }
+            Closure::Partial { .. } => {
+                let f = V::Fun(c.clone());
+                self.apply(f, args, span)
+            }
+        }
+    }
+
+    /// Binds parameters and size names for a call.
+    fn bind_params(
+        &mut self,
+        def: &FunDef,
+        env: &Env,
+        args: Vec<V>,
+        sizes: &[(ast::Name, V)],
+    ) -> IResult<Env> {
+        let mut sz = Sizes::new(def.size_names.clone());
+        let mut env = env.clone();
+        for (p, a) in def.params.iter().zip(args) {
+            env = self.bind_pat(p, a, env, &mut sz)?;
+        }
+        for (n, v) in sizes {
+            sz.bind(n.clone(), v.clone());
+        }
+        Ok(sz.bind_all(env))
+    }
+
+    fn inline(
+        &mut self,
+        def: &FunDef,
+        env: &Env,
+        args: Vec<V>,
+        sizes: &[(ast::Name, V)],
+    ) -> IResult<V> {
+        let env = self.bind_params(def, env, args, sizes)?;
+        self.expr(&def.body, &env)
+    }
+
+    fn specialise(
+        &mut self,
+        c: &Rc<Closure>,
+        def: &Rc<FunDef>,
+        env: &Env,
+        args: Vec<V>,
+        sizes: &[(ast::Name, V)],
+        span: syntax::Span,
+    ) -> IResult<V> {
+        let shapes: Vec<T> = args.iter().map(|a| a.shape(&self.fb)).collect();
+        // Size arguments not determined by the parameters travel as extra
+        // `i64` parameters.
+        let extra: Vec<(ast::Name, Operand)> = sizes
+            .iter()
+            .filter_map(|(n, v)| v.scalar().map(|o| (n.clone(), o)))
+            .collect();
+        let mut key = format!("{:p}|", Rc::as_ptr(c));
+        for s in &shapes {
+            s.key(&mut key);
+            key.push('|');
+        }
+        for (n, _) in &extra {
+            key.push_str(n);
+            key.push(',');
+        }
+        let (fid, ret) = match self.memo.get(&key) {
+            Some(x) => x.clone(),
+            None => {
+                let x = self.build_function(def, env, &shapes, &extra, span)?;
+                self.memo.insert(key, x.clone());
+                x
+            }
+        };
+        let mut ops = Vec::new();
+        for (a, p) in args.iter().zip(&def.params) {
+            let flat = a.flat();
+            if unique_param(p) {
+                for o in flat {
+                    ops.push(match o {
+                        Operand::Var(v) => Operand::Var(self.fb.own(v)?),
+                        o => o,
+                    });
+                }
+            } else {
+                ops.extend(flat);
+            }
+        }
+        for (_, o) in &extra {
+            let o = self.as_i64(*o)?;
+            ops.push(o);
+        }
+        let (v, pat) = ret.instantiate(&mut self.fb, "r", &mut |fb, n, t| fb.var(n, t));
+        self.fb.push(
+            pat,
+            Exp::Apply {
+                fun: fid,
+                args: ops,
+            },
+        );
+        Ok(v)
+    }
+
+    /// Builds the specialisation of `def` for argument shapes `shapes`.
+    fn build_function(
+        &mut self,
+        def: &Rc<FunDef>,
+        env: &Env,
+        shapes: &[T],
+        extra: &[(ast::Name, Operand)],
+        span: syntax::Span,
+    ) -> IResult<(ir::FunId, T)> {
+        let saved = std::mem::replace(&mut self.fb, Fb::new());
+        let r = self.build_body(def, env, shapes, extra);
+        let fb = std::mem::replace(&mut self.fb, saved);
+        let (params, body, ret_t, ret) = r?;
+        let base = def.name.as_deref().unwrap_or("lambda");
+        let name = self.fun_name(base);
+        let f = Function {
+            name,
+            attrs: Vec::new(),
+            params,
+            ret,
+            body,
+            vars: fb.arena(),
+        };
+        let _ = span;
+        let fid = self.prog.functions.push(f);
+        Ok((fid, ret_t))
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn build_body(
+        &mut self,
+        def: &Rc<FunDef>,
+        env: &Env,
+        shapes: &[T],
+        extra: &[(ast::Name, Operand)],
+    ) -> IResult<(Vec<Param>, ir::Body, T, Vec<ir::Type>)> {
+        let mut params = Vec::new();
+        let mut args = Vec::new();
+        for (t, p) in shapes.iter().zip(&def.params) {
+            let unique = unique_param(p);
+            let (v, vars) = t.instantiate(&mut self.fb, "p", &mut |fb, n, ty| {
+                let u = unique && !ty.shape.is_empty();
+                fb.param(n, ty, u).var
+            });
+            for var in vars {
+                let u = unique && !self.fb.ty(var).shape.is_empty();
+                params.push(Param { var, unique: u });
+            }
+            args.push(v);
+        }
+        let mut sizes = Vec::new();
+        for (n, _) in extra {
+            let p = self.fb.param(n, sc(PrimType::I64), false);
+            params.push(p);
+            sizes.push((n.clone(), V::Leaf(Operand::Var(p.var))));
+        }
+        let env = self.bind_params(def, env, args, &sizes)?;
+        let result = self.expr(&def.body, &env)?;
+        if result.has_local_fun() {
+            return Err(InternaliseError::unsupported(
+                "functions that return closures",
+                def.body.span,
+            ));
+        }
+        let ret_t = result.shape(&self.fb);
+        let mut ret = vec![sc(PrimType::I64); ret_t.num_dims()];
+        ret_t.leaf_types_any(0, &mut ret);
+        let body = self.fb.end(result.flat());
+        Ok((params, body, ret_t, ret))
+    }
+}

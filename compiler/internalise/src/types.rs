@@ -1,0 +1,78 @@
+//! Type expressions, as far as the internaliser needs them: the shape of
+//! an empty array literal from its ascription.
+
+use syntax::ast::{self, TypeExpKind};
+
+use crate::cx::Cx;
+use crate::env::Env;
+use crate::error::{IResult, InternaliseError};
+use crate::exprs::prim;
+use crate::value::T;
+
+impl Cx {
+    /// The shape a type expression denotes.
+    pub(crate) fn type_template(&mut self, te: &ast::TypeExp, env: &Env) -> IResult<T> {
+        let unsupported = || InternaliseError::unsupported("this type expression", te.span);
+        match &te.kind {
+            TypeExpKind::Var(q, args) => {
+                if q.quals.is_empty()
+                    && args.is_empty()
+                    && let Some(p) = ast::PrimType::from_name(&q.name.name)
+                    && env.type_def(&q.name.name).is_none()
+                {
+                    return Ok(T::Prim(prim(p)));
+                }
+                let td = if q.quals.is_empty() {
+                    env.type_def(&q.name.name)
+                } else {
+                    let mq = ast::QualName {
+                        quals: q.quals[..q.quals.len() - 1].to_vec(),
+                        name: q.quals[q.quals.len() - 1].clone(),
+                    };
+                    match self.resolve_module(&mq, env)? {
+                        crate::env::ModVal::Struct(m) => m.types.get(&q.name.name).cloned(),
+                        crate::env::ModVal::Functor(_) => None,
+                    }
+                };
+                let Some(td) = td else {
+                    return match ast::PrimType::from_name(&q.name.name) {
+                        Some(p) => Ok(T::Prim(prim(p))),
+                        None => Err(unsupported()),
+                    };
+                };
+                if td
+                    .params
+                    .iter()
+                    .any(|p| matches!(p, ast::TypeParam::Type(..)))
+                {
+                    return Err(unsupported());
+                }
+                let Some(def) = &td.def else {
+                    return Err(unsupported());
+                };
+                let (def, tenv) = (def.clone(), td.env.clone());
+                self.type_template(&def, &tenv)
+            }
+            TypeExpKind::Tuple(ts) => Ok(T::Tuple(
+                ts.iter()
+                    .map(|t| self.type_template(t, env))
+                    .collect::<IResult<_>>()?,
+            )),
+            TypeExpKind::Record(fs) => {
+                let mut out: Vec<(ast::Name, T)> = fs
+                    .iter()
+                    .map(|(n, t)| Ok((n.name.clone(), self.type_template(t, env)?)))
+                    .collect::<IResult<_>>()?;
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                Ok(T::Record(out))
+            }
+            TypeExpKind::Array(_, elem) => Ok(match self.type_template(elem, env)? {
+                T::Arr(r, e) => T::Arr(r + 1, e),
+                e => T::Arr(1, Box::new(e)),
+            }),
+            TypeExpKind::Unique(t) | TypeExpKind::Existential(_, t) => self.type_template(t, env),
+            TypeExpKind::Sum(_) => Err(InternaliseError::unsupported("sum types", te.span)),
+            TypeExpKind::Arrow(..) => Err(unsupported()),
+        }
+    }
+}

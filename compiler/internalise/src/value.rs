@@ -1,0 +1,369 @@
+//! Static values: what a source expression denotes after internalisation.
+//!
+//! A [`V`] is a tree whose leaves are IR operands. Records and tuples are
+//! trees of their components (record fields sorted by name); an array of
+//! any element type is [`V::Arr`]: its dimensions (IR sizes, constants or
+//! `i64` variables in scope) and its element tree, each of whose leaves is
+//! one IR array of primitives with those outer dimensions — so an array of
+//! tuples is a tuple of arrays. Functions are [`V::Fun`], statically known
+//! closures; they never reach the IR.
+//!
+//! A [`T`] is the shape of a value without its operands: the key under
+//! which a function is specialised, and the recipe for binding fresh
+//! variables of the same shape (parameters, loop parameters, branch and
+//! call results).
+
+use std::fmt::Write as _;
+use std::rc::Rc;
+
+use ir::{Operand, PrimType, Size, Type, VarId};
+use syntax::ast::{self, Name};
+
+use crate::env::Env;
+use crate::fb::{Fb, sc};
+
+/// A static value.
+#[derive(Clone, Debug)]
+pub(crate) enum V {
+    /// A scalar, or (inside [`V::Arr`]) an array of primitives.
+    Leaf(Operand),
+    /// A tuple.
+    Tuple(Vec<V>),
+    /// A record, fields sorted by name.
+    Record(Vec<(Name, V)>),
+    /// An array: dimensions and the element tree (never itself an array).
+    Arr(Vec<Size>, Box<V>),
+    /// A function.
+    Fun(Rc<Closure>),
+}
+
+/// A function value.
+#[derive(Debug)]
+pub(crate) enum Closure {
+    /// A user function or lambda with the environment it was defined in.
+    Def {
+        def: Rc<FunDef>,
+        env: Env,
+        /// True for a definition at module level: its environment holds no
+        /// IR variables, so it can become an IR function of its own.
+        top: bool,
+    },
+    /// A prelude intrinsic.
+    Intrinsic { name: Name, arity: usize },
+    /// A builtin operator.
+    Op(Name),
+    /// A function applied to some of its arguments, with size arguments
+    /// the checker recorded for the use.
+    Partial {
+        f: Rc<Closure>,
+        args: Vec<V>,
+        sizes: Vec<(Name, V)>,
+    },
+    /// A right section `(op y)`: `\x -> f x y`.
+    Flip { f: V, y: V },
+    /// A projection section `(.a.b)`.
+    Project(Vec<Name>),
+    /// An index section `(.[i])`, its indices evaluated.
+    Index(Vec<crate::index::Idx>),
+}
+
+/// A function definition.
+#[derive(Debug)]
+pub(crate) struct FunDef {
+    pub name: Option<Name>,
+    pub size_names: Vec<Name>,
+    pub params: Vec<ast::Pat>,
+    pub body: ast::Expr,
+}
+
+impl FunDef {
+    pub fn new(
+        name: Option<Name>,
+        type_params: &[ast::TypeParam],
+        params: Vec<ast::Pat>,
+        body: ast::Expr,
+    ) -> FunDef {
+        let size_names = type_params
+            .iter()
+            .filter_map(|p| match p {
+                ast::TypeParam::Size(i) => Some(i.name.clone()),
+                ast::TypeParam::Type(..) => None,
+            })
+            .collect();
+        FunDef {
+            name,
+            size_names,
+            params,
+            body,
+        }
+    }
+}
+
+impl Closure {
+    /// The number of arguments before the closure runs.
+    pub fn arity(&self) -> usize {
+        match self {
+            Closure::Def { def, .. } => def.params.len(),
+            Closure::Intrinsic { arity, .. } => *arity,
+            Closure::Op(_) => 2,
+            Closure::Partial { f, args, .. } => f.arity().saturating_sub(args.len()),
+            Closure::Flip { .. } | Closure::Project(_) | Closure::Index(_) => 1,
+        }
+    }
+
+    /// True when the closure refers to no IR variable.
+    pub fn is_static(&self) -> bool {
+        match self {
+            Closure::Def { top, .. } => *top,
+            Closure::Intrinsic { .. } | Closure::Op(_) | Closure::Project(_) => true,
+            Closure::Partial { .. } | Closure::Flip { .. } | Closure::Index(_) => false,
+        }
+    }
+}
+
+/// The shape of a value.
+#[derive(Clone, Debug)]
+pub(crate) enum T {
+    Prim(PrimType),
+    Tuple(Vec<T>),
+    Record(Vec<(Name, T)>),
+    /// An array: its rank and element shape.
+    Arr(usize, Box<T>),
+    /// A static function, by identity.
+    Fun(Rc<Closure>),
+}
+
+impl V {
+    /// The unit value.
+    pub fn unit() -> V {
+        V::Tuple(Vec::new())
+    }
+
+    /// The operand of a scalar value.
+    pub fn scalar(&self) -> Option<Operand> {
+        match self {
+            V::Leaf(o) => Some(*o),
+            _ => None,
+        }
+    }
+
+    /// The leaves, left to right.
+    pub fn leaves(&self, out: &mut Vec<Operand>) {
+        match self {
+            V::Leaf(o) => out.push(*o),
+            V::Tuple(vs) => vs.iter().for_each(|v| v.leaves(out)),
+            V::Record(fs) => fs.iter().for_each(|(_, v)| v.leaves(out)),
+            V::Arr(_, e) => e.leaves(out),
+            V::Fun(_) => {}
+        }
+    }
+
+    /// The leaves as a list.
+    pub fn leaf_list(&self) -> Vec<Operand> {
+        let mut out = Vec::new();
+        self.leaves(&mut out);
+        out
+    }
+
+    /// The dimensions of every array, in the order [`V::leaves`] visits them.
+    pub fn dims(&self, out: &mut Vec<Size>) {
+        match self {
+            V::Leaf(_) | V::Fun(_) => {}
+            V::Tuple(vs) => vs.iter().for_each(|v| v.dims(out)),
+            V::Record(fs) => fs.iter().for_each(|(_, v)| v.dims(out)),
+            V::Arr(ds, e) => {
+                out.extend(ds.iter().copied());
+                e.dims(out);
+            }
+        }
+    }
+
+    /// The dimensions and then the leaves: how a value crosses a function,
+    /// loop or branch boundary.
+    pub fn flat(&self) -> Vec<Operand> {
+        let mut ds = Vec::new();
+        self.dims(&mut ds);
+        let mut out: Vec<Operand> = ds.iter().map(|s| size_operand(*s)).collect();
+        self.leaves(&mut out);
+        out
+    }
+
+    /// Replaces the leaves (in order) by `new`.
+    pub fn with_leaves(&self, new: &mut impl Iterator<Item = Operand>) -> V {
+        match self {
+            V::Leaf(o) => V::Leaf(new.next().unwrap_or(*o)),
+            V::Tuple(vs) => V::Tuple(vs.iter().map(|v| v.with_leaves(new)).collect()),
+            V::Record(fs) => V::Record(
+                fs.iter()
+                    .map(|(n, v)| (n.clone(), v.with_leaves(new)))
+                    .collect(),
+            ),
+            V::Arr(ds, e) => V::Arr(ds.clone(), Box::new(e.with_leaves(new))),
+            V::Fun(c) => V::Fun(c.clone()),
+        }
+    }
+
+    /// True when the value holds a function that refers to IR variables.
+    pub fn has_local_fun(&self) -> bool {
+        match self {
+            V::Leaf(_) => false,
+            V::Tuple(vs) => vs.iter().any(V::has_local_fun),
+            V::Record(fs) => fs.iter().any(|(_, v)| v.has_local_fun()),
+            V::Arr(_, e) => e.has_local_fun(),
+            V::Fun(c) => !c.is_static(),
+        }
+    }
+
+    /// True when the value holds a function.
+    pub fn has_fun(&self) -> bool {
+        match self {
+            V::Leaf(_) => false,
+            V::Tuple(vs) => vs.iter().any(V::has_fun),
+            V::Record(fs) => fs.iter().any(|(_, v)| v.has_fun()),
+            V::Arr(_, e) => e.has_fun(),
+            V::Fun(_) => true,
+        }
+    }
+
+    /// The shape of the value.
+    pub fn shape(&self, fb: &Fb) -> T {
+        self.shape_in(fb)
+    }
+
+    fn shape_in(&self, fb: &Fb) -> T {
+        match self {
+            V::Leaf(o) => T::Prim(fb.op_ty(o).elem),
+            V::Tuple(vs) => T::Tuple(vs.iter().map(|v| v.shape_in(fb)).collect()),
+            V::Record(fs) => T::Record(
+                fs.iter()
+                    .map(|(n, v)| (n.clone(), v.shape_in(fb)))
+                    .collect(),
+            ),
+            V::Arr(ds, e) => T::Arr(ds.len(), Box::new(e.shape_in(fb))),
+            V::Fun(c) => T::Fun(c.clone()),
+        }
+    }
+}
+
+/// An `i64` operand for a size.
+pub(crate) fn size_operand(s: Size) -> Operand {
+    match s {
+        Size::Const(c) => Operand::i64(c),
+        Size::Var(v) => Operand::Var(v),
+        Size::Any => Operand::i64(0),
+    }
+}
+
+impl T {
+    /// A text key for memoisation: functions by identity.
+    pub fn key(&self, out: &mut String) {
+        match self {
+            T::Prim(p) => out.push_str(p.name()),
+            T::Tuple(ts) => {
+                out.push('(');
+                for t in ts {
+                    t.key(out);
+                    out.push(',');
+                }
+                out.push(')');
+            }
+            T::Record(fs) => {
+                out.push('{');
+                for (n, t) in fs {
+                    let _ = write!(out, "{n}:");
+                    t.key(out);
+                    out.push(',');
+                }
+                out.push('}');
+            }
+            T::Arr(r, e) => {
+                let _ = write!(out, "[{r}]");
+                e.key(out);
+            }
+            T::Fun(c) => {
+                let _ = write!(out, "fn{:p}", Rc::as_ptr(c));
+            }
+        }
+    }
+
+    /// Number of dimensions of all arrays.
+    pub fn num_dims(&self) -> usize {
+        match self {
+            T::Prim(_) | T::Fun(_) => 0,
+            T::Tuple(ts) => ts.iter().map(T::num_dims).sum(),
+            T::Record(fs) => fs.iter().map(|(_, t)| t.num_dims()).sum(),
+            T::Arr(r, e) => r + e.num_dims(),
+        }
+    }
+
+    /// Binds fresh variables of this shape with `mk(name, type)`: first one
+    /// `i64` per dimension, then the leaves. Returns the value and all the
+    /// variables in order (dimensions, then leaves).
+    pub fn instantiate(
+        &self,
+        fb: &mut Fb,
+        name: &str,
+        mk: &mut dyn FnMut(&mut Fb, &str, Type) -> VarId,
+    ) -> (V, Vec<VarId>) {
+        let n = self.num_dims();
+        let dims: Vec<VarId> = (0..n)
+            .map(|_| mk(fb, &format!("{name}_d"), sc(PrimType::I64)))
+            .collect();
+        let mut di = dims.iter().copied();
+        let mut leaves = Vec::new();
+        let v = self.inst(fb, name, &[], &mut di, &mut leaves, mk);
+        let mut all = dims;
+        all.extend(leaves);
+        (v, all)
+    }
+
+    fn inst(
+        &self,
+        fb: &mut Fb,
+        name: &str,
+        outer: &[Size],
+        dims: &mut dyn Iterator<Item = VarId>,
+        leaves: &mut Vec<VarId>,
+        mk: &mut dyn FnMut(&mut Fb, &str, Type) -> VarId,
+    ) -> V {
+        match self {
+            T::Prim(p) => {
+                let v = mk(fb, name, Type::array(*p, outer.to_vec()));
+                leaves.push(v);
+                V::Leaf(Operand::Var(v))
+            }
+            T::Tuple(ts) => V::Tuple(
+                ts.iter()
+                    .map(|t| t.inst(fb, name, outer, dims, leaves, mk))
+                    .collect(),
+            ),
+            T::Record(fs) => V::Record(
+                fs.iter()
+                    .map(|(n, t)| (n.clone(), t.inst(fb, n, outer, dims, leaves, mk)))
+                    .collect(),
+            ),
+            T::Arr(r, e) => {
+                let ds: Vec<Size> = (0..*r)
+                    .map(|_| dims.next().map(Size::Var).unwrap_or(Size::Any))
+                    .collect();
+                let mut all = outer.to_vec();
+                all.extend(ds.iter().copied());
+                let ev = e.inst(fb, name, &all, dims, leaves, mk);
+                V::Arr(ds, Box::new(ev))
+            }
+            T::Fun(c) => V::Fun(c.clone()),
+        }
+    }
+
+    /// The IR types of the leaves with every dimension `?` (for function
+    /// result types).
+    pub fn leaf_types_any(&self, outer: usize, out: &mut Vec<Type>) {
+        match self {
+            T::Prim(p) => out.push(Type::array(*p, vec![Size::Any; outer])),
+            T::Tuple(ts) => ts.iter().for_each(|t| t.leaf_types_any(outer, out)),
+            T::Record(fs) => fs.iter().for_each(|(_, t)| t.leaf_types_any(outer, out)),
+            T::Arr(r, e) => e.leaf_types_any(outer + r, out),
+            T::Fun(_) => {}
+        }
+    }
+}
