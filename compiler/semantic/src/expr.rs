@@ -1456,6 +1456,8 @@ impl Checker<'_> {
                     self.check_dups(&binds, &mut seen);
                     let unique = binds.iter().any(|b| b.unique);
                     self.bind_pat(p, binds, &Al::none(), false);
+                    let now = fresh_uid();
+                    self.u.freeze_ty(&t, now);
                     ptys.push((t, unique));
                 }
                 let (rt, runique) = match ret {

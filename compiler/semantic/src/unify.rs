@@ -159,6 +159,9 @@ pub struct Unifier {
     /// became fixed: unknown sizes made later ([`Size::Exist`] with a greater uid) cannot
     /// be their value.
     pub frozen: std::collections::HashMap<u32, Uid>,
+    /// Type variables of bound values (lambda parameters), with the moment their type
+    /// became fixed: they may not later become types with unknown sizes made after it.
+    pub frozen_tys: std::collections::HashMap<u32, Uid>,
 }
 
 impl Unifier {
@@ -486,6 +489,19 @@ impl Unifier {
         }
     }
 
+    /// Records that the type and size variables of `t` were fixed at moment `at`.
+    pub fn freeze_ty(&mut self, t: &Ty, at: Uid) {
+        let z = self.zonk(t);
+        let (mut vars, mut sizes) = (Vec::new(), Vec::new());
+        crate::decls::collect_vars(&z, &mut vars, &mut sizes);
+        for v in vars {
+            self.frozen_tys.entry(v).or_insert(at);
+        }
+        for s in sizes {
+            self.frozen.entry(s).or_insert(at);
+        }
+    }
+
     fn occurs(&self, v: u32, t: &Ty) -> bool {
         match self.shallow(t) {
             Ty::Var(w) => v == w,
@@ -556,6 +572,14 @@ impl Unifier {
         if info.eq && zt.has_arrow() {
             return Err(UErr::NoEq(zt));
         }
+        if let Some(t0) = self.frozen_tys.get(&v).copied()
+            && !self.ignore_sizes
+        {
+            if let Some(e) = newest_exist(&zt).filter(|e| *e > t0) {
+                return Err(UErr::Causality(Size::Exist(e), Size::Exist(e)));
+            }
+            self.freeze_ty(&zt, t0);
+        }
         // Bind first so that recursive unifications see the binding.
         self.vars[v as usize] = VarState::Bound(t.clone());
         self.propagate(t, info.level, info.no_fun, info.eq);
@@ -622,6 +646,10 @@ impl Unifier {
             let b = self.shallow(&Ty::Var(w));
             return self.bind(v, &b);
         };
+        if let Some(t0) = self.frozen_tys.get(&v).copied() {
+            let e = self.frozen_tys.entry(w).or_insert(t0);
+            *e = (*e).min(t0);
+        }
         self.vars[v as usize] = VarState::Bound(Ty::Var(w));
         let mut pending: Vec<(Ty, Ty)> = Vec::new();
         let cons = match (vi.cons.clone(), wi.cons.clone()) {
@@ -689,6 +717,18 @@ impl Unifier {
 }
 
 /// Whether a size mentions the size variable `v`.
+/// The newest unknown size ([`Size::Exist`]) among a type's array sizes.
+fn newest_exist(t: &Ty) -> Option<Uid> {
+    let mut best: Option<Uid> = None;
+    crate::types::map_sizes(t, &mut |s: &Size| {
+        if let Size::Exist(e) = s {
+            best = Some(best.map_or(*e, |b| b.max(*e)));
+        }
+        s.clone()
+    });
+    best
+}
+
 /// The type variables of a type.
 fn collect_ty_vars(t: &Ty, out: &mut Vec<u32>) {
     match t {

@@ -488,3 +488,11 @@ fn size_dependent_functions_cannot_be_mapped() {
     let same_size = format!("{head}def main (n: i64) = map (\\_ -> upto 3) (iota n)\n");
     assert!(codes(&same_size).is_empty(), "{}", render(&same_size));
 }
+
+#[test]
+fn lambda_parameters_take_part_in_the_causality_check() {
+    let late = "def main (ys: []i64) = (\\g -> g (filter (> 1) ys)) (\\_ -> 7i64)\n";
+    assert_eq!(codes(late), vec!["S003"], "{}", render(late));
+    let early = "def main (ys: []i64) = let zs = filter (> 1) ys in (\\g -> g zs) (\\_ -> 7i64)\n";
+    assert!(codes(early).is_empty(), "{}", render(early));
+}
