@@ -458,6 +458,29 @@ impl<'a> Checker<'a> {
         None
     }
 
+    /// The size a module-level value denotes when used as a size (see
+    /// [`ValInfo::size`]), looked up without reporting unknown names; `None` for locals,
+    /// unknown names and values that are not sizes.
+    pub fn global_size(&self, qn: &syntax::ast::QualName) -> Option<crate::types::Size> {
+        let Some((first, rest)) = qn.quals.split_first() else {
+            return match self.lookup_val(&qn.name.name)? {
+                ValRef::Global(v) => v.size.clone(),
+                ValRef::Local(_) => None,
+            };
+        };
+        let mut env = match &*self.lookup_mod(&first.name)? {
+            ModVal::Struct(e) => e.clone(),
+            ModVal::Functor(_) => return None,
+        };
+        for q in rest {
+            env = match &**env.mods.get(&q.name)? {
+                ModVal::Struct(e) => e.clone(),
+                ModVal::Functor(_) => return None,
+            };
+        }
+        env.vals.get(&qn.name.name)?.size.clone()
+    }
+
     /// Looks up a local by name only (for sizes).
     pub fn lookup_local(&self, name: &str) -> Option<&Local> {
         for f in self.scope.iter().rev() {

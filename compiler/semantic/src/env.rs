@@ -1,7 +1,7 @@
 //! Environments: what a module (or file) binds, module and module-type values, and
 //! substitution over whole environments.
 
-use crate::types::{Scheme, Subst, SubstTarget, TypeDef, Uid, subst_ty};
+use crate::types::{Scheme, Size, Subst, SubstTarget, TypeDef, Uid, subst_size, subst_ty};
 use std::collections::HashMap;
 use std::sync::Arc;
 use syntax::ast::{ModExp, Name, SigExp, Span};
@@ -13,6 +13,10 @@ pub struct ValInfo {
     pub scheme: Scheme,
     /// Where it was defined.
     pub span: Span,
+    /// The size the value denotes when it is used as a size (in a type, or as the
+    /// argument of a parameter that sizes name): set for module-level `i64` constants
+    /// and `val` specs of type `i64`, `None` for every other value.
+    pub size: Option<Size>,
 }
 
 /// The bindings of a module, in four namespaces.
@@ -113,6 +117,7 @@ pub fn subst_env(env: &Env, sub: &Subst) -> Env {
                     Arc::new(ValInfo {
                         scheme: s,
                         span: v.span,
+                        size: v.size.as_ref().map(|z| subst_size(z, sub)),
                     }),
                 )
             })

@@ -897,7 +897,7 @@ impl Checker<'_> {
     }
 
     /// The size an argument denotes when passed for a named parameter.
-    fn size_of_arg(&mut self, e: &Expr) -> Size {
+    pub fn size_of_arg(&mut self, e: &Expr) -> Size {
         match &e.kind {
             ExprKind::Literal(syntax::ast::Literal::Int { value, .. }) => {
                 i64::try_from(*value).map(Size::Const).unwrap_or(Size::Any)
@@ -905,8 +905,10 @@ impl Checker<'_> {
             ExprKind::Parens(x) => self.size_of_arg(x),
             ExprKind::Var(qn) if qn.quals.is_empty() => match self.lookup_local(&qn.name.name) {
                 Some(l) if l.scheme.is_none() => Size::Named(l.uid, qn.name.name.clone()),
-                _ => Size::Any,
+                Some(_) => Size::Any,
+                None => self.global_size(qn).unwrap_or(Size::Any),
             },
+            ExprKind::Var(qn) => self.global_size(qn).unwrap_or(Size::Any),
             ExprKind::BinOp(op, a, b) if op.quals.is_empty() => {
                 match crate::types::SizeOp::from_name(&op.name.name) {
                     Some(o) => {

@@ -4,11 +4,14 @@
 use crate::checker::Checker;
 use crate::env::{AbsInfo, Env, Functor, ModVal, SigVal, ValInfo, subst_env, subst_sig};
 use crate::typeexp::{AnonSize, qn_string};
-use crate::types::{Scheme, Subst, SubstTarget, TParam, Ty, TyArg, TypeDef, fresh_uid, subst_ty};
+use crate::types::{
+    Scheme, Size, Subst, SubstTarget, TParam, Ty, TyArg, TypeDef, Uid, fresh_uid, size_has_var,
+    subst_ty,
+};
 use std::sync::Arc;
 use syntax::Diagnostic;
 use syntax::ast::{
-    Dec, DecKind, Ident, Liftedness, ModBind, ModExp, ModExpKind, Name, QualName, SigExp,
+    Dec, DecKind, Ident, Liftedness, ModBind, ModExp, ModExpKind, Name, PrimType, QualName, SigExp,
     SigExpKind, Span, Spec, SpecKind, TypeBind, ValBind,
 };
 
@@ -167,9 +170,20 @@ impl Checker<'_> {
                 self.last_main.take()
             };
         }
+        // A module-level `i64` constant can be used as a size: it denotes the size of
+        // its body when that is known symbolically, and a name of its own otherwise.
+        let size = (vb.params.is_empty()
+            && vb.type_params.is_empty()
+            && f.scheme.params.is_empty()
+            && matches!(self.u.zonk(&f.scheme.ty), Ty::Prim(PrimType::I64)))
+        .then(|| match self.size_of_arg(&vb.body) {
+            s @ (Size::Const(_) | Size::Named(..) | Size::Op(..)) if !size_has_var(&s) => s,
+            _ => Size::Named(fresh_uid(), vb.name.name.clone()),
+        });
         let info = Arc::new(ValInfo {
             scheme: f.scheme,
             span: vb.name.span,
+            size,
         });
         self.own_env()
             .vals
@@ -686,7 +700,11 @@ impl Checker<'_> {
                 }
             }
         }
-        ok &= self.match_env(env, senv, &sub, span, &mut Vec::new());
+        // Values of the module type used as sizes (`val n: i64` then `val xs: [n]t`)
+        // stand for the module's values: sizes of later specs are compared with them.
+        let mut value_sizes = Vec::new();
+        value_size_subst(env, senv, &mut sub, &mut value_sizes);
+        ok &= self.match_env(env, senv, &sub, &value_sizes, span, &mut Vec::new());
         if ok { Some(sub) } else { None }
     }
 
@@ -695,6 +713,7 @@ impl Checker<'_> {
         env: &Env,
         senv: &Env,
         sub: &Subst,
+        value_sizes: &[Uid],
         span: Span,
         path: &mut Vec<Name>,
     ) -> bool {
@@ -733,6 +752,34 @@ impl Checker<'_> {
                     format!(
                         "`{}` has type `{}`, but its module type requires `{}`",
                         path_string(&full),
+                        self.show(&have.scheme.ty),
+                        self.show(&want)
+                    ),
+                    span,
+                    "this module does not match its module type",
+                )
+                .with_secondary(spec.span, "required by this specification");
+                let d = if have.span.file == span.file {
+                    d.with_secondary(have.span, "defined here")
+                } else {
+                    d
+                };
+                self.report(d);
+            } else if let Some((w, g)) = value_size_mismatch(
+                &self.u.zonk(&spec.scheme.ty),
+                &self.u.zonk(&got),
+                sub,
+                value_sizes,
+            ) {
+                ok = false;
+                let d = Diagnostic::error(
+                    "T008",
+                    format!(
+                        "`{}` does not match its specification: Dimensions {} and {} do \
+                         not match (its type is `{}`, its module type requires `{}`)",
+                        path_string(&full),
+                        show_dim(&w),
+                        show_dim(&g),
                         self.show(&have.scheme.ty),
                         self.show(&want)
                     ),
@@ -822,7 +869,7 @@ impl Checker<'_> {
             match (env.mods.get(name).map(|m| &**m), &*senv.mods[name]) {
                 (Some(ModVal::Struct(e)), ModVal::Struct(s)) => {
                     path.push(name.clone());
-                    ok &= self.match_env(e, s, sub, span, path);
+                    ok &= self.match_env(e, s, sub, value_sizes, span, path);
                     path.pop();
                 }
                 (Some(_), _) => {}
@@ -1011,7 +1058,11 @@ impl Checker<'_> {
                         }
                     }
                     let t = self.u.zonk(&t);
+                    // A value of type `i64` may be used as a size by later specs.
+                    let size = (params.is_empty() && t == Ty::Prim(PrimType::I64))
+                        .then(|| Size::Named(fresh_uid(), name.name.clone()));
                     let info = Arc::new(ValInfo {
+                        size,
                         scheme: Scheme {
                             params,
                             eq_params: Vec::new(),
@@ -1135,6 +1186,91 @@ pub fn freshen(s: &SigVal) -> (SigVal, Subst) {
         );
     }
     (subst_sig(s, &sub), sub)
+}
+
+/// Maps the size of every `i64` value spec of `senv` (and its nested module specs) to
+/// the size of the module's value of that name (an unknown size when the module's
+/// value is not a size), and collects the specs' size identities in `uids`.
+fn value_size_subst(env: &Env, senv: &Env, sub: &mut Subst, uids: &mut Vec<Uid>) {
+    for (name, spec) in &senv.vals {
+        if let Some(Size::Named(u, _)) = &spec.size {
+            let have = env.vals.get(name).and_then(|v| v.size.clone());
+            sub.insert(*u, SubstTarget::Size(have.unwrap_or(Size::Any)));
+            uids.push(*u);
+        }
+    }
+    for (name, sm) in &senv.mods {
+        if let (ModVal::Struct(s), Some(ModVal::Struct(e))) =
+            (&**sm, env.mods.get(name).map(|m| &**m))
+        {
+            value_size_subst(e, s, sub, uids);
+        }
+    }
+}
+
+/// The first pair of sizes (as the module type requires it, as the module has it) that
+/// differ, among the sizes of the spec type `want` that name values of the module type
+/// (`uids`, replaced by the module's values through `sub`). Sizes the module's type
+/// leaves to be inferred or does not know are not compared; an existential size of the
+/// module's type differs from every size such a spec names.
+fn value_size_mismatch(want: &Ty, got: &Ty, sub: &Subst, uids: &[Uid]) -> Option<(Size, Size)> {
+    let mut pairs = Vec::new();
+    size_pairs(want, got, &mut pairs);
+    pairs.into_iter().find_map(|(w, g)| {
+        if !uids.iter().any(|u| crate::types::size_mentions(&w, *u)) {
+            return None;
+        }
+        let w = crate::types::subst_size(&w, sub);
+        let differ = match (&w, &g) {
+            (Size::Any, _) | (_, Size::Any) => false,
+            _ if size_has_var(&w) || size_has_var(&g) => false,
+            (_, Size::Hidden(_) | Size::Exist(_)) => true,
+            _ => match (crate::types::size_poly(&w), crate::types::size_poly(&g)) {
+                (Some(a), Some(b)) => a != b,
+                _ => false,
+            },
+        };
+        differ.then_some((w, g))
+    })
+}
+
+/// A size in a message: in backquotes, or described when it has no name.
+fn show_dim(s: &Size) -> String {
+    match s.to_string() {
+        t if t.is_empty() => "an unknown size".into(),
+        t => format!("`{t}`"),
+    }
+}
+
+/// The pairs of array sizes at the same places of two types of the same shape.
+fn size_pairs(a: &Ty, b: &Ty, out: &mut Vec<(Size, Size)>) {
+    match (a, b) {
+        (Ty::Array(x, ds), Ty::Array(y, es)) => {
+            if ds.len() == es.len() {
+                out.extend(ds.iter().cloned().zip(es.iter().cloned()));
+            }
+            size_pairs(x, y, out);
+        }
+        (Ty::Tuple(xs), Ty::Tuple(ys)) if xs.len() == ys.len() => {
+            xs.iter().zip(ys).for_each(|(x, y)| size_pairs(x, y, out))
+        }
+        (Ty::Record(xs), Ty::Record(ys)) if xs.len() == ys.len() => xs
+            .iter()
+            .zip(ys)
+            .for_each(|((_, x), (_, y))| size_pairs(x, y, out)),
+        (Ty::Sum(xs), Ty::Sum(ys)) if xs.len() == ys.len() => {
+            for ((_, xs), (_, ys)) in xs.iter().zip(ys) {
+                if xs.len() == ys.len() {
+                    xs.iter().zip(ys).for_each(|(x, y)| size_pairs(x, y, out));
+                }
+            }
+        }
+        (Ty::Arrow(x), Ty::Arrow(y)) => {
+            size_pairs(&x.param, &y.param, out);
+            size_pairs(&x.ret, &y.ret, out);
+        }
+        _ => {}
+    }
 }
 
 /// The module described by a signature (its specs as bindings).

@@ -286,7 +286,7 @@ impl Checker<'_> {
                     return Size::Named(l.uid, name.clone());
                 }
                 if self.lookup_val(name).is_some() {
-                    return Size::Any;
+                    return self.global_size(qn).unwrap_or(Size::Any);
                 }
                 self.report(
                     Diagnostic::error(
@@ -299,7 +299,7 @@ impl Checker<'_> {
                 );
                 Size::Any
             }
-            ExprKind::Var(_) => Size::Any,
+            ExprKind::Var(qn) => self.global_size(qn).unwrap_or(Size::Any),
             ExprKind::BinOp(op, a, b) if op.quals.is_empty() => {
                 let x = self.size_of_exp(a);
                 let y = self.size_of_exp(b);

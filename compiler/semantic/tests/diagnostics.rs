@@ -496,3 +496,25 @@ fn lambda_parameters_take_part_in_the_causality_check() {
     let early = "def main (ys: []i64) = let zs = filter (> 1) ys in (\\g -> g zs) (\\_ -> 7i64)\n";
     assert!(codes(early).is_empty(), "{}", render(early));
 }
+
+#[test]
+fn module_values_used_as_sizes_are_compared_in_signature_matching() {
+    let sig = "module type sized = { val k: i64 val v: [k]i64 }\n";
+    let bad = format!("{sig}module m : sized = {{ def k = 3i64 def v = iota (k + 2) }}\n");
+    let d = render(&bad);
+    assert_eq!(codes(&bad), vec!["T008"], "{d}");
+    assert!(d.contains("Dimensions `3` and `5` do not match"), "{d}");
+    let hidden = format!("{sig}module m : sized = {{ def k = 3i64 def v : []i64 = iota k }}\n");
+    assert_eq!(codes(&hidden), vec!["T008"], "{}", render(&hidden));
+    let good = format!(
+        "{sig}module m : sized = {{ def k : i64 = 1 + 2 def v = iota k }}\n\
+         module n : sized = {{ def k = 4i64 def v = replicate k 0i64 }}\n\
+         def main = m.v[0] + n.v[0]\n"
+    );
+    assert!(codes(&good).is_empty(), "{}", render(&good));
+    let functor = "module type vs = { val n: i64 val xs: [n]f32 }\n\
+                   module mk (P: vs) = { def zs = zip P.xs (iota P.n) }\n\
+                   module a = mk { def n = 4i64 def xs = replicate n 1f32 }\n\
+                   module b = mk { def n = 4i64 def xs = replicate 5 1f32 }\n";
+    assert_eq!(codes(functor), vec!["T008"], "{}", render(functor));
+}
