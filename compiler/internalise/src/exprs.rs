@@ -342,7 +342,8 @@ impl Cx {
                     let tmpl = self.type_template(t, env)?;
                     return self.empty_of(&tmpl, span);
                 }
-                self.expr(x, env)
+                let v = self.expr(x, env)?;
+                self.coerce(v, t, env, x, span)
             }
             ExprKind::Index(x, idx) => {
                 let v = self.expr(x, env)?;

@@ -127,6 +127,12 @@ impl Cx {
                 Ok(V::Arr(nds, Box::new(e.with_leaves(&mut new.into_iter()))))
             }
             ("zip", [V::Arr(dx, ex), V::Arr(dy, ey)]) => {
+                let (a, b) = (size_operand(dx[0]), size_operand(dy[0]));
+                if a != b {
+                    let cond = self.fb.scalar("size_ok", Exp::Cmp(ir::CmpOp::Eq, a, b))?;
+                    let msg = "Size mismatch: zip of arrays of different sizes.".to_string();
+                    self.fb.push(Vec::new(), Exp::Assert { cond, msg });
+                }
                 let row = |ds: &[Size], e: &V| {
                     if ds.len() > 1 {
                         V::Arr(ds[1..].to_vec(), Box::new(e.clone()))

@@ -35,6 +35,7 @@
 //! Unsupported constructs give an [`InternaliseError`] "internalisation
 //! does not yet support …" with the source span; nothing panics.
 
+mod coerce;
 mod cx;
 mod env;
 mod error;

@@ -90,3 +90,33 @@ fn unsupported_constructs_are_reported_with_a_span() {
     );
     assert!(err.span.is_some());
 }
+
+fn run_err(prog: &ir::Program, entry: &str, args: Vec<Value>) -> String {
+    let e = prog.entries.iter().find(|e| e.name == entry).unwrap();
+    let name = &prog.functions[e.fun].name;
+    ir::interp::run_function(prog, name, expand_args(args))
+        .map(|_| ())
+        .unwrap_err()
+        .message
+}
+
+fn i32s(xs: &[i32]) -> Value {
+    Value::vector(xs.to_vec())
+}
+
+const COERCE: &str = "\
+def add [n] (xs: [n]i32) (ys: [n]i32) : [n]i32 = xs
+entry main [n][m] (xs: [n]i32) (ys: [m]i32) : [n]i32 =
+  let zs = ys :> [n]i32
+  in add xs zs
+";
+
+#[test]
+fn size_coercions_are_checked_at_run_time() {
+    let prog = compile(COERCE);
+    let out = run(&prog, "main", vec![i32s(&[1, 2]), i32s(&[3, 4])]);
+    assert_eq!(out[0].to_string(), "[1i32, 2i32]");
+    let err = run_err(&prog, "main", vec![i32s(&[1, 2]), i32s(&[3, 4, 5])]);
+    assert!(err.contains("Size mismatch"), "{err}");
+    assert!(err.contains("`[n]i32`"), "{err}");
+}

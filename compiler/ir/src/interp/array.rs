@@ -88,9 +88,13 @@ pub fn blocks(shape: &[usize], idx: &[Dim]) -> Result<(Vec<usize>, Vec<usize>, u
             shape_text(shape)
         ));
     }
+    // A slice out of bounds is an invalid slice, as in the reference
+    // interpreter.
+    let slice = idx.iter().any(|d| matches!(d, Dim::Range { .. }));
     let oob = || {
         format!(
-            "Index [{}] out of bounds for array of shape {}.",
+            "{}Index [{}] out of bounds for array of shape {}.",
+            if slice { "Invalid slice: " } else { "" },
             dims_text(idx),
             shape_text(shape)
         )

@@ -251,7 +251,8 @@ pub fn convert(kind: ConvKind, to: PrimType, x: PrimValue) -> PrimValue {
             _ if from.is_integer() => int(x),
             _ => {
                 let f = flt(x);
-                if f.is_nan() {
+                if !f.is_finite() {
+                    // NaN and the infinities give 0; finite values saturate.
                     0
                 } else {
                     let (lo, hi) = to.integer_range().unwrap_or((0, 0));
