@@ -117,6 +117,8 @@ impl Checker<'_> {
         let mark = self.scope.len();
         let errors_before = self.diags.len();
         let size_start = self.u.sizes.len();
+        // Unknown sizes made while checking this function have greater identities.
+        let exist_start = fresh_uid();
         self.u.level += 1;
         let mut tparams = self.bind_type_params(tps);
         self.depth += 1;
@@ -300,8 +302,12 @@ impl Checker<'_> {
                     d = d.with_secondary(s, m);
                 }
                 self.report(d);
-            } else {
+            } else if ret.is_some() {
                 ret_ty = self.share_anon_sizes(&ret_ty, &bt);
+            } else if !params.is_empty() {
+                // An unknown size the body makes is made anew by every application,
+                // as if the result type were declared with `[]` there.
+                ret_ty = hide_exists(&self.u.zonk(&ret_ty), exist_start);
             }
             self.check_unique_result(
                 &bt,
@@ -875,6 +881,16 @@ fn size_vars(s: &Size, sizes: &mut Vec<u32>) {
 }
 
 /// Collects the names used in size positions of the type annotations in a pattern.
+/// Replaces each unknown size ([`Size::Exist`]) made at or after `start` in a result
+/// type by an existential size of the declared type ([`Size::Hidden`]) of the same
+/// identity, which each application of the function replaces by a fresh unknown size.
+fn hide_exists(t: &Ty, start: Uid) -> Ty {
+    crate::types::map_sizes(t, &mut |s| match s {
+        Size::Exist(u) if *u >= start => Size::Hidden(*u),
+        s => s.clone(),
+    })
+}
+
 fn pat_size_names(p: &Pat, out: &mut Vec<syntax::ast::Name>) {
     use syntax::ast::PatKind;
     match &p.kind {

@@ -518,3 +518,17 @@ fn module_values_used_as_sizes_are_compared_in_signature_matching() {
                    module b = mk { def n = 4i64 def xs = replicate 5 1f32 }\n";
     assert_eq!(codes(functor), vec!["T008"], "{}", render(functor));
 }
+
+#[test]
+fn each_call_of_a_function_without_return_type_makes_its_own_unknown_sizes() {
+    let head = "def g (x: i64) = filter (> x) (iota 10)\n";
+    let two_calls = format!("{head}def main = zip (g 1) (g 2)\n");
+    assert_eq!(codes(&two_calls), vec!["S003"], "{}", render(&two_calls));
+    let one_call = format!("{head}def main = let ys = g 1 in zip ys ys\n");
+    assert!(codes(&one_call).is_empty(), "{}", render(&one_call));
+    let shared = "def g (x: i64) = let ys = filter (> x) (iota 10) in (ys, ys)\n\
+                  def main = let (a, b) = g 1 in zip a b\n";
+    assert!(codes(shared).is_empty(), "{}", render(shared));
+    let local = "def main = let g (x: i64) = filter (> x) (iota 10) in zip (g 1) (g 2)\n";
+    assert_eq!(codes(local), vec!["S003"], "{}", render(local));
+}
