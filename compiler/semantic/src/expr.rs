@@ -896,6 +896,16 @@ impl Checker<'_> {
         (cur, al)
     }
 
+    /// A section is a function whose parameter is bound where the section is written,
+    /// like a lambda's: its type is fixed there, so it may not later take an unknown
+    /// size made afterwards (the causality check).
+    fn freeze_section_param(&mut self, t: &Ty) {
+        if let Ty::Arrow(a) = self.u.shallow(t) {
+            let now = fresh_uid();
+            self.u.freeze_ty(&a.param, now);
+        }
+    }
+
     /// The size an argument denotes when passed for a named parameter.
     pub fn size_of_arg(&mut self, e: &Expr) -> Size {
         match &e.kind {
@@ -1185,7 +1195,9 @@ impl Checker<'_> {
             ExprKind::OpSectionLeft(op, x) => {
                 let (ft, fal) = self.op_type(op);
                 let callee = self.callee_of_name(op);
-                self.apply(ft, fal, op.span(), &callee, &[x])
+                let r = self.apply(ft, fal, op.span(), &callee, &[x]);
+                self.freeze_section_param(&r.0);
+                r
             }
             ExprKind::OpSectionRight(op, y) => {
                 let (ft, _) = self.op_type(op);
@@ -1199,7 +1211,9 @@ impl Checker<'_> {
                 );
                 let (yt, _) = self.infer(y);
                 self.unify_at(&b, &yt, y.span);
-                (arrow(a, c), Al::none())
+                let t = arrow(a, c);
+                self.freeze_section_param(&t);
+                (t, Al::none())
             }
             ExprKind::ProjectSection(fields) => {
                 let t = self.u.fresh();

@@ -532,3 +532,15 @@ fn each_call_of_a_function_without_return_type_makes_its_own_unknown_sizes() {
     let local = "def main = let g (x: i64) = filter (> x) (iota 10) in zip (g 1) (g 2)\n";
     assert_eq!(codes(local), vec!["S003"], "{}", render(local));
 }
+
+#[test]
+fn section_parameters_take_part_in_the_causality_check() {
+    let late = "def main (xs: []i64) : []i64 = ([0] ++) <| filter (> 0) xs\n";
+    assert_eq!(codes(late), vec!["S003"], "{}", render(late));
+    let right = "def main (xs: []i64) : []i64 = (++ [0]) <| filter (> 0) xs\n";
+    assert_eq!(codes(right), vec!["S003"], "{}", render(right));
+    let early = "def main (xs: []i64) : []i64 = let ys = filter (> 0) xs in ([0] ++) <| ys\n";
+    assert!(codes(early).is_empty(), "{}", render(early));
+    let mapped = "def main (xss: [][]i64) = map (++ [0]) xss\n";
+    assert!(codes(mapped).is_empty(), "{}", render(mapped));
+}
