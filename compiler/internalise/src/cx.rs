@@ -42,6 +42,8 @@ pub(crate) struct Cx {
     pub depth: usize,
     /// Names given to functions so far.
     pub fun_names: HashMap<String, usize>,
+    /// The tags of sum constructors, by name.
+    pub ctor_tags: HashMap<Name, i64>,
 }
 
 impl Cx {
@@ -56,6 +58,7 @@ impl Cx {
             sources: HashMap::new(),
             depth: 0,
             fun_names: HashMap::new(),
+            ctor_tags: HashMap::new(),
         }
     }
 

@@ -233,7 +233,13 @@ impl Cx {
                     .collect::<IResult<Vec<_>>>()?;
                 self.apply(fv, avs, span)
             }
-            ExprKind::Constructor(..) => Err(InternaliseError::unsupported("sum types", span)),
+            ExprKind::Constructor(name, args) => {
+                let vs = args
+                    .iter()
+                    .map(|a| self.expr(a, env))
+                    .collect::<IResult<Vec<_>>>()?;
+                Ok(self.constructor(&name.name, vs))
+            }
             ExprKind::If(c, t, f) => {
                 let cond = self.scalar(c, env)?;
                 self.if_(cond, |cx| cx.expr(t, env), |cx| cx.expr(f, env), span)
@@ -245,6 +251,7 @@ impl Cx {
                 body,
             } => {
                 let v = self.expr(value, env)?;
+                let v = self.widen_to_pat(v, pat, env)?;
                 let names: Vec<ast::Name> = sizes.iter().map(|s| s.name.clone()).collect();
                 let mut sz = Sizes::new(names.clone());
                 let mut env2 = self.bind_pat(pat, v.clone(), env.clone(), &mut sz)?;
@@ -343,6 +350,7 @@ impl Cx {
                     return self.empty_of(&tmpl, span);
                 }
                 let v = self.expr(x, env)?;
+                let v = self.widen_to_type(v, t, env)?;
                 self.coerce(v, t, env, x, span)
             }
             ExprKind::Index(x, idx) => {
@@ -503,17 +511,11 @@ impl Cx {
                 Ok(V::Leaf(self.fb.scalar("c", Exp::Cmp(op, *x, *y))?))
             }
             (_, _, Err(op @ (CmpOp::Eq | CmpOp::Ne))) if !has_arr(a) && !has_arr(b) => {
-                let xs = a.leaf_list();
-                let ys = b.leaf_list();
-                let mut acc = Operand::Const(PrimValue::Bool(true));
-                for (x, y) in xs.iter().zip(&ys) {
-                    let c = self.fb.scalar("c", Exp::Cmp(CmpOp::Eq, *x, *y))?;
-                    acc = self.fb.scalar("c", Exp::BinOp(BinOp::And, acc, c))?;
-                }
-                if op == CmpOp::Ne {
-                    acc = self.fb.scalar("c", Exp::UnOp(UnOp::Not, acc))?;
-                }
-                Ok(V::Leaf(acc))
+                Ok(V::Leaf(if op == CmpOp::Eq {
+                    self.equal(a, b, span)?
+                } else {
+                    self.not_equal(a, b, span)?
+                }))
             }
             _ => Err(InternaliseError::unsupported(
                 format!("the operator {name} on arrays"),
@@ -563,7 +565,7 @@ impl Cx {
                 return Err(e);
             }
         };
-        let then_body = self.fb.end(vt.flat());
+        let then_stms = self.fb.end(Vec::new()).stms;
         self.fb.begin();
         let vf = match f(self) {
             Ok(v) => v,
@@ -572,21 +574,23 @@ impl Cx {
                 return Err(e);
             }
         };
-        let else_body = self.fb.end(vf.flat());
-        let shape = vt.shape(&self.fb);
-        let (mut k1, mut k2) = (String::new(), String::new());
-        shape.key(&mut k1);
-        vf.shape(&self.fb).key(&mut k2);
-        if k1 != k2 {
+        let else_stms = self.fb.end(Vec::new()).stms;
+        let (st, sf) = (vt.shape(&self.fb), vf.shape(&self.fb));
+        let Some(shape) = T::join(&st, &sf) else {
             return Err(InternaliseError::unsupported(
                 "branches whose values differ in shape (functions or ranks)",
                 span,
             ));
-        }
-        if shape_is_scalar_only(&vt) && then_body.stms.is_empty() && else_body.stms.is_empty() {
-            // Both branches are operands: still an `if`, so that the
-            // condition decides.
-        }
+        };
+        // Sums are widened to the constructors of both branches.
+        self.fb.reopen(then_stms);
+        let vt = self.widen(vt, &shape, span);
+        let then_body = self.fb.end(vt.as_ref().map(V::flat).unwrap_or_default());
+        self.fb.reopen(else_stms);
+        let vf = self.widen(vf, &shape, span);
+        let else_body = self.fb.end(vf.as_ref().map(V::flat).unwrap_or_default());
+        vt?;
+        vf?;
         let (v, pat) = shape.instantiate(&mut self.fb, "b", &mut |fb, n, t| fb.var(n, t));
         self.fb.push(
             pat,
@@ -607,6 +611,19 @@ impl Cx {
         span: syntax::Span,
     ) -> IResult<V> {
         let k = vs.len() as i64;
+        // Elements of a sum type take the constructors of all elements.
+        let mut joined = vs.first().map(|v| v.shape(&self.fb));
+        for v in vs.iter().skip(1) {
+            let s = v.shape(&self.fb);
+            joined = joined.and_then(|j| T::join(&j, &s));
+        }
+        let vs = match joined {
+            Some(j) if vs.len() > 1 => vs
+                .into_iter()
+                .map(|v| self.widen(v, &j, span))
+                .collect::<IResult<Vec<_>>>()?,
+            _ => vs,
+        };
         let Some(first) = vs.first() else {
             let t = elem.ok_or_else(|| {
                 InternaliseError::unsupported("an empty array literal without a type", span)
@@ -645,6 +662,13 @@ impl Cx {
             vec![Size::Const(k)],
             first.with_leaves(&mut news.into_iter()),
         ))
+    }
+
+    /// A blank value of shape `t` inside arrays of dimensions `outer`
+    /// (every dimension of its own arrays 0).
+    pub(crate) fn empty_value(&mut self, t: &T, outer: &[Size], span: syntax::Span) -> IResult<V> {
+        let mut di = vec![Size::Const(0); t.num_dims()].into_iter();
+        self.blank(t, outer, &mut di, span)
     }
 
     /// An empty array of shape `t` (an array template; every dimension 0).
@@ -696,6 +720,18 @@ impl Cx {
                 V::Arr(ds, Box::new(ev))
             }
             T::Fun(_) => return Err(InternaliseError::at("an array of functions", span)),
+            T::Sum(cs) => {
+                let tag = self.blank(&T::Prim(PrimType::I64), outer, dims, span)?;
+                let mut out = Vec::new();
+                for (n, ts) in cs {
+                    let p = ts
+                        .iter()
+                        .map(|t| self.blank(t, outer, dims, span))
+                        .collect::<IResult<_>>()?;
+                    out.push((n.clone(), p));
+                }
+                V::Sum(Box::new(tag), out)
+            }
         })
     }
 
@@ -757,6 +793,7 @@ impl Cx {
             Some(e) => self.expr(e, env)?,
             None => self.pattern_value(pat, env)?,
         };
+        let init_v = self.widen_to_pat(init_v, pat, env)?;
         if init_v.has_fun() {
             return Err(InternaliseError::at("a loop over functions", span));
         }
@@ -913,6 +950,10 @@ impl Cx {
         let Some((case, rest)) = cases.split_first() else {
             return Err(InternaliseError::at("no case matches", span));
         };
+        if !crate::sums::pat_possible(&case.pat, v) {
+            // A constructor this value cannot have.
+            return self.match_(v, rest, env, span);
+        }
         if rest.is_empty() {
             let mut sz = Sizes::new(Vec::new());
             let env2 = self.bind_pat(&case.pat, v.clone(), env.clone(), &mut sz)?;
@@ -940,10 +981,6 @@ fn strip(e: &Expr) -> &Expr {
     }
 }
 
-fn shape_is_scalar_only(v: &V) -> bool {
-    !has_arr(v)
-}
-
 /// Does the value contain an array?
 pub(crate) fn has_arr(v: &V) -> bool {
     match v {
@@ -951,6 +988,7 @@ pub(crate) fn has_arr(v: &V) -> bool {
         V::Tuple(vs) => vs.iter().any(has_arr),
         V::Record(fs) => fs.iter().any(|(_, v)| has_arr(v)),
         V::Arr(..) => true,
+        V::Sum(_, cs) => cs.iter().flat_map(|(_, p)| p).any(has_arr),
     }
 }
 

@@ -122,6 +122,11 @@ impl Fb {
         Body { stms, result }
     }
 
+    /// Opens a body again with the statements of one closed before.
+    pub fn reopen(&mut self, stms: Vec<Stm>) {
+        self.stack.push(stms);
+    }
+
     /// Opens a loop or lambda body: nothing bound outside may be consumed in it.
     pub fn begin_scope(&mut self) {
         self.owned.push(HashSet::new());

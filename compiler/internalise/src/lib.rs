@@ -46,6 +46,7 @@ mod intrinsics;
 pub mod modules;
 mod patterns;
 pub mod specialise;
+mod sums;
 mod types;
 pub mod value;
 

@@ -123,7 +123,23 @@ impl Cx {
                 self.bind_pat(p, v, env, sizes)
             }
             PatKind::Attr(_, p) => self.bind_pat(p, v, env, sizes),
-            PatKind::Constructor(..) => Err(InternaliseError::unsupported("sum types", pat.span)),
+            PatKind::Constructor(n, ps) => {
+                let payload = match &v {
+                    V::Sum(_, cs) => cs.iter().find(|(m, _)| *m == n.name).map(|c| c.1.clone()),
+                    _ => None,
+                };
+                let payload = payload.ok_or_else(|| {
+                    InternaliseError::at(
+                        format!("the value cannot have the constructor #{}", n.name),
+                        pat.span,
+                    )
+                })?;
+                let mut env = env;
+                for (p, x) in ps.iter().zip(payload) {
+                    env = self.bind_pat(p, x, env, sizes)?;
+                }
+                Ok(env)
+            }
         }
     }
 
@@ -166,7 +182,22 @@ impl Cx {
                 Ok(acc)
             }
             PatKind::Ascribed(p, _) | PatKind::Attr(_, p) => self.pat_test(p, v),
-            PatKind::Constructor(..) => Err(InternaliseError::unsupported("sum types", pat.span)),
+            PatKind::Constructor(n, ps) => {
+                let Some((mut acc, payload)) = self.ctor_parts(v, &n.name, pat.span)? else {
+                    return Ok(Operand::Const(PrimValue::Bool(false)));
+                };
+                for (p, x) in ps.iter().zip(&payload) {
+                    let c = self.pat_test(p, x)?;
+                    if c != yes {
+                        acc = if acc == yes {
+                            c
+                        } else {
+                            self.fb.scalar("m", Exp::BinOp(BinOp::And, acc, c))?
+                        };
+                    }
+                }
+                Ok(acc)
+            }
         }
     }
 }

@@ -4,7 +4,9 @@
 use syntax::ast::{self, TypeExpKind};
 
 use crate::cx::Cx;
-use crate::env::Env;
+use std::rc::Rc;
+
+use crate::env::{Env, TypeDef};
 use crate::error::{IResult, InternaliseError};
 use crate::exprs::prim;
 use crate::value::T;
@@ -40,17 +42,22 @@ impl Cx {
                         None => Err(unsupported()),
                     };
                 };
-                if td
-                    .params
-                    .iter()
-                    .any(|p| matches!(p, ast::TypeParam::Type(..)))
-                {
-                    return Err(unsupported());
-                }
                 let Some(def) = &td.def else {
                     return Err(unsupported());
                 };
-                let (def, tenv) = (def.clone(), td.env.clone());
+                let (def, mut tenv) = (def.clone(), td.env.clone());
+                // Type parameters denote the arguments, in the caller's
+                // environment.
+                for (p, a) in td.params.iter().zip(args) {
+                    if let (ast::TypeParam::Type(n, _), ast::TypeArg::Type(t)) = (p, a) {
+                        let arg = Rc::new(TypeDef {
+                            params: Vec::new(),
+                            def: Some(t.clone()),
+                            env: env.clone(),
+                        });
+                        tenv = tenv.bind_type(n.name.clone(), arg);
+                    }
+                }
                 self.type_template(&def, &tenv)
             }
             TypeExpKind::Tuple(ts) => Ok(T::Tuple(
@@ -71,7 +78,18 @@ impl Cx {
                 e => T::Arr(1, Box::new(e)),
             }),
             TypeExpKind::Unique(t) | TypeExpKind::Existential(_, t) => self.type_template(t, env),
-            TypeExpKind::Sum(_) => Err(InternaliseError::unsupported("sum types", te.span)),
+            TypeExpKind::Sum(cs) => {
+                let mut out: Vec<(ast::Name, Vec<T>)> = Vec::new();
+                for (n, ts) in cs {
+                    let ps = ts
+                        .iter()
+                        .map(|t| self.type_template(t, env))
+                        .collect::<IResult<_>>()?;
+                    out.push((n.name.clone(), ps));
+                }
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                Ok(T::Sum(out))
+            }
             TypeExpKind::Arrow(..) => Err(unsupported()),
         }
     }

@@ -35,6 +35,11 @@ pub(crate) enum V {
     Arr(Vec<Size>, Box<V>),
     /// A function.
     Fun(Rc<Closure>),
+    /// A value of a sum type: the tag (an `i64` leaf, the number
+    /// [`crate::cx::Cx::ctor_tag`] gives the constructor) and the payload
+    /// of every constructor the value may have here, sorted by name. The
+    /// payloads of the constructors it does not have hold blank values.
+    Sum(Box<V>, Vec<(Name, Vec<V>)>),
 }
 
 /// A function value.
@@ -131,6 +136,9 @@ pub(crate) enum T {
     Arr(usize, Box<T>),
     /// A static function, by identity.
     Fun(Rc<Closure>),
+    /// A sum: the constructors (sorted by name) and their payload shapes;
+    /// the tag is an `i64` leaf before the payloads.
+    Sum(Vec<(Name, Vec<T>)>),
 }
 
 impl V {
@@ -155,6 +163,10 @@ impl V {
             V::Record(fs) => fs.iter().for_each(|(_, v)| v.leaves(out)),
             V::Arr(_, e) => e.leaves(out),
             V::Fun(_) => {}
+            V::Sum(t, cs) => {
+                t.leaves(out);
+                cs.iter().flat_map(|(_, p)| p).for_each(|v| v.leaves(out));
+            }
         }
     }
 
@@ -175,6 +187,7 @@ impl V {
                 out.extend(ds.iter().copied());
                 e.dims(out);
             }
+            V::Sum(_, cs) => cs.iter().flat_map(|(_, p)| p).for_each(|v| v.dims(out)),
         }
     }
 
@@ -200,6 +213,15 @@ impl V {
             ),
             V::Arr(ds, e) => V::Arr(ds.clone(), Box::new(e.with_leaves(new))),
             V::Fun(c) => V::Fun(c.clone()),
+            V::Sum(t, cs) => {
+                let t = t.with_leaves(new);
+                V::Sum(
+                    Box::new(t),
+                    cs.iter()
+                        .map(|(n, p)| (n.clone(), p.iter().map(|v| v.with_leaves(new)).collect()))
+                        .collect(),
+                )
+            }
         }
     }
 
@@ -211,6 +233,7 @@ impl V {
             V::Record(fs) => fs.iter().any(|(_, v)| v.has_local_fun()),
             V::Arr(_, e) => e.has_local_fun(),
             V::Fun(c) => !c.is_static(),
+            V::Sum(_, cs) => cs.iter().flat_map(|(_, p)| p).any(V::has_local_fun),
         }
     }
 
@@ -222,6 +245,7 @@ impl V {
             V::Record(fs) => fs.iter().any(|(_, v)| v.has_fun()),
             V::Arr(_, e) => e.has_fun(),
             V::Fun(_) => true,
+            V::Sum(_, cs) => cs.iter().flat_map(|(_, p)| p).any(V::has_fun),
         }
     }
 
@@ -241,6 +265,11 @@ impl V {
             ),
             V::Arr(ds, e) => T::Arr(ds.len(), Box::new(e.shape_in(fb))),
             V::Fun(c) => T::Fun(c.clone()),
+            V::Sum(_, cs) => T::Sum(
+                cs.iter()
+                    .map(|(n, p)| (n.clone(), p.iter().map(|v| v.shape_in(fb)).collect()))
+                    .collect(),
+            ),
         }
     }
 }
@@ -283,6 +312,18 @@ impl T {
             T::Fun(c) => {
                 let _ = write!(out, "fn{:p}", Rc::as_ptr(c));
             }
+            T::Sum(cs) => {
+                out.push('<');
+                for (n, ts) in cs {
+                    let _ = write!(out, "#{n}");
+                    for t in ts {
+                        out.push(' ');
+                        t.key(out);
+                    }
+                    out.push('|');
+                }
+                out.push('>');
+            }
         }
     }
 
@@ -293,6 +334,7 @@ impl T {
             T::Tuple(ts) => ts.iter().map(T::num_dims).sum(),
             T::Record(fs) => fs.iter().map(|(_, t)| t.num_dims()).sum(),
             T::Arr(r, e) => r + e.num_dims(),
+            T::Sum(cs) => cs.iter().flat_map(|(_, p)| p).map(T::num_dims).sum(),
         }
     }
 
@@ -352,6 +394,20 @@ impl T {
                 V::Arr(ds, Box::new(ev))
             }
             T::Fun(c) => V::Fun(c.clone()),
+            T::Sum(cs) => {
+                let tag = T::Prim(PrimType::I64).inst(fb, "tag", outer, dims, leaves, mk);
+                let cs = cs
+                    .iter()
+                    .map(|(n, ts)| {
+                        let p = ts
+                            .iter()
+                            .map(|t| t.inst(fb, n, outer, dims, leaves, mk))
+                            .collect();
+                        (n.clone(), p)
+                    })
+                    .collect();
+                V::Sum(Box::new(tag), cs)
+            }
         }
     }
 
@@ -364,6 +420,12 @@ impl T {
             T::Record(fs) => fs.iter().for_each(|(_, t)| t.leaf_types_any(outer, out)),
             T::Arr(r, e) => e.leaf_types_any(outer + r, out),
             T::Fun(_) => {}
+            T::Sum(cs) => {
+                T::Prim(PrimType::I64).leaf_types_any(outer, out);
+                cs.iter()
+                    .flat_map(|(_, p)| p)
+                    .for_each(|t| t.leaf_types_any(outer, out));
+            }
         }
     }
 }
