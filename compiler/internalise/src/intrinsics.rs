@@ -218,14 +218,39 @@ impl Cx {
         Ok(V::Leaf(self.fb.scalar(fun, exp)?))
     }
 
-    /// A lambda whose parameters have the shapes of `protos` (values whose
-    /// leaves give the parameter types), applying `f` to them.
+    /// A lambda for an operator (of reduce, scan, hist) whose parameters
+    /// have the shapes of `protos` (values whose leaves give the parameter
+    /// types), applying `f` to them. Its results have the types of the
+    /// first parameter (reshaped to them where `f` computes their sizes).
     fn lambda_of(
         &mut self,
         f: &V,
         protos: &[(V, Vec<ir::Type>)],
         span: syntax::Span,
     ) -> IResult<(Lambda, V)> {
+        let result_types = protos.first().map(|p| p.1.clone());
+        let (lam, rv, inner) = self.lambda_inner_dims(f, protos, result_types.as_deref(), span)?;
+        if !inner.is_empty() {
+            return Err(InternaliseError::unsupported(
+                "an operator whose result size is computed inside it",
+                span,
+            ));
+        }
+        Ok((lam, rv))
+    }
+
+    /// Like [`Cx::lambda_of`], but result sizes computed inside the lambda
+    /// are allowed: each such size variable is returned as an extra `i64`
+    /// result after the others (listed in the third component), and the
+    /// declared result types have `?` in its place. With `result_types`,
+    /// results of a different type are first reshaped to them.
+    fn lambda_inner_dims(
+        &mut self,
+        f: &V,
+        protos: &[(V, Vec<ir::Type>)],
+        result_types: Option<&[ir::Type]>,
+        span: syntax::Span,
+    ) -> IResult<(Lambda, V, Vec<ir::VarId>)> {
         let start = self.fb.vars.arena().len();
         self.fb.begin_scope();
         let mut params = Vec::new();
@@ -247,25 +272,69 @@ impl Cx {
                 return Err(e);
             }
         };
-        let res = rv.leaf_list();
-        let ret: Vec<ir::Type> = res.iter().map(|o| self.fb.op_ty(o)).collect();
-        let body = self.fb.end_scope(res);
-        let inner = |s: &Size| matches!(s, Size::Var(v) if v.as_u32() as usize >= start);
+        let mut rv = rv;
+        if let Some(want) = result_types {
+            let leaves = rv.leaf_list();
+            if leaves.len() == want.len() {
+                let mut new = Vec::new();
+                for (o, t) in leaves.into_iter().zip(want) {
+                    new.push(match o {
+                        Operand::Var(v) if self.fb.ty(v).shape != t.shape => {
+                            let exp = Exp::Reshape {
+                                shape: t.shape.clone(),
+                                arr: v,
+                            };
+                            match self.fb.bind1("res", exp) {
+                                Ok(r) => Operand::Var(r),
+                                Err(e) => {
+                                    self.fb.end_scope(Vec::new());
+                                    return Err(e);
+                                }
+                            }
+                        }
+                        o => o,
+                    });
+                }
+                let mut row = protos[0].0.with_leaves(&mut new.into_iter());
+                if rv.has_fun() {
+                    row = rv.clone();
+                }
+                rv = row;
+            }
+        }
+        let mut res = rv.leaf_list();
+        let mut ret: Vec<ir::Type> = res.iter().map(|o| self.fb.op_ty(o)).collect();
+        let is_inner = |s: &Size| matches!(s, Size::Var(v) if v.as_u32() as usize >= start);
         let mut ds = Vec::new();
         rv.dims(&mut ds);
-        if ds.iter().any(inner) || ret.iter().any(|t| t.shape.iter().any(inner)) {
-            return Err(InternaliseError::unsupported(
-                "a function in a SOAC whose result size is computed inside it",
-                span,
-            ));
+        let mut inner = Vec::new();
+        for s in ds.iter().chain(ret.iter().flat_map(|t| t.shape.iter())) {
+            if let Size::Var(v) = s
+                && is_inner(s)
+                && !inner.contains(v)
+            {
+                inner.push(*v);
+            }
         }
+        for t in &mut ret {
+            for s in &mut t.shape {
+                if is_inner(s) {
+                    *s = Size::Any;
+                }
+            }
+        }
+        for v in &inner {
+            res.push(Operand::Var(*v));
+            ret.push(ir::Type::scalar(PrimType::I64));
+        }
+        let body = self.fb.end_scope(res);
         if rv.has_fun() {
             return Err(InternaliseError::at(
                 "a SOAC function returning a function",
                 span,
             ));
         }
-        Ok((Lambda { params, ret, body }, rv))
+        Ok((Lambda { params, ret, body }, rv, inner))
     }
 
     /// The row of an array value (its element for one outer index), with
@@ -308,12 +377,14 @@ impl Cx {
         let (ds, e, inputs) = self.array_parts(xs, span)?;
         let w = size_operand(ds[0]);
         let proto = self.row_proto(&ds, &e);
-        let (lam, rv) = self.lambda_of(f, &[proto], span)?;
+        let (lam, rv, inner) = self.lambda_inner_dims(f, &[proto], None, span)?;
         let pat: Vec<ir::VarId> = lam
             .ret
             .iter()
             .map(|t| self.fb.var("map", t.array_of(w.to_size())))
             .collect();
+        // The types of the lambda's results with inner sizes, before `?`.
+        let leaf_types: Vec<ir::Type> = rv.leaf_list().iter().map(|o| self.fb.op_ty(o)).collect();
         self.fb.push(
             pat.clone(),
             Exp::Screma(Box::new(Screma {
@@ -324,8 +395,65 @@ impl Cx {
                 map: lam,
             })),
         );
-        let mut it = pat.into_iter().map(Operand::Var);
+        let n = pat.len() - inner.len();
+        if inner.is_empty() {
+            let mut it = pat.into_iter().map(Operand::Var);
+            return Ok(wrap_arr(vec![w.to_size()], rv.with_leaves(&mut it)));
+        }
+        // Sizes computed per element: the map is regular, so every element
+        // has the first element's sizes (the interpreter checks that the
+        // rows agree); an empty map has size 0.
+        let mut subst = Vec::new();
+        for (k, v) in inner.iter().enumerate() {
+            let sizes = pat[n + k];
+            let d = self.first_or_zero(w, sizes)?;
+            subst.push((*v, d.to_size()));
+        }
+        let sub = |s: Size| match s {
+            Size::Var(v) => subst
+                .iter()
+                .find(|(u, _)| *u == v)
+                .map(|(_, d)| *d)
+                .unwrap_or(s),
+            s => s,
+        };
+        let mut leaves = Vec::new();
+        for (var, t) in pat[..n].iter().zip(&leaf_types) {
+            let mut shape = vec![w.to_size()];
+            shape.extend(t.shape.iter().map(|s| sub(*s)));
+            leaves.push(Operand::Var(
+                self.fb.bind1("map", Exp::Reshape { shape, arr: *var })?,
+            ));
+        }
+        let rv = subst_dims(&rv, &sub);
+        let mut it = leaves.into_iter();
         Ok(wrap_arr(vec![w.to_size()], rv.with_leaves(&mut it)))
+    }
+
+    /// `xs[0]` of an `i64` array of `w` elements, or 0 when `w` is 0.
+    fn first_or_zero(&mut self, w: Operand, xs: ir::VarId) -> IResult<Operand> {
+        let nonempty = self
+            .fb
+            .scalar("nonempty", Exp::Cmp(ir::CmpOp::Gt, w, i64c(0)))?;
+        self.fb.begin();
+        let x = self
+            .fb
+            .scalar("d", Exp::Index(xs, vec![ir::DimIndex::Fix(i64c(0))]))?;
+        let then_body = self.fb.end(vec![x]);
+        let else_body = ir::Body {
+            stms: Vec::new(),
+            result: vec![i64c(0)],
+        };
+        let d = self.fb.var("d", ir::Type::scalar(PrimType::I64));
+        self.fb.push(
+            vec![d],
+            Exp::If {
+                cond: nonempty,
+                then_body,
+                else_body,
+            },
+        );
+        Ok(Operand::Var(d))
     }
 
     fn identity_lambda(&mut self, types: &[ir::Type]) -> Lambda {
@@ -487,5 +615,28 @@ impl Cx {
         );
         let mut it = pat.into_iter().map(Operand::Var);
         Ok(V::Arr(dd, Box::new(de.with_leaves(&mut it))))
+    }
+}
+
+/// `v` with every array dimension replaced by `f` of it.
+fn subst_dims(v: &V, f: &dyn Fn(Size) -> Size) -> V {
+    match v {
+        V::Leaf(_) | V::Fun(_) => v.clone(),
+        V::Tuple(vs) => V::Tuple(vs.iter().map(|x| subst_dims(x, f)).collect()),
+        V::Record(fs) => V::Record(
+            fs.iter()
+                .map(|(n, x)| (n.clone(), subst_dims(x, f)))
+                .collect(),
+        ),
+        V::Arr(ds, e) => V::Arr(
+            ds.iter().map(|d| f(*d)).collect(),
+            Box::new(subst_dims(e, f)),
+        ),
+        V::Sum(t, cs) => V::Sum(
+            t.clone(),
+            cs.iter()
+                .map(|(n, p)| (n.clone(), p.iter().map(|x| subst_dims(x, f)).collect()))
+                .collect(),
+        ),
     }
 }

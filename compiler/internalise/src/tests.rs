@@ -178,3 +178,34 @@ fn sum_types_are_tags_and_payloads() {
     let out = run(&prog, "signs", vec![i32s(&[3, -2, 0])]);
     assert_eq!(show(out), vec!["[3i32, -20i32, 0i32]"]);
 }
+
+const INNER_SIZE: &str = "\
+def row (m: i64) (i: i64) = map (+ i) (iota m)
+def add [k] (a: [k]i64) (b: [k]i64) = map (\\j -> a[j] + b[j]) (iota k)
+entry main (n: i64) (m: i64) : ([][]i64, []i64) =
+  let rows = map (row m) (iota n)
+  in (rows, reduce add (row m 0) rows)
+";
+
+#[test]
+fn map_results_sized_inside_the_function() {
+    let prog = compile(INNER_SIZE);
+    let text = ir::print::print_program(&prog);
+    let out = run(
+        &prog,
+        "main",
+        vec![Value::scalar(3i64), Value::scalar(2i64)],
+    );
+    let show: Vec<String> = out.iter().map(|v| v.to_string()).collect();
+    assert_eq!(
+        show,
+        vec!["[[0i64, 1i64], [1i64, 2i64], [2i64, 3i64]]", "[3i64, 7i64]"],
+        "{text}"
+    );
+    let out = run(
+        &prog,
+        "main",
+        vec![Value::scalar(0i64), Value::scalar(2i64)],
+    );
+    assert_eq!(out[0].shape(), &[0, 0]);
+}
