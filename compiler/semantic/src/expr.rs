@@ -906,6 +906,44 @@ impl Checker<'_> {
         }
     }
 
+    /// The causality check for the branches of an `if`: the type variables that the
+    /// `then` branch left open (`then_open`, with the fields or constructors each one
+    /// named) may not have taken, from the `else` branch, a type with an unknown size
+    /// made after the `then` branch (`then_done`). In `if c then #nothing else #just
+    /// (f ())` the type of `#nothing` would otherwise name the size of the array that
+    /// `f` returns, which does not exist yet when the `then` branch is evaluated.
+    fn check_branch_causality(
+        &mut self,
+        then_open: &[(u32, Vec<Name>)],
+        then_done: Uid,
+        tspan: Span,
+        fspan: Span,
+    ) {
+        let Some(late) = then_open
+            .iter()
+            .find_map(|(v, known)| self.u.late_exist(*v, known, then_done))
+        else {
+            return;
+        };
+        let late = self.show(&late);
+        self.report(
+            Diagnostic::error(
+                "S003",
+                format!(
+                    "Causality check: the type of the `then` branch would contain `{late}`, \
+                     whose size is only computed later, in the `else` branch"
+                ),
+                fspan,
+                "the size is computed in this branch",
+            )
+            .with_secondary(tspan, "this branch is evaluated before that size exists")
+            .with_hint(
+                "bind the `else` branch's value before the `if`, or give it a size known \
+                 earlier with `:>`",
+            ),
+        );
+    }
+
     /// The size an argument denotes when passed for a named parameter.
     pub fn size_of_arg(&mut self, e: &Expr) -> Size {
         match &e.kind {
@@ -1272,11 +1310,19 @@ impl Checker<'_> {
                 let before = self.consumed.clone();
                 let (tt, mut tal) = self.infer(t);
                 let after_t = std::mem::replace(&mut self.consumed, before);
+                let then_open = self.u.open_vars(&tt);
+                let then_done = fresh_uid();
+                let diags_before_else = self.diags.len();
                 let (ft, fal) = self.infer(f);
                 self.consumed.extend(after_t);
                 self.u.ignore_sizes = true;
                 let res = self.u.unify(&tt, &ft);
                 self.u.ignore_sizes = false;
+                // An error inside the `else` branch (a nested `if` failing this same
+                // check) is not repeated for the outer `if`.
+                if res.is_ok() && self.diags.len() == diags_before_else {
+                    self.check_branch_causality(&then_open, then_done, t.span, f.span);
+                }
                 if let Err(err) = res {
                     let d = self.unify_diag(&err, f.span, &tt, &ft);
                     let d = if d.code == "T002" {

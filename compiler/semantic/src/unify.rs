@@ -502,6 +502,88 @@ impl Unifier {
         }
     }
 
+    /// The type variables left open in `t`, also those inside the constraints of open
+    /// variables, each with the fields or constructors its constraint names: what a
+    /// value of type `t` determines about them itself.
+    pub fn open_vars(&self, t: &Ty) -> Vec<(u32, Vec<Name>)> {
+        let mut out: Vec<(u32, Vec<Name>)> = Vec::new();
+        let mut todo = Vec::new();
+        collect_ty_vars(&self.zonk(t), &mut todo);
+        while let Some(v) = todo.pop() {
+            if out.iter().any(|(w, _)| *w == v) {
+                continue;
+            }
+            let Some(info) = self.info(v) else {
+                continue;
+            };
+            let mut names = Vec::new();
+            match &info.cons {
+                Cons::Fields(fs) => {
+                    for (n, ft) in fs {
+                        names.push(n.clone());
+                        collect_ty_vars(&self.zonk(ft), &mut todo);
+                    }
+                }
+                Cons::Constrs(cs) => {
+                    for (n, ts) in cs {
+                        names.push(n.clone());
+                        ts.iter()
+                            .for_each(|t| collect_ty_vars(&self.zonk(t), &mut todo));
+                    }
+                }
+                Cons::None | Cons::Prims { .. } => {}
+            }
+            out.push((v, names));
+        }
+        out
+    }
+
+    /// A type with an unknown size made after `now` that the type variable `v` has
+    /// taken from elsewhere, where `known` lists the fields or constructors that `v`'s own
+    /// constraint named (their types come from the value that had type `v`). A variable
+    /// that became a record or sum type is judged by its other fields or constructors;
+    /// one that became any other type, by the whole type; one still open, by the
+    /// fields or constructors its constraint gained.
+    pub fn late_exist(&self, v: u32, known: &[Name], now: Uid) -> Option<Ty> {
+        let t = self.shallow(&Ty::Var(v));
+        let parts: Vec<Ty> = match &t {
+            Ty::Var(w) => match self.info(*w).map(|i| &i.cons) {
+                Some(Cons::Fields(fs)) => fs
+                    .iter()
+                    .filter(|(n, _)| !known.contains(n))
+                    .map(|(_, t)| t.clone())
+                    .collect(),
+                Some(Cons::Constrs(cs)) => cs
+                    .iter()
+                    .filter(|(n, _)| !known.contains(n))
+                    .flat_map(|(_, ts)| ts.iter().cloned())
+                    .collect(),
+                _ => Vec::new(),
+            },
+            Ty::Record(fs) if !known.is_empty() => fs
+                .iter()
+                .filter(|(n, _)| !known.contains(n))
+                .map(|(_, t)| t.clone())
+                .collect(),
+            Ty::Sum(cs) if !known.is_empty() => cs
+                .iter()
+                .filter(|(n, _)| !known.contains(n))
+                .flat_map(|(_, ts)| ts.iter().cloned())
+                .collect(),
+            Ty::Tuple(ts) if !known.is_empty() => ts
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !known.iter().any(|n| n.as_ref() == i.to_string()))
+                .map(|(_, t)| t.clone())
+                .collect(),
+            t => vec![t.clone()],
+        };
+        parts
+            .iter()
+            .map(|t| self.zonk(t))
+            .find(|t| newest_exist(t).is_some_and(|e| e > now))
+    }
+
     fn occurs(&self, v: u32, t: &Ty) -> bool {
         match self.shallow(t) {
             Ty::Var(w) => v == w,

@@ -544,3 +544,32 @@ fn section_parameters_take_part_in_the_causality_check() {
     let mapped = "def main (xss: [][]i64) = map (++ [0]) xss\n";
     assert!(codes(mapped).is_empty(), "{}", render(mapped));
 }
+
+#[test]
+fn if_branches_take_part_in_the_causality_check() {
+    let head = "type maybe 'a = #nothing | #just a\n";
+    let check = |body: &str| {
+        let src = format!("{head}def main (b: bool) (xs: []i64) : maybe ([]i64) = {body}\n");
+        (codes(&src), render(&src))
+    };
+    let (c, d) = check("if b then #nothing else #just (filter (> 0) xs)");
+    assert_eq!(c, vec!["S003"], "{d}");
+    assert!(
+        d.contains("Causality check: the type of the `then` branch would contain `[]i64`"),
+        "{d}"
+    );
+    // A nested `if` is reported once, where the size is made.
+    let (c, d) = check("if b then #nothing else if b then #nothing else #just (filter (> 0) xs)");
+    assert_eq!(c, vec!["S003"], "{d}");
+    // The size exists before the `if`, or before the branch that needs it.
+    for ok in [
+        "let ys = filter (> 0) xs in if b then #nothing else #just ys",
+        "if b then #just (filter (> 0) xs) else #nothing",
+        "if b then #just [1] else #just (filter (> 0) xs)",
+    ] {
+        let (c, d) = check(ok);
+        assert!(c.is_empty(), "{ok}: {d}");
+    }
+    let empty = "def main (b: bool) (xs: []i64) = if b then [] else [filter (> 0) xs]\n";
+    assert_eq!(codes(empty), vec!["S003"], "{}", render(empty));
+}
