@@ -185,6 +185,7 @@ def add [k] (a: [k]i64) (b: [k]i64) = map (\\j -> a[j] + b[j]) (iota k)
 entry main (n: i64) (m: i64) : ([][]i64, []i64) =
   let rows = map (row m) (iota n)
   in (rows, reduce add (row m 0) rows)
+entry rows (n: i64) (m: i64) : [][]i64 = map (row m) (iota n)
 ";
 
 #[test]
