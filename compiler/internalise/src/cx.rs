@@ -42,6 +42,9 @@ pub(crate) struct Cx {
     pub depth: usize,
     /// Names given to functions so far.
     pub fun_names: HashMap<String, usize>,
+    /// The shape of the `then` branch of the `if` whose `else` branch is
+    /// being internalised (for an `else []`).
+    pub then_shape: Option<crate::value::T>,
     /// The tags of sum constructors, by name.
     pub ctor_tags: HashMap<Name, i64>,
 }
@@ -59,6 +62,7 @@ impl Cx {
             depth: 0,
             fun_names: HashMap::new(),
             ctor_tags: HashMap::new(),
+            then_shape: None,
         }
     }
 

@@ -242,7 +242,22 @@ impl Cx {
             }
             ExprKind::If(c, t, f) => {
                 let cond = self.scalar(c, env)?;
-                self.if_(cond, |cx| cx.expr(t, env), |cx| cx.expr(f, env), span)
+                // An empty array literal in one branch takes the shape of
+                // the other, internalised first.
+                let (cond, t, f) = if is_empty_lit(t) && !is_empty_lit(f) {
+                    let nc = self.fb.scalar("not", Exp::UnOp(UnOp::Not, cond))?;
+                    (nc, &**f, &**t)
+                } else {
+                    (cond, &**t, &**f)
+                };
+                let else_ = |cx: &mut Cx| {
+                    let shape = cx.then_shape.take();
+                    match shape {
+                        Some(s) if is_empty_lit(f) => cx.empty_of(&s, f.span),
+                        _ => cx.expr(f, env),
+                    }
+                };
+                self.if_(cond, |cx| cx.expr(t, env), else_, span)
             }
             ExprKind::Let {
                 sizes,
@@ -566,6 +581,7 @@ impl Cx {
             }
         };
         let then_stms = self.fb.end(Vec::new()).stms;
+        self.then_shape = Some(vt.shape(&self.fb));
         self.fb.begin();
         let vf = match f(self) {
             Ok(v) => v,
@@ -759,6 +775,30 @@ impl Cx {
         let b64 = self.as_i64(b)?;
         let s64 = self.as_i64(step)?;
         let d = self.fb.scalar("d", Exp::BinOp(BinOp::Sub, b64, a64))?;
+        // The reference interpreter's validity rule: the step goes towards
+        // the end, and an exclusive end lies on the step's side.
+        let zero = i64c(0);
+        let valid = match kind {
+            ast::RangeEnd::Inclusive => {
+                let sg = self.fb.scalar("sg", Exp::UnOp(UnOp::Signum, s64))?;
+                let nz = self.fb.scalar("ok", Exp::Cmp(CmpOp::Ne, s64, zero))?;
+                let dir = self.fb.scalar("dir", Exp::BinOp(BinOp::Mul, d, sg))?;
+                let fw = self.fb.scalar("ok", Exp::Cmp(CmpOp::Ge, dir, zero))?;
+                self.fb.scalar("ok", Exp::BinOp(BinOp::And, nz, fw))?
+            }
+            ast::RangeEnd::UpToExclusive => {
+                let up = self.fb.scalar("ok", Exp::Cmp(CmpOp::Gt, s64, zero))?;
+                let fw = self.fb.scalar("ok", Exp::Cmp(CmpOp::Ge, d, zero))?;
+                self.fb.scalar("ok", Exp::BinOp(BinOp::And, up, fw))?
+            }
+            ast::RangeEnd::DownToExclusive => {
+                let down = self.fb.scalar("ok", Exp::Cmp(CmpOp::Lt, s64, zero))?;
+                let fw = self.fb.scalar("ok", Exp::Cmp(CmpOp::Le, d, zero))?;
+                self.fb.scalar("ok", Exp::BinOp(BinOp::And, down, fw))?
+            }
+        };
+        let msg = format!("Invalid range: `{}`.", self.span_text(span));
+        self.fb.push(Vec::new(), Exp::Assert { cond: valid, msg });
         let n = match kind {
             ast::RangeEnd::Inclusive => {
                 let q = self.fb.scalar("q", Exp::BinOp(BinOp::Quot, d, s64))?;
@@ -971,6 +1011,11 @@ impl Cx {
             span,
         )
     }
+}
+
+/// Is `e` the literal `[]`?
+fn is_empty_lit(e: &Expr) -> bool {
+    matches!(&strip(e).kind, ExprKind::ArrayLit(es) if es.is_empty())
 }
 
 /// The expression inside parentheses.

@@ -195,6 +195,9 @@ impl Cx {
             .iter()
             .map(|a| a.scalar().ok_or_else(unsupported))
             .collect::<IResult<_>>()?;
+        if fun == "ldexp" && t.is_float() && ops.len() == 2 {
+            return Ok(V::Leaf(self.ldexp(t, ops[0], ops[1])?));
+        }
         let exp = if let Some(from) = PrimType::from_name(fun) {
             let _ = from;
             Exp::Convert(ConvKind::Convert, t, ops[0])
@@ -216,6 +219,40 @@ impl Cx {
             return Err(unsupported());
         };
         Ok(V::Leaf(self.fb.scalar(fun, exp)?))
+    }
+
+    /// `ldexp x k` = x·2^k: `k` is clamped to where the result saturates
+    /// and split into three parts, each a power of two the type represents
+    /// exactly, multiplied in turn.
+    fn ldexp(&mut self, t: PrimType, x: Operand, k: Operand) -> IResult<Operand> {
+        let limit: i32 = match t {
+            PrimType::F16 => 45,
+            PrimType::F32 => 300,
+            _ => 2300,
+        };
+        let lo = Operand::Const(ir::PrimValue::I32(-limit));
+        let hi = Operand::Const(ir::PrimValue::I32(limit));
+        let k = self.fb.scalar("k", Exp::BinOp(BinOp::Min, k, hi))?;
+        let k = self.fb.scalar("k", Exp::BinOp(BinOp::Max, k, lo))?;
+        let three = Operand::Const(ir::PrimValue::I32(3));
+        let two = Operand::Const(ir::PrimValue::I32(2));
+        let a = self.fb.scalar("k", Exp::BinOp(BinOp::Quot, k, three))?;
+        let rest = self.fb.scalar("k", Exp::BinOp(BinOp::Sub, k, a))?;
+        let b = self.fb.scalar("k", Exp::BinOp(BinOp::Quot, rest, two))?;
+        let c = self.fb.scalar("k", Exp::BinOp(BinOp::Sub, rest, b))?;
+        let base = Operand::Const(
+            ir::PrimValue::float_of_type(t, 2.0)
+                .ok_or_else(|| InternaliseError::internal("ldexp of a non-float", self.fb.span))?,
+        );
+        let mut acc = x;
+        for part in [a, b, c] {
+            let e = self
+                .fb
+                .scalar("e", Exp::Convert(ConvKind::Convert, t, part))?;
+            let p = self.fb.scalar("p", Exp::BinOp(BinOp::Pow, base, e))?;
+            acc = self.fb.scalar("ldexp", Exp::BinOp(BinOp::Mul, acc, p))?;
+        }
+        Ok(acc)
     }
 
     /// A lambda for an operator (of reduce, scan, hist) whose parameters

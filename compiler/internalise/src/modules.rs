@@ -54,12 +54,17 @@ impl Cx {
                         arity: vb.params.len(),
                     }))
                 } else {
-                    let def = FunDef::new(
+                    let mut def = FunDef::new(
                         Some(vb.name.name.clone()),
                         &vb.type_params,
                         vb.params.clone(),
                         vb.body.clone(),
                     );
+                    def.ret = vb.ret.clone();
+                    def.recursive = vb.ret.is_some()
+                        && !vb.params.is_empty()
+                        && env.val(&vb.name.name).is_none()
+                        && crate::exprs::builtin_op(&vb.name.name).is_none();
                     V::Fun(Rc::new(Closure::Def {
                         def: Rc::new(def),
                         env: env.clone(),

@@ -129,6 +129,12 @@ impl Cx {
         match &**c {
             Closure::Def { def, env, top } => {
                 let specialise = *top && !args.iter().any(V::has_local_fun);
+                // A recursive function sees itself.
+                let env = match &def.name {
+                    Some(n) if def.recursive => env.bind(n.clone(), V::Fun(c.clone())),
+                    _ => env.clone(),
+                };
+                let env = &env;
                 self.enter(span)?;
                 let r = if specialise {
                     self.specialise(c, def, env, args, sizes, span)
@@ -230,7 +236,7 @@ impl Cx {
         let (fid, ret) = match self.memo.get(&key) {
             Some(x) => x.clone(),
             None => {
-                let x = self.build_function(def, env, &shapes, &extra, span)?;
+                let x = self.build_function(def, env, &shapes, &extra, &key, span)?;
                 self.memo.insert(key, x.clone());
                 x
             }
@@ -264,6 +270,17 @@ impl Cx {
         Ok(v)
     }
 
+    /// Does the source text of `e` contain `name` as a word?
+    fn mentions_name(&self, e: &Expr, name: &str) -> bool {
+        let text = self.span_text(e.span);
+        let word = |c: char| c.is_alphanumeric() || c == '_' || c == '\'';
+        text.match_indices(name).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + name.len()..].chars().next();
+            !before.is_some_and(word) && !after.is_some_and(word)
+        })
+    }
+
     /// Builds the specialisation of `def` for argument shapes `shapes`.
     fn build_function(
         &mut self,
@@ -271,14 +288,45 @@ impl Cx {
         env: &Env,
         shapes: &[T],
         extra: &[(ast::Name, Operand)],
+        key: &str,
         span: syntax::Span,
     ) -> IResult<(ir::FunId, T)> {
-        let saved = std::mem::replace(&mut self.fb, Fb::new());
-        let r = self.build_body(def, env, shapes, extra);
-        let fb = std::mem::replace(&mut self.fb, saved);
-        let (params, body, ret_t, ret) = r?;
+        let _ = span;
         let base = def.name.as_deref().unwrap_or("lambda");
         let name = self.fun_name(base);
+        // A recursive function is registered before its body is built,
+        // with the result shape of its declared type, so that its calls
+        // of itself find it.
+        let mut declared = None;
+        if def.recursive
+            && let Some(rt) = &def.ret
+            && self.mentions_name(&def.body, base)
+            && let Ok(t) = self.type_template(rt, env)
+        {
+            let fid = self.prog.functions.push(Function {
+                name: name.clone(),
+                attrs: Vec::new(),
+                params: Vec::new(),
+                ret: Vec::new(),
+                body: ir::Body {
+                    stms: Vec::new(),
+                    result: Vec::new(),
+                },
+                vars: Default::default(),
+            });
+            self.memo.insert(key.to_string(), (fid, t.clone()));
+            declared = Some((fid, t));
+        }
+        let saved = std::mem::replace(&mut self.fb, Fb::new());
+        let r = self.build_body(def, env, shapes, extra, declared.as_ref().map(|d| &d.1));
+        let fb = std::mem::replace(&mut self.fb, saved);
+        let (params, body, ret_t, ret) = match r {
+            Ok(x) => x,
+            Err(e) => {
+                self.memo.remove(key);
+                return Err(e);
+            }
+        };
         let f = Function {
             name,
             attrs: Vec::new(),
@@ -287,8 +335,13 @@ impl Cx {
             body,
             vars: fb.arena(),
         };
-        let _ = span;
-        let fid = self.prog.functions.push(f);
+        let fid = match declared {
+            Some((fid, _)) => {
+                self.prog.functions[fid] = f;
+                fid
+            }
+            None => self.prog.functions.push(f),
+        };
         Ok((fid, ret_t))
     }
 
@@ -299,6 +352,7 @@ impl Cx {
         env: &Env,
         shapes: &[T],
         extra: &[(ast::Name, Operand)],
+        declared: Option<&T>,
     ) -> IResult<(Vec<Param>, ir::Body, T, Vec<ir::Type>)> {
         let mut params = Vec::new();
         let mut args = Vec::new();
@@ -321,7 +375,22 @@ impl Cx {
             sizes.push((n.clone(), V::Leaf(Operand::Var(p.var))));
         }
         let env = self.bind_params(def, env, args, &sizes)?;
-        let result = self.expr(&def.body, &env)?;
+        let mut result = self.expr(&def.body, &env)?;
+        if let Some(t) = declared {
+            let joined = T::join(&result.shape(&self.fb), t).filter(|j| {
+                let (mut a, mut b) = (String::new(), String::new());
+                j.key(&mut a);
+                t.key(&mut b);
+                a == b
+            });
+            let Some(j) = joined else {
+                return Err(InternaliseError::unsupported(
+                    "a recursive function whose result differs in shape from its declared type",
+                    def.body.span,
+                ));
+            };
+            result = self.widen(result, &j, def.body.span)?;
+        }
         if result.has_local_fun() {
             return Err(InternaliseError::unsupported(
                 "functions that return closures",

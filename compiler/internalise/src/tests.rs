@@ -211,3 +211,37 @@ fn map_results_sized_inside_the_function() {
     );
     assert_eq!(out[0].shape(), &[0, 0]);
 }
+
+const ITEM4: &str = "\
+def fact (n: i64) : i64 = if n <= 1 then 1 else n * fact (n - 1)
+def tail_or_empty [n] (xs: [n]i64) : []i64 = if n <= 1 then [] else xs[1:]
+def len [n] 't (_: [n]t) : i64 = n
+entry main (n: i64) : (i64, i64, i64) =
+  (fact n, len (tail_or_empty (iota n)), len (0..<n))
+def ldexp (x: f64) (k: i32) : f64 = __intrinsic \"f64.ldexp\"
+entry scale (x: f64) (k: i32) : f64 = ldexp x k
+";
+
+#[test]
+fn recursion_empty_literals_ranges_and_ldexp() {
+    let prog = compile(ITEM4);
+    let show = |vs: Vec<Value>| vs.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+    let out = run(&prog, "main", vec![Value::scalar(5i64)]);
+    assert_eq!(show(out), vec!["120i64", "4i64", "5i64"]);
+    let out = run(&prog, "main", vec![Value::scalar(1i64)]);
+    assert_eq!(show(out), vec!["1i64", "0i64", "1i64"]);
+    let err = run_err(&prog, "main", vec![Value::scalar(-1i64)]);
+    assert!(err.contains("Invalid range"), "{err}");
+    let out = run(
+        &prog,
+        "scale",
+        vec![Value::scalar(1.5f64), Value::scalar(4i32)],
+    );
+    assert_eq!(show(out), vec!["24.0f64"]);
+    let out = run(
+        &prog,
+        "scale",
+        vec![Value::scalar(1.0f64), Value::scalar(-1074i32)],
+    );
+    assert_eq!(show(out), vec![format!("{:?}f64", f64::from_bits(1))]);
+}

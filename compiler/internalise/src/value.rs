@@ -79,6 +79,11 @@ pub(crate) struct FunDef {
     pub size_names: Vec<Name>,
     pub params: Vec<ast::Pat>,
     pub body: ast::Expr,
+    /// The declared result type.
+    pub ret: Option<ast::TypeExp>,
+    /// True for a module-level function whose body may call itself (it
+    /// has a result type and its name was not bound before).
+    pub recursive: bool,
 }
 
 impl FunDef {
@@ -100,6 +105,8 @@ impl FunDef {
             size_names,
             params,
             body,
+            ret: None,
+            recursive: false,
         }
     }
 }
