@@ -102,7 +102,7 @@ struct TestArgs {
     /// Programs, or directories to search for programs.
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
-    /// Run the cases with the interpreter (the default, and for now the only backend).
+    /// Run the cases with the reference interpreter (the default).
     #[arg(short = 'i', long = "interpreted")]
     interpreted: bool,
     /// The backend that runs the cases. Cases tagged `no_BACKEND` are skipped.
@@ -125,7 +125,8 @@ struct TestArgs {
 enum Backend {
     /// The reference interpreter.
     Interp,
-    /// The core IR interpreter, after internalisation and optimisation.
+    /// The core IR interpreter, after internalisation and optimisation; also
+    /// checks `structure` blocks.
     Ir,
 }
 

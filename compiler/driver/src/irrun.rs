@@ -1,6 +1,7 @@
 //! Running a program through the core IR: internalisation, the verifier,
 //! the standard optimisation pipeline (verified after every pass), and the
-//! IR interpreter. Used by `fut test --backend=ir`.
+//! IR interpreter. Used by `fut test --backend=ir`, which also checks
+//! `structure` blocks against the constructs of the optimised program.
 
 use syntax::diag::{SourceMap, location};
 
@@ -11,6 +12,31 @@ use crate::program::{Program, import_ids};
 /// the user (an unsupported construct with its location, or a verifier
 /// report).
 pub fn compile(db: &Database, program: &Program) -> Result<ir::Program, String> {
+    compile_with(db, program, opt::pipelines::standard())
+}
+
+/// The passes a `structure` block's pipeline name denotes: the standard
+/// pipeline for no name or `standard`, the standard pipeline up to and
+/// including the last occurrence of a pass for a pass name, and `None`
+/// for a pipeline we do not have (such as Futhark's `gpu`).
+pub fn structure_pipeline(name: Option<&str>) -> Option<Vec<ir::pass::Pass>> {
+    let standard = opt::pipelines::standard();
+    match name {
+        None | Some("standard") => Some(standard),
+        Some(n) => {
+            let last = standard.iter().rposition(|p| p.name == n)?;
+            Some(standard[..=last].to_vec())
+        }
+    }
+}
+
+/// Internalises a checked program and runs `passes` on it (verified after
+/// every pass).
+pub fn compile_with(
+    db: &Database,
+    program: &Program,
+    passes: Vec<ir::pass::Pass>,
+) -> Result<ir::Program, String> {
     let sources = db.sources();
     let prelude = db.prelude_root().map(|p| p.id(db));
     let mut checked = Vec::new();
@@ -41,7 +67,7 @@ pub fn compile(db: &Database, program: &Program) -> Result<ir::Program, String> 
             }
         })?;
     let config = ir::pass::PipelineConfig { validate: true };
-    ir::run_pipeline(&opt::pipelines::standard(), prog, config)
+    ir::run_pipeline(&passes, prog, config)
         .map_err(|e| format!("internalised program rejected: {e}"))
 }
 

@@ -14,12 +14,12 @@ use std::sync::mpsc;
 use values::{Tolerance, Value};
 
 use crate::db::Database;
-use crate::program::load_program;
+use crate::program::{Program, load_program};
 use crate::render;
 use crate::run::{find_entry, instantiate, param_types, read_arguments};
 use crate::system::System;
 use crate::testspec::{
-    Expected, ExpectedError, Input, TestAction, TestCase, ValuesText, parse_spec,
+    Expected, ExpectedError, Input, StructureBlock, TestAction, TestCase, ValuesText, parse_spec,
 };
 
 /// Where test cases run.
@@ -91,6 +91,9 @@ pub enum Outcome {
         ran: usize,
         /// Cases skipped (tags, `compiled`, `script`).
         skipped: usize,
+        /// Remarks for the user (a `structure` block for a pipeline we do
+        /// not have was not checked).
+        notes: Vec<String>,
     },
     /// The whole program was skipped (a tag, or no case left to run).
     Skipped(String),
@@ -208,9 +211,12 @@ pub fn run_tests(
                 let _ = write!(progress, "\r\x1b[K");
             }
             match outcome {
-                Outcome::Passed { skipped, .. } => {
+                Outcome::Passed { skipped, notes, .. } => {
                     summary.passed += 1;
                     summary.skipped_cases += skipped;
+                    for n in notes {
+                        let _ = writeln!(out, "note: {}: {n}", path.display());
+                    }
                 }
                 Outcome::Skipped(_) => summary.skipped_programs += 1,
                 Outcome::Failed(msgs) => {
@@ -290,7 +296,7 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
     };
     let sources = db.sources();
     let rendered = render::diagnostics(&program.diagnostics, &sources, false);
-    let (groups, warnings) = match &spec.action {
+    let (groups, warnings, structures) = match &spec.action {
         TestAction::CompileError(expected) => {
             return if program.is_ok() {
                 Outcome::Failed(vec![format!(
@@ -298,7 +304,11 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
                     describe_expected(expected)
                 )])
             } else if expected.matches(&rendered) {
-                Outcome::Passed { ran: 1, skipped: 0 }
+                Outcome::Passed {
+                    ran: 1,
+                    skipped: 0,
+                    notes: Vec::new(),
+                }
             } else {
                 Outcome::Failed(vec![format!(
                     "expected a compile-time error{}, but got:\n{rendered}",
@@ -307,8 +317,11 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
             };
         }
         TestAction::Run {
-            groups, warnings, ..
-        } => (groups, warnings),
+            groups,
+            warnings,
+            structures,
+            ..
+        } => (groups, warnings, structures),
     };
     if !program.is_ok() {
         return Outcome::Failed(vec![format!(
@@ -332,6 +345,10 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
                 w.text
             ));
         }
+    }
+    let mut notes = Vec::new();
+    if opts.backend == Backend::Ir {
+        check_structures(db, &program, structures, &mut failures, &mut notes);
     }
     // The program's top-level definitions are evaluated only when a case runs, so a
     // file whose blocks have no runnable case (only `structure`, or only skipped
@@ -395,10 +412,53 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
     }
     if !failures.is_empty() {
         Outcome::Failed(failures)
-    } else if ran == 0 && skipped > 0 {
+    } else if ran == 0 && skipped > 0 && (structures.is_empty() || opts.backend != Backend::Ir) {
         Outcome::Skipped("every case was skipped".into())
     } else {
-        Outcome::Passed { ran, skipped }
+        Outcome::Passed {
+            ran,
+            skipped,
+            notes,
+        }
+    }
+}
+
+/// Checks `structure` blocks against the constructs of the program after
+/// the block's pipeline (`--backend=ir`); a block for a pipeline we do not
+/// have gives a note instead.
+fn check_structures(
+    db: &Database,
+    program: &Program,
+    blocks: &[StructureBlock],
+    failures: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) {
+    for b in blocks {
+        let Some(passes) = crate::irrun::structure_pipeline(b.pipeline.as_deref()) else {
+            notes.push(format!(
+                "the structure block at line {} is for the pipeline `{}`, which fut does not have; not checked",
+                b.line,
+                b.pipeline.as_deref().unwrap_or("")
+            ));
+            continue;
+        };
+        let prog = match crate::irrun::compile_with(db, program, passes) {
+            Ok(p) => p,
+            Err(msg) => {
+                failures.push(msg);
+                return;
+            }
+        };
+        let counts = opt::structure::count_constructs(&prog);
+        for (name, want) in &b.counts {
+            let got = counts.get(name.as_str()).copied().unwrap_or(0);
+            if got != *want {
+                failures.push(format!(
+                    "structure block (line {}): expected {want} {name}, found {got}",
+                    b.line
+                ));
+            }
+        }
     }
 }
 

@@ -42,8 +42,8 @@ pub enum TestAction {
         groups: Vec<CaseGroup>,
         /// Warnings the compiler must produce (`warning: REGEX`).
         warnings: Vec<ExpectedError>,
-        /// The number of `structure` blocks (accepted, not yet checked).
-        structures: usize,
+        /// The `structure` blocks (checked on `--backend=ir`).
+        structures: Vec<StructureBlock>,
         /// Names from `property:` directives (accepted, not yet run).
         properties: Vec<String>,
     },
@@ -54,10 +54,22 @@ impl Default for TestAction {
         TestAction::Run {
             groups: Vec::new(),
             warnings: Vec::new(),
-            structures: 0,
+            structures: Vec::new(),
             properties: Vec::new(),
         }
     }
+}
+
+/// A `structure [pipeline] { Name n ... }` block: how many times each IR
+/// construct occurs after a pipeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StructureBlock {
+    /// The pipeline named before the braces, if any.
+    pub pipeline: Option<String>,
+    /// Each construct name and its expected count, in the block's order.
+    pub counts: Vec<(String, usize)>,
+    /// The line (1-based) of the opening brace.
+    pub line: usize,
 }
 
 /// Cases that run on the same entry points.
@@ -494,14 +506,39 @@ impl<'a> BlockParser<'a> {
                 break;
             }
             if self.eat_keyword("structure", false) {
+                let mut pipeline = None;
                 if self.peek() != Some('{') {
                     let Some(w) = self.peek_word() else {
                         return self.err("expected a pipeline name or `{` after `structure`");
                     };
                     self.bump_word(&w);
+                    pipeline = Some(w);
                 }
-                self.braces("structure block")?;
-                *structures += 1;
+                let body = self.braces("structure block")?;
+                let words: Vec<&str> = body.text.split_whitespace().collect();
+                let mut counts = Vec::new();
+                for pair in words.chunks(2) {
+                    let [name, n] = pair else {
+                        return Err(SpecError {
+                            line: body.line,
+                            message: format!("a structure block needs a count after `{}`", pair[0]),
+                        });
+                    };
+                    let Ok(n) = n.parse::<usize>() else {
+                        return Err(SpecError {
+                            line: body.line,
+                            message: format!(
+                                "expected a count after `{name}` in a structure block, found `{n}`"
+                            ),
+                        });
+                    };
+                    counts.push((name.to_string(), n));
+                }
+                structures.push(StructureBlock {
+                    pipeline,
+                    counts,
+                    line: body.line,
+                });
                 continue;
             }
             if self.eat_keyword("warning", true) {
@@ -741,7 +778,9 @@ entry f (x: i32) = x
         else {
             panic!()
         };
-        assert_eq!(*structures, 1);
+        assert_eq!(structures.len(), 1);
+        assert_eq!(structures[0].pipeline.as_deref(), Some("gpu"));
+        assert_eq!(structures[0].counts, vec![("SegMap".to_string(), 1)]);
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].matches("variable unused here"));
         let g = &groups[0];
