@@ -141,6 +141,11 @@ pub struct Checker<'a> {
     ///
     /// [`ast::File::size_args`]: syntax::ast::File::size_args
     pub size_uses: Vec<(NodeId, Vec<(Name, crate::types::Size)>)>,
+    /// The named sizes given to loop parameters inside loop bodies: they exist only
+    /// for the checker, so they never appear in [`ast::File::size_args`].
+    ///
+    /// [`ast::File::size_args`]: syntax::ast::File::size_args
+    pub loop_sizes: std::collections::HashSet<Uid>,
     /// Prims-constrained variables created by literals and operators, with where.
     pub overloads: Vec<(u32, Span)>,
     /// Element types of empty array literals, with where.
@@ -192,6 +197,7 @@ impl<'a> Checker<'a> {
             lits: Vec::new(),
             inst_sizes: Vec::new(),
             size_uses: Vec::new(),
+            loop_sizes: std::collections::HashSet::new(),
             overloads: Vec::new(),
             open_records: Vec::new(),
             empty_arrays: Vec::new(),

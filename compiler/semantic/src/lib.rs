@@ -108,7 +108,10 @@ pub fn check_file(
     for (id, sizes) in std::mem::take(&mut c.size_uses) {
         let args: Vec<(ast::Name, ast::Expr)> = sizes
             .iter()
-            .filter_map(|(n, s)| Some((n.clone(), elaborate::size_expr(&c.u.size(s))?)))
+            .filter_map(|(n, s)| {
+                let s = types::forget_sizes(&c.u.size(s), &c.loop_sizes);
+                Some((n.clone(), elaborate::size_expr(&s)?))
+            })
             .collect();
         if !args.is_empty() {
             ast.size_args.insert(id, args);

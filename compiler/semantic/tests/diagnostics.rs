@@ -573,3 +573,43 @@ fn if_branches_take_part_in_the_causality_check() {
     let empty = "def main (b: bool) (xs: []i64) = if b then [] else [filter (> 0) xs]\n";
     assert_eq!(codes(empty), vec!["S003"], "{}", render(empty));
 }
+
+#[test]
+fn loop_results_whose_size_the_body_changes_have_a_size_made_after_the_loop() {
+    let check = |src: &str| (codes(src), render(src));
+    let late =
+        "def main (n: i64) : []i64 =\n  ([0] ++) <| loop acc = [] for i < n do acc ++ acc ++ [i]\n";
+    let (c, d) = check(late);
+    assert_eq!(c, vec!["S003"], "{d}");
+    assert!(d.contains("Causality check"), "{d}");
+    let grown = "def f [n] (xs: [n]i64) = zip xs (loop acc = xs for i < 3 do acc ++ [1])\n";
+    assert_eq!(check(grown).0, vec!["S003"], "{}", check(grown).1);
+    for ok in [
+        // The body keeps the parameter's size.
+        "def main (n: i64) (xs: []i64) : []i64 =\n  ([0] ++) <| loop acc = xs for i < n do map (+ 1) acc\n",
+        "def f [n] (xs: [n]i64) = zip xs (loop acc = xs for i < 3 do map (* 2) acc)\n",
+        // Sizes equal in the initial value share one name in the body.
+        "def mm [n] (a: [n][n]i32) (b: [n][n]i32) : [n][n]i32 = a\n\
+         def f [n] (a: [n][n]i32) (k: i32) : [n][n]i32 = loop r = a for _i < k do mm r a\n",
+        // The body returns a value of the initial value's size.
+        "def f [n] (xs: [n]i64) (ys: [n]i64) = zip xs (loop acc = xs for i < 3 do ys)\n",
+        // The loop result is bound before the section is made.
+        "def main (n: i64) : []i64 =\n  let r = loop acc = [] for i < n do acc ++ [i] in ([0] ++) <| r\n",
+    ] {
+        let (c, d) = check(ok);
+        assert!(c.is_empty(), "{ok}: {d}");
+    }
+}
+
+#[test]
+fn loop_parameter_sizes_are_not_size_arguments() {
+    let src = "def keep [n] (xs: [n]i64) : [n]i64 = xs\n\
+               def main (xs: []i64) = loop acc = xs for i < 2 do keep acc\n\
+               def g [m] (xs: [m]i64) = keep (loop acc = xs for i < 2 do keep acc)\n";
+    assert_eq!(
+        size_args_of(src, "keep"),
+        vec![vec![], vec![], vec![]],
+        "{}",
+        render(src)
+    );
+}
