@@ -71,7 +71,12 @@ pub fn compile_with(
         .map_err(|e| format!("internalised program rejected: {e}"))
 }
 
-/// Runs entry `name` of an IR program on external argument values.
+/// Why a program with `jvp` or `vjp` nodes cannot run on the IR yet.
+pub const AD_NOT_COMPILED: &str = "automatic differentiation is not yet compiled: \
+     the AD passes are future work; use the interpreter (-i)";
+
+/// Runs entry `name` of an IR program on external argument values. A
+/// `jvp` or `vjp` node fails with [`AD_NOT_COMPILED`] in its message.
 pub fn run_entry(
     prog: &ir::Program,
     name: &str,
@@ -88,7 +93,12 @@ pub fn run_entry(
     let out =
         ir::interp::run_function(prog, &fname, internalise::expand_args(args)).map_err(|e| {
             interp::RuntimeError {
-                message: e.message.clone(),
+                message: if e.message.contains("not expanded") {
+                    let what = e.message.split(':').next().unwrap_or("");
+                    format!("{what}: {AD_NOT_COMPILED}")
+                } else {
+                    e.message.clone()
+                },
                 span: if e.span.is_none() {
                     None
                 } else {

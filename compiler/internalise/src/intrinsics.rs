@@ -154,9 +154,20 @@ impl Cx {
                 )),
                 _ => Err(bad()),
             },
-            ("jvp2" | "vjp2" | "jmp2" | "mjp2" | "with_vjp", _) => Err(
-                InternaliseError::unsupported(format!("automatic differentiation ({name})"), span),
-            ),
+            ("jvp2" | "vjp2", [f, x, d]) => self.ad(name == "jvp2", f, x, d, span),
+            ("jmp2" | "mjp2", [f, x, ds]) => {
+                // The primal once, and one derivative per seed.
+                let primal = self.apply(f.clone(), vec![x.clone()], span)?;
+                let deriv = V::Fun(std::rc::Rc::new(crate::value::Closure::Deriv {
+                    forward: name == "jmp2",
+                    f: f.clone(),
+                    x: x.clone(),
+                }));
+                let derivs = self.map(&deriv, ds, span)?;
+                Ok(V::Tuple(vec![primal, derivs]))
+            }
+            // Outside a `vjp`, `with_vjp f f' x` is `f x`.
+            ("with_vjp", [f, _, x]) => self.apply(f.clone(), vec![x.clone()], span),
             _ => self.scalar_intrinsic(name, &args, span),
         }
     }
@@ -219,6 +230,65 @@ impl Cx {
             return Err(unsupported());
         };
         Ok(V::Leaf(self.fb.scalar(fun, exp)?))
+    }
+
+    /// `jvp2 f x dx` (`forward`) or `vjp2 f x dy`: an IR `jvp` or `vjp`
+    /// node over a lambda for `f`, giving `(f x, derivative)`. The AD
+    /// passes that expand these nodes are future work.
+    pub(crate) fn ad(
+        &mut self,
+        forward: bool,
+        f: &V,
+        x: &V,
+        seed: &V,
+        span: syntax::Span,
+    ) -> IResult<V> {
+        if x.has_fun() || seed.has_fun() {
+            return Err(InternaliseError::at(
+                "differentiating with respect to a function",
+                span,
+            ));
+        }
+        let types: Vec<ir::Type> = x.leaf_list().iter().map(|o| self.fb.op_ty(o)).collect();
+        let (lambda, rv, inner) =
+            self.lambda_inner_dims(f, &[(x.clone(), types.clone())], None, span)?;
+        if !inner.is_empty() {
+            return Err(InternaliseError::unsupported(
+                "differentiating a function whose result size is computed inside it",
+                span,
+            ));
+        }
+        let ret = lambda.ret.clone();
+        let seeds = seed.leaf_list();
+        let primals = x.leaf_list();
+        let mut pat = Vec::new();
+        for t in &ret {
+            pat.push(self.fb.var("primal", t.clone()));
+        }
+        let deriv_types = if forward { ret.clone() } else { types };
+        let mut derivs = Vec::new();
+        for t in &deriv_types {
+            derivs.push(self.fb.var("deriv", t.clone()));
+        }
+        pat.extend(derivs.iter().copied());
+        let ad = Box::new(ir::AdExp {
+            lambda,
+            primals,
+            seeds,
+        });
+        self.fb.push(
+            pat.clone(),
+            if forward { Exp::Jvp(ad) } else { Exp::Vjp(ad) },
+        );
+        let mut ps = pat[..ret.len()].iter().map(|v| Operand::Var(*v));
+        let primal = rv.with_leaves(&mut ps);
+        let mut ds = derivs.into_iter().map(Operand::Var);
+        let deriv = if forward {
+            rv.with_leaves(&mut ds)
+        } else {
+            x.with_leaves(&mut ds)
+        };
+        Ok(V::Tuple(vec![primal, deriv]))
     }
 
     /// `ldexp x k` = x·2^k: `k` is clamped to where the result saturates

@@ -24,6 +24,14 @@ use crate::value::{Closure, FunDef, T, V};
 /// How deeply calls may nest before the program is taken to be recursive.
 const MAX_DEPTH: usize = 400;
 
+/// Component `i` of a pair.
+fn project_index(v: V, i: usize, span: syntax::Span) -> IResult<V> {
+    match v {
+        V::Tuple(mut vs) if i < vs.len() => Ok(vs.swap_remove(i)),
+        _ => Err(InternaliseError::at("expected a pair", span)),
+    }
+}
+
 /// Is a parameter pattern declared unique (`*t`)?
 pub(crate) fn unique_param(p: &ast::Pat) -> bool {
     match &p.kind {
@@ -170,6 +178,11 @@ impl Cx {
             Closure::Index(idx) => {
                 let v = args.into_iter().next().unwrap_or_else(V::unit);
                 self.index(&v, idx, span)
+            }
+            Closure::Deriv { forward, f, x } => {
+                let d = args.into_iter().next().unwrap_or_else(V::unit);
+                let r = self.ad(*forward, f, x, &d, span)?;
+                project_index(r, 1, span)
             }
             Closure::Partial { .. } => {
                 let f = V::Fun(c.clone());

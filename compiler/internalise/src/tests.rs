@@ -9,6 +9,8 @@ use crate::{InputFile, collect_results, expand_args, internalise};
 
 /// The SOACs the tests use, declared as in the prelude.
 const SOACS: &str = "\
+def jvp2 'a 'b (f: a -> b) (x: a) (dx: a): (b, b) = __intrinsic \"jvp2\"
+def vjp2 'a 'b (f: a -> b) (x: a) (dy: b): (b, a) = __intrinsic \"vjp2\"
 def map 'a [n] 'x (f: a -> x) (xs: [n]a): *[n]x = __intrinsic \"map\"
 def reduce [n] 'a (op: a -> a -> a) (ne: a) (xs: [n]a): a = __intrinsic \"reduce\"
 def iota (n: i64): *[n]i64 = __intrinsic \"iota\"
@@ -244,4 +246,50 @@ fn recursion_empty_literals_ranges_and_ldexp() {
         vec![Value::scalar(1.0f64), Value::scalar(-1074i32)],
     );
     assert_eq!(show(out), vec![format!("{:?}f64", f64::from_bits(1))]);
+}
+
+const AD: &str = "\
+entry fwd (x: f64) : (f64, f64) = jvp2 (\\y -> y * y) x 1
+entry rev (x: f64) (y: f64) : (f64, f64) = (vjp2 (\\(a, b) -> a * b) (x, y) 1).1
+";
+
+#[test]
+fn ad_intrinsics_become_jvp_and_vjp_nodes() {
+    let prog = compile(AD);
+    let counts = opt::structure::count_constructs(&prog);
+    assert_eq!(counts.get("Jvp"), Some(&1));
+    assert_eq!(counts.get("Vjp"), Some(&1));
+    let err = run_err(&prog, "fwd", vec![Value::scalar(3.0f64)]);
+    assert!(err.contains("not expanded"), "{err}");
+}
+
+const DOT: &str = "\
+entry dot [n] (xs: [n]f64) (ys: [n]f64) : f64 =
+  reduce (+) 0 (map (\\i -> xs[i] * ys[i]) (iota n))
+";
+
+#[test]
+fn dot_product() {
+    let prog = compile(DOT);
+    let xs = Value::vector(vec![1.0f64, 2.0, 3.0]);
+    let ys = Value::vector(vec![4.0f64, 5.0, 6.0]);
+    let out = run(&prog, "dot", vec![xs, ys]);
+    assert_eq!(out[0].to_string(), "32.0f64");
+    insta::assert_snapshot!(ir::print::print_program(&prog));
+}
+
+const FUNCTOR: &str = "\
+module type num = { type t val zero: t val add: t -> t -> t }
+module sum (N: num) = { def total [n] (xs: [n]N.t) : N.t = reduce N.add N.zero xs }
+module i32num = { type t = i32 def zero: i32 = 0 def add (a: i32) (b: i32) : i32 = a + b }
+module s = sum i32num
+entry main (xs: []i32) : i32 = s.total xs
+";
+
+#[test]
+fn functor_application() {
+    let prog = compile(FUNCTOR);
+    let out = run(&prog, "main", vec![i32s(&[1, 2, 3, 4])]);
+    assert_eq!(out[0].to_string(), "10i32");
+    insta::assert_snapshot!(ir::print::print_program(&prog));
 }

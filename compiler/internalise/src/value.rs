@@ -70,6 +70,9 @@ pub(crate) enum Closure {
     Project(Vec<Name>),
     /// An index section `(.[i])`, its indices evaluated.
     Index(Vec<crate::index::Idx>),
+    /// `\d -> (jvp2 f x d).1` (`forward`) or `\d -> (vjp2 f x d).1`:
+    /// one derivative of `f` at `x`, for `jmp2` and `mjp2`.
+    Deriv { forward: bool, f: V, x: V },
 }
 
 /// A function definition.
@@ -119,7 +122,10 @@ impl Closure {
             Closure::Intrinsic { arity, .. } => *arity,
             Closure::Op(_) => 2,
             Closure::Partial { f, args, .. } => f.arity().saturating_sub(args.len()),
-            Closure::Flip { .. } | Closure::Project(_) | Closure::Index(_) => 1,
+            Closure::Flip { .. }
+            | Closure::Project(_)
+            | Closure::Index(_)
+            | Closure::Deriv { .. } => 1,
         }
     }
 
@@ -128,7 +134,10 @@ impl Closure {
         match self {
             Closure::Def { top, .. } => *top,
             Closure::Intrinsic { .. } | Closure::Op(_) | Closure::Project(_) => true,
-            Closure::Partial { .. } | Closure::Flip { .. } | Closure::Index(_) => false,
+            Closure::Partial { .. }
+            | Closure::Flip { .. }
+            | Closure::Index(_)
+            | Closure::Deriv { .. } => false,
         }
     }
 }
