@@ -5,8 +5,16 @@
 //! level thus captures the scope as it was at its definition (later shadowing
 //! definitions stay invisible to it) without copying any map. Local bindings form a
 //! linked list in front of the scope.
+//!
+//! Each environment also keeps a small filter of the names of its local values (one
+//! bit per name, chosen from its length and end characters) and whether it has
+//! opened a module locally. A name whose bit is clear in an environment without local
+//! opens is not local, so looking up a module-level name (a function, a prelude
+//! module) skips the walk over the locals. [`Env::global_val`] and [`Env::scope_key`]
+//! let the evaluator cache such lookups: the module-level part of an environment is
+//! fixed by its scope and limit.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::rc::Rc;
 
@@ -24,6 +32,21 @@ pub struct TypeDef {
     pub def: Option<ast::TypeExp>,
     /// The environment its definition's names resolve in.
     pub env: Env,
+    /// Whether matching a value against the definition can never bind or check a
+    /// size, once known (see `Interp::check_type`).
+    pub(crate) trivial: Cell<Option<bool>>,
+}
+
+impl TypeDef {
+    /// A type abbreviation.
+    pub fn new(params: Vec<ast::TypeParam>, def: Option<ast::TypeExp>, env: Env) -> TypeDef {
+        TypeDef {
+            params,
+            def,
+            env,
+            trivial: Cell::new(None),
+        }
+    }
 }
 
 /// A module type (signature) with the environment its names resolve in; at run time
@@ -213,6 +236,31 @@ pub struct Env {
     locals: Option<Rc<Local>>,
     scope: Rc<Scope>,
     limit: u32,
+    /// The union of [`name_bit`] over the local value names.
+    mask: u64,
+    /// Whether a module is opened among the locals.
+    opens: bool,
+}
+
+/// The filter bit of a name: a cheap function of its length and end bytes.
+fn name_bit(name: &str) -> u64 {
+    let b = name.as_bytes();
+    let first = b.first().copied().unwrap_or(0) as u32;
+    let last = b.last().copied().unwrap_or(0) as u32;
+    let h = (b.len() as u32)
+        .wrapping_mul(7)
+        .wrapping_add(first)
+        .wrapping_add(last.wrapping_mul(13));
+    1u64 << (h % 64)
+}
+
+/// A module-level value found by [`Env::global_val`].
+pub struct GlobalVal {
+    /// The value.
+    pub value: Value,
+    /// Whether it depends only on the environment's [`Env::scope_key`] (no local
+    /// binding of an enclosing environment took part), so that it may be cached.
+    pub cacheable: bool,
 }
 
 impl Env {
@@ -223,7 +271,26 @@ impl Env {
             locals: None,
             scope: scope.clone(),
             limit,
+            mask: 0,
+            opens: false,
         }
+    }
+
+    /// What fixes the module-level part of this environment: its scope and limit.
+    /// Two environments with the same key see the same module-level values.
+    pub fn scope_key(&self) -> (&Rc<Scope>, u32) {
+        (&self.scope, self.limit)
+    }
+
+    /// Whether a module is opened among the local bindings (`M.(e)`).
+    pub fn has_local_opens(&self) -> bool {
+        self.opens
+    }
+
+    /// Can `name` be bound locally (as a value, or by a local open)? `false` means
+    /// it certainly is not.
+    fn may_be_local(&self, name: &str) -> bool {
+        self.opens || self.mask & name_bit(name) != 0
     }
 
     /// The same environment, but also seeing the next definition made in its scope
@@ -235,6 +302,7 @@ impl Env {
 
     /// Adds a local value binding.
     pub fn bind(&self, name: Name, v: Value) -> Env {
+        let mask = self.mask | name_bit(&name);
         Env {
             locals: Some(Rc::new(Local {
                 kind: LocalKind::Val(name, RefCell::new(Some(v))),
@@ -242,6 +310,8 @@ impl Env {
             })),
             scope: self.scope.clone(),
             limit: self.limit,
+            mask,
+            opens: self.opens,
         }
     }
 
@@ -254,33 +324,59 @@ impl Env {
             })),
             scope: self.scope.clone(),
             limit: self.limit,
+            mask: self.mask,
+            opens: true,
         }
     }
 
     /// Looks up a value.
     pub fn val(&self, name: &str) -> Option<Value> {
+        match self.local_val(name) {
+            Some(v) => v,
+            None => self.global_val(name).map(|g| g.value),
+        }
+    }
+
+    /// Looks up a value among the local bindings: `None` if it is not bound locally,
+    /// `Some(None)` if it is bound but was consumed.
+    pub fn local_val(&self, name: &str) -> Option<Option<Value>> {
+        if !self.may_be_local(name) {
+            return None;
+        }
         let mut l = self.locals.as_deref();
         while let Some(local) = l {
             match &local.kind {
-                LocalKind::Val(n, v) if &**n == name => return v.borrow().clone(),
+                LocalKind::Val(n, v) if &**n == name => return Some(v.borrow().clone()),
                 LocalKind::Open(m) => {
                     if let Some(v) = m.vals.get(name) {
-                        return Some(v.clone());
+                        return Some(Some(v.clone()));
                     }
                 }
                 LocalKind::Val(..) => {}
             }
             l = local.next.as_deref();
         }
+        None
+    }
+
+    /// Looks up a value behind the local bindings: in the scope as of the limit,
+    /// then in the enclosing environments.
+    pub fn global_val(&self, name: &str) -> Option<GlobalVal> {
         let mut env = self;
         loop {
-            if let Some(v) = latest(env.scope.data.borrow().vals.get(name), env.limit) {
-                return Some(v);
+            if let Some(value) = latest(env.scope.data.borrow().vals.get(name), env.limit) {
+                return Some(GlobalVal {
+                    value,
+                    cacheable: true,
+                });
             }
             match &env.scope.parent {
                 Some(p) => {
                     if p.locals.is_some() {
-                        return p.val(name);
+                        return p.val(name).map(|value| GlobalVal {
+                            value,
+                            cacheable: false,
+                        });
                     }
                     env = p
                 }
@@ -291,6 +387,9 @@ impl Env {
 
     /// Is `name` bound as a local value (not a module-level one)?
     pub fn is_local_val(&self, name: &str) -> bool {
+        if !self.may_be_local(name) {
+            return false;
+        }
         let mut l = self.locals.as_deref();
         while let Some(local) = l {
             match &local.kind {
@@ -307,6 +406,9 @@ impl Env {
     /// reference and can update it in place. Only used where the program consumes
     /// the variable (the type checker guarantees it is not used afterwards).
     pub fn take_local(&self, name: &str) -> Option<Value> {
+        if !self.may_be_local(name) {
+            return None;
+        }
         let mut l = self.locals.as_deref();
         while let Some(local) = l {
             match &local.kind {
@@ -321,7 +423,11 @@ impl Env {
 
     /// Looks up a type.
     pub fn ty(&self, name: &str) -> Option<Rc<TypeDef>> {
-        let mut l = self.locals.as_deref();
+        let mut l = if self.opens {
+            self.locals.as_deref()
+        } else {
+            None
+        };
         while let Some(local) = l {
             if let LocalKind::Open(m) = &local.kind
                 && let Some(t) = m.types.get(name)
@@ -338,7 +444,11 @@ impl Env {
 
     /// Looks up a module type.
     pub fn sig(&self, name: &str) -> Option<Rc<SigDef>> {
-        let mut l = self.locals.as_deref();
+        let mut l = if self.opens {
+            self.locals.as_deref()
+        } else {
+            None
+        };
         while let Some(local) = l {
             if let LocalKind::Open(m) = &local.kind
                 && let Some(t) = m.sigs.get(name)
@@ -355,7 +465,11 @@ impl Env {
 
     /// Looks up a module.
     pub fn module(&self, name: &str) -> Option<ModVal> {
-        let mut l = self.locals.as_deref();
+        let mut l = if self.opens {
+            self.locals.as_deref()
+        } else {
+            None
+        };
         while let Some(local) = l {
             if let LocalKind::Open(m) = &local.kind
                 && let Some(t) = m.mods.get(name)

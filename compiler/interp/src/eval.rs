@@ -49,6 +49,54 @@ pub struct Interp {
     /// that name is in scope there. Scoping is lexical, so this holds for every
     /// evaluation of the node.
     builtin_ops: FastSet<(FileId, NodeId)>,
+    /// Module-level values found for variable uses (by node), with the scope and
+    /// limit they were found in: while a use is evaluated in an environment with the
+    /// same module-level part and the name is not bound locally, it names the same
+    /// value, since module-level definitions never change.
+    globals: FastMap<(FileId, NodeId), GlobalUse>,
+}
+
+/// A cached resolution of a module-level name at one use site.
+struct GlobalUse {
+    /// The name as written (qualifiers, then the name).
+    path: Box<[Name]>,
+    /// The scope the value was found from; kept alive so that its identity is not
+    /// reused.
+    scope: Rc<Scope>,
+    /// The limit of the environment it was found from.
+    limit: u32,
+    /// The value.
+    value: Value,
+}
+
+impl GlobalUse {
+    /// Does this entry answer a lookup of `q` in `env`?
+    fn matches(&self, q: &QualName, env: &Env) -> bool {
+        let (scope, limit) = env.scope_key();
+        limit == self.limit
+            && Rc::ptr_eq(scope, &self.scope)
+            && self.path.len() == q.quals.len() + 1
+            && q.quals
+                .iter()
+                .chain(std::iter::once(&q.name))
+                .zip(self.path.iter())
+                .all(|(i, n)| Arc::ptr_eq(&i.name, n) || i.name == *n)
+    }
+
+    fn new(q: &QualName, env: &Env, value: Value) -> GlobalUse {
+        let (scope, limit) = env.scope_key();
+        GlobalUse {
+            path: q
+                .quals
+                .iter()
+                .chain(std::iter::once(&q.name))
+                .map(|i| i.name.clone())
+                .collect(),
+            scope: scope.clone(),
+            limit,
+            value,
+        }
+    }
 }
 
 /// The value of a literal (unsuffixed literals not elaborated by the checker default
@@ -189,6 +237,43 @@ impl Interp {
         project(v, &rest)
     }
 
+    /// [`Interp::lookup_var`] at the use `e`, with module-level values cached per use.
+    fn lookup_var_at(&mut self, e: &Expr, q: &QualName, env: &Env) -> R<Value> {
+        if q.quals.is_empty() {
+            let name = &q.name.name;
+            if let Some(v) = env.local_val(name) {
+                return v.ok_or_else(|| {
+                    rt_err(format!("unknown or consumed variable {name}"), q.name.span)
+                });
+            }
+        } else if env.has_local_opens() || env.is_local_val(&q.quals[0].name) {
+            return self.lookup_var(q, env);
+        }
+        let key = (e.span.file, e.id);
+        if let Some(g) = self.globals.get(&key)
+            && g.matches(q, env)
+        {
+            return Ok(g.value.clone());
+        }
+        if !q.quals.is_empty() {
+            let v = self.lookup_var(q, env)?;
+            // Only a module member is cached: the first name then names a module.
+            if env.module(&q.quals[0].name).is_some() {
+                self.globals.insert(key, GlobalUse::new(q, env, v.clone()));
+            }
+            return Ok(v);
+        }
+        let name = &q.name.name;
+        let g = env
+            .global_val(name)
+            .ok_or_else(|| rt_err(format!("unknown or consumed variable {name}"), q.name.span))?;
+        if g.cacheable {
+            self.globals
+                .insert(key, GlobalUse::new(q, env, g.value.clone()));
+        }
+        Ok(g.value)
+    }
+
     /// The function an operator name stands for: a binding in scope, or a builtin.
     fn operator(&self, q: &QualName, env: &Env) -> R<Value> {
         if q.quals.is_empty()
@@ -324,7 +409,7 @@ impl Interp {
         match &e.kind {
             ExprKind::Literal(l) => Ok(literal_value(l)),
             ExprKind::Var(q) => {
-                let v = self.lookup_var(q, env)?;
+                let v = self.lookup_var_at(e, q, env)?;
                 self.instantiate_sizes(e, v, env)
             }
             ExprKind::QualParens(q, inner) => {

@@ -88,11 +88,11 @@ impl Interp {
                 scope.define_val(vb.name.name.clone(), v, exported);
             }
             DecKind::Type(tb) => {
-                let td = TypeDef {
-                    params: tb.params.clone(),
-                    def: Some(tb.def.clone()),
-                    env: Env::of_scope(scope),
-                };
+                let td = TypeDef::new(
+                    tb.params.clone(),
+                    Some(tb.def.clone()),
+                    Env::of_scope(scope),
+                );
                 scope.define_type(tb.name.name.clone(), Rc::new(td), exported);
             }
             DecKind::Mod(mb) => {

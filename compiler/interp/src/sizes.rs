@@ -4,11 +4,18 @@
 //! that is already known (bound earlier, a variable in scope, a constant, or an
 //! expression such as `n * m`) is checked, and a difference is a `Size mismatch`
 //! error. Type abbreviations are expanded so that sizes inside them are seen too.
+//!
+//! Most abbreviations carry no sizes at all (`type v3 = {x: f64, y: f64, z: f64}`):
+//! matching against them can neither bind nor check anything. Each abbreviation
+//! records, once computed, whether it is such a trivial one, and matching against it
+//! then returns at once.
+
+use std::rc::Rc;
 
 use syntax::Span;
 use syntax::ast::{self, Expr, ExprKind, Literal, Name, PrimType, TypeArg, TypeExp, TypeExpKind};
 
-use crate::env::{Env, ModVal};
+use crate::env::{Env, ModVal, TypeDef};
 use crate::error::{R, rt_err};
 use crate::eval::Interp;
 use crate::value::Value;
@@ -122,18 +129,13 @@ impl Interp {
         }
     }
 
-    fn check_named_type(
-        &mut self,
-        q: &ast::QualName,
-        args: &[TypeArg],
-        v: &Value,
-        env: &Env,
-        ctx: &mut SizeCtx,
-    ) -> R<()> {
+    /// The type abbreviation a type name refers to (`None` for a primitive type, a
+    /// type parameter in `type_names`, or an unknown name).
+    fn named_type(&self, q: &ast::QualName, env: &Env, type_names: &[Name]) -> Option<Rc<TypeDef>> {
         let name = &q.name.name;
-        let td = if q.quals.is_empty() {
-            if PrimType::from_name(name).is_some() || ctx.type_names.iter().any(|t| t == name) {
-                return Ok(());
+        if q.quals.is_empty() {
+            if PrimType::from_name(name).is_some() || type_names.iter().any(|t| t == name) {
+                return None;
             }
             env.ty(name)
         } else {
@@ -145,13 +147,80 @@ impl Interp {
                 Ok(ModVal::Struct(m)) => m.types.get(name).cloned(),
                 _ => None,
             }
+        }
+    }
+
+    /// Is matching against this abbreviation trivial: can it never bind or check a
+    /// size? Computed once per abbreviation.
+    fn typedef_trivial(&self, td: &TypeDef) -> bool {
+        if let Some(t) = td.trivial.get() {
+            return t;
+        }
+        // While computing (abbreviations do not refer to themselves, but be safe),
+        // the answer is the conservative one.
+        td.trivial.set(Some(false));
+        let t = match &td.def {
+            None => true,
+            Some(def) => {
+                let types: Vec<Name> = td
+                    .params
+                    .iter()
+                    .filter_map(|p| match p {
+                        ast::TypeParam::Type(i, _) => Some(i.name.clone()),
+                        ast::TypeParam::Size(_) => None,
+                    })
+                    .collect();
+                self.type_trivial(def, &td.env, &types)
+            }
         };
+        td.trivial.set(Some(t));
+        t
+    }
+
+    /// Is matching a value against `te` (in `env`, with type parameters
+    /// `type_names`) sure to bind and check nothing? Mirrors [`Interp::check_type`];
+    /// `false` when unsure.
+    fn type_trivial(&self, te: &TypeExp, env: &Env, type_names: &[Name]) -> bool {
+        match &te.kind {
+            TypeExpKind::Array(Some(_), _) => false,
+            TypeExpKind::Array(None, t)
+            | TypeExpKind::Unique(t)
+            | TypeExpKind::Existential(_, t) => self.type_trivial(t, env, type_names),
+            TypeExpKind::Tuple(ts) => ts.iter().all(|t| self.type_trivial(t, env, type_names)),
+            TypeExpKind::Record(fs) => fs
+                .iter()
+                .all(|(_, t)| self.type_trivial(t, env, type_names)),
+            TypeExpKind::Sum(_) | TypeExpKind::Arrow(..) => true,
+            TypeExpKind::Var(q, args) => {
+                if args.iter().any(|a| matches!(a, TypeArg::Size(Some(_), _))) {
+                    return false;
+                }
+                match self.named_type(q, env, type_names) {
+                    None => true,
+                    Some(td) => self.typedef_trivial(&td),
+                }
+            }
+        }
+    }
+
+    fn check_named_type(
+        &mut self,
+        q: &ast::QualName,
+        args: &[TypeArg],
+        v: &Value,
+        env: &Env,
+        ctx: &mut SizeCtx,
+    ) -> R<()> {
+        let td = self.named_type(q, env, ctx.type_names);
         let Some(td) = td else {
             return Ok(());
         };
         let Some(def) = &td.def else {
             return Ok(());
         };
+        if self.typedef_trivial(&td) {
+            return Ok(());
+        }
         let mut sizes = Vec::new();
         let mut types = Vec::new();
         for p in &td.params {
