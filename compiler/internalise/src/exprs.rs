@@ -838,14 +838,7 @@ impl Cx {
             return Err(InternaliseError::at("a loop over functions", span));
         }
         let shape = init_v.shape(&self.fb);
-        // The initial values: unique loop parameters take fresh arrays.
-        let mut inits = Vec::new();
-        for o in init_v.flat() {
-            inits.push(match o {
-                Operand::Var(v) if !self.fb.ty(v).shape.is_empty() => Operand::Var(self.fb.own(v)?),
-                o => o,
-            });
-        }
+        let inits = init_v.flat();
         let (form_ir, bound_form) = match form {
             ast::LoopForm::For(i, n) => {
                 let bound = self.scalar(n, env)?;
@@ -933,6 +926,34 @@ impl Cx {
             result.insert(0, c2);
         }
         let lbody = self.fb.end_scope(result);
+        // Array parameters the body consumes are unique, and their initial
+        // values are consumed (copied first where they may not be); the
+        // others are not, and leave their initial values intact.
+        let consumed = self.consumed_roots(&lbody);
+        for p in params.iter_mut() {
+            p.unique = p.unique && consumed.contains(&p.var);
+        }
+        let uniq: Vec<bool> = params.iter().map(|p| p.unique).collect();
+        let mut inits_out = Vec::new();
+        for (k, (&unique, o)) in uniq.iter().zip(&inits).enumerate() {
+            let o = match *o {
+                Operand::Var(v) if unique => {
+                    let shared = inits
+                        .iter()
+                        .enumerate()
+                        .any(|(j, o2)| j != k && *o2 == Operand::Var(v));
+                    if shared {
+                        let name = self.fb.vars.arena()[v].name.clone();
+                        Operand::Var(self.fb.bind1(&name, Exp::Copy(v))?)
+                    } else {
+                        Operand::Var(self.fb.own(v)?)
+                    }
+                }
+                o => o,
+            };
+            inits_out.push(o);
+        }
+        let inits = inits_out;
         let mut all_params = Vec::new();
         if let (Some(cp), Some((_, c0))) = (cond_param, &while_cond) {
             all_params.push((cp, *c0));
@@ -943,6 +964,14 @@ impl Cx {
             .map(|_| self.fb.var("cond_out", sc(PrimType::Bool)));
         let (v, mut pat_vars) =
             shape.instantiate(&mut self.fb, "loop", &mut |fb, n, t| fb.var(n, t));
+        // The results of parameters that are not unique may alias the
+        // initial values.
+        let shared: Vec<ir::VarId> = pat_vars
+            .iter()
+            .zip(&uniq)
+            .filter(|(_, u)| !**u)
+            .map(|(v, _)| *v)
+            .collect();
         if let Some(c) = cond_out {
             pat_vars.insert(0, c);
         }
@@ -954,7 +983,42 @@ impl Cx {
                 body: lbody,
             },
         );
+        for v in shared {
+            self.fb.disown(v);
+        }
         Ok(v)
+    }
+
+    /// The variables a loop or lambda body consumes, each taken to the
+    /// variable it aliases. A call of a function still being built (a
+    /// recursive one, whose parameters are not known yet) consumes every
+    /// argument.
+    fn consumed_roots(&self, body: &ir::Body) -> std::collections::HashSet<ir::VarId> {
+        fn unknown_calls(cx: &Cx, b: &ir::Body, out: &mut std::collections::HashSet<ir::VarId>) {
+            for s in &b.stms {
+                if let Exp::Apply { fun, args } = &s.exp
+                    && cx
+                        .prog
+                        .functions
+                        .get(*fun)
+                        .is_none_or(|f| f.params.len() != args.len())
+                {
+                    out.extend(args.iter().filter_map(|a| match a {
+                        Operand::Var(v) => Some(*v),
+                        Operand::Const(_) => None,
+                    }));
+                }
+                for (_, b) in ir::uses::nested_bodies(&s.exp) {
+                    unknown_calls(cx, b, out);
+                }
+            }
+        }
+        let mut out = std::collections::HashSet::new();
+        for s in &body.stms {
+            ir::uses::exp_consumes(&self.prog.functions, self.fb.vars.arena(), &s.exp, &mut out);
+        }
+        unknown_calls(self, body, &mut out);
+        out.into_iter().map(|v| self.fb.alias_root(v)).collect()
     }
 
     /// The value of the variables of a loop pattern (short form).

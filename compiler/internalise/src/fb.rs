@@ -157,6 +157,20 @@ impl Fb {
         v
     }
 
+    /// Marks `v` as not consumable at the current level (a result that may
+    /// alias a value that must not be consumed).
+    pub fn disown(&mut self, v: VarId) {
+        if let Some(top) = self.owned.last_mut() {
+            top.remove(&v);
+        }
+    }
+
+    /// The variable `v` aliases (through copies of names, slices, reshapes
+    /// and rearrangements), or `v` itself.
+    pub fn alias_root(&self, v: VarId) -> VarId {
+        self.root(v)
+    }
+
     /// May `v` be consumed here?
     pub fn consumable(&self, v: VarId) -> bool {
         let r = self.root(v);
@@ -188,10 +202,16 @@ impl Fb {
 }
 
 /// Does `exp` produce arrays that share no storage with its operands?
+/// A function's results may alias its arguments; the caller marks them
+/// owned when the function's return type is unique.
 fn produces_fresh(exp: &Exp) -> bool {
     !matches!(
         exp,
-        Exp::Atom(_) | Exp::Index(..) | Exp::Reshape { .. } | Exp::Rearrange { .. }
+        Exp::Atom(_)
+            | Exp::Index(..)
+            | Exp::Reshape { .. }
+            | Exp::Rearrange { .. }
+            | Exp::Apply { .. }
     )
 }
 

@@ -41,6 +41,18 @@ pub(crate) fn unique_param(p: &ast::Pat) -> bool {
     }
 }
 
+/// Is every array in a declared return type unique (`*t`, or a tuple or
+/// record of unique types and scalars)?
+fn unique_result(t: &ast::TypeExp) -> bool {
+    match &t.kind {
+        TypeExpKind::Unique(_) => true,
+        TypeExpKind::Tuple(ts) => !ts.is_empty() && ts.iter().all(unique_result),
+        TypeExpKind::Record(fs) => !fs.is_empty() && fs.iter().all(|(_, t)| unique_result(t)),
+        TypeExpKind::Existential(_, t) => unique_result(t),
+        _ => false,
+    }
+}
+
 impl Cx {
     /// Enters a call.
     pub(crate) fn enter(&mut self, span: syntax::Span) -> IResult<()> {
@@ -273,13 +285,21 @@ impl Cx {
             ops.push(o);
         }
         let (v, pat) = ret.instantiate(&mut self.fb, "r", &mut |fb, n, t| fb.var(n, t));
+        let fresh = def.ret.as_ref().is_some_and(unique_result);
         self.fb.push(
-            pat,
+            pat.clone(),
             Exp::Apply {
                 fun: fid,
                 args: ops,
             },
         );
+        // Results of a unique return type share nothing with the arguments;
+        // any other result may alias them and is copied before it is consumed.
+        if fresh {
+            for p in pat {
+                self.fb.mark_owned(p);
+            }
+        }
         Ok(v)
     }
 

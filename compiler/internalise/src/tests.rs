@@ -293,3 +293,43 @@ fn functor_application() {
     assert_eq!(out[0].to_string(), "10i32");
     insta::assert_snapshot!(ir::print::print_program(&prog));
 }
+
+/// Runs the standard pipeline, verified after every pass.
+fn optimise(prog: ir::Program) -> ir::Program {
+    let config = ir::pass::PipelineConfig { validate: true };
+    ir::run_pipeline(&opt::pipelines::standard(), prog, config).unwrap()
+}
+
+const LOOP_INITS: &str = "\
+def step [n] (ps: [n]f64, vs: [n]f64) : ([n]f64, [n]f64) =
+  (map (\\i -> ps[i] + vs[i]) (iota n), vs)
+def sum [n] (xs: [n]f64) : f64 = reduce (+) 0 xs
+def first2 [n] (xs: [n]f64) : [2]f64 = xs[0:2]
+entry reused [n] (xs: [n]f64) (ys: [n]f64) : f64 =
+  let p0 = map (* 2) xs
+  let (a, b) = loop st = (p0, ys) for _i < 2 do step st
+  in sum a + sum b - sum p0
+entry sliced [n] (ps: [n]f64) : [2]f64 =
+  loop cs = first2 ps for _i < 2 do map (+ 1) cs
+entry updated [n] (ps: [n]f64) : ([2]f64, f64) =
+  let cs = loop cs = map (+ 1) (first2 ps) for i < 1 do let cs[i] = 0 in cs
+  in (cs, sum ps)
+";
+
+#[test]
+fn loop_parameters_are_unique_only_when_consumed() {
+    let prog = optimise(compile(LOOP_INITS));
+    let show = |vs: Vec<Value>| vs.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+    let xs = Value::vector(vec![1.0f64, 2.0]);
+    let ys = Value::vector(vec![3.0f64, 4.0]);
+    assert_eq!(show(run(&prog, "reused", vec![xs, ys])), ["21.0f64"]);
+    let ps = Value::vector(vec![1.0f64, 2.0, 3.0]);
+    assert_eq!(
+        show(run(&prog, "sliced", vec![ps.clone()])),
+        ["[3.0f64, 4.0f64]"]
+    );
+    assert_eq!(
+        show(run(&prog, "updated", vec![ps])),
+        ["[0.0f64, 3.0f64]", "6.0f64"]
+    );
+}
