@@ -252,14 +252,16 @@ impl Cx {
         let types: Vec<ir::Type> = x.leaf_list().iter().map(|o| self.fb.op_ty(o)).collect();
         let (lambda, rv, inner) =
             self.lambda_inner_dims(f, &[(x.clone(), types.clone())], None, span)?;
-        if !inner.is_empty() {
-            return Err(InternaliseError::unsupported(
-                "differentiating a function whose result size is computed inside it",
-                span,
-            ));
-        }
+        // Result sizes computed inside the function are extra `i64` results
+        // of the lambda (as for `map`): their adjoints are zero, and the
+        // primal and tangent arrays are reshaped to the primal sizes.
         let ret = lambda.ret.clone();
-        let seeds = seed.leaf_list();
+        let n = ret.len() - inner.len();
+        let leaf_types: Vec<ir::Type> = rv.leaf_list().iter().map(|o| self.fb.op_ty(o)).collect();
+        let mut seeds = seed.leaf_list();
+        if !forward {
+            seeds.extend(inner.iter().map(|_| i64c(0)));
+        }
         let primals = x.leaf_list();
         let mut pat = Vec::new();
         for t in &ret {
@@ -280,15 +282,51 @@ impl Cx {
             pat.clone(),
             if forward { Exp::Jvp(ad) } else { Exp::Vjp(ad) },
         );
-        let mut ps = pat[..ret.len()].iter().map(|v| Operand::Var(*v));
+        let subst: Vec<(ir::VarId, Size)> = inner
+            .iter()
+            .enumerate()
+            .map(|(k, v)| (*v, Size::Var(pat[n + k])))
+            .collect();
+        let sub = |s: Size| match s {
+            Size::Var(v) => subst
+                .iter()
+                .find(|(u, _)| *u == v)
+                .map(|(_, d)| *d)
+                .unwrap_or(s),
+            s => s,
+        };
+        let rv = subst_dims(&rv, &sub);
+        let primal_leaves = self.reshape_leaves(&pat[..n], &leaf_types, &sub)?;
+        let mut ps = primal_leaves.into_iter();
         let primal = rv.with_leaves(&mut ps);
-        let mut ds = derivs.into_iter().map(Operand::Var);
         let deriv = if forward {
-            rv.with_leaves(&mut ds)
+            let tangents = self.reshape_leaves(&derivs[..n], &leaf_types, &sub)?;
+            rv.with_leaves(&mut tangents.into_iter())
         } else {
-            x.with_leaves(&mut ds)
+            x.with_leaves(&mut derivs.into_iter().map(Operand::Var))
         };
         Ok(V::Tuple(vec![primal, deriv]))
+    }
+
+    /// `vars`, each reshaped to the corresponding type of `types` with its
+    /// sizes mapped by `sub` (where that differs from the variable's type).
+    fn reshape_leaves(
+        &mut self,
+        vars: &[ir::VarId],
+        types: &[ir::Type],
+        sub: &dyn Fn(Size) -> Size,
+    ) -> IResult<Vec<Operand>> {
+        let mut out = Vec::new();
+        for (var, t) in vars.iter().zip(types) {
+            let shape: Vec<Size> = t.shape.iter().map(|s| sub(*s)).collect();
+            if self.fb.ty(*var).shape == shape {
+                out.push(Operand::Var(*var));
+            } else {
+                let r = self.fb.bind1("res", Exp::Reshape { shape, arr: *var })?;
+                out.push(Operand::Var(r));
+            }
+        }
+        Ok(out)
     }
 
     /// `ldexp x k` = x·2^k: `k` is clamped to where the result saturates

@@ -333,3 +333,30 @@ fn loop_parameters_are_unique_only_when_consumed() {
         ["[0.0f64, 3.0f64]", "6.0f64"]
     );
 }
+
+const AD_INNER_SIZE: &str = "\
+entry fwd (m: i64) (x: f64) : ([]f64, []f64) =
+  jvp2 (\\y -> map (\\_ -> y * y) (iota (m + 1))) x 1
+entry rev (m: i64) (x: f64) : f64 =
+  (vjp2 (\\y -> map (\\_ -> y * y) (iota (m + 1))) x (map (\\_ -> 1) (iota (m + 1)))).1
+";
+
+#[test]
+fn ad_of_functions_whose_result_size_is_computed_inside() {
+    let prog = optimise(compile(AD_INNER_SIZE));
+    let counts = opt::structure::count_constructs(&prog);
+    assert_eq!(counts.get("Jvp"), Some(&1));
+    assert_eq!(counts.get("Vjp"), Some(&1));
+    // The size is an extra `i64` result of the differentiated lambda; the
+    // vjp's adjoint for it is zero.
+    let text = ir::print::print_program(&prog);
+    let jvp = text.lines().find(|l| l.contains("= jvp")).unwrap_or("");
+    assert!(jvp.contains(": i64"), "{text}");
+    assert!(text.contains("}, (x_1), (map, 0i64))"), "{text}");
+    let err = run_err(
+        &prog,
+        "fwd",
+        vec![Value::scalar(2i64), Value::scalar(3.0f64)],
+    );
+    assert!(err.contains("not expanded"), "{err}");
+}
