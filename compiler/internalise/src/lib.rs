@@ -185,7 +185,10 @@ fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> 
         });
     }
     let result = if def.params.is_empty() {
-        cx.expr(&def.body, &denv)?
+        // A point-free entry point: its body is a function value that
+        // takes the parameters.
+        let body = cx.expr(&def.body, &denv)?;
+        cx.apply(body, args, span)?
     } else {
         cx.apply(f.clone(), args, span)?
     };

@@ -360,3 +360,23 @@ fn ad_of_functions_whose_result_size_is_computed_inside() {
     );
     assert!(err.contains("not expanded"), "{err}");
 }
+
+const POINT_FREE: &str = "\
+def scale (k: i32) (xs: []i32) = map (* k) xs
+module m = { def add (x: i32) (y: i32) : i32 = x + y }
+entry scale_all = scale 3
+entry plus = m.add
+";
+
+#[test]
+fn point_free_entry_points_apply_their_body() {
+    let prog = optimise(compile(POINT_FREE));
+    let out = run(&prog, "scale_all", vec![i32s(&[1, 2, 3])]);
+    assert_eq!(out[0].to_string(), "[3i32, 6i32, 9i32]");
+    let out = run(
+        &prog,
+        "plus",
+        vec![Value::scalar(2i32), Value::scalar(5i32)],
+    );
+    assert_eq!(out[0].to_string(), "7i32");
+}
