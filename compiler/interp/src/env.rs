@@ -254,6 +254,27 @@ fn name_bit(name: &str) -> u64 {
     1u64 << (h % 64)
 }
 
+/// Are two names equal? Names are short, so comparing bytes inline beats calling
+/// `memcmp`.
+#[inline]
+pub fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() > 16 {
+        return a == b;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// A module-level value found by [`Env::global_val`].
 pub struct GlobalVal {
     /// The value.
@@ -346,7 +367,7 @@ impl Env {
         let mut l = self.locals.as_deref();
         while let Some(local) = l {
             match &local.kind {
-                LocalKind::Val(n, v) if &**n == name => return Some(v.borrow().clone()),
+                LocalKind::Val(n, v) if same_name(n, name) => return Some(v.borrow().clone()),
                 LocalKind::Open(m) => {
                     if let Some(v) = m.vals.get(name) {
                         return Some(Some(v.clone()));
@@ -393,7 +414,7 @@ impl Env {
         let mut l = self.locals.as_deref();
         while let Some(local) = l {
             match &local.kind {
-                LocalKind::Val(n, _) if &**n == name => return true,
+                LocalKind::Val(n, _) if same_name(n, name) => return true,
                 LocalKind::Open(m) if m.vals.contains_key(name) => return false,
                 _ => {}
             }
@@ -412,7 +433,7 @@ impl Env {
         let mut l = self.locals.as_deref();
         while let Some(local) = l {
             match &local.kind {
-                LocalKind::Val(n, v) if &**n == name => return v.borrow_mut().take(),
+                LocalKind::Val(n, v) if same_name(n, name) => return v.borrow_mut().take(),
                 LocalKind::Open(m) if m.vals.contains_key(name) => return None,
                 _ => {}
             }

@@ -298,8 +298,24 @@ impl Interp {
 
     /// Evaluates an expression.
     pub fn eval(&mut self, expr: &Expr, env: &Env) -> R<Value> {
-        // Tail positions (let bodies, branches) loop instead of recursing, so that long
-        // chains of `let` do not deepen the Rust stack.
+        let mut e = expr;
+        while let ExprKind::Parens(inner) | ExprKind::Attr(_, inner) = &e.kind {
+            e = inner;
+        }
+        match &e.kind {
+            ExprKind::Let { .. }
+            | ExprKind::LetFun { .. }
+            | ExprKind::LetWith { .. }
+            | ExprKind::If(..)
+            | ExprKind::Match(..) => self.eval_tail(e, env),
+            _ => self.eval_simple(e, env),
+        }
+    }
+
+    /// Evaluates an expression that binds names or chooses a branch. Tail positions
+    /// (let bodies, branches) loop instead of recursing, so that long chains of `let`
+    /// do not deepen the Rust stack.
+    fn eval_tail(&mut self, expr: &Expr, env: &Env) -> R<Value> {
         let mut e = expr;
         let mut env = env.clone();
         loop {
@@ -410,7 +426,11 @@ impl Interp {
             ExprKind::Literal(l) => Ok(literal_value(l)),
             ExprKind::Var(q) => {
                 let v = self.lookup_var_at(e, q, env)?;
-                self.instantiate_sizes(e, v, env)
+                if has_size_params(&v) {
+                    self.instantiate_sizes_of(e, v, env)
+                } else {
+                    Ok(v)
+                }
             }
             ExprKind::QualParens(q, inner) => {
                 let ModVal::Struct(m) = self.resolve_module(q, env)? else {
@@ -638,11 +658,15 @@ impl Interp {
     /// Attaches the size arguments the type checker recorded for this use of a
     /// function (those that evaluate; the others are left to argument shapes).
     fn instantiate_sizes(&mut self, e: &Expr, v: Value, env: &Env) -> R<Value> {
-        match &v {
-            Value::Fun(c) if matches!(&**c, Closure::User { def, .. } if !def.size_names.is_empty()) =>
-                {}
-            _ => return Ok(v),
+        if has_size_params(&v) {
+            self.instantiate_sizes_of(e, v, env)
+        } else {
+            Ok(v)
         }
+    }
+
+    /// [`Interp::instantiate_sizes`] for a function with size parameters.
+    fn instantiate_sizes_of(&mut self, e: &Expr, v: Value, env: &Env) -> R<Value> {
         let Some(args) = self.size_args.get(&(e.span.file, e.id)).cloned() else {
             return Ok(v);
         };
@@ -1006,6 +1030,12 @@ impl Interp {
         }
         Ok(result)
     }
+}
+
+/// Is `v` a user function with size parameters (which a use may instantiate)?
+#[inline]
+fn has_size_params(v: &Value) -> bool {
+    matches!(v, Value::Fun(c) if matches!(&**c, Closure::User { def, .. } if !def.size_names.is_empty()))
 }
 
 /// Is `v` the intrinsic `name` with no arguments applied yet?

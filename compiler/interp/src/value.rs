@@ -363,7 +363,7 @@ impl Value {
         match self {
             Value::Record(fs) => fs
                 .iter()
-                .find(|(n, _)| &**n == name)
+                .find(|(n, _)| crate::env::same_name(n, name))
                 .map(|(_, v)| v.clone()),
             Value::Tuple(vs) => name.parse::<usize>().ok().and_then(|i| vs.get(i).cloned()),
             _ => None,
