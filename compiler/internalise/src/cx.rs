@@ -1,7 +1,7 @@
 //! The internaliser's state: the program being built, the function under
 //! construction, the loaded files and the specialisation memo.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -47,6 +47,9 @@ pub(crate) struct Cx {
     pub then_shape: Option<crate::value::T>,
     /// The tags of sum constructors, by name.
     pub ctor_tags: HashMap<Name, i64>,
+    /// Functions found to return closures (by the address of their
+    /// definition): they are inlined at every call, never specialised.
+    pub closure_results: HashSet<usize>,
 }
 
 impl Cx {
@@ -63,6 +66,7 @@ impl Cx {
             fun_names: HashMap::new(),
             ctor_tags: HashMap::new(),
             then_shape: None,
+            closure_results: HashSet::new(),
         }
     }
 

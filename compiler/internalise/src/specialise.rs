@@ -3,9 +3,9 @@
 //! A call of a module-level function whose arguments hold no closures over
 //! IR variables becomes a call of an IR function specialised for the
 //! arguments' shapes (and the identities of function arguments), memoised
-//! by that key. Every other call (lambdas, local functions, and module-level
-//! functions given such closures) is inlined at the call site, where the
-//! closures' variables are in scope. Futhark has no recursion, so inlining
+//! by that key. Every other call (lambdas, local functions, module-level
+//! functions given such closures, and functions that return closures) is
+//! inlined at the call site, where the closures' variables are in scope. Futhark has no recursion, so inlining
 //! terminates; a nesting limit turns a recursive program into an error.
 
 use std::rc::Rc;
@@ -49,6 +49,17 @@ fn unique_result(t: &ast::TypeExp) -> bool {
         TypeExpKind::Tuple(ts) => !ts.is_empty() && ts.iter().all(unique_result),
         TypeExpKind::Record(fs) => !fs.is_empty() && fs.iter().all(|(_, t)| unique_result(t)),
         TypeExpKind::Existential(_, t) => unique_result(t),
+        _ => false,
+    }
+}
+
+/// Does a type mention a function type?
+fn has_arrow(t: &ast::TypeExp) -> bool {
+    match &t.kind {
+        TypeExpKind::Arrow(..) => true,
+        TypeExpKind::Tuple(ts) => ts.iter().any(has_arrow),
+        TypeExpKind::Record(fs) => fs.iter().any(|(_, t)| has_arrow(t)),
+        TypeExpKind::Unique(t) | TypeExpKind::Existential(_, t) => has_arrow(t),
         _ => false,
     }
 }
@@ -148,7 +159,11 @@ impl Cx {
     ) -> IResult<V> {
         match &**c {
             Closure::Def { def, env, top } => {
-                let specialise = *top && !args.iter().any(V::has_local_fun);
+                let key = Rc::as_ptr(def) as usize;
+                let specialise = *top
+                    && !args.iter().any(V::has_local_fun)
+                    && !def.ret.as_ref().is_some_and(has_arrow)
+                    && !self.closure_results.contains(&key);
                 // A recursive function sees itself.
                 let env = match &def.name {
                     Some(n) if def.recursive => env.bind(n.clone(), V::Fun(c.clone())),
@@ -157,7 +172,14 @@ impl Cx {
                 let env = &env;
                 self.enter(span)?;
                 let r = if specialise {
-                    self.specialise(c, def, env, args, sizes, span)
+                    // A function found to return a closure is inlined
+                    // instead, where the closure's variables are in scope.
+                    match self.specialise(c, def, env, args.clone(), sizes, span) {
+                        Err(_) if self.closure_results.contains(&key) => {
+                            self.inline(def, env, args, sizes)
+                        }
+                        r => r,
+                    }
                 } else {
                     self.inline(def, env, args, sizes)
                 };
@@ -425,6 +447,7 @@ impl Cx {
             result = self.widen(result, &j, def.body.span)?;
         }
         if result.has_local_fun() {
+            self.closure_results.insert(Rc::as_ptr(def) as usize);
             return Err(InternaliseError::unsupported(
                 "functions that return closures",
                 def.body.span,

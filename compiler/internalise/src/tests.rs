@@ -380,3 +380,19 @@ fn point_free_entry_points_apply_their_body() {
     );
     assert_eq!(out[0].to_string(), "7i32");
 }
+
+const CLOSURE_RESULTS: &str = "\
+def scale (k: i32) : i32 -> i32 = \\x -> k * x
+def shift k = \\(x: i32) -> x + k
+entry main (x: i32) : (i32, i32, i32) =
+  let r = {f = scale 3, g = \\(y: i32) -> y + 1}
+  in (r.f x, r.g x, shift x 10)
+";
+
+#[test]
+fn functions_returning_closures_are_inlined() {
+    let prog = optimise(compile(CLOSURE_RESULTS));
+    let out = run(&prog, "main", vec![Value::scalar(4i32)]);
+    let show: Vec<String> = out.iter().map(|v| v.to_string()).collect();
+    assert_eq!(show, ["12i32", "5i32", "14i32"]);
+}
