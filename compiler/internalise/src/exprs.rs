@@ -242,9 +242,9 @@ impl Cx {
             }
             ExprKind::If(c, t, f) => {
                 let cond = self.scalar(c, env)?;
-                // An empty array literal in one branch takes the shape of
-                // the other, internalised first.
-                let (cond, t, f) = if is_empty_lit(t) && !is_empty_lit(f) {
+                // An empty array literal or a hole in one branch takes the
+                // shape of the other, internalised first.
+                let (cond, t, f) = if takes_other_shape(t) && !takes_other_shape(f) {
                     let nc = self.fb.scalar("not", Exp::UnOp(UnOp::Not, cond))?;
                     (nc, &**f, &**t)
                 } else {
@@ -254,6 +254,7 @@ impl Cx {
                     let shape = cx.then_shape.take();
                     match shape {
                         Some(s) if is_empty_lit(f) => cx.empty_of(&s, f.span),
+                        Some(s) if is_hole(f) => cx.hole(&s, f.span),
                         _ => cx.expr(f, env),
                     }
                 };
@@ -688,6 +689,24 @@ impl Cx {
     }
 
     /// An empty array of shape `t` (an array template; every dimension 0).
+    /// A hole `???` of shape `t`: an assertion that fails when it is
+    /// reached, and then a value of that shape (empty arrays and zeros).
+    fn hole(&mut self, t: &T, span: syntax::Span) -> IResult<V> {
+        let saved = self.at(span);
+        let msg = "Reached a hole (???).".to_string();
+        self.fb.push(
+            Vec::new(),
+            Exp::Assert {
+                cond: Operand::Const(PrimValue::Bool(false)),
+                msg,
+            },
+        );
+        let r = self.empty_of(t, span);
+        self.fb.span = saved;
+        r
+    }
+
+    /// A value of shape `t` whose arrays are empty and scalars zero.
     pub(crate) fn empty_of(&mut self, t: &T, span: syntax::Span) -> IResult<V> {
         let n = t.num_dims();
         let dims = vec![Size::Const(0); n];
@@ -1080,6 +1099,16 @@ impl Cx {
 /// Is `e` the literal `[]`?
 fn is_empty_lit(e: &Expr) -> bool {
     matches!(&strip(e).kind, ExprKind::ArrayLit(es) if es.is_empty())
+}
+
+/// Is `e` a hole `???`?
+fn is_hole(e: &Expr) -> bool {
+    matches!(strip(e).kind, ExprKind::Hole)
+}
+
+/// Does `e`, as a branch of an `if`, take the shape of the other branch?
+fn takes_other_shape(e: &Expr) -> bool {
+    is_empty_lit(e) || is_hole(e)
 }
 
 /// The expression inside parentheses.

@@ -90,7 +90,7 @@ fn records_and_tuples_are_flattened() {
 
 #[test]
 fn unsupported_constructs_are_reported_with_a_span() {
-    let src = "entry main (x: i32) : i32 = if x > 0 then ??? else x\n";
+    let src = "entry main (x: i32) : i32 = let y: i32 = ??? in x + y\n";
     let (checked, _) = semantic::testing::check_str(src, None);
     let files = [InputFile {
         id: FileId(0),
@@ -395,4 +395,31 @@ fn functions_returning_closures_are_inlined() {
     let out = run(&prog, "main", vec![Value::scalar(4i32)]);
     let show: Vec<String> = out.iter().map(|v| v.to_string()).collect();
     assert_eq!(show, ["12i32", "5i32", "14i32"]);
+}
+
+const HOLES: &str = "\
+entry main (x: i32) : i32 = if x > 1000 then ??? else x
+entry pair (x: i32) : ([]i32, i32) = if x < 0 then ??? else (map (+ 1) [x], x)
+";
+
+#[test]
+fn holes_in_branches_fail_when_reached() {
+    let prog = optimise(compile(HOLES));
+    let out = run(&prog, "main", vec![Value::scalar(3i32)]);
+    assert_eq!(out[0].to_string(), "3i32");
+    let err = run_err(&prog, "main", vec![Value::scalar(2000i32)]);
+    assert!(err.contains("Reached a hole"), "{err}");
+    let e = prog.entries.iter().find(|e| e.name == "main").unwrap();
+    let name = &prog.functions[e.fun].name;
+    let span = ir::interp::run_function(&prog, name, vec![Value::scalar(2000i32)])
+        .map(|_| ())
+        .unwrap_err()
+        .span;
+    let start = HOLES.find("???").unwrap() + SOACS.len();
+    assert_eq!((span.start as usize, span.end as usize), (start, start + 3));
+    let out = run(&prog, "pair", vec![Value::scalar(3i32)]);
+    let show: Vec<String> = out.iter().map(|v| v.to_string()).collect();
+    assert_eq!(show, ["[4i32]", "3i32"]);
+    let err = run_err(&prog, "pair", vec![Value::scalar(-3i32)]);
+    assert!(err.contains("Reached a hole"), "{err}");
 }
