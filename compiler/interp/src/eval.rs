@@ -246,8 +246,23 @@ impl Interp {
                     rt_err(format!("unknown or consumed variable {name}"), q.name.span)
                 });
             }
-        } else if env.has_local_opens() || env.is_local_val(&q.quals[0].name) {
+        } else if env.has_local_opens() {
             return self.lookup_var(q, env);
+        } else if let Some(v) = env.local_val(&q.quals[0].name) {
+            // A field of a local record (no open: the binding is a local value).
+            let first = &q.quals[0];
+            let mut v = v.ok_or_else(|| {
+                rt_err(
+                    format!("unknown or consumed variable {}", first.name),
+                    first.span,
+                )
+            })?;
+            for f in q.quals[1..].iter().chain(std::iter::once(&q.name)) {
+                v = v
+                    .field(&f.name)
+                    .ok_or_else(|| rt_err(format!("value has no field {}", f.name), f.span))?;
+            }
+            return Ok(v);
         }
         let key = (e.span.file, e.id);
         if let Some(g) = self.globals.get(&key)
@@ -992,6 +1007,25 @@ impl Interp {
         }
     }
 
+    /// Is checking a result of `def` against its return type `ret` (in `env`, the
+    /// environment of its body) trivial? Decided once per function and module-level
+    /// environment; `false` when a module is opened locally.
+    fn ret_trivial(&self, def: &FunDef, ret: &ast::TypeExp, env: &Env) -> bool {
+        if env.has_local_opens() {
+            return false;
+        }
+        let (scope, limit) = env.scope_key();
+        if let Some((s, l, t)) = &*def.ret_trivial.borrow()
+            && *l == limit
+            && std::ptr::eq(s.as_ptr(), Rc::as_ptr(scope))
+        {
+            return *t;
+        }
+        let t = self.type_trivial(ret, env, &def.type_names);
+        *def.ret_trivial.borrow_mut() = Some((Rc::downgrade(scope), limit, t));
+        t
+    }
+
     /// Calls a user function with exactly as many arguments as it has parameters:
     /// binds parameters and sizes, evaluates the body, checks the return type.
     pub fn call_user(&mut self, def: &FunDef, env: Env, args: Vec<Value>, span: Span) -> R<Value> {
@@ -1022,7 +1056,9 @@ impl Interp {
         self.check_deferred(&mut ctx, &env).map_err(with_trace)?;
         let env = ctx.bind_all(env);
         let result = self.eval(&def.body, &env).map_err(with_trace)?;
-        if let Some(ret) = &def.ret {
+        if let Some(ret) = &def.ret
+            && !self.ret_trivial(def, ret, &env)
+        {
             let mut rctx = SizeCtx::new(&[], &def.type_names);
             self.check_type(ret, &result, &env, &mut rctx)
                 .map_err(with_trace)?;

@@ -180,7 +180,7 @@ impl Interp {
     /// Is matching a value against `te` (in `env`, with type parameters
     /// `type_names`) sure to bind and check nothing? Mirrors [`Interp::check_type`];
     /// `false` when unsure.
-    fn type_trivial(&self, te: &TypeExp, env: &Env, type_names: &[Name]) -> bool {
+    pub(crate) fn type_trivial(&self, te: &TypeExp, env: &Env, type_names: &[Name]) -> bool {
         match &te.kind {
             TypeExpKind::Array(Some(_), _) => false,
             TypeExpKind::Array(None, t)

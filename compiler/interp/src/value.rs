@@ -4,7 +4,8 @@
 //! example element kept for empty arrays so that their element type and inner shape
 //! survive. Cloning a value is cheap; updates copy a buffer only when it is shared.
 
-use std::rc::Rc;
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
 
 use syntax::ast::{self, Name};
 
@@ -102,6 +103,9 @@ pub struct FunDef {
     /// A recognised simple shape of the function, which the SOACs run without
     /// evaluating the body through the general machinery.
     pub kernel: Kernel,
+    /// Whether checking a result against `ret` is trivial (binds and checks no
+    /// size), with the scope and limit of the environment that was decided in.
+    pub(crate) ret_trivial: RefCell<Option<(Weak<crate::env::Scope>, u32, bool)>>,
 }
 
 /// Simple function shapes with a fast path in `map`, `reduce` and `scan`.
@@ -260,6 +264,7 @@ impl FunDef {
             type_names,
             unique,
             kernel,
+            ret_trivial: RefCell::new(None),
         }
     }
 }
