@@ -119,7 +119,8 @@ impl Cx {
                 Ok(env)
             }
             PatKind::Ascribed(p, te) => {
-                sizes.bind_from_type(te, &v);
+                let te = self.expand_abbrevs(te, &env);
+                sizes.bind_from_type(&te, &v);
                 self.bind_pat(p, v, env, sizes)
             }
             PatKind::Attr(_, p) => self.bind_pat(p, v, env, sizes),

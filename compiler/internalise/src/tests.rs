@@ -423,3 +423,22 @@ fn holes_in_branches_fail_when_reached() {
     let err = run_err(&prog, "pair", vec![Value::scalar(-3i32)]);
     assert!(err.contains("Reached a hole"), "{err}");
 }
+
+const ABBREV_SIZES: &str = "\
+type pair 'a 'b = (a, b)
+type vec [n] 'a = [n]a
+module m = { type grid [r][c] = [r][c]i32 }
+def mk [n] (xs: vec [n] i32) : pair (vec [n] i32) i64 = (xs, n)
+def cols [r][c] (g: m.grid [r][c]) : i64 = c
+entry main (xs: []i32) (g: [][]i32) : ([]i32, i64, i64) =
+  let (ys, n) = mk xs in (ys, n, cols g)
+";
+
+#[test]
+fn size_names_inside_type_abbreviations_are_bound() {
+    let prog = optimise(compile(ABBREV_SIZES));
+    let g = Value::array(vec![1, 2], vec![1i32, 2]).unwrap();
+    let out = run(&prog, "main", vec![i32s(&[1, 2, 3]), g]);
+    let show: Vec<String> = out.iter().map(|v| v.to_string()).collect();
+    assert_eq!(show, ["[1i32, 2i32, 3i32]", "3i64", "2i64"]);
+}
