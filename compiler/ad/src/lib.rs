@@ -1,0 +1,1 @@
+//! Automatic differentiation as passes on the core IR.
