@@ -1,0 +1,272 @@
+//! The emission context of the forward-mode pass: fresh variables in the
+//! function's arena, typed statements, the map from primal variables to
+//! their tangents, and zero tangents.
+
+use std::collections::{HashMap, HashSet};
+
+use ir::typeof_::TypeCtx;
+use ir::{
+    BinOp, CmpOp, ConvKind, Exp, MathFn, Operand, PrimType, PrimValue, PrimaryMap, Size, Span, Stm,
+    Type, UnOp, VarId, VarInfo,
+};
+
+use crate::AdError;
+
+/// Results of the pass's steps.
+pub type R<T> = Result<T, AdError>;
+
+/// True for a type whose values carry tangents: not `bool`, not an
+/// accumulator.
+pub fn differentiable(t: &Type) -> bool {
+    !t.acc && t.elem != PrimType::Bool
+}
+
+/// The constant `x` of type `t` (integers truncate, `bool` is `x != 0`).
+pub fn konst(t: PrimType, x: f64) -> Operand {
+    let v = if t.is_float() {
+        PrimValue::float_of_type(t, x)
+    } else if t == PrimType::Bool {
+        Some(PrimValue::Bool(x != 0.0))
+    } else {
+        PrimValue::int_of_type(t, x as i128)
+    };
+    Operand::Const(v.unwrap_or(PrimValue::Bool(false)))
+}
+
+/// The state of the pass inside one function.
+#[derive(Debug)]
+pub struct Ctx<'a> {
+    vars: &'a mut PrimaryMap<VarId, VarInfo>,
+    names: HashSet<String>,
+    counter: usize,
+    /// The tangent of each variable that has one; variables are bound once
+    /// per function, so one map serves every scope.
+    pub tan: HashMap<VarId, Operand>,
+    /// The span given to emitted statements.
+    pub span: Span,
+}
+
+impl<'a> Ctx<'a> {
+    /// A context for the function whose variables are `vars`.
+    pub fn new(vars: &'a mut PrimaryMap<VarId, VarInfo>) -> Ctx<'a> {
+        let names = vars.values().map(|v| v.name.clone()).collect();
+        Ctx {
+            vars,
+            names,
+            counter: 0,
+            tan: HashMap::new(),
+            span: Span::NONE,
+        }
+    }
+
+    /// An error at the current statement.
+    pub fn err(&self, message: impl Into<String>) -> AdError {
+        AdError {
+            message: message.into(),
+            span: self.span,
+        }
+    }
+
+    /// A new variable named after `base`.
+    pub fn fresh(&mut self, base: &str, ty: Type) -> VarId {
+        let base: String = base
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let base = if base.is_empty() || base.starts_with(|c: char| c.is_ascii_digit()) {
+            format!("v{base}")
+        } else {
+            base
+        };
+        let mut name = base.clone();
+        while self.names.contains(&name) {
+            self.counter += 1;
+            name = format!("{base}_{}", self.counter);
+        }
+        self.names.insert(name.clone());
+        self.vars.push(VarInfo { name, ty })
+    }
+
+    /// A new variable for the tangent of `v`.
+    pub fn fresh_tan(&mut self, v: VarId) -> VarId {
+        let name = format!("{}_tan", self.name(v));
+        let ty = self.ty(v);
+        self.fresh(&name, ty)
+    }
+
+    /// The name of `v`.
+    pub fn name(&self, v: VarId) -> String {
+        self.vars.get(v).map(|i| i.name.clone()).unwrap_or_default()
+    }
+
+    /// The type of `v`.
+    pub fn ty(&self, v: VarId) -> Type {
+        self.vars
+            .get(v)
+            .map(|i| i.ty.clone())
+            .unwrap_or(Type::scalar(PrimType::Bool))
+    }
+
+    /// The type of an operand.
+    pub fn op_ty(&self, o: &Operand) -> Type {
+        match o {
+            Operand::Var(v) => self.ty(*v),
+            Operand::Const(c) => Type::scalar(c.prim_type()),
+        }
+    }
+
+    /// The tangent of an operand, if it has one.
+    pub fn tangent(&self, o: &Operand) -> Option<Operand> {
+        o.var().and_then(|v| self.tan.get(&v).copied())
+    }
+
+    /// Appends `pat = exp`.
+    pub fn push(&mut self, out: &mut Vec<Stm>, pat: Vec<VarId>, exp: Exp) {
+        out.push(Stm {
+            pat,
+            exp,
+            attrs: Vec::new(),
+            span: self.span,
+        });
+    }
+
+    /// Appends `exp` bound to one new variable of the inferred type.
+    pub fn bind(&mut self, out: &mut Vec<Stm>, name: &str, exp: Exp) -> R<VarId> {
+        let types = TypeCtx {
+            vars: self.vars,
+            functions: None,
+        }
+        .exp_types(&exp)
+        .map_err(|e| self.err(format!("internal error: an ill-typed tangent: {e}")))?;
+        let [t] = types.as_slice() else {
+            return Err(self.err("internal error: a tangent expression with several results"));
+        };
+        let v = self.fresh(name, t.clone());
+        self.push(out, vec![v], exp);
+        Ok(v)
+    }
+
+    /// `op(a, b)`.
+    pub fn bin(&mut self, out: &mut Vec<Stm>, op: BinOp, a: Operand, b: Operand) -> R<Operand> {
+        Ok(self.bind(out, "d", Exp::BinOp(op, a, b))?.into())
+    }
+
+    /// `op(a)`.
+    pub fn un(&mut self, out: &mut Vec<Stm>, op: UnOp, a: Operand) -> R<Operand> {
+        Ok(self.bind(out, "d", Exp::UnOp(op, a))?.into())
+    }
+
+    /// `op(a, b)` for a comparison.
+    pub fn cmp(&mut self, out: &mut Vec<Stm>, op: CmpOp, a: Operand, b: Operand) -> R<Operand> {
+        Ok(self.bind(out, "c", Exp::Cmp(op, a, b))?.into())
+    }
+
+    /// `f(args)`.
+    pub fn math(&mut self, out: &mut Vec<Stm>, f: MathFn, args: Vec<Operand>) -> R<Operand> {
+        Ok(self.bind(out, "d", Exp::Math(f, args))?.into())
+    }
+
+    /// `a` converted to `t`.
+    pub fn conv(&mut self, out: &mut Vec<Stm>, t: PrimType, a: Operand) -> R<Operand> {
+        Ok(self
+            .bind(out, "d", Exp::Convert(ConvKind::Convert, t, a))?
+            .into())
+    }
+
+    /// `if cond then a else b` for scalars of type `t`.
+    pub fn select(
+        &mut self,
+        out: &mut Vec<Stm>,
+        t: PrimType,
+        cond: Operand,
+        a: Operand,
+        b: Operand,
+    ) -> Operand {
+        let v = self.fresh("d", Type::scalar(t));
+        let branch = |r| ir::Body {
+            stms: Vec::new(),
+            result: vec![r],
+        };
+        self.push(
+            out,
+            vec![v],
+            Exp::If {
+                cond,
+                then_body: branch(a),
+                else_body: branch(b),
+            },
+        );
+        v.into()
+    }
+
+    /// An array of zeros of the type of `v` (a zero constant for a scalar).
+    pub fn zeros_like(&mut self, out: &mut Vec<Stm>, v: VarId) -> R<Operand> {
+        let t = self.ty(v);
+        self.zeros_of(out, &t)
+    }
+
+    /// Zeros of type `t`.
+    pub fn zeros_of(&mut self, out: &mut Vec<Stm>, t: &Type) -> R<Operand> {
+        if t.acc {
+            return Err(self.err("the tangent of an accumulator"));
+        }
+        let zero = konst(t.elem, 0.0);
+        if t.shape.is_empty() {
+            return Ok(zero);
+        }
+        if t.shape.contains(&Size::Any) {
+            return Err(self.err("a zero tangent for an array of statically unknown size"));
+        }
+        let exp = Exp::Replicate {
+            shape: t.shape.clone(),
+            value: zero,
+        };
+        Ok(self.bind(out, "zeros", exp)?.into())
+    }
+
+    /// The tangent of `o`, or zeros of its type.
+    pub fn tan_or_zero(&mut self, out: &mut Vec<Stm>, o: &Operand) -> R<Operand> {
+        match self.tangent(o) {
+            Some(t) => Ok(t),
+            None => {
+                let t = self.op_ty(o);
+                self.zeros_of(out, &t)
+            }
+        }
+    }
+
+    /// The tangent of array `v` as a fresh array that may be consumed: a
+    /// copy of its tangent, or zeros.
+    pub fn consumable_tan(&mut self, out: &mut Vec<Stm>, v: VarId) -> R<Operand> {
+        match self.tangent(&v.into()) {
+            Some(Operand::Var(t)) if !self.ty(t).shape.is_empty() => {
+                Ok(self.bind(out, "tan_copy", Exp::Copy(t))?.into())
+            }
+            Some(t) => Ok(t),
+            None => self.zeros_like(out, v),
+        }
+    }
+
+    /// `Σ dᵢ · ẋᵢ` in order, for `(dᵢ, ẋᵢ)` in `terms` (zero if empty).
+    pub fn lin(
+        &mut self,
+        out: &mut Vec<Stm>,
+        t: PrimType,
+        terms: Vec<(Operand, Operand)>,
+    ) -> R<Operand> {
+        let one = konst(t, 1.0);
+        let mut acc: Option<Operand> = None;
+        for (d, x) in terms {
+            let term = if d == one {
+                x
+            } else {
+                self.bin(out, BinOp::Mul, d, x)?
+            };
+            acc = Some(match acc {
+                None => term,
+                Some(a) => self.bin(out, BinOp::Add, a, term)?,
+            });
+        }
+        Ok(acc.unwrap_or(konst(t, 0.0)))
+    }
+}
