@@ -1,6 +1,6 @@
 //! `fut dev`: direct access to the compiler's passes, for developers.
 //!
-//! A pass is named as in [`opt::pipelines::all_passes`]. `run_passes` reads a program
+//! A pass is named as in [`crate::pipelines::all_passes`]. `run_passes` reads a program
 //! in the core IR's textual form, runs the named passes in order with the IR verifier
 //! after each one (so a broken invariant names the pass that broke it), and prints
 //! the result in the same textual form.
@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 /// One line per pass: its name and what it does.
 pub fn list_passes() -> String {
-    let passes = opt::pipelines::all_passes();
+    let passes = crate::pipelines::all_passes();
     let width = passes.iter().map(|p| p.name.len()).max().unwrap_or(0);
     let mut out = String::new();
     for p in passes {
@@ -25,8 +25,8 @@ pub fn parse_pass_list(list: &str) -> Result<Vec<ir::Pass>, String> {
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(|name| {
-            opt::pipelines::pass_by_name(name).ok_or_else(|| {
-                let known: Vec<&str> = opt::pipelines::all_passes()
+            crate::pipelines::pass_by_name(name).ok_or_else(|| {
+                let known: Vec<&str> = crate::pipelines::all_passes()
                     .iter()
                     .map(|p| p.name)
                     .collect();
@@ -73,7 +73,7 @@ mod tests {
     #[test]
     fn lists_every_pass_by_name() {
         let text = list_passes();
-        for p in opt::pipelines::all_passes() {
+        for p in crate::pipelines::all_passes() {
             assert!(text.contains(p.name), "{text}");
         }
     }

@@ -12,20 +12,7 @@ use crate::program::{Program, import_ids};
 /// the user (an unsupported construct with its location, or a verifier
 /// report).
 pub fn compile(db: &Database, program: &Program) -> Result<ir::Program, String> {
-    compile_with(db, program, standard_pipeline())
-}
-
-/// The standard optimisation pipeline with forward-mode AD ([`ad::JVP_PASS`])
-/// right after inlining, so that differentiated lambdas are first-order
-/// straight-line IR.
-pub fn standard_pipeline() -> Vec<ir::pass::Pass> {
-    let mut passes = opt::pipelines::standard();
-    let at = passes
-        .iter()
-        .position(|p| p.name == "inline")
-        .map_or(0, |i| i + 1);
-    passes.insert(at, ad::JVP_PASS);
-    passes
+    compile_with(db, program, crate::pipelines::standard())
 }
 
 /// The passes a `structure` block's pipeline name denotes: the standard
@@ -33,7 +20,7 @@ pub fn standard_pipeline() -> Vec<ir::pass::Pass> {
 /// including the last occurrence of a pass for a pass name, and `None`
 /// for a pipeline we do not have (such as Futhark's `gpu`).
 pub fn structure_pipeline(name: Option<&str>) -> Option<Vec<ir::pass::Pass>> {
-    let standard = standard_pipeline();
+    let standard = crate::pipelines::standard();
     match name {
         None | Some("standard") => Some(standard),
         Some(n) => {

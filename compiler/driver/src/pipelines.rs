@@ -1,0 +1,47 @@
+//! Every pass of the compiler by name, and the standard pipeline: the one place that
+//! lists them (`fut dev --list-passes` prints [`all_passes`]). The optimiser's own
+//! passes are listed in `opt::pipelines`; the AD passes live in the `ad` crate, which
+//! depends on `opt`, so the complete list is assembled here.
+
+use ir::pass::Pass;
+
+/// Every pass, optimiser passes first.
+pub fn all_passes() -> Vec<Pass> {
+    let mut passes = opt::pipelines::all_passes();
+    passes.extend(ad::all_passes());
+    passes
+}
+
+/// Looks a pass up by name.
+pub fn pass_by_name(name: &str) -> Option<Pass> {
+    all_passes().into_iter().find(|p| p.name == name)
+}
+
+/// The pipeline every program runs after internalisation: the optimiser's standard
+/// pipeline, with forward-mode AD right after inlining (so that `jvp` sees the
+/// bodies of the functions it differentiates, and the simplifier and fusion clean up
+/// the derivative code like any other).
+pub fn standard() -> Vec<Pass> {
+    let mut passes = opt::pipelines::standard();
+    let at = passes
+        .iter()
+        .position(|p| p.name == "inline")
+        .map_or(0, |i| i + 1);
+    passes.insert(at, ad::JVP_PASS);
+    passes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pass_is_found_by_name_and_jvp_follows_inline() {
+        for p in all_passes() {
+            assert_eq!(pass_by_name(p.name).map(|q| q.name), Some(p.name));
+        }
+        let names: Vec<&str> = standard().iter().map(|p| p.name).collect();
+        let inline = names.iter().position(|n| *n == "inline").unwrap();
+        assert_eq!(names[inline + 1], "jvp", "{names:?}");
+    }
+}
