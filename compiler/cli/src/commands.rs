@@ -32,7 +32,7 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Run(a) => run(a, color),
         Command::Test(a) => test(a),
         Command::Dataset(a) => dataset(*a),
-        Command::Dev(a) => dev(a),
+        Command::Dev(a) => dev(a, color),
     }
 }
 
@@ -150,6 +150,9 @@ fn test(args: TestArgs) -> u8 {
         entries: args.entry,
         jobs,
         progress: std::io::stderr().is_terminal(),
+        validate: testrun::validation_from_env(
+            std::env::var(testrun::VALIDATE_VAR).ok().as_deref(),
+        ),
     };
     let mut out = std::io::stdout().lock();
     let mut progress = std::io::stderr();
@@ -195,7 +198,7 @@ fn dataset(args: DatasetArgs) -> u8 {
     }
 }
 
-fn dev(args: DevArgs) -> u8 {
+fn dev(args: DevArgs, color: ColorChoice) -> u8 {
     if args.list_passes {
         print!("{}", driver::dev::list_passes());
         if args.file.is_none() {
@@ -203,28 +206,31 @@ fn dev(args: DevArgs) -> u8 {
         }
     }
     let Some(path) = args.file else { return 0 };
-    let passes = match driver::dev::parse_pass_list(&args.passes) {
+    let passes = match &args.print {
+        Some(name) => driver::dev::print_pipeline(name),
+        None => driver::dev::parse_pass_list(&args.passes),
+    };
+    let passes = match passes {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
             return FAILURE;
         }
     };
-    if path.extension().is_some_and(|e| e == "fut") {
-        eprintln!(
-            "error: {}: `fut dev` works on core IR files (`.fut_ir`); source programs are not translated to the IR yet",
-            path.display()
-        );
-        return FAILURE;
-    }
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", path.display());
+    let result = if path.extension().is_some_and(|e| e == "fut") {
+        let db = database();
+        let Some(program) = load_checked(&db, &path, color) else {
             return FAILURE;
+        };
+        driver::dev::compile_source(&db, &program, &passes)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    } else {
+        match std::fs::read_to_string(&path) {
+            Ok(text) => driver::dev::run_passes(&path.display().to_string(), &text, &passes),
+            Err(e) => Err(format!("cannot read {}: {e}", path.display())),
         }
     };
-    match driver::dev::run_passes(&path.display().to_string(), &text, &passes) {
+    match result {
         Ok(out) => {
             print!("{out}");
             0

@@ -52,6 +52,7 @@ enum Command {
     /// Directories are searched recursively for `.fut` files; files without a test
     /// block are not tests and are ignored. The last line of output is
     /// `N passed, M failed`; the exit status is 1 if any program failed.
+    #[command(after_help = TEST_AFTER_HELP)]
     Test(TestArgs),
     /// Generate random values, or convert values between the text and binary formats.
     ///
@@ -60,9 +61,11 @@ enum Command {
     Dataset(Box<DatasetArgs>),
     /// Developer access to the compiler's passes.
     ///
-    /// `--list-passes` lists them. Given a core IR file (`.fut_ir`, the IR's textual
-    /// form), runs the passes named by `--passes` in order, with the IR verifier after
-    /// each one, and prints the resulting IR on standard output.
+    /// `--list-passes` lists them. Given a source program (`.fut`), checks and
+    /// internalises it; given a core IR file (`.fut_ir`, the IR's textual form),
+    /// parses it. Then runs the passes named by `--passes` in order, or the standard
+    /// pipeline up to `--print=PASS`, with the IR verifier after each one, and prints
+    /// the resulting IR on standard output.
     Dev(DevArgs),
 }
 
@@ -74,7 +77,11 @@ struct DevArgs {
     /// Comma-separated passes to run, in order, e.g. `inline,simplify,fusion`.
     #[arg(long, value_name = "PASSES", default_value = "")]
     passes: String,
-    /// A core IR file (`.fut_ir`).
+    /// Run the standard pipeline up to and including the last occurrence of PASS
+    /// (`internalise`: no pass at all) and print the IR.
+    #[arg(long, value_name = "PASS", conflicts_with = "passes")]
+    print: Option<String>,
+    /// A source program (`.fut`) or a core IR file (`.fut_ir`).
     #[arg(required_unless_present = "list_passes", value_name = "FILE")]
     file: Option<PathBuf>,
 }
@@ -119,6 +126,12 @@ struct TestArgs {
     #[arg(short, long, value_name = "N")]
     jobs: Option<usize>,
 }
+
+/// The environment variable of `fut test --backend=ir`'s validation, documented in
+/// `fut test --help`.
+const TEST_AFTER_HELP: &str = "Environment: with --backend=ir, the IR verifier runs after every \
+pass and each case's results are compared with the reference interpreter's; \
+FUT_VALIDATE=0 turns both off for speed.";
 
 /// Backends `fut test` can run cases on.
 #[derive(Clone, Copy, Debug, ValueEnum)]

@@ -416,9 +416,76 @@ fn dev_rejects_unknown_passes_and_source_files() {
         "{}",
         stderr(&o)
     );
-    let o = fut(dir.path(), &["dev", "p.fut"], b"");
+    let o = fut(dir.path(), &["dev", "--print=nosuch", "p.fut"], b"");
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("core IR files"), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("`nosuch`"), "{err}");
+    for name in ["internalise", "inline", "simplify", "fusion"] {
+        assert!(err.contains(name), "{err}");
+    }
+}
+
+const SOURCE: &str = "\
+def sq (x: f64) = x * x
+entry main (xs: []f64) : f64 = reduce (+) 0 (map sq xs)
+";
+
+#[test]
+fn dev_prints_a_source_program_after_a_pass() {
+    let dir = dir_with(&[("p.fut", SOURCE)]);
+    let o = fut(dir.path(), &["dev", "--print=internalise", "p.fut"], b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let raw = stdout(&o);
+    assert!(raw.contains("entry \"main\""), "{raw}");
+    assert!(raw.contains("fun sq("), "{raw}");
+    assert_eq!(raw.matches("screma(").count(), 2, "{raw}");
+    // Inlining removes `sq`; fusion then merges the map into the reduction.
+    let o = fut(dir.path(), &["dev", "--print=inline", "p.fut"], b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("fun sq("), "{}", stdout(&o));
+    assert_eq!(stdout(&o).matches("screma(").count(), 2, "{}", stdout(&o));
+    let o = fut(dir.path(), &["dev", "--print=fusion", "p.fut"], b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches("screma(").count(), 1, "{}", stdout(&o));
+}
+
+#[test]
+fn dev_runs_exactly_the_given_passes_on_a_source_program() {
+    let dir = dir_with(&[("p.fut", SOURCE)]);
+    // Fusion alone merges the map into the reduction; without inlining, the
+    // call to `sq` stays inside the fused lambda.
+    let o = fut(dir.path(), &["dev", "--passes=fusion", "p.fut"], b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("fun sq("), "{out}");
+    assert_eq!(out.matches("screma(").count(), 1, "{out}");
+    // No passes: the internalised program.
+    let o = fut(dir.path(), &["dev", "p.fut"], b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches("screma(").count(), 2, "{}", stdout(&o));
+    let o = fut(
+        dir.path(),
+        &["dev", "--print=fusion", "--passes=inline", "p.fut"],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn dev_renders_source_errors_like_check() {
+    let dir = dir_with(&[("bad.fut", "entry main (x: i32) : i32 = x + true\n")]);
+    let checked = fut(dir.path(), &["--color=never", "check", "bad.fut"], b"");
+    let o = fut(
+        dir.path(),
+        &["--color=never", "dev", "--print=simplify", "bad.fut"],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(stderr(&o), stderr(&checked));
+    let o = fut(dir.path(), &["dev", "--print=inline", "missing.fut"], b"");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("missing.fut"), "{}", stderr(&o));
 }
 
 #[test]
@@ -432,4 +499,42 @@ fn test_runs_nothing_for_a_block_without_cases() {
     let o = fut(dir.path(), &["test", "-i", "s.fut"], b"");
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("1 passed, 0 failed"), "{}", stdout(&o));
+}
+
+#[test]
+fn fut_validate_0_runs_ir_cases_without_the_reference_interpreter() {
+    // The unused constant fails when the reference interpreter evaluates the
+    // program's top-level definitions; the IR never evaluates it.
+    let prog = "-- ==\n-- input { [1,2,3] } output { [2,3,4] }\n\n\
+                def bad : i32 = [1i32][3]\n\
+                entry main (xs: []i32) = map (+1) xs\n";
+    let dir = dir_with(&[("v.fut", prog)]);
+    let run = |validate: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_fut"));
+        cmd.args(["test", "--backend=ir", "v.fut"])
+            .current_dir(dir.path())
+            .env_remove("FUT_VALIDATE");
+        if let Some(v) = validate {
+            cmd.env("FUT_VALIDATE", v);
+        }
+        cmd.output().expect("fut runs")
+    };
+    let o = run(None);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("top-level definitions"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(Some("1"));
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let o = run(Some("0"));
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("1 passed, 0 failed"), "{}", stdout(&o));
+    // Wrong results are still caught against the expected output.
+    let wrong = prog.replace("[2,3,4]", "[2,3,5]");
+    std::fs::write(dir.path().join("v.fut"), wrong).expect("write");
+    let o = run(Some("0"));
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("result differs"), "{}", stdout(&o));
 }

@@ -1,9 +1,11 @@
 //! `fut dev`: direct access to the compiler's passes, for developers.
 //!
-//! A pass is named as in [`crate::pipelines::all_passes`]. `run_passes` reads a program
-//! in the core IR's textual form, runs the named passes in order with the IR verifier
-//! after each one (so a broken invariant names the pass that broke it), and prints
-//! the result in the same textual form.
+//! A pass is named as in [`crate::pipelines::all_passes`]. [`run_passes`] reads a
+//! program in the core IR's textual form, runs the named passes in order with the IR
+//! verifier after each one (so a broken invariant names the pass that broke it), and
+//! prints the result in the same textual form. [`compile_source`] does the same for a
+//! checked source program, starting from its internalisation. [`print_pipeline`]
+//! gives the passes `--print=PASS` denotes: the standard pipeline up to a pass.
 
 use std::fmt::Write as _;
 
@@ -37,6 +39,46 @@ pub fn parse_pass_list(list: &str) -> Result<Vec<ir::Pass>, String> {
             })
         })
         .collect()
+}
+
+/// The name `--print` takes for the program straight after internalisation.
+pub const INTERNALISE: &str = "internalise";
+
+/// The passes `--print=NAME` runs: the standard pipeline up to and including the
+/// last occurrence of the pass `NAME`, or none for [`INTERNALISE`]. An unknown name
+/// is reported with the valid ones (`internalise` and the passes of the standard
+/// pipeline, in pipeline order).
+pub fn print_pipeline(name: &str) -> Result<Vec<ir::Pass>, String> {
+    let standard = crate::pipelines::standard();
+    if name == INTERNALISE {
+        return Ok(Vec::new());
+    }
+    if let Some(last) = standard.iter().rposition(|p| p.name == name) {
+        return Ok(standard[..=last].to_vec());
+    }
+    let mut valid = vec![INTERNALISE];
+    for p in &standard {
+        if !valid.contains(&p.name) {
+            valid.push(p.name);
+        }
+    }
+    Err(format!(
+        "`{name}` is not a pass of the standard pipeline; `--print` takes one of: {}",
+        valid.join(", ")
+    ))
+}
+
+/// Internalises a checked source program, runs `passes` on it with the verifier on
+/// the internalised program and after every pass, and returns the printed IR. The
+/// error is a message for the user: an unsupported construct with its location, or
+/// a verifier report naming the pass.
+pub fn compile_source(
+    db: &crate::Database,
+    program: &crate::Program,
+    passes: &[ir::Pass],
+) -> Result<String, String> {
+    let prog = crate::irrun::compile_with(db, program, passes, true)?;
+    Ok(ir::print::print_program(&prog))
 }
 
 /// Runs `passes` on the IR program `text` (named `file` in messages) with validation
@@ -91,6 +133,53 @@ mod tests {
         let out = run_passes("dot.fut_ir", DOT, &passes).unwrap();
         assert_eq!(out.matches("screma(").count(), 1, "{out}");
         let again = ir::parse::parse_program(&out).expect("the output parses back");
+        assert!(ir::verify::verify(&again).is_ok());
+    }
+
+    fn checked(src: &str) -> (crate::Database, crate::Program) {
+        let system = crate::MemorySystem::with_files([("p.fut", src)]);
+        let db = crate::Database::new(std::sync::Arc::new(system));
+        let program = crate::load_program(&db, std::path::Path::new("p.fut")).unwrap();
+        assert!(program.is_ok(), "{:?}", program.diagnostics);
+        (db, program)
+    }
+
+    #[test]
+    fn print_pipeline_stops_at_the_last_occurrence() {
+        assert!(print_pipeline(INTERNALISE).unwrap().is_empty());
+        let standard = crate::pipelines::standard();
+        let last = standard.iter().rposition(|p| p.name == "simplify").unwrap();
+        let got = print_pipeline("simplify").unwrap();
+        assert_eq!(got.len(), last + 1);
+        assert_eq!(got.last().map(|p| p.name), Some("simplify"));
+        let inline = print_pipeline("inline").unwrap();
+        assert_eq!(inline.last().map(|p| p.name), Some("inline"));
+        assert!(inline.len() < got.len());
+    }
+
+    #[test]
+    fn print_pipeline_lists_the_valid_names() {
+        let err = print_pipeline("nosuch").unwrap_err();
+        assert!(err.contains("`nosuch`"), "{err}");
+        assert!(err.contains("internalise, "), "{err}");
+        for p in crate::pipelines::standard() {
+            assert!(err.contains(p.name), "{err}");
+        }
+    }
+
+    #[test]
+    fn source_programs_are_internalised_and_optimised() {
+        let (db, program) = checked(
+            "def sq (x: f64) = x * x
+             entry main (xs: []f64) : f64 = reduce (+) 0 (map sq xs)
+",
+        );
+        let raw = compile_source(&db, &program, &[]).unwrap();
+        assert!(raw.contains("fun "), "{raw}");
+        assert_eq!(raw.matches("screma(").count(), 2, "{raw}");
+        let fused = compile_source(&db, &program, &crate::pipelines::standard()).unwrap();
+        assert_eq!(fused.matches("screma(").count(), 1, "{fused}");
+        let again = ir::parse::parse_program(&fused).expect("the output parses back");
         assert!(ir::verify::verify(&again).is_ok());
     }
 

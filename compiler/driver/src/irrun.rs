@@ -8,11 +8,12 @@ use syntax::diag::{SourceMap, location};
 use crate::db::{Database, check};
 use crate::program::{Program, import_ids};
 
-/// Internalises and optimises a checked program; the error is a message for
-/// the user (an unsupported construct with its location, or a verifier
-/// report).
-pub fn compile(db: &Database, program: &Program) -> Result<ir::Program, String> {
-    compile_with(db, program, crate::pipelines::standard())
+/// Internalises and optimises a checked program with the standard pipeline; the
+/// error is a message for the user (an unsupported construct with its location, or
+/// a verifier report). With `validate`, the verifier checks the internalised
+/// program and the output of every pass.
+pub fn compile(db: &Database, program: &Program, validate: bool) -> Result<ir::Program, String> {
+    compile_with(db, program, &crate::pipelines::standard(), validate)
 }
 
 /// The passes a `structure` block's pipeline name denotes: the standard
@@ -30,12 +31,13 @@ pub fn structure_pipeline(name: Option<&str>) -> Option<Vec<ir::pass::Pass>> {
     }
 }
 
-/// Internalises a checked program and runs `passes` on it (verified after
-/// every pass).
+/// Internalises a checked program and runs `passes` on it; with `validate`, the
+/// verifier checks the internalised program and the output of every pass.
 pub fn compile_with(
     db: &Database,
     program: &Program,
-    passes: Vec<ir::pass::Pass>,
+    passes: &[ir::pass::Pass],
+    validate: bool,
 ) -> Result<ir::Program, String> {
     let sources = db.sources();
     let prelude = db.prelude_root().map(|p| p.id(db));
@@ -66,8 +68,8 @@ pub fn compile_with(
                 None => e.message.clone(),
             }
         })?;
-    let config = ir::pass::PipelineConfig { validate: true };
-    ir::run_pipeline(&passes, prog, config)
+    let config = ir::pass::PipelineConfig { validate };
+    ir::run_pipeline(passes, prog, config)
         .map_err(|e| format!("internalised program rejected: {e}"))
 }
 

@@ -58,6 +58,29 @@ pub struct TestOptions {
     pub jobs: usize,
     /// Show a live progress line on standard error.
     pub progress: bool,
+    /// On `--backend=ir`: verify the internalised program and the output of every
+    /// pass, and compare each case's results with the reference interpreter's.
+    /// On by default, so that a pass that breaks an invariant or changes a result is
+    /// caught at the pass, not by a wrong expected value later (or never, for cases
+    /// without an expected output). `FUT_VALIDATE=0` turns it off for speed (see
+    /// [`validation_from_env`]).
+    pub validate: bool,
+}
+
+/// The environment variable that turns validation off: `FUT_VALIDATE=0`.
+pub const VALIDATE_VAR: &str = "FUT_VALIDATE";
+
+/// Whether to validate, given the value of [`VALIDATE_VAR`]: off for `0`, `false`,
+/// `no` or `off` (any case, surrounding spaces ignored); on when unset or anything
+/// else.
+pub fn validation_from_env(value: Option<&str>) -> bool {
+    match value {
+        None => true,
+        Some(v) => !matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "0" | "false" | "no" | "off"
+        ),
+    }
 }
 
 impl Default for TestOptions {
@@ -68,6 +91,7 @@ impl Default for TestOptions {
             entries: Vec::new(),
             jobs: 1,
             progress: false,
+            validate: true,
         }
     }
 }
@@ -348,12 +372,20 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
     }
     let mut notes = Vec::new();
     if opts.backend == Backend::Ir {
-        check_structures(db, &program, structures, &mut failures, &mut notes);
+        check_structures(
+            db,
+            &program,
+            structures,
+            opts.validate,
+            &mut failures,
+            &mut notes,
+        );
     }
     // The program's top-level definitions are evaluated only when a case runs, so a
     // file whose blocks have no runnable case (only `structure`, or only skipped
     // cases) runs nothing, as with Futhark.
     let mut interp: Option<interp::Interpreter> = None;
+    let needs_reference = opts.backend == Backend::Interp || opts.validate;
     let mut ir_prog: Option<Result<ir::Program, String>> = None;
     let root_id = program.root.id(db);
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
@@ -371,7 +403,9 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
                     continue;
                 }
                 ran += 1;
-                if interp.is_none() {
+                // The reference interpreter runs the cases on `interp`, and on `ir`
+                // when results are compared with it.
+                if needs_reference && interp.is_none() {
                     match instantiate(db, &program) {
                         Ok(i) => interp = Some(i),
                         Err(e) => {
@@ -383,11 +417,8 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
                         }
                     }
                 }
-                let Some(interp) = interp.as_mut() else {
-                    continue;
-                };
                 if opts.backend == Backend::Ir && ir_prog.is_none() {
-                    ir_prog = Some(crate::irrun::compile(db, &program));
+                    ir_prog = Some(crate::irrun::compile(db, &program, opts.validate));
                 }
                 if let Some(Err(msg)) = &ir_prog {
                     failures.push(msg.clone());
@@ -401,7 +432,7 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
                     entry_name,
                     case,
                 };
-                if let Err(msg) = ctx.run(&program, interp, ir, root_id, &sources) {
+                if let Err(msg) = ctx.run(&program, interp.as_mut(), ir, root_id, &sources) {
                     failures.push(format!(
                         "entry {entry_name}, case #{} (line {}): {msg}",
                         case.index, case.line
@@ -430,6 +461,7 @@ fn check_structures(
     db: &Database,
     program: &Program,
     blocks: &[StructureBlock],
+    validate: bool,
     failures: &mut Vec<String>,
     notes: &mut Vec<String>,
 ) {
@@ -442,7 +474,7 @@ fn check_structures(
             ));
             continue;
         };
-        let prog = match crate::irrun::compile_with(db, program, passes) {
+        let prog = match crate::irrun::compile_with(db, program, &passes, validate) {
             Ok(p) => p,
             Err(msg) => {
                 failures.push(msg);
@@ -579,7 +611,7 @@ impl CaseContext<'_> {
     fn run(
         &self,
         program: &crate::Program,
-        interp: &mut interp::Interpreter,
+        interp: Option<&mut interp::Interpreter>,
         ir: Option<&ir::Program>,
         root: syntax::FileId,
         sources: &crate::db::Sources,
@@ -587,9 +619,11 @@ impl CaseContext<'_> {
         let entry = find_entry(program, self.entry_name)?;
         let args = self.inputs(entry)?;
         let expected = self.expected_values(entry)?;
-        let result = match ir {
-            None => interp.call_entry(root, self.entry_name, args),
-            Some(prog) => {
+        let result = match (ir, interp) {
+            (None, Some(interp)) => interp.call_entry(root, self.entry_name, args),
+            (None, None) => return Err("no backend to run the case on".into()),
+            (Some(prog), None) => crate::irrun::run_entry(prog, self.entry_name, args),
+            (Some(prog), Some(interp)) => {
                 let reference = interp.call_entry(root, self.entry_name, args.clone());
                 let result = crate::irrun::run_entry(prog, self.entry_name, args);
                 if let (Ok(a), Ok(b)) = (&result, &reference)
@@ -669,4 +703,20 @@ fn result_types(entry: &semantic::EntryPoint) -> Option<Vec<values::RankedType>>
             semantic::EntryType::Opaque(_) => None,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validation_is_on_unless_turned_off() {
+        assert!(validation_from_env(None));
+        assert!(validation_from_env(Some("1")));
+        assert!(validation_from_env(Some("")));
+        for off in ["0", "false", "No", " off "] {
+            assert!(!validation_from_env(Some(off)), "{off}");
+        }
+        assert!(TestOptions::default().validate);
+    }
 }
