@@ -432,7 +432,16 @@ impl Cx {
             .iter()
             .chain(std::iter::once(&q.name))
             .collect();
-        match env.first(&first.name) {
+        // Values and modules have separate namespaces: a function cannot have
+        // fields, so `f64.i64` names the module `f64` even under a function `f64`.
+        let first_binding = match env.first(&first.name) {
+            Some(First::Val(V::Fun(f))) => match env.module(&first.name) {
+                Some(m) => Some(First::Mod(m)),
+                None => Some(First::Val(V::Fun(f))),
+            },
+            other => other,
+        };
+        match first_binding {
             Some(First::Mod(mut m)) => {
                 for (k, n) in rest.iter().enumerate() {
                     let ModVal::Struct(s) = &m else {

@@ -442,3 +442,16 @@ fn size_names_inside_type_abbreviations_are_bound() {
     let show: Vec<String> = out.iter().map(|v| v.to_string()).collect();
     assert_eq!(show, ["[1i32, 2i32, 3i32]", "3i64", "2i64"]);
 }
+
+#[test]
+fn a_function_does_not_hide_a_module_of_the_same_name() {
+    // Values and modules have separate namespaces: `m.k` names the module's
+    // member although a function `m` is defined later.
+    let prog = compile(
+        "module m = { def k (x: i64) : i64 = x + 10 }\n\
+         def m (x: i64) : i64 = m.k x * 2\n\
+         entry main (x: i64) : i64 = m x + m.k 1\n",
+    );
+    let out = run(&prog, "main", vec![Value::from(1i64)]);
+    assert_eq!(out, vec![Value::from(33i64)]);
+}
