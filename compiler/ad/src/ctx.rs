@@ -44,6 +44,16 @@ pub struct Ctx<'a> {
     pub tan: HashMap<VarId, Operand>,
     /// The span given to emitted statements.
     pub span: Span,
+    /// Reverse mode: the adjoint accumulated so far for each variable of
+    /// the scope being swept.
+    pub adj: HashMap<VarId, Operand>,
+    /// Reverse mode: the variables whose adjoint array belongs to them
+    /// alone and may be updated in place.
+    pub owned: HashSet<VarId>,
+    /// Reverse mode: for each checkpointed loop (by the first variable of
+    /// its pattern), the arrays holding the loop parameters of every
+    /// iteration.
+    pub ckpt: HashMap<VarId, Vec<VarId>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -56,6 +66,9 @@ impl<'a> Ctx<'a> {
             counter: 0,
             tan: HashMap::new(),
             span: Span::NONE,
+            adj: HashMap::new(),
+            owned: HashSet::new(),
+            ckpt: HashMap::new(),
         }
     }
 
@@ -87,6 +100,11 @@ impl<'a> Ctx<'a> {
         self.vars.push(VarInfo { name, ty })
     }
 
+    /// The function's variables.
+    pub fn vars(&self) -> &PrimaryMap<VarId, VarInfo> {
+        self.vars
+    }
+
     /// A new variable for the tangent of `v`.
     pub fn fresh_tan(&mut self, v: VarId) -> VarId {
         let name = format!("{}_tan", self.name(v));
@@ -105,6 +123,13 @@ impl<'a> Ctx<'a> {
             .get(v)
             .map(|i| i.ty.clone())
             .unwrap_or(Type::scalar(PrimType::Bool))
+    }
+
+    /// Changes the type of `v`.
+    pub fn set_ty(&mut self, v: VarId, ty: Type) {
+        if let Some(i) = self.vars.get_mut(v) {
+            i.ty = ty;
+        }
     }
 
     /// The type of an operand.

@@ -1,27 +1,57 @@
 //! Automatic differentiation as passes on the core IR.
 //!
-//! The [`JVP_PASS`] expands every `jvp` node (forward mode) into ordinary
-//! IR: dual numbers as a program transformation. For each statement of the
-//! differentiated lambda the primal statement is kept and, where the result
-//! can carry a tangent, tangent statements follow it. `vjp` nodes are left
-//! as they are (reverse mode is a separate pass).
+//! The [`AD_PASS`] expands every `jvp` node (forward mode) and every `vjp`
+//! node (reverse mode) into ordinary IR, innermost nodes first whatever
+//! their kind: a `jvp` of a function containing a `vjp` (a Hessian-vector
+//! product) sees the `vjp` already expanded. [`JVP_PASS`] and [`VJP_PASS`]
+//! are the same pass under the older names.
+//!
+//! Forward mode is dual numbers as a program transformation: for each
+//! statement of the differentiated lambda the primal statement is kept and,
+//! where the result can carry a tangent, tangent statements follow it.
 //!
 //! The rules, chosen to agree with the reference interpreter's dynamic AD:
-//! - Every non-`bool`, non-accumulator value may carry a tangent of its own
-//!   type; integers are differentiated with integer arithmetic (`+ - * /
-//!   pow min max neg abs` propagate, other integer operations give none).
-//!   Booleans never carry one; a boolean result's tangent is `false`.
+//! - Every non-`bool`, non-accumulator value may carry a tangent (adjoint)
+//!   of its own type; integers are differentiated with integer arithmetic
+//!   (`+ - * / pow min max neg abs` propagate, other integer operations
+//!   give none). Booleans never carry one; a boolean result's tangent and a
+//!   boolean parameter's adjoint are `false`.
 //! - A variable with no tangent has a tangent known to be zero: closed-over
 //!   variables and constants. Only operands with a tangent contribute a term
 //!   `∂f/∂xᵢ · ẋᵢ`, summed in operand order.
-//! - Numeric conversions convert the tangent; conversions to or from `bool`
-//!   and bit casts drop it.
-//! - Nested `jvp` nodes are expanded innermost first, so the outer
-//!   expansion differentiates plain IR and perturbations cannot be confused.
+//! - Numeric conversions convert the tangent (adjoint); conversions to or
+//!   from `bool` and bit casts drop it.
 //! - A construct with no rule (a function application left after inlining,
-//!   accumulators, a `vjp` inside a `jvp`) leaves that `jvp` node
-//!   unexpanded; [`expand_jvp`] reports it as an [`AdError`] naming the
+//!   accumulators, while loops, scans and non-`+` reductions in reverse
+//!   mode, `hist` and `scatter` in reverse mode) leaves its node
+//!   unexpanded; [`expand_ad`] reports it as an [`AdError`] naming the
 //!   construct.
+//!
+//! Reverse mode works without a tape, by re-execution: `pat = vjp(f, x, ȳ)`
+//! becomes the forward sweep (the statements of `f`), then the return
+//! sweep, which visits the statements in reverse order and adds each
+//! result's adjoint, times the partial derivatives, to the adjoints of the
+//! operands. A nested scope (an `if` branch, a loop body, a map lambda) is
+//! swept back by a construct of the same kind whose body first re-executes
+//! a fresh copy of the scope's statements, so that every value the sweep
+//! needs is in scope. The rules:
+//! - scalars: `x̄ᵢ += ∂f/∂xᵢ · ȳ` with the partial derivatives of forward
+//!   mode ([`scalar::Ctx::scalar_partials`]).
+//! - indexing: `x̄[i] += ȳ`, an in-place update of the array's adjoint;
+//!   `update`: `v̄ += ȳ[i]`, `x̄ += ȳ with [i] = 0`; `replicate` sums,
+//!   `reshape`/`rearrange`/`concat`/`copy` reshape, permute back, slice or
+//!   pass the adjoint on.
+//! - `if`: an `if` on the same condition, each branch sweeping itself back
+//!   and returning the adjoints of the free variables.
+//! - `for` loops: the forward sweep checkpoints the loop parameters of every
+//!   iteration in arrays; the return sweep is a loop running backwards
+//!   that restores one iteration's parameters, re-executes the body and
+//!   sweeps it back, carrying the adjoints of the loop parameters and of the
+//!   free variables.
+//! - `screma`: a map whose lambda is the vjp of the map lambda, giving the
+//!   adjoints of the input rows; free variables' adjoints are summed over
+//!   the iterations by `+` reductions; a `+` reduction passes its result's
+//!   adjoint to every element.
 //!
 //! The modules, one per construct family:
 //! - [`ctx`]: the emission context (fresh variables, typed statements,
@@ -33,20 +63,31 @@
 //! - [`control`]: `if` and `loop`.
 //! - [`soacs`]: `screma` (map, scans, reductions), `hist` and `scatter`.
 //! - [`jvp`]: the expansion of one `jvp` node and the per-statement dispatch.
+//! - [`adjoint`]: reverse mode's adjoint bookkeeping (accumulation, sums,
+//!   scopes, fresh copies of bodies for re-execution).
+//! - [`vjp`]: the expansion of one `vjp` node, the forward and return
+//!   sweeps, and the scalar rules of reverse mode.
+//! - [`rev_arrays`], [`rev_control`], [`rev_soacs`]: reverse mode through
+//!   array operations, `if` and loops, and `screma`.
 
+pub mod adjoint;
 pub mod arrays;
 pub mod control;
 pub mod ctx;
 pub mod jvp;
+pub mod rev_arrays;
+pub mod rev_control;
+pub mod rev_soacs;
 pub mod scalar;
 pub mod soacs;
+pub mod vjp;
 
 use std::fmt;
 
 use ir::pass::Pass;
 use ir::{Body, Exp, Program, Span};
 
-/// A construct that the forward-mode pass cannot differentiate.
+/// A construct that the AD pass cannot differentiate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AdError {
     /// What went wrong, naming the construct.
@@ -58,34 +99,48 @@ pub struct AdError {
 impl fmt::Display for AdError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.span.is_none() {
-            write!(f, "jvp: {}", self.message)
+            write!(f, "ad: {}", self.message)
         } else {
-            write!(f, "jvp: {} (at {})", self.message, self.span)
+            write!(f, "ad: {} (at {})", self.message, self.span)
         }
     }
 }
 
 impl std::error::Error for AdError {}
 
-/// Forward-mode AD: expands every `jvp` node it can.
+/// AD: expands every `jvp` and `vjp` node it can, innermost first.
+pub const AD_PASS: Pass = Pass {
+    name: "ad",
+    description: "AD: expands jvp and vjp nodes, innermost first",
+    run: ad_pass,
+};
+
+/// The AD pass under the name of forward mode.
 pub const JVP_PASS: Pass = Pass {
     name: "jvp",
-    description: "forward-mode AD: expands jvp nodes into primal and tangent statements",
-    run: jvp_pass,
+    description: "the ad pass (expands jvp and vjp nodes)",
+    run: ad_pass,
+};
+
+/// The AD pass under the name of reverse mode.
+pub const VJP_PASS: Pass = Pass {
+    name: "vjp",
+    description: "the ad pass (expands jvp and vjp nodes)",
+    run: ad_pass,
 };
 
 /// Every pass of this crate.
 pub fn all_passes() -> Vec<Pass> {
-    vec![JVP_PASS]
+    vec![AD_PASS, JVP_PASS, VJP_PASS]
 }
 
-fn jvp_pass(prog: Program) -> Program {
+fn ad_pass(prog: Program) -> Program {
     expand(prog).0
 }
 
-/// Expands every `jvp` node of `prog`; the first construct that cannot be
-/// differentiated is an error.
-pub fn expand_jvp(prog: Program) -> Result<Program, AdError> {
+/// Expands every `jvp` and `vjp` node of `prog`; the first construct that
+/// cannot be differentiated is an error.
+pub fn expand_ad(prog: Program) -> Result<Program, AdError> {
     let (prog, errors) = expand(prog);
     match errors.into_iter().next() {
         Some(e) => Err(e),
@@ -107,17 +162,22 @@ fn expand(mut prog: Program) -> (Program, Vec<AdError>) {
     (prog, errors)
 }
 
-/// Expands the `jvp` nodes of `body`, innermost first.
+/// Expands the `jvp` and `vjp` nodes of `body`, innermost first.
 fn expand_body(cx: &mut ctx::Ctx<'_>, body: &mut Body, errors: &mut Vec<AdError>) {
     let stms = std::mem::take(&mut body.stms);
     for mut stm in stms {
         for nested in ir::walk::nested_bodies_mut(&mut stm.exp) {
             expand_body(cx, nested, errors);
         }
-        if let Exp::Jvp(ad) = &stm.exp {
-            let mut out = Vec::new();
-            cx.span = stm.span;
-            match cx.jvp(&stm.pat, ad, &mut out) {
+        let mut out = Vec::new();
+        cx.span = stm.span;
+        let res = match &stm.exp {
+            Exp::Jvp(ad) => Some(cx.jvp(&stm.pat, ad, &mut out)),
+            Exp::Vjp(ad) => Some(cx.vjp(&stm.pat, ad, &mut out)),
+            _ => None,
+        };
+        if let Some(res) = res {
+            match res {
                 Ok(()) => body.stms.extend(out),
                 Err(e) => {
                     errors.push(e);

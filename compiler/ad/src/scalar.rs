@@ -1,7 +1,8 @@
-//! Tangents of scalar statements: unary and binary operators, conversions
-//! and math functions. Each rule computes the partial derivatives with
-//! respect to the operands that carry tangents, as the reference
-//! interpreter does, and sums `∂f/∂xᵢ · ẋᵢ` in operand order.
+//! Derivatives of scalar statements: unary and binary operators,
+//! conversions and math functions. Each rule computes the partial
+//! derivatives `∂f/∂xᵢ` with respect to the active operands, as the
+//! reference interpreter does; forward mode sums `∂f/∂xᵢ · ẋᵢ` in operand
+//! order, reverse mode adds `∂f/∂xᵢ · ȳ` to each operand's adjoint.
 
 use ir::{
     BinOp, Body, CmpOp, ConvKind, Exp, LoopForm, MathFn, Operand, Param, PrimType, Stm, Type, UnOp,
@@ -21,32 +22,76 @@ impl Ctx<'_> {
         if !differentiable(&self.ty(y)) {
             return Ok(None);
         }
+        if let Exp::Convert(ConvKind::Convert, to, a) = exp {
+            let from = self.op_ty(a).elem;
+            let Some(t) = self.tangent(a) else {
+                return Ok(None);
+            };
+            return if from == PrimType::Bool || *to == PrimType::Bool {
+                Ok(None)
+            } else if from == *to {
+                Ok(Some(t))
+            } else {
+                Ok(Some(self.conv(out, *to, t)?))
+            };
+        }
+        let operands: Vec<Operand> = match exp {
+            Exp::UnOp(_, a) => vec![*a],
+            Exp::BinOp(_, a, b) => vec![*a, *b],
+            Exp::Math(_, args) => args.clone(),
+            _ => Vec::new(),
+        };
+        let with_tan: Vec<Operand> = operands
+            .into_iter()
+            .filter(|o| self.tangent(o).is_some())
+            .collect();
+        let active = |o: &Operand| with_tan.contains(o);
+        let Some(partials) = self.scalar_partials(out, y, exp, &active)? else {
+            return Ok(None);
+        };
+        let t = self.ty(y).elem;
+        let terms = partials
+            .into_iter()
+            .filter_map(|(x, d)| self.tangent(&x).map(|tx| (d, tx)))
+            .collect();
+        Ok(Some(self.lin(out, t, terms)?))
+    }
+
+    /// The partial derivatives of `y = exp` (a unary or binary operator or
+    /// a math function) with respect to its operands for which `active`
+    /// holds, in operand order, each with its operand; `None` where the
+    /// result has no derivative (no active operand, a piecewise constant
+    /// function, a predicate, an integer operation other than `+ - * /
+    /// pow min max neg abs`).
+    pub fn scalar_partials(
+        &mut self,
+        out: &mut Vec<Stm>,
+        y: VarId,
+        exp: &Exp,
+        active: &dyn Fn(&Operand) -> bool,
+    ) -> R<Option<Vec<(Operand, Operand)>>> {
+        if !differentiable(&self.ty(y)) {
+            return Ok(None);
+        }
         match exp {
-            Exp::UnOp(op, a) => self.unop_tangent(out, *op, *a),
-            Exp::BinOp(op, a, b) => self.binop_tangent(out, *op, *a, *b, y),
-            Exp::Convert(ConvKind::Convert, to, a) => {
-                let from = self.op_ty(a).elem;
-                let Some(t) = self.tangent(a) else {
-                    return Ok(None);
-                };
-                if from == PrimType::Bool || *to == PrimType::Bool {
-                    Ok(None)
-                } else if from == *to {
-                    Ok(Some(t))
-                } else {
-                    Ok(Some(self.conv(out, *to, t)?))
-                }
-            }
-            Exp::Math(f, args) => self.math_tangent(out, *f, args, y),
+            Exp::UnOp(op, a) => self.unop_partials(out, *op, *a, active),
+            Exp::BinOp(op, a, b) => self.binop_partials(out, *op, *a, *b, y, active),
+            Exp::Math(f, args) => self.math_partials(out, *f, args, y, active),
             _ => Ok(None),
         }
     }
 
-    fn unop_tangent(&mut self, out: &mut Vec<Stm>, op: UnOp, a: Operand) -> R<Option<Operand>> {
+    fn unop_partials(
+        &mut self,
+        out: &mut Vec<Stm>,
+        op: UnOp,
+        a: Operand,
+        active: &dyn Fn(&Operand) -> bool,
+    ) -> R<Option<Vec<(Operand, Operand)>>> {
         let t = self.op_ty(&a).elem;
-        let Some(ta) = self.tangent(&a) else {
+        if !active(&a) {
             return Ok(None);
-        };
+        }
         let d = match op {
             UnOp::Neg => konst(t, -1.0),
             UnOp::Abs => {
@@ -58,20 +103,21 @@ impl Ctx<'_> {
             }
             UnOp::Not | UnOp::Signum => return Ok(None),
         };
-        Ok(Some(self.lin(out, t, vec![(d, ta)])?))
+        Ok(Some(vec![(a, d)]))
     }
 
-    fn binop_tangent(
+    fn binop_partials(
         &mut self,
         out: &mut Vec<Stm>,
         op: BinOp,
         a: Operand,
         b: Operand,
         y: VarId,
-    ) -> R<Option<Operand>> {
+        active: &dyn Fn(&Operand) -> bool,
+    ) -> R<Option<Vec<(Operand, Operand)>>> {
         let t = self.op_ty(&a).elem;
-        let (ta, tb) = (self.tangent(&a), self.tangent(&b));
-        if ta.is_none() && tb.is_none() {
+        let (ta, tb) = (active(&a), active(&b));
+        if !ta && !tb {
             return Ok(None);
         }
         let float = t.is_float();
@@ -164,52 +210,37 @@ impl Ctx<'_> {
             }
             _ => return Ok(None),
         };
-        let mut terms = Vec::new();
-        if let Some(x) = ta {
-            terms.push((da, x));
+        let mut partials = Vec::new();
+        if ta {
+            partials.push((a, da));
         }
-        if let Some(x) = tb {
-            terms.push((db, x));
+        if tb {
+            partials.push((b, db));
         }
-        Ok(Some(self.lin(out, t, terms)?))
+        Ok(Some(partials))
     }
 
-    fn math_tangent(
+    fn math_partials(
         &mut self,
         out: &mut Vec<Stm>,
         f: MathFn,
         args: &[Operand],
         y: VarId,
-    ) -> R<Option<Operand>> {
+        active: &dyn Fn(&Operand) -> bool,
+    ) -> R<Option<Vec<(Operand, Operand)>>> {
         let Some(&x) = args.first() else {
             return Ok(None);
         };
         let t = self.op_ty(&x).elem;
-        let tans: Vec<Option<Operand>> = args.iter().map(|a| self.tangent(a)).collect();
-        if !t.is_float() || tans.iter().all(Option::is_none) {
+        let tans: Vec<bool> = args.iter().map(active).collect();
+        if !t.is_float() || !tans.iter().any(|a| *a) {
             return Ok(None);
         }
         let y = Operand::Var(y);
         let k = |v: f64| konst(t, v);
         let partials: Vec<Operand> = match f {
-            MathFn::Fma | MathFn::Mad => {
-                // As `a*b + c`.
-                let mut terms = Vec::new();
-                if let Some(ta) = tans[0] {
-                    terms.push((args[1], ta));
-                }
-                if let Some(tb) = tans[1] {
-                    terms.push((args[0], tb));
-                }
-                let mut outer = Vec::new();
-                if !terms.is_empty() {
-                    outer.push((k(1.0), self.lin(out, t, terms)?));
-                }
-                if let Some(tc) = tans[2] {
-                    outer.push((k(1.0), tc));
-                }
-                return Ok(Some(self.lin(out, t, outer)?));
-            }
+            // As `a*b + c`.
+            MathFn::Fma | MathFn::Mad => vec![args[1], args[0], k(1.0)],
             MathFn::Atan2 => {
                 let (a, b) = (args[0], args[1]);
                 let aa = self.bin(out, BinOp::Mul, a, a)?;
@@ -234,12 +265,14 @@ impl Ctx<'_> {
                 None => return Ok(None),
             },
         };
-        let terms = partials
-            .into_iter()
-            .zip(tans)
-            .filter_map(|(d, tx)| tx.map(|tx| (d, tx)))
-            .collect();
-        Ok(Some(self.lin(out, t, terms)?))
+        Ok(Some(
+            args.iter()
+                .zip(partials)
+                .zip(tans)
+                .filter(|(_, a)| *a)
+                .map(|((x, d), _)| (*x, d))
+                .collect(),
+        ))
     }
 
     /// The derivative of `y = f(x)` for a unary math function; `None` for

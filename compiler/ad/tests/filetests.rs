@@ -1,11 +1,11 @@
-//! File tests of the forward-mode pass: every `tests/files/*.ir` file
+//! File tests of the AD pass (forward and reverse mode): every `tests/files/*.ir` file
 //! starts with comment lines naming what to do.
 //!
 //! Headers (comment lines at the top of the file):
 //! - `-- passes: NAME NAME …` (required): the passes to run, by the names
 //!   of [`opt::pipelines::pass_by_name`] or [`ad::all_passes`]. The input
-//!   must verify, and so must the output of every pass; no `jvp` node may
-//!   be left.
+//!   must verify, and so must the output of every pass; no `jvp` or `vjp`
+//!   node may be left.
 //! - `-- entry: NAME` (optional, default `main`): the function run.
 //! - `-- input: VALUES` and `-- output: VALUES` (may repeat, in pairs):
 //!   after the passes, the IR interpreter's results for the input must
@@ -53,6 +53,7 @@ fn run_file(name: &str, src: &str) {
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let counts = opt::structure::count_constructs(&out);
     assert_eq!(counts.get("Jvp"), None, "{name}: a jvp node is left");
+    assert_eq!(counts.get("Vjp"), None, "{name}: a vjp node is left");
     for (input, output) in cases {
         let args = read_values(input.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let expected = read_values(output.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -18,16 +18,18 @@ pub fn pass_by_name(name: &str) -> Option<Pass> {
 }
 
 /// The pipeline every program runs after internalisation: the optimiser's standard
-/// pipeline, with forward-mode AD right after inlining (so that `jvp` sees the
-/// bodies of the functions it differentiates, and the simplifier and fusion clean up
-/// the derivative code like any other).
+/// pipeline, with the AD pass (`ad`: forward and reverse mode, expanding `jvp` and
+/// `vjp` nodes innermost first, so that a `jvp` of a `vjp` sees the `vjp` expanded)
+/// right after inlining, so that it sees the bodies of the functions it
+/// differentiates, and the simplifier and fusion clean up the derivative code like
+/// any other.
 pub fn standard() -> Vec<Pass> {
     let mut passes = opt::pipelines::standard();
     let at = passes
         .iter()
         .position(|p| p.name == "inline")
         .map_or(0, |i| i + 1);
-    passes.insert(at, ad::JVP_PASS);
+    passes.insert(at, ad::AD_PASS);
     passes
 }
 
@@ -36,12 +38,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_pass_is_found_by_name_and_jvp_follows_inline() {
+    fn every_pass_is_found_by_name_and_ad_follows_inline() {
         for p in all_passes() {
             assert_eq!(pass_by_name(p.name).map(|q| q.name), Some(p.name));
         }
         let names: Vec<&str> = standard().iter().map(|p| p.name).collect();
         let inline = names.iter().position(|n| *n == "inline").unwrap();
-        assert_eq!(names[inline + 1], "jvp", "{names:?}");
+        assert_eq!(names[inline + 1], "ad", "{names:?}");
     }
 }

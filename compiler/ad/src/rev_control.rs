@@ -1,0 +1,284 @@
+//! Adjoints through `if` and `for` loops.
+//!
+//! - `if`: the return sweep is an `if` on the same condition whose
+//!   branches re-execute the branch taken forward and sweep it back,
+//!   returning the adjoints of the free variables either branch touches.
+//! - `for` loops: the forward sweep saves the loop parameters at the start
+//!   of every iteration in checkpoint arrays; the return sweep is a loop
+//!   running the iterations backwards that restores an iteration's
+//!   parameters, re-executes its body and sweeps it back. Its loop
+//!   parameters are the adjoints of the loop parameters and of the free
+//!   variables the body touches. `while` loops are not differentiated.
+
+use std::collections::HashSet;
+
+use ir::{BinOp, Body, DimIndex, Exp, LoopForm, Operand, Param, PrimType, Stm, Type, VarId};
+
+use crate::ctx::{Ctx, R, differentiable, konst};
+
+impl Ctx<'_> {
+    /// The forward sweep of a loop: a `for` loop also writes its
+    /// parameters of every iteration into checkpoint arrays.
+    pub fn fwd_loop(&mut self, out: &mut Vec<Stm>, stm: &Stm) -> R<()> {
+        let Exp::Loop { params, form, body } = &stm.exp else {
+            return Err(self.err("internal error: not a loop"));
+        };
+        let LoopForm::For { i, bound } = *form else {
+            out.push(stm.clone());
+            return Ok(());
+        };
+        if params.is_empty() {
+            out.push(stm.clone());
+            return Ok(());
+        }
+        let bt = self.op_ty(&bound).elem;
+        let n64 = if bt == PrimType::I64 {
+            bound
+        } else {
+            self.conv(out, PrimType::I64, bound)?
+        };
+        let n = n64.to_size();
+        let mut new_params = params.clone();
+        let mut stms = Vec::new();
+        let i64v: Operand = if bt == PrimType::I64 {
+            i.into()
+        } else {
+            self.conv(&mut stms, PrimType::I64, i.into())?
+        };
+        let mut results = Vec::new();
+        let mut finals = Vec::new();
+        // Sizes that are loop parameters are taken at their initial values.
+        let inits: std::collections::HashMap<VarId, Operand> =
+            params.iter().map(|(p, x)| (p.var, *x)).collect();
+        for (p, _) in params {
+            let mut pt = self.ty(p.var);
+            ir::walk::subst_type(&inits, &mut pt);
+            if pt.shape.contains(&ir::Size::Any) {
+                return Err(self.err("a loop whose parameters change size, inside vjp"));
+            }
+            let ct = pt.array_of(n);
+            let ck0 = self.bind(
+                out,
+                "ckpt",
+                Exp::Scratch {
+                    elem: pt.elem,
+                    shape: ct.shape.clone(),
+                },
+            )?;
+            let ck = self.fresh("ckpt", ct.clone());
+            new_params.push((Param::unique(ck), ck0.into()));
+            let ck1 = self.fresh("ckpt", ct.clone());
+            self.push(
+                &mut stms,
+                vec![ck1],
+                Exp::Update(ck, vec![DimIndex::Fix(i64v)], p.var.into()),
+            );
+            results.push(Operand::Var(ck1));
+            finals.push(self.fresh("ckpt", ct));
+        }
+        stms.extend(body.stms.iter().cloned());
+        let mut result = body.result.clone();
+        result.extend(results);
+        let mut pat = stm.pat.clone();
+        pat.extend(finals.iter().copied());
+        out.push(Stm {
+            pat,
+            exp: Exp::Loop {
+                params: new_params,
+                form: *form,
+                body: Body { stms, result },
+            },
+            attrs: stm.attrs.clone(),
+            span: stm.span,
+        });
+        self.ckpt.insert(stm.pat[0], finals);
+        Ok(())
+    }
+
+    /// The return sweep of a `for` loop checkpointed by [`Ctx::fwd_loop`].
+    pub fn rev_loop(&mut self, out: &mut Vec<Stm>, stm: &Stm) -> R<()> {
+        let Exp::Loop { params, form, body } = &stm.exp else {
+            return Err(self.err("internal error: not a loop"));
+        };
+        let LoopForm::For { i, bound } = *form else {
+            return Err(self.err("a while loop inside vjp"));
+        };
+        let Some(cks) = self.ckpt.get(&stm.pat[0]).cloned() else {
+            return Err(self.err("internal error: a loop without checkpoints"));
+        };
+        let bt = self.op_ty(&bound).elem;
+        // The free variables of the body.
+        let pvars: Vec<VarId> = params.iter().map(|(p, _)| p.var).collect();
+        let mut uses = HashSet::new();
+        ir::uses::body_uses(self.vars(), body, &mut uses);
+        let mut binds: HashSet<VarId> = pvars.iter().copied().collect();
+        binds.insert(i);
+        ir::uses::body_binds(body, &mut binds);
+        let mut free: Vec<VarId> = uses
+            .into_iter()
+            .filter(|v| !binds.contains(v) && differentiable(&self.ty(*v)))
+            .collect();
+        free.sort_by_key(|v| v.as_u32());
+        // The re-executed body.
+        let mut all = pvars.clone();
+        all.push(i);
+        let (ps, body2) = self.rename(&all, body);
+        let k = self.fresh("rev_i", Type::scalar(bt));
+        let mut b = Vec::new();
+        let last = self.bin(&mut b, BinOp::Sub, bound, konst(bt, 1.0))?;
+        let ii = self.bin(&mut b, BinOp::Sub, last, k.into())?;
+        let ii64 = if bt == PrimType::I64 {
+            ii
+        } else {
+            self.conv(&mut b, PrimType::I64, ii)?
+        };
+        self.push(&mut b, vec![ps[pvars.len()]], Exp::Atom(ii));
+        for (j, ck) in cks.iter().enumerate() {
+            self.push(
+                &mut b,
+                vec![ps[j]],
+                Exp::Index(*ck, vec![DimIndex::Fix(ii64)]),
+            );
+        }
+        self.fwd_body(&body2, &mut b)?;
+        let diff: Vec<usize> = (0..pvars.len())
+            .filter(|&j| differentiable(&self.ty(pvars[j])))
+            .collect();
+        let aps: Vec<VarId> = diff
+            .iter()
+            .map(|&j| {
+                let name = format!("{}_adj", self.name(pvars[j]));
+                self.fresh(&name, self.ty(stm.pat[j]))
+            })
+            .collect();
+        let afs: Vec<VarId> = free
+            .iter()
+            .map(|f| {
+                let name = format!("{}_adj", self.name(*f));
+                self.fresh(&name, self.ty(*f))
+            })
+            .collect();
+        let saved = self.enter_scope();
+        for (f, af) in free.iter().zip(&afs) {
+            self.adj.insert(*f, (*af).into());
+        }
+        let mut seeds = vec![None; pvars.len()];
+        for (&j, ap) in diff.iter().zip(&aps) {
+            seeds[j] = Some(Operand::Var(*ap));
+        }
+        let swept = self.rev_body(&body2, &seeds, &mut b).and_then(|()| {
+            let mut res = Vec::new();
+            for &j in &diff {
+                res.push(self.adj_or_zero(&mut b, ps[j])?);
+            }
+            Ok(res)
+        });
+        let touched: Vec<usize> = (0..free.len())
+            .filter(|&q| self.adj.get(&free[q]) != Some(&Operand::Var(afs[q])))
+            .collect();
+        let free_res: Vec<Operand> = touched
+            .iter()
+            .map(|&q| self.adj.get(&free[q]).copied().unwrap_or(afs[q].into()))
+            .collect();
+        self.leave_scope(saved);
+        let mut result = swept?;
+        result.extend(free_res);
+        let mut lparams = Vec::new();
+        let mut pat = Vec::new();
+        for (&j, ap) in diff.iter().zip(&aps) {
+            let init = self.adj_or_zero(out, stm.pat[j])?;
+            lparams.push((Param::new(*ap), init));
+            pat.push(self.fresh("adj_loop", self.ty(*ap)));
+        }
+        for &q in &touched {
+            let init = self.adj_or_zero(out, free[q])?;
+            lparams.push((Param::new(afs[q]), init));
+            pat.push(self.fresh("adj_loop", self.ty(afs[q])));
+        }
+        self.push(
+            out,
+            pat.clone(),
+            Exp::Loop {
+                params: lparams,
+                form: LoopForm::For { i: k, bound },
+                body: Body { stms: b, result },
+            },
+        );
+        for (n, &j) in diff.iter().enumerate() {
+            self.add_adj(out, &params[j].1, pat[n].into(), false)?;
+        }
+        for (n, &q) in touched.iter().enumerate() {
+            self.adj.insert(free[q], pat[diff.len() + n].into());
+            self.owned.remove(&free[q]);
+        }
+        Ok(())
+    }
+
+    /// The return sweep of an `if`.
+    pub fn rev_if(&mut self, out: &mut Vec<Stm>, stm: &Stm) -> R<()> {
+        let Exp::If {
+            cond,
+            then_body,
+            else_body,
+        } = &stm.exp
+        else {
+            return Err(self.err("internal error: not an if"));
+        };
+        let seeds: Vec<Option<Operand>> =
+            stm.pat.iter().map(|v| self.adj.get(v).copied()).collect();
+        let mut branches = Vec::new();
+        for branch in [then_body, else_body] {
+            let (_, b2) = self.rename(&[], branch);
+            let mut stms = Vec::new();
+            self.fwd_body(&b2, &mut stms)?;
+            let saved = self.enter_scope();
+            let swept = self.rev_body(&b2, &seeds, &mut stms);
+            let adj = std::mem::take(&mut self.adj);
+            self.leave_scope(saved);
+            swept?;
+            let mut binds = HashSet::new();
+            ir::uses::body_binds(&b2, &mut binds);
+            branches.push((stms, adj, binds));
+        }
+        let mut free: Vec<VarId> = branches
+            .iter()
+            .flat_map(|(_, adj, binds)| adj.keys().filter(|v| !binds.contains(v)).copied())
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        free.sort_by_key(|v| v.as_u32());
+        if free.is_empty() {
+            return Ok(());
+        }
+        let mut bodies = Vec::new();
+        for (mut stms, adj, _) in branches {
+            let mut result = Vec::new();
+            for f in &free {
+                result.push(match adj.get(f) {
+                    Some(a) => *a,
+                    None => self.zeros_like(&mut stms, *f)?,
+                });
+            }
+            bodies.push(Body { stms, result });
+        }
+        let pat: Vec<VarId> = free
+            .iter()
+            .map(|f| self.fresh("adj_if", self.ty(*f)))
+            .collect();
+        let else_body = bodies.pop().unwrap_or_default();
+        let then_body = bodies.pop().unwrap_or_default();
+        self.push(
+            out,
+            pat.clone(),
+            Exp::If {
+                cond: *cond,
+                then_body,
+                else_body,
+            },
+        );
+        for (f, r) in free.iter().zip(pat) {
+            self.add_adj(out, &(*f).into(), r.into(), false)?;
+        }
+        Ok(())
+    }
+}

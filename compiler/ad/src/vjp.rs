@@ -1,0 +1,169 @@
+//! The expansion of one `vjp` node: the forward sweep (the lambda's
+//! statements, loops checkpointed), then the return sweep over the
+//! statements in reverse order, dispatching to the rules of the `rev_*`
+//! modules; scalar statements are handled here with the partial
+//! derivatives of [`crate::scalar`].
+
+use ir::{AdExp, Body, ConvKind, Exp, Operand, PrimType, Stm, VarId};
+
+use crate::ctx::{Ctx, R};
+
+impl Ctx<'_> {
+    /// Emits the expansion of `pat = vjp(lambda, primals, seeds)`: the
+    /// parameters bound to the primals, the forward sweep, the return sweep
+    /// seeded with the result adjoints, then the results and the parameter
+    /// adjoints bound to `pat`.
+    pub fn vjp(&mut self, pat: &[VarId], ad: &AdExp, out: &mut Vec<Stm>) -> R<()> {
+        let lam = &ad.lambda;
+        let n = lam.ret.len();
+        let m = lam.params.len();
+        if ad.primals.len() != m
+            || ad.seeds.len() != n
+            || pat.len() != n + m
+            || lam.body.result.len() != n
+        {
+            return Err(self.err("a vjp whose operands do not match its lambda"));
+        }
+        for (p, x) in lam.params.iter().zip(&ad.primals) {
+            self.push(out, vec![p.var], Exp::Atom(*x));
+        }
+        self.fwd_body(&lam.body, out)?;
+        let saved = self.enter_scope();
+        let seeds: Vec<Option<Operand>> = ad.seeds.iter().copied().map(Some).collect();
+        let res = self.rev_body(&lam.body, &seeds, out);
+        let mut adjs = Vec::new();
+        if res.is_ok() {
+            for p in &lam.params {
+                adjs.push(self.adj.get(&p.var).copied());
+            }
+        }
+        self.leave_scope(saved);
+        res?;
+        for (y, r) in pat.iter().zip(&lam.body.result) {
+            self.push(out, vec![*y], Exp::Atom(*r));
+        }
+        for (j, a) in adjs.into_iter().enumerate() {
+            let a = match a {
+                Some(a) => a,
+                None => {
+                    let t = self.ty(pat[n + j]);
+                    self.zeros_of(out, &t)?
+                }
+            };
+            self.push(out, vec![pat[n + j]], Exp::Atom(a));
+        }
+        Ok(())
+    }
+
+    /// The forward sweep of `body`: its statements, with every `for` loop
+    /// checkpointing its parameters.
+    pub fn fwd_body(&mut self, body: &Body, out: &mut Vec<Stm>) -> R<()> {
+        for stm in &body.stms {
+            self.span = stm.span;
+            match &stm.exp {
+                Exp::Loop { .. } => self.fwd_loop(out, stm)?,
+                _ => out.push(stm.clone()),
+            }
+        }
+        Ok(())
+    }
+
+    /// The return sweep of `body`, whose forward sweep is in scope: adds
+    /// the `seeds` that are present to the adjoints of the results, then propagates adjoints
+    /// through the statements in reverse order.
+    pub fn rev_body(
+        &mut self,
+        body: &Body,
+        seeds: &[Option<Operand>],
+        out: &mut Vec<Stm>,
+    ) -> R<()> {
+        for (r, s) in body.result.iter().zip(seeds) {
+            if let Some(s) = s {
+                self.add_adj(out, r, *s, false)?;
+            }
+        }
+        for stm in body.stms.iter().rev() {
+            self.span = stm.span;
+            if stm.pat.iter().any(|v| self.adj.contains_key(v)) {
+                self.rev_stm(out, stm)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Propagates the adjoints of the pattern of `stm` to its operands.
+    fn rev_stm(&mut self, out: &mut Vec<Stm>, stm: &Stm) -> R<()> {
+        match &stm.exp {
+            Exp::Atom(o) => {
+                let y = stm.pat[0];
+                let owned = self.owned.contains(&y);
+                let a = self.adj[&y];
+                self.add_adj(out, o, a, owned)
+            }
+            Exp::UnOp(..) | Exp::BinOp(..) | Exp::Math(..) => {
+                let y = stm.pat[0];
+                let a = self.adj[&y];
+                let operands: Vec<Operand> = match &stm.exp {
+                    Exp::UnOp(_, x) => vec![*x],
+                    Exp::BinOp(_, x, z) => vec![*x, *z],
+                    Exp::Math(_, args) => args.clone(),
+                    _ => Vec::new(),
+                };
+                let act: Vec<Operand> = operands.into_iter().filter(|o| self.active(o)).collect();
+                let active = |o: &Operand| act.contains(o);
+                let Some(partials) = self.scalar_partials(out, y, &stm.exp, &active)? else {
+                    return Ok(());
+                };
+                let t = self.ty(y).elem;
+                let one = crate::ctx::konst(t, 1.0);
+                for (x, d) in partials {
+                    let c = if d == one {
+                        a
+                    } else {
+                        self.bin(out, ir::BinOp::Mul, d, a)?
+                    };
+                    self.add_adj(out, &x, c, true)?;
+                }
+                Ok(())
+            }
+            Exp::Convert(ConvKind::Convert, to, x) => {
+                let from = self.op_ty(x).elem;
+                if from == PrimType::Bool || *to == PrimType::Bool || !self.active(x) {
+                    return Ok(());
+                }
+                let a = self.adj[&stm.pat[0]];
+                let c = if from == *to {
+                    a
+                } else {
+                    self.conv(out, from, a)?
+                };
+                self.add_adj(out, x, c, true)
+            }
+            Exp::Convert(ConvKind::Bitcast, ..)
+            | Exp::Cmp(..)
+            | Exp::Iota { .. }
+            | Exp::Scratch { .. }
+            | Exp::Assert { .. } => Ok(()),
+            Exp::Index(..)
+            | Exp::Update(..)
+            | Exp::Replicate { .. }
+            | Exp::Reshape { .. }
+            | Exp::Rearrange { .. }
+            | Exp::Concat { .. }
+            | Exp::Copy(_) => self.rev_array(out, stm),
+            Exp::If { .. } => self.rev_if(out, stm),
+            Exp::Loop { .. } => self.rev_loop(out, stm),
+            Exp::Screma(s) => self.rev_screma(out, stm, s),
+            Exp::Hist(_) => Err(self.err("reduce_by_index (hist) inside vjp")),
+            Exp::Scatter(_) => Err(self.err("scatter inside vjp")),
+            Exp::Apply { .. } => {
+                Err(self.err("a function application inside vjp (the callee was not inlined)"))
+            }
+            Exp::WithAcc(_) | Exp::UpdateAcc { .. } => {
+                Err(self.err("accumulators (with_acc/update_acc) inside vjp"))
+            }
+            Exp::Jvp(_) => Err(self.err("a jvp that could not be expanded, inside vjp")),
+            Exp::Vjp(_) => Err(self.err("a vjp that could not be expanded, inside vjp")),
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! Reverse mode against forward mode: for a function `f` with Jacobian
+//! `J`, ⟨v, J·u⟩ (from `jvp`) must equal ⟨Jᵀ·v, u⟩ (from `vjp`).
+
+use ir::pass::{PipelineConfig, run_pipeline};
+use ir::{interp, parse};
+use values::Value;
+
+/// Runs `main` after the AD pass and reads its `f64` results.
+fn run(text: &str, args: &[f64]) -> Vec<f64> {
+    let prog = parse::parse_program(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let prog = run_pipeline(&[ad::AD_PASS], prog, PipelineConfig { validate: true })
+        .unwrap_or_else(|e| panic!("{e}"));
+    interp::run_function(
+        &prog,
+        "main",
+        args.iter().map(|x| Value::scalar(*x)).collect(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+    .values
+    .iter()
+    .map(|v| v.to_string().trim_end_matches("f64").parse().unwrap())
+    .collect()
+}
+
+/// `body` computes results `r1`, `r2` from parameters `a`, `b`; every
+/// variable it binds is written `{p}name`.
+fn check(body: &str, point: [f64; 2], u: [f64; 2], v: [f64; 2]) {
+    let lam = |p: &str| {
+        format!(
+            "\\({p}a: f64, {p}b: f64) -> (f64, f64) {{\n{}\n    in ({p}r1, {p}r2)\n  }}",
+            body.replace("{p}", p)
+        )
+    };
+    let text = format!(
+        "fun main(x: f64, y: f64, u1: f64, u2: f64, v1: f64, v2: f64) -> (f64, f64, f64, f64) {{\n  \
+         let (p1: f64, p2: f64, t1: f64, t2: f64) = jvp({}, (x, y), (u1, u2))\n  \
+         let (q1: f64, q2: f64, g1: f64, g2: f64) = vjp({}, (x, y), (v1, v2))\n  \
+         in (t1, t2, g1, g2)\n}}\n",
+        lam("f_"),
+        lam("r_")
+    );
+    let args = [point[0], point[1], u[0], u[1], v[0], v[1]];
+    let got = run(&text, &args);
+    let fwd = v[0] * got[0] + v[1] * got[1];
+    let rev = got[2] * u[0] + got[3] * u[1];
+    assert!(
+        (fwd - rev).abs() <= 1e-9 * (1.0 + fwd.abs()),
+        "{body}: <v, Ju> = {fwd}, <J^T v, u> = {rev}"
+    );
+}
+
+#[test]
+fn vjp_agrees_with_jvp() {
+    let bodies = [
+        // Scalar operations and math functions.
+        "    let {p}m: f64 = mul({p}a, {p}b)
+    let {p}s: f64 = sin({p}m)
+    let {p}r1: f64 = div({p}s, {p}b)
+    let {p}e: f64 = exp({p}a)
+    let {p}l: f64 = log({p}b)
+    let {p}r2: f64 = atan2({p}e, {p}l)",
+        // A loop and a conditional.
+        "    let ({p}r1: f64, {p}w: f64) = loop ({p}c: f64 = {p}a, {p}d: f64 = {p}b) for {p}i: i64 < 4i64 {
+      let {p}c1: f64 = mul({p}c, {p}d)
+      let {p}c2: f64 = sin({p}c1)
+      let {p}d1: f64 = add({p}d, {p}c2)
+      in ({p}c2, {p}d1)
+    }
+    let {p}pos: bool = gt({p}w, 0.0f64)
+    let ({p}r2: f64) = if {p}pos then {
+      let {p}q: f64 = mul({p}w, {p}a)
+      in ({p}q)
+    } else {
+      let {p}q2: f64 = sqrt({p}b)
+      in ({p}q2)
+    }",
+        // Arrays: replicate, a map closing over a parameter, a sum, an index.
+        "    let {p}xs: [4]f64 = replicate([4], {p}a)
+    let ({p}ys: [4]f64) = screma(4i64, {p}xs)
+      map(\\({p}x: f64, {p}j: i64) -> (f64) {
+        let {p}jf: f64 = to_f64({p}j)
+        let {p}xj: f64 = mul({p}x, {p}jf)
+        let {p}y: f64 = mul({p}xj, {p}b)
+        in ({p}y)
+      })
+    let ({p}r1: f64) = screma(4i64, {p}ys)
+      reduce_comm(\\({p}s1: f64, {p}s2: f64) -> (f64) {
+        let {p}s3: f64 = add({p}s1, {p}s2)
+        in ({p}s3)
+      }, 0.0f64)
+      map(\\({p}z: f64) -> (f64) {
+        in ({p}z)
+      })
+    let {p}y2: f64 = {p}ys[2i64]
+    let {p}r2: f64 = mul({p}y2, {p}y2)",
+    ];
+    for body in bodies {
+        check(body, [0.7, 1.3], [0.3, -1.1], [2.0, 0.5]);
+        check(body, [-0.4, 2.1], [1.0, 0.25], [-1.0, 1.5]);
+    }
+}
