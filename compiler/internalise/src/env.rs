@@ -19,12 +19,20 @@ pub(crate) struct TypeDef {
     pub env: Env,
 }
 
+/// A module type with the environment it was defined in.
+#[derive(Debug)]
+pub(crate) struct SigDef {
+    pub exp: ast::SigExp,
+    pub env: Env,
+}
+
 /// A structure: its exported bindings.
 #[derive(Debug, Default)]
 pub(crate) struct Module {
     pub vals: HashMap<Name, V>,
     pub types: HashMap<Name, Rc<TypeDef>>,
     pub mods: HashMap<Name, ModVal>,
+    pub sigs: HashMap<Name, Rc<SigDef>>,
 }
 
 /// A module value.
@@ -47,6 +55,7 @@ enum Node {
     Val(Name, V),
     Type(Name, Rc<TypeDef>),
     Mod(Name, ModVal),
+    Sig(Name, Rc<SigDef>),
     Open(Rc<Module>),
 }
 
@@ -78,6 +87,20 @@ impl Env {
     /// Binds a module.
     pub fn bind_mod(&self, name: Name, m: ModVal) -> Env {
         self.with(Node::Mod(name, m))
+    }
+
+    /// Binds a module type.
+    pub fn bind_sig(&self, name: Name, s: Rc<SigDef>) -> Env {
+        self.with(Node::Sig(name, s))
+    }
+
+    /// The module type bound to `name`.
+    pub fn sig(&self, name: &str) -> Option<Rc<SigDef>> {
+        self.iter().find_map(|n| match n {
+            Node::Sig(m, s) if &**m == name => Some(s.clone()),
+            Node::Open(m) => m.sigs.get(name).cloned(),
+            _ => None,
+        })
     }
 
     /// Opens a structure.

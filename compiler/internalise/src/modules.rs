@@ -1,14 +1,16 @@
 //! The module level, evaluated statically: declarations extend environments,
 //! structures become [`Module`]s, functors are applied by evaluating their
 //! bodies with the argument bound, `open`, `local` and `import` as in the
-//! reference interpreter. No module survives into the IR.
+//! reference interpreter; ascription to a module type hides the names the type
+//! does not specify, as in the reference interpreter. No module survives into
+//! the IR.
 
 use std::rc::Rc;
 
-use syntax::ast::{self, Dec, DecKind, ModExp, ModExpKind, QualName};
+use syntax::ast::{self, Dec, DecKind, ModExp, ModExpKind, Name, QualName, SigExpKind, SpecKind};
 
 use crate::cx::Cx;
-use crate::env::{Env, Functor, ModVal, Module, TypeDef};
+use crate::env::{Env, Functor, ModVal, Module, SigDef, TypeDef};
 use crate::error::{IResult, InternaliseError};
 use crate::value::{Closure, FunDef, V};
 
@@ -89,7 +91,11 @@ impl Cx {
             }
             DecKind::Mod(mb) => {
                 let m = if mb.params.is_empty() {
-                    self.modexp(&mb.body, &env)?
+                    let m = self.modexp(&mb.body, &env)?;
+                    match &mb.sig {
+                        Some(sig) => self.restrict(m, sig, &env),
+                        None => m,
+                    }
                 } else {
                     let mut body = mb.body.clone();
                     if let Some(sig) = &mb.sig {
@@ -115,8 +121,16 @@ impl Cx {
                 }
                 Ok(env.bind_mod(mb.name.name.clone(), m))
             }
-            // Module types only constrain; ascription keeps every binding.
-            DecKind::Sig(_) => Ok(env),
+            DecKind::Sig(sb) => {
+                let def = Rc::new(SigDef {
+                    exp: sb.sig.clone(),
+                    env: env.clone(),
+                });
+                if exported {
+                    out.sigs.insert(sb.name.name.clone(), def.clone());
+                }
+                Ok(env.bind_sig(sb.name.name.clone(), def))
+            }
             DecKind::Open(me) => match self.modexp(me, &env)? {
                 ModVal::Struct(m) => {
                     if exported {
@@ -167,7 +181,11 @@ impl Cx {
     pub(crate) fn modexp(&mut self, me: &ModExp, env: &Env) -> IResult<ModVal> {
         match &me.kind {
             ModExpKind::Var(q) => self.resolve_module(q, env),
-            ModExpKind::Parens(m) | ModExpKind::Ascribe(m, _) => self.modexp(m, env),
+            ModExpKind::Parens(m) => self.modexp(m, env),
+            ModExpKind::Ascribe(m, sig) => {
+                let m = self.modexp(m, env)?;
+                Ok(self.restrict(m, sig, env))
+            }
             ModExpKind::Import(path) => Ok(ModVal::Struct(self.imported(path, me.span)?)),
             ModExpKind::Struct(decs) => {
                 let mut out = Module::default();
@@ -195,7 +213,103 @@ impl Cx {
     }
 }
 
+/// The names a module type specifies.
+#[derive(Default)]
+struct SigNames {
+    vals: Vec<Name>,
+    types: Vec<Name>,
+    /// Each module with its module type, `None` for a functor type.
+    mods: Vec<(Name, Option<(ast::SigExp, Env)>)>,
+}
+
+impl Cx {
+    /// Restricts a module to the names of a module type, as ascription does (and
+    /// as the reference interpreter does): the others become invisible. A functor,
+    /// or a module type that cannot be resolved, is left as it is.
+    fn restrict(&self, m: ModVal, sig: &ast::SigExp, env: &Env) -> ModVal {
+        let ModVal::Struct(s) = &m else {
+            return m;
+        };
+        let mut names = SigNames::default();
+        if !self.sig_names(sig, env, &mut names) {
+            return m;
+        }
+        let mut out = Module::default();
+        for n in names.vals {
+            if let Some(v) = s.vals.get(&n) {
+                out.vals.insert(n, v.clone());
+            }
+        }
+        for n in names.types {
+            if let Some(t) = s.types.get(&n) {
+                out.types.insert(n, t.clone());
+            }
+        }
+        for (n, sub) in names.mods {
+            if let Some(x) = s.mods.get(&n) {
+                let x = match sub {
+                    Some((sig, env)) => self.restrict(x.clone(), &sig, &env),
+                    None => x.clone(),
+                };
+                out.mods.insert(n, x);
+            }
+        }
+        ModVal::Struct(Rc::new(out))
+    }
+
+    /// Collects the names a module type specifies; false when it cannot be
+    /// resolved or is a functor type.
+    fn sig_names(&self, sig: &ast::SigExp, env: &Env, out: &mut SigNames) -> bool {
+        match &sig.kind {
+            SigExpKind::Parens(s) | SigExpKind::With(s, ..) => self.sig_names(s, env, out),
+            SigExpKind::Arrow(..) => false,
+            SigExpKind::Var(q) => {
+                let def = if q.quals.is_empty() {
+                    env.sig(&q.name.name)
+                } else {
+                    let mq = QualName {
+                        quals: q.quals[..q.quals.len() - 1].to_vec(),
+                        name: q.quals[q.quals.len() - 1].clone(),
+                    };
+                    match self.resolve_module(&mq, env) {
+                        Ok(ModVal::Struct(m)) => m.sigs.get(&q.name.name).cloned(),
+                        _ => None,
+                    }
+                };
+                match def {
+                    Some(d) => self.sig_names(&d.exp, &d.env, out),
+                    None => false,
+                }
+            }
+            SigExpKind::Specs(specs) => {
+                for spec in specs {
+                    match &spec.kind {
+                        SpecKind::Val { name, .. } => out.vals.push(name.name.clone()),
+                        SpecKind::Type { name, .. } => out.types.push(name.name.clone()),
+                        SpecKind::Mod { name, sig } => {
+                            let sub = match sig.kind {
+                                SigExpKind::Arrow(..) => None,
+                                _ => Some((sig.clone(), env.clone())),
+                            };
+                            out.mods.push((name.name.clone(), sub));
+                        }
+                        SpecKind::Include(s) => {
+                            if !self.sig_names(s, env, out) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                true
+            }
+        }
+    }
+}
+
 fn export_all(m: &Module, out: &mut Module) {
+    for (k, v) in &m.sigs {
+        out.sigs.insert(k.clone(), v.clone());
+    }
     for (k, v) in &m.vals {
         out.vals.insert(k.clone(), v.clone());
     }

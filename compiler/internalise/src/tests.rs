@@ -455,3 +455,19 @@ fn a_function_does_not_hide_a_module_of_the_same_name() {
     let out = run(&prog, "main", vec![Value::from(1i64)]);
     assert_eq!(out, vec![Value::from(33i64)]);
 }
+
+#[test]
+fn module_type_ascription_hides_unspecified_names() {
+    // `m.g` is hidden by the ascription, so after `open m` the `g` in `main`
+    // is the top-level one; `f` still calls the module's own `g`.
+    let prog = compile(
+        "module type mt = { val f : i64 -> i64 }\n\
+         module m : mt = { def g (x: i64) = x + 1\n def f (x: i64) = g x * 2 }\n\
+         module n = ({ def g (x: i64) = x + 2 def f (x: i64) = g x } : mt)\n\
+         def g (x: i64) = x + 100\n\
+         open m\n\
+         entry main (x: i64) : i64 = f x + g x + n.f 0\n",
+    );
+    let out = run(&prog, "main", vec![Value::from(1i64)]);
+    assert_eq!(out, vec![Value::from(107i64)]);
+}
