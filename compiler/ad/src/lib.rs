@@ -22,8 +22,8 @@
 //! - Numeric conversions convert the tangent (adjoint); conversions to or
 //!   from `bool` and bit casts drop it.
 //! - A construct with no rule (a function application left after inlining,
-//!   accumulators, while loops, scans and non-`+` reductions in reverse
-//!   mode, `hist` and `scatter` in reverse mode) leaves its node
+//!   accumulators, while loops, scans in reverse mode, `hist` and
+//!   `scatter` in reverse mode) leaves its node
 //!   unexpanded; [`expand_ad`] reports it as an [`AdError`] naming the
 //!   construct.
 //!
@@ -52,6 +52,15 @@
 //!   adjoints of the input rows; free variables' adjoints are summed over
 //!   the iterations by `+` reductions; a `+` reduction passes its result's
 //!   adjoint to every element.
+//! - other reductions (when their results have adjoints): the values they
+//!   reduce are computed again by a map, whose return sweep follows the
+//!   rules above. A float `*` reduction counts zeros: `x̄ᵢ = ȳ·p/xᵢ`
+//!   without zeros (`p` the product), `ȳ·p` for a single zero element
+//!   (`p` the product of the others), else `0`. Any other associative
+//!   operator (`min` and `max` included) takes exclusive scans from both
+//!   ends, `lᵢ` and `rᵢ`, and the vjp of `x ↦ (lᵢ ⊙ x) ⊙ rᵢ` at each
+//!   element, which gives the adjoint of a `min`/`max` to the element the
+//!   operator selects (the first of equal extremes).
 //!
 //! The modules, one per construct family:
 //! - [`ctx`]: the emission context (fresh variables, typed statements,
@@ -67,8 +76,9 @@
 //!   scopes, fresh copies of bodies for re-execution).
 //! - [`vjp`]: the expansion of one `vjp` node, the forward and return
 //!   sweeps, and the scalar rules of reverse mode.
-//! - [`rev_arrays`], [`rev_control`], [`rev_soacs`]: reverse mode through
-//!   array operations, `if` and loops, and `screma`.
+//! - [`rev_arrays`], [`rev_control`], [`rev_soacs`], [`rev_scanred`]:
+//!   reverse mode through array operations, `if` and loops, `screma`, and
+//!   reductions and scans with any operator.
 
 pub mod adjoint;
 pub mod arrays;
@@ -77,6 +87,7 @@ pub mod ctx;
 pub mod jvp;
 pub mod rev_arrays;
 pub mod rev_control;
+pub mod rev_scanred;
 pub mod rev_soacs;
 pub mod scalar;
 pub mod soacs;

@@ -6,54 +6,34 @@
 //! input rows, and sums the adjoints of the free variables over the
 //! iterations with one `+` reduction each. A reduction with `+` passes its
 //! result's adjoint unchanged to every element it reduced; scans and
-//! reductions with other operators are not differentiated yet.
+//! reductions with other operators go through [`crate::rev_scanred`].
 
 use std::collections::HashSet;
 
 use ir::{BinOp, Body, Exp, Lambda, Operand, Param, ScanRed, Screma, Stm, Type, VarId};
 
 use crate::ctx::{Ctx, R, konst};
-
-/// True when the operator of `sr` is elementwise `+` on scalars.
-fn is_add(sr: &ScanRed) -> bool {
-    let k = sr.neutral.len();
-    let op = &sr.op;
-    if op.params.len() != 2 * k || op.body.result.len() != k {
-        return false;
-    }
-    (0..k).all(|j| {
-        let (a, b) = (op.params[j].var, op.params[k + j].var);
-        let Some(Operand::Var(r)) = op.body.result.get(j) else {
-            return false;
-        };
-        op.body.stms.iter().any(|s| {
-            s.pat == [*r]
-                && matches!(s.exp, Exp::BinOp(BinOp::Add, Operand::Var(x), Operand::Var(y))
-                    if (x == a && y == b) || (x == b && y == a))
-        })
-    })
-}
+use crate::rev_scanred::is_binop;
 
 impl Ctx<'_> {
     /// The return sweep of a `screma`.
     pub fn rev_screma(&mut self, out: &mut Vec<Stm>, stm: &Stm, s: &Screma) -> R<()> {
-        let nscan: usize = s.scans.iter().map(|sr| sr.neutral.len()).sum();
-        if stm.pat[..nscan].iter().any(|v| self.adj.contains_key(v)) {
-            return Err(self.err("scan inside vjp"));
+        if s.inputs.iter().any(|v| self.ty(*v).acc) {
+            return Err(self.err("a screma over accumulators inside vjp"));
         }
+        let nscan: usize = s.scans.iter().map(|sr| sr.neutral.len()).sum();
+        let mut split = stm.pat[..nscan].iter().any(|v| self.adj.contains_key(v));
         let mut at = nscan;
         for sr in &s.reduces {
             let k = sr.neutral.len();
             let used = stm.pat[at..at + k].iter().any(|v| self.adj.contains_key(v));
-            if used && !is_add(sr) {
-                return Err(self.err("a reduction with an operator other than + inside vjp"));
-            }
+            split |= used && !is_binop(sr, BinOp::Add);
             at += k;
         }
-        let nred = at - nscan;
-        if s.inputs.iter().any(|v| self.ty(*v).acc) {
-            return Err(self.err("a screma over accumulators inside vjp"));
+        if split {
+            return self.rev_screma_split(out, stm, s);
         }
+        let nred = at - nscan;
         let nin = s.inputs.len();
         let pvars: Vec<VarId> = s.map.params.iter().map(|p| p.var).collect();
         let (ps, body) = self.rename(&pvars, &s.map.body);

@@ -93,6 +93,39 @@ fn vjp_agrees_with_jvp() {
       })
     let {p}y2: f64 = {p}ys[2i64]
     let {p}r2: f64 = mul({p}y2, {p}y2)",
+        // Reductions: a product, a maximum and a general operator on pairs.
+        "    let ({p}xs: [4]f64) = screma(4i64)
+      map(\\({p}j: i64) -> (f64) {
+        let {p}jf: f64 = to_f64({p}j)
+        let {p}jb: f64 = mul({p}jf, {p}b)
+        let {p}x: f64 = add({p}a, {p}jb)
+        in ({p}x)
+      })
+    let ({p}pr: f64, {p}mx: f64, {p}ys: [4]f64) = screma(4i64, {p}xs)
+      reduce_comm(\\({p}u: f64, {p}v: f64) -> (f64) {
+        let {p}uv: f64 = mul({p}u, {p}v)
+        in ({p}uv)
+      }, 1.0f64)
+      reduce_comm(\\({p}u2: f64, {p}v2: f64) -> (f64) {
+        let {p}w2: f64 = max({p}u2, {p}v2)
+        in ({p}w2)
+      }, -10.0f64)
+      map(\\({p}z: f64) -> (f64, f64, f64) {
+        let {p}zb: f64 = mul({p}z, {p}b)
+        let {p}sz: f64 = sin({p}zb)
+        in ({p}z, {p}sz, {p}sz)
+      })
+    let {p}r1: f64 = mul({p}pr, {p}mx)
+    let ({p}s1: f64, {p}r2: f64) = screma(4i64, {p}xs, {p}ys)
+      reduce(\\({p}a1: f64, {p}b1: f64, {p}a2: f64, {p}b2: f64) -> (f64, f64) {
+        let {p}ac: f64 = mul({p}a1, {p}a2)
+        let {p}bc: f64 = mul({p}b1, {p}a2)
+        let {p}bcd: f64 = add({p}bc, {p}b2)
+        in ({p}ac, {p}bcd)
+      }, 1.0f64, 0.0f64)
+      map(\\({p}e1: f64, {p}e2: f64) -> (f64, f64) {
+        in ({p}e1, {p}e2)
+      })",
     ];
     for body in bodies {
         check(body, [0.7, 1.3], [0.3, -1.1], [2.0, 0.5]);

@@ -1,0 +1,526 @@
+//! Adjoints through reductions and scans with any operator.
+//!
+//! A `screma` whose scans or non-`+` reductions need adjoints is swept back
+//! in two steps: a map-only `screma` re-computes the values the map lambda
+//! feeds to its scans and reductions, the rules below turn the adjoints of
+//! the scanned and reduced results into adjoints of those values, and the
+//! map-only `screma` is then swept back like any map.
+//!
+//! Reductions `y = ne ⊙ x₀ ⊙ … ⊙ xₙ₋₁`:
+//! - `+`: every element's adjoint is `ȳ`.
+//! - `*` on floats: with `p` the product of `ne` and the non-zero elements
+//!   and `z` the number of zeros, `x̄ᵢ = ȳ·p/xᵢ` when `z = 0`, `ȳ·p` for
+//!   the zero element when `z = 1`, and `0` otherwise.
+//! - any other associative operator: the exclusive scans from both ends,
+//!   `lᵢ = ne ⊙ x₀ ⊙ … ⊙ xᵢ₋₁` and `rᵢ = xᵢ₊₁ ⊙ … ⊙ xₙ₋₁ ⊙ ne`, then per
+//!   element the vjp of `x ↦ (lᵢ ⊙ x) ⊙ rᵢ` at `xᵢ` with seed `ȳ`. `min`
+//!   and `max` written with comparisons take this rule, which sends the
+//!   adjoint to the element the operator selects: the first of equal
+//!   extremes, as a left-to-right evaluation does.
+
+use ir::{
+    BinOp, Body, CmpOp, DimIndex, Exp, Lambda, Operand, Param, ScanRed, Screma, Stm, Type, VarId,
+};
+
+use crate::ctx::{Ctx, R, konst};
+
+/// True when the operator of `sr` is the scalar binary operator `bop` on
+/// its two parameters (in either order).
+pub fn is_binop(sr: &ScanRed, bop: BinOp) -> bool {
+    let k = sr.neutral.len();
+    let op = &sr.op;
+    if op.params.len() != 2 * k || op.body.result.len() != k {
+        return false;
+    }
+    (0..k).all(|j| {
+        let (a, b) = (op.params[j].var, op.params[k + j].var);
+        let Some(Operand::Var(r)) = op.body.result.get(j) else {
+            return false;
+        };
+        op.body.stms.iter().any(|s| {
+            s.pat == [*r]
+                && matches!(s.exp, Exp::BinOp(o, Operand::Var(x), Operand::Var(y))
+                    if o == bop && ((x == a && y == b) || (x == b && y == a)))
+        })
+    })
+}
+
+impl Ctx<'_> {
+    /// The identity lambda on rows of types `ts`.
+    fn id_lambda(&mut self, ts: &[Type]) -> Lambda {
+        let ps: Vec<VarId> = ts.iter().map(|t| self.fresh("x", t.clone())).collect();
+        Lambda {
+            params: ps.iter().copied().map(Param::new).collect(),
+            ret: ts.to_vec(),
+            body: Body {
+                stms: Vec::new(),
+                result: ps.into_iter().map(Operand::Var).collect(),
+            },
+        }
+    }
+
+    /// A fresh copy of `op` (taking `2k` parameters) with its two argument
+    /// groups swapped when `flip`.
+    fn op_copy(&mut self, op: &Lambda, flip: bool) -> Lambda {
+        let pvars: Vec<VarId> = op.params.iter().map(|p| p.var).collect();
+        let (ps, body) = self.rename(&pvars, &op.body);
+        let k = ps.len() / 2;
+        let mut params: Vec<Param> = ps.into_iter().map(Param::new).collect();
+        if flip {
+            params.rotate_left(k);
+        }
+        Lambda {
+            params,
+            ret: op.ret.clone(),
+            body,
+        }
+    }
+
+    /// Emits `op(a, b)` inline into `out`, returning its results.
+    fn apply_op(
+        &mut self,
+        out: &mut Vec<Stm>,
+        op: &Lambda,
+        a: &[Operand],
+        b: &[Operand],
+    ) -> Vec<Operand> {
+        let copy = self.op_copy(op, false);
+        for (p, x) in copy.params.iter().zip(a.iter().chain(b)) {
+            self.push(out, vec![p.var], Exp::Atom(*x));
+        }
+        out.extend(copy.body.stms);
+        copy.body.result
+    }
+
+    /// `screma(w, inputs)` with the given scans and map lambda, bound to
+    /// fresh variables of the given types.
+    fn emit_screma(
+        &mut self,
+        out: &mut Vec<Stm>,
+        name: &str,
+        w: Operand,
+        inputs: Vec<VarId>,
+        scans: Vec<ScanRed>,
+        map: Lambda,
+    ) -> Vec<VarId> {
+        let ws = w.to_size();
+        let pat: Vec<VarId> = map
+            .ret
+            .iter()
+            .map(|t| self.fresh(name, t.array_of(ws)))
+            .collect();
+        self.push(
+            out,
+            pat.clone(),
+            Exp::Screma(Box::new(Screma {
+                w,
+                inputs,
+                scans,
+                reduces: Vec::new(),
+                map,
+            })),
+        );
+        pat
+    }
+
+    /// An index-only map: `body` receives the iteration index and emits
+    /// statements returning values of types `ts`.
+    fn map_index(
+        &mut self,
+        out: &mut Vec<Stm>,
+        name: &str,
+        w: Operand,
+        ts: &[Type],
+        body: impl FnOnce(&mut Self, &mut Vec<Stm>, Operand) -> R<Vec<Operand>>,
+    ) -> R<Vec<VarId>> {
+        let i = self.fresh("i", Type::scalar(ir::PrimType::I64));
+        let mut stms = Vec::new();
+        let result = body(self, &mut stms, i.into())?;
+        let lam = Lambda {
+            params: vec![Param::new(i)],
+            ret: ts.to_vec(),
+            body: Body { stms, result },
+        };
+        Ok(self.emit_screma(out, name, w, Vec::new(), Vec::new(), lam))
+    }
+
+    /// `if c then a else (stms; b)` for values of types `ts`.
+    fn select_many(
+        &mut self,
+        out: &mut Vec<Stm>,
+        ts: &[Type],
+        c: Operand,
+        a: Vec<Operand>,
+        else_body: Body,
+    ) -> Vec<Operand> {
+        let pat: Vec<VarId> = ts.iter().map(|t| self.fresh("sel", t.clone())).collect();
+        self.push(
+            out,
+            pat.clone(),
+            Exp::If {
+                cond: c,
+                then_body: Body {
+                    stms: Vec::new(),
+                    result: a,
+                },
+                else_body,
+            },
+        );
+        pat.into_iter().map(Operand::Var).collect()
+    }
+
+    /// The arrays `xs` in reverse order.
+    fn reverse_arrays(&mut self, out: &mut Vec<Stm>, w: Operand, xs: &[VarId]) -> R<Vec<VarId>> {
+        let ts: Vec<Type> = xs
+            .iter()
+            .map(|x| {
+                self.ty(*x)
+                    .row()
+                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool))
+            })
+            .collect();
+        let xs = xs.to_vec();
+        self.map_index(out, "rev", w, &ts, |cx, b, i| {
+            let last = cx.bin(b, BinOp::Sub, w, Operand::i64(1))?;
+            let j = cx.bin(b, BinOp::Sub, last, i)?;
+            let mut res = Vec::new();
+            for x in &xs {
+                res.push(
+                    cx.bind(b, "e", Exp::Index(*x, vec![DimIndex::Fix(j)]))?
+                        .into(),
+                );
+            }
+            Ok(res)
+        })
+    }
+
+    /// The exclusive scan of `xs` by `op` from the left (`rev` false:
+    /// `ne ⊙ x₀ ⊙ … ⊙ xᵢ₋₁`) or from the right (`rev` true:
+    /// `xᵢ₊₁ ⊙ … ⊙ xₙ₋₁ ⊙ ne`).
+    fn exclusive_scan(
+        &mut self,
+        out: &mut Vec<Stm>,
+        w: Operand,
+        xs: &[VarId],
+        op: &Lambda,
+        ne: &[Operand],
+        rev: bool,
+    ) -> R<Vec<VarId>> {
+        let ts: Vec<Type> = xs
+            .iter()
+            .map(|x| {
+                self.ty(*x)
+                    .row()
+                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool))
+            })
+            .collect();
+        let ins = if rev {
+            self.reverse_arrays(out, w, xs)?
+        } else {
+            xs.to_vec()
+        };
+        let sop = self.op_copy(op, rev);
+        let id = self.id_lambda(&ts);
+        let scan = ScanRed {
+            op: sop,
+            neutral: ne.to_vec(),
+            commutative: false,
+        };
+        let incl = self.emit_screma(out, "scan", w, ins, vec![scan], id);
+        let ne = ne.to_vec();
+        let ts2 = ts.clone();
+        self.map_index(out, "excl", w, &ts, |cx, b, i| {
+            // Position i of the result reads position i-1 of the inclusive
+            // scan (from the left) or n-2-i (from the right).
+            let (edge, src) = if rev {
+                let last = cx.bin(b, BinOp::Sub, w, Operand::i64(1))?;
+                let src = cx.bin(b, BinOp::Sub, last, Operand::i64(1))?;
+                (last, src)
+            } else {
+                (Operand::i64(0), Operand::i64(-1))
+            };
+            let c = cx.cmp(b, CmpOp::Eq, i, edge)?;
+            let mut eb = Vec::new();
+            let j = if rev {
+                cx.bin(&mut eb, BinOp::Sub, src, i)?
+            } else {
+                cx.bin(&mut eb, BinOp::Add, i, src)?
+            };
+            let mut res = Vec::new();
+            for s in &incl {
+                let e = cx.bind(&mut eb, "e", Exp::Index(*s, vec![DimIndex::Fix(j)]))?;
+                let e = if cx.ty(e).shape.is_empty() {
+                    e
+                } else {
+                    cx.bind(&mut eb, "e", Exp::Copy(e))?
+                };
+                res.push(e.into());
+            }
+            Ok(cx.select_many(
+                b,
+                &ts2,
+                c,
+                ne.clone(),
+                Body {
+                    stms: eb,
+                    result: res,
+                },
+            ))
+        })
+    }
+
+    /// The adjoints of the elements `xs` of a reduction `sr` whose results
+    /// have adjoints `ybar`.
+    pub fn rev_reduce(
+        &mut self,
+        out: &mut Vec<Stm>,
+        w: Operand,
+        sr: &ScanRed,
+        xs: &[VarId],
+        ybar: &[Operand],
+    ) -> R<Vec<VarId>> {
+        let ts: Vec<Type> = xs
+            .iter()
+            .map(|x| {
+                self.ty(*x)
+                    .row()
+                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool))
+            })
+            .collect();
+        if is_binop(sr, BinOp::Add) {
+            let ws = w.to_size();
+            let mut res = Vec::new();
+            for a in ybar {
+                let exp = Exp::Replicate {
+                    shape: vec![ws],
+                    value: *a,
+                };
+                res.push(self.bind(out, "adj_rep", exp)?);
+            }
+            return Ok(res);
+        }
+        if xs.len() == 1
+            && ts[0].shape.is_empty()
+            && ts[0].elem.is_float()
+            && is_binop(sr, BinOp::Mul)
+        {
+            return self.rev_product(out, w, sr.neutral[0], xs[0], ybar[0]);
+        }
+        let ls = self.exclusive_scan(out, w, xs, &sr.op, &sr.neutral, false)?;
+        let rs = self.exclusive_scan(out, w, xs, &sr.op, &sr.neutral, true)?;
+        let k = xs.len();
+        let lp: Vec<VarId> = ts.iter().map(|t| self.fresh("l", t.clone())).collect();
+        let xp: Vec<VarId> = ts.iter().map(|t| self.fresh("x", t.clone())).collect();
+        let rp: Vec<VarId> = ts.iter().map(|t| self.fresh("r", t.clone())).collect();
+        let xq: Vec<VarId> = ts.iter().map(|t| self.fresh("x", t.clone())).collect();
+        let mut fb = Vec::new();
+        let lops: Vec<Operand> = lp.iter().copied().map(Operand::Var).collect();
+        let xops: Vec<Operand> = xq.iter().copied().map(Operand::Var).collect();
+        let rops: Vec<Operand> = rp.iter().copied().map(Operand::Var).collect();
+        let m = self.apply_op(&mut fb, &sr.op, &lops, &xops);
+        let y = self.apply_op(&mut fb, &sr.op, &m, &rops);
+        let f = Lambda {
+            params: xq.iter().copied().map(Param::new).collect(),
+            ret: ts.clone(),
+            body: Body {
+                stms: fb,
+                result: y,
+            },
+        };
+        let pat: Vec<VarId> = ts
+            .iter()
+            .chain(&ts)
+            .map(|t| self.fresh("g", t.clone()))
+            .collect();
+        let mut b = Vec::new();
+        self.vjp(
+            &pat,
+            &ir::AdExp {
+                lambda: f,
+                primals: xp.iter().copied().map(Operand::Var).collect(),
+                seeds: ybar.to_vec(),
+            },
+            &mut b,
+        )?;
+        let mut params: Vec<Param> = Vec::new();
+        for v in lp.iter().chain(&xp).chain(&rp) {
+            params.push(Param::new(*v));
+        }
+        let lam = Lambda {
+            params,
+            ret: ts.clone(),
+            body: Body {
+                stms: b,
+                result: pat[k..].iter().copied().map(Operand::Var).collect(),
+            },
+        };
+        let mut inputs = ls;
+        inputs.extend_from_slice(xs);
+        inputs.extend(rs);
+        Ok(self.emit_screma(out, "adj_red", w, inputs, Vec::new(), lam))
+    }
+
+    /// The adjoints of the elements of a float product, by counting zeros.
+    fn rev_product(
+        &mut self,
+        out: &mut Vec<Stm>,
+        w: Operand,
+        ne: Operand,
+        xs: VarId,
+        ybar: Operand,
+    ) -> R<Vec<VarId>> {
+        let t = self.ty(xs).elem;
+        let (zero, one) = (konst(t, 0.0), konst(t, 1.0));
+        // (number of zeros, product of the non-zero elements).
+        let x = self.fresh("x", Type::scalar(t));
+        let mut b = Vec::new();
+        let isz = self.cmp(&mut b, CmpOp::Eq, x.into(), zero)?;
+        let cnt = self.select(
+            &mut b,
+            ir::PrimType::I64,
+            isz,
+            Operand::i64(1),
+            Operand::i64(0),
+        );
+        let nz = self.select(&mut b, t, isz, one, x.into());
+        let add = self.add_lambda(&Type::scalar(ir::PrimType::I64))?;
+        let mul = {
+            let a = self.fresh("a", Type::scalar(t));
+            let c = self.fresh("b", Type::scalar(t));
+            let mut s = Vec::new();
+            let r = self.bin(&mut s, BinOp::Mul, a.into(), c.into())?;
+            Lambda {
+                params: vec![Param::new(a), Param::new(c)],
+                ret: vec![Type::scalar(t)],
+                body: Body {
+                    stms: s,
+                    result: vec![r],
+                },
+            }
+        };
+        let zs = self.fresh("zeros", Type::scalar(ir::PrimType::I64));
+        let prod = self.fresh("prod", Type::scalar(t));
+        self.push(
+            out,
+            vec![zs, prod],
+            Exp::Screma(Box::new(Screma {
+                w,
+                inputs: vec![xs],
+                scans: Vec::new(),
+                reduces: vec![
+                    ScanRed {
+                        op: add,
+                        neutral: vec![Operand::i64(0)],
+                        commutative: true,
+                    },
+                    ScanRed {
+                        op: mul,
+                        neutral: vec![one],
+                        commutative: true,
+                    },
+                ],
+                map: Lambda {
+                    params: vec![Param::new(x)],
+                    ret: vec![Type::scalar(ir::PrimType::I64), Type::scalar(t)],
+                    body: Body {
+                        stms: b,
+                        result: vec![cnt, nz],
+                    },
+                },
+            })),
+        );
+        let p = self.bin(out, BinOp::Mul, ne, prod.into())?;
+        let py = self.bin(out, BinOp::Mul, p, ybar)?;
+        let none = self.cmp(out, CmpOp::Eq, zs.into(), Operand::i64(0))?;
+        let single = self.cmp(out, CmpOp::Eq, zs.into(), Operand::i64(1))?;
+        let ts = [Type::scalar(t)];
+        self.map_index(out, "adj_prod", w, &ts, |cx, b, i| {
+            let xi = cx.bind(b, "x", Exp::Index(xs, vec![DimIndex::Fix(i)]))?;
+            let mut tb = Vec::new();
+            let q = cx.bin(&mut tb, BinOp::Div, py, xi.into())?;
+            let mut eb = Vec::new();
+            let isz = cx.cmp(&mut eb, CmpOp::Eq, xi.into(), zero)?;
+            let only = cx.bin(&mut eb, BinOp::And, single, isz)?;
+            let e = cx.select(&mut eb, t, only, py, zero);
+            let pat = cx.fresh("adj", Type::scalar(t));
+            cx.push(
+                b,
+                vec![pat],
+                Exp::If {
+                    cond: none,
+                    then_body: Body {
+                        stms: tb,
+                        result: vec![q],
+                    },
+                    else_body: Body {
+                        stms: eb,
+                        result: vec![e],
+                    },
+                },
+            );
+            Ok(vec![pat.into()])
+        })
+    }
+
+    /// The return sweep of a `screma` with scans or non-`+` reductions
+    /// whose results have adjoints: the values fed to them are computed
+    /// again by a map-only `screma`, given adjoints by the reduction and
+    /// scan rules, and the map is swept back.
+    pub fn rev_screma_split(&mut self, out: &mut Vec<Stm>, stm: &Stm, s: &Screma) -> R<()> {
+        let pvars: Vec<VarId> = s.map.params.iter().map(|p| p.var).collect();
+        let (ps, body) = self.rename(&pvars, &s.map.body);
+        let mut params = s.map.params.clone();
+        for (p, v) in params.iter_mut().zip(ps) {
+            p.var = v;
+        }
+        let lam = Lambda {
+            params,
+            ret: s.map.ret.clone(),
+            body,
+        };
+        let vals = self.emit_screma(out, "vals", s.w, s.inputs.clone(), Vec::new(), lam);
+        let mut at = 0;
+        for sr in &s.scans {
+            let k = sr.neutral.len();
+            at += k;
+            if stm.pat[at - k..at].iter().any(|v| self.adj.contains_key(v)) {
+                return Err(self.err("a scan inside vjp"));
+            }
+        }
+        for sr in &s.reduces {
+            let k = sr.neutral.len();
+            let ys = &stm.pat[at..at + k];
+            if ys.iter().any(|v| self.adj.contains_key(v)) {
+                let mut ybar = Vec::new();
+                for y in ys {
+                    ybar.push(self.adj_or_zero(out, *y)?);
+                }
+                let adjs = self.rev_reduce(out, s.w, sr, &vals[at..at + k], &ybar)?;
+                for (v, a) in vals[at..at + k].iter().zip(adjs) {
+                    self.add_adj(out, &(*v).into(), a.into(), true)?;
+                }
+            }
+            at += k;
+        }
+        for (v, y) in vals[at..].iter().zip(&stm.pat[at..]) {
+            if let Some(a) = self.adj.get(y).copied() {
+                let owned = self.owned.contains(y);
+                self.add_adj(out, &(*v).into(), a, owned)?;
+            }
+        }
+        let s2 = Screma {
+            w: s.w,
+            inputs: s.inputs.clone(),
+            scans: Vec::new(),
+            reduces: Vec::new(),
+            map: s.map.clone(),
+        };
+        let stm2 = Stm {
+            pat: vals.clone(),
+            exp: Exp::Atom(Operand::i64(0)),
+            attrs: Vec::new(),
+            span: stm.span,
+        };
+        self.rev_screma(out, &stm2, &s2)
+    }
+}
