@@ -22,8 +22,8 @@
 //! - Numeric conversions convert the tangent (adjoint); conversions to or
 //!   from `bool` and bit casts drop it.
 //! - A construct with no rule (a function application left after inlining,
-//!   accumulators, while loops, scans in reverse mode, `hist` and
-//!   `scatter` in reverse mode) leaves its node
+//!   accumulators, while loops, scans on tuples or arrays with operators
+//!   other than `+` in reverse mode, `hist` and `scatter` in reverse mode) leaves its node
 //!   unexpanded; [`expand_ad`] reports it as an [`AdError`] naming the
 //!   construct.
 //!
@@ -61,6 +61,11 @@
 //!   ends, `lᵢ` and `rᵢ`, and the vjp of `x ↦ (lᵢ ⊙ x) ⊙ rᵢ` at each
 //!   element, which gives the adjoint of a `min`/`max` to the element the
 //!   operator selects (the first of equal extremes).
+//! - scans (likewise through a map): with `+`, `x̄ᵢ = Σ_{j ≥ i} ȳⱼ`, a `+`
+//!   scan of the reversed adjoints; with any other operator on scalars,
+//!   the adjoint `cᵢ = ȳᵢ + ∂yᵢ₊₁/∂yᵢ · cᵢ₊₁` of each result is a scan
+//!   from the end composing the linear functions `c ↦ ȳᵢ + aᵢ·c`, and
+//!   `x̄ᵢ = ∂yᵢ/∂xᵢ · cᵢ` (the partials by the vjp of the operator).
 //!
 //! The modules, one per construct family:
 //! - [`ctx`]: the emission context (fresh variables, typed statements,

@@ -17,6 +17,15 @@
 //!   and `max` written with comparisons take this rule, which sends the
 //!   adjoint to the element the operator selects: the first of equal
 //!   extremes, as a left-to-right evaluation does.
+//!
+//! Scans `yᵢ = yᵢ₋₁ ⊙ xᵢ` (`y₋₁ = ne`):
+//! - `+`: `x̄ᵢ = Σ_{j ≥ i} ȳⱼ`, a `+` scan of the reversed adjoints.
+//! - any other operator on scalars: with `aᵢ = ∂yᵢ/∂yᵢ₋₁` and
+//!   `dᵢ = ∂yᵢ/∂xᵢ` (the vjp of the operator), the total adjoint of each
+//!   result, `cᵢ = ȳᵢ + aᵢ₊₁·cᵢ₊₁`, is a scan from the end composing the
+//!   linear functions `c ↦ ȳᵢ + aᵢ₊₁·c`; then `x̄ᵢ = dᵢ·cᵢ`. Operators on
+//!   tuples or arrays (which would compose Jacobian matrices) are not
+//!   differentiated yet.
 
 use ir::{
     BinOp, Body, CmpOp, DimIndex, Exp, Lambda, Operand, Param, ScanRed, Screma, Stm, Type, VarId,
@@ -360,6 +369,151 @@ impl Ctx<'_> {
         Ok(self.emit_screma(out, "adj_red", w, inputs, Vec::new(), lam))
     }
 
+    /// The adjoints of the elements `xs` of a scan `sr` whose results `ys`
+    /// have adjoints `ybar` (arrays).
+    pub fn rev_scan(
+        &mut self,
+        out: &mut Vec<Stm>,
+        w: Operand,
+        sr: &ScanRed,
+        ys: &[VarId],
+        xs: &[VarId],
+        ybar: &[Operand],
+    ) -> R<Vec<VarId>> {
+        let ts: Vec<Type> = xs
+            .iter()
+            .map(|x| {
+                self.ty(*x)
+                    .row()
+                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool))
+            })
+            .collect();
+        let mut bars = Vec::new();
+        for a in ybar {
+            match a.var() {
+                Some(v) => bars.push(v),
+                None => return Err(self.err("internal error: a scalar adjoint of a scan")),
+            }
+        }
+        if is_binop(sr, BinOp::Add) {
+            // x̄ᵢ = Σ_{j ≥ i} ȳⱼ: a `+` scan of the reversed adjoints.
+            let rev = self.reverse_arrays(out, w, &bars)?;
+            let mut ops = Vec::new();
+            let mut zeros = Vec::new();
+            for t in &ts {
+                ops.push(self.add_lambda(t)?);
+                zeros.push(self.zero_adj(out, t)?);
+            }
+            let mut res = Vec::new();
+            for ((r, op), z) in rev.into_iter().zip(ops).zip(zeros) {
+                let t = self
+                    .ty(r)
+                    .row()
+                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool));
+                let id = self.id_lambda(std::slice::from_ref(&t));
+                let scan = ScanRed {
+                    op,
+                    neutral: vec![z],
+                    commutative: true,
+                };
+                let sc = self.emit_screma(out, "adj_scan", w, vec![r], vec![scan], id);
+                res.extend(self.reverse_arrays(out, w, &sc)?);
+            }
+            return Ok(res);
+        }
+        if xs.len() != 1 || !ts[0].shape.is_empty() {
+            return Err(self.err("a scan whose operator is not + on tuples or arrays, inside vjp"));
+        }
+        let t = ts[0].elem;
+        let st = Type::scalar(t);
+        let (x, y, ne, yb) = (xs[0], ys[0], sr.neutral[0], bars[0]);
+        // The partial derivatives of yᵢ = yᵢ₋₁ ⊙ xᵢ in both operands.
+        let op = sr.op.clone();
+        let parts = self.map_index(out, "partials", w, &[st.clone(), st.clone()], |cx, b, i| {
+            let c = cx.cmp(b, CmpOp::Eq, i, Operand::i64(0))?;
+            let mut eb = Vec::new();
+            let j = cx.bin(&mut eb, BinOp::Sub, i, Operand::i64(1))?;
+            let e = cx.bind(&mut eb, "e", Exp::Index(y, vec![DimIndex::Fix(j)]))?;
+            let prev = cx.select_many(
+                b,
+                std::slice::from_ref(&st),
+                c,
+                vec![ne],
+                Body {
+                    stms: eb,
+                    result: vec![e.into()],
+                },
+            )[0];
+            let xi = cx.bind(b, "x", Exp::Index(x, vec![DimIndex::Fix(i)]))?;
+            let f = cx.op_copy(&op, false);
+            let pat = vec![
+                cx.fresh("y", st.clone()),
+                cx.fresh("dl", st.clone()),
+                cx.fresh("dx", st.clone()),
+            ];
+            cx.vjp(
+                &pat,
+                &ir::AdExp {
+                    lambda: f,
+                    primals: vec![prev, xi.into()],
+                    seeds: vec![konst(t, 1.0)],
+                },
+                b,
+            )?;
+            Ok(vec![pat[1].into(), pat[2].into()])
+        })?;
+        let (dl, dx) = (parts[0], parts[1]);
+        // cᵢ = ȳᵢ + dlᵢ₊₁·cᵢ₊₁ from the end: a scan of affine maps
+        // c ↦ b + a·c, composed by (a₁, b₁) then (a₂, b₂) = (a₂a₁, b₂ + a₂b₁).
+        let aff = self.map_index(out, "affine", w, &[st.clone(), st.clone()], |cx, b, j| {
+            let last = cx.bin(b, BinOp::Sub, w, Operand::i64(1))?;
+            let i = cx.bin(b, BinOp::Sub, last, j)?;
+            let bj = cx.bind(b, "b", Exp::Index(yb, vec![DimIndex::Fix(i)]))?;
+            let c = cx.cmp(b, CmpOp::Eq, j, Operand::i64(0))?;
+            let mut eb = Vec::new();
+            let i1 = cx.bin(&mut eb, BinOp::Add, i, Operand::i64(1))?;
+            let e = cx.bind(&mut eb, "a", Exp::Index(dl, vec![DimIndex::Fix(i1)]))?;
+            let a = cx.select_many(
+                b,
+                std::slice::from_ref(&st),
+                c,
+                vec![konst(t, 0.0)],
+                Body {
+                    stms: eb,
+                    result: vec![e.into()],
+                },
+            )[0];
+            Ok(vec![a, bj.into()])
+        })?;
+        let ps: Vec<VarId> = (0..4).map(|_| self.fresh("f", st.clone())).collect();
+        let mut cb = Vec::new();
+        let a = self.bin(&mut cb, BinOp::Mul, ps[2].into(), ps[0].into())?;
+        let ab = self.bin(&mut cb, BinOp::Mul, ps[2].into(), ps[1].into())?;
+        let bb = self.bin(&mut cb, BinOp::Add, ps[3].into(), ab)?;
+        let compose = ScanRed {
+            op: Lambda {
+                params: ps.iter().copied().map(Param::new).collect(),
+                ret: vec![st.clone(), st.clone()],
+                body: Body {
+                    stms: cb,
+                    result: vec![a, bb],
+                },
+            },
+            neutral: vec![konst(t, 1.0), konst(t, 0.0)],
+            commutative: false,
+        };
+        let id = self.id_lambda(&[st.clone(), st.clone()]);
+        let cs = self.emit_screma(out, "adj_scan", w, aff, vec![compose], id);
+        let cs = cs[1];
+        self.map_index(out, "adj_scan", w, std::slice::from_ref(&st), |cx, b, i| {
+            let last = cx.bin(b, BinOp::Sub, w, Operand::i64(1))?;
+            let j = cx.bin(b, BinOp::Sub, last, i)?;
+            let c = cx.bind(b, "c", Exp::Index(cs, vec![DimIndex::Fix(j)]))?;
+            let d = cx.bind(b, "d", Exp::Index(dx, vec![DimIndex::Fix(i)]))?;
+            Ok(vec![cx.bin(b, BinOp::Mul, d.into(), c.into())?])
+        })
+    }
+
     /// The adjoints of the elements of a float product, by counting zeros.
     fn rev_product(
         &mut self,
@@ -482,10 +636,18 @@ impl Ctx<'_> {
         let mut at = 0;
         for sr in &s.scans {
             let k = sr.neutral.len();
-            at += k;
-            if stm.pat[at - k..at].iter().any(|v| self.adj.contains_key(v)) {
-                return Err(self.err("a scan inside vjp"));
+            let ys = &stm.pat[at..at + k];
+            if ys.iter().any(|v| self.adj.contains_key(v)) {
+                let mut ybar = Vec::new();
+                for y in ys {
+                    ybar.push(self.adj_or_zero(out, *y)?);
+                }
+                let adjs = self.rev_scan(out, s.w, sr, ys, &vals[at..at + k], &ybar)?;
+                for (v, a) in vals[at..at + k].iter().zip(adjs) {
+                    self.add_adj(out, &(*v).into(), a.into(), true)?;
+                }
             }
+            at += k;
         }
         for sr in &s.reduces {
             let k = sr.neutral.len();

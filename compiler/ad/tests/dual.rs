@@ -126,6 +126,42 @@ fn vjp_agrees_with_jvp() {
       map(\\({p}e1: f64, {p}e2: f64) -> (f64, f64) {
         in ({p}e1, {p}e2)
       })",
+        // Scans: `*` and `+` fused, and a ⊙ b = a + b + a·b.
+        "    let ({p}xs: [3]f64) = screma(3i64)
+      map(\\({p}j: i64) -> (f64) {
+        let {p}jf: f64 = to_f64({p}j)
+        let {p}jb: f64 = mul({p}jf, {p}b)
+        let {p}x: f64 = add({p}a, {p}jb)
+        in ({p}x)
+      })
+    let ({p}ps: [3]f64, {p}ss: [3]f64) = screma(3i64, {p}xs)
+      scan(\\({p}u: f64, {p}v: f64) -> (f64) {
+        let {p}uv: f64 = mul({p}u, {p}v)
+        in ({p}uv)
+      }, 1.0f64)
+      scan(\\({p}u2: f64, {p}v2: f64) -> (f64) {
+        let {p}w2: f64 = add({p}u2, {p}v2)
+        in ({p}w2)
+      }, 0.0f64)
+      map(\\({p}z: f64) -> (f64, f64) {
+        let {p}zb: f64 = mul({p}z, {p}b)
+        let {p}sz: f64 = sin({p}zb)
+        in ({p}z, {p}sz)
+      })
+    let ({p}gs: [3]f64) = screma(3i64, {p}ss)
+      scan(\\({p}u3: f64, {p}v3: f64) -> (f64) {
+        let {p}uv3: f64 = mul({p}u3, {p}v3)
+        let {p}w3: f64 = add({p}u3, {p}v3)
+        let {p}y3: f64 = add({p}w3, {p}uv3)
+        in ({p}y3)
+      }, 0.0f64)
+      map(\\({p}z3: f64) -> (f64) {
+        in ({p}z3)
+      })
+    let {p}p2: f64 = {p}ps[2i64]
+    let {p}g1: f64 = {p}gs[1i64]
+    let {p}r1: f64 = mul({p}p2, {p}g1)
+    let {p}r2: f64 = {p}gs[2i64]",
     ];
     for body in bodies {
         check(body, [0.7, 1.3], [0.3, -1.1], [2.0, 0.5]);
