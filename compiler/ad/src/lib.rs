@@ -23,7 +23,8 @@
 //!   from `bool` and bit casts drop it.
 //! - A construct with no rule (a function application left after inlining,
 //!   accumulators, while loops, scans on tuples or arrays with operators
-//!   other than `+` in reverse mode, `hist` and `scatter` in reverse mode) leaves its node
+//!   other than `+` in reverse mode, `hist` with operators other than `+`
+//!   and `scatter` in reverse mode) leaves its node
 //!   unexpanded; [`expand_ad`] reports it as an [`AdError`] naming the
 //!   construct.
 //!
@@ -66,6 +67,9 @@
 //!   the adjoint `cᵢ = ȳᵢ + ∂yᵢ₊₁/∂yᵢ · cᵢ₊₁` of each result is a scan
 //!   from the end composing the linear functions `c ↦ ȳᵢ + aᵢ·c`, and
 //!   `x̄ᵢ = ∂yᵢ/∂xᵢ · cᵢ` (the partials by the vjp of the operator).
+//! - `hist` with `+` (likewise through a map): the destination's adjoint
+//!   passes through, and each value's adjoint is its bucket's (zero for an
+//!   index out of bounds).
 //!
 //! The modules, one per construct family:
 //! - [`ctx`]: the emission context (fresh variables, typed statements,

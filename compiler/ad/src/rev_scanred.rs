@@ -1,4 +1,5 @@
-//! Adjoints through reductions and scans with any operator.
+//! Adjoints through reductions and scans with any operator, and `+`
+//! histograms.
 //!
 //! A `screma` whose scans or non-`+` reductions need adjoints is swept back
 //! in two steps: a map-only `screma` re-computes the values the map lambda
@@ -679,6 +680,114 @@ impl Ctx<'_> {
         };
         let stm2 = Stm {
             pat: vals.clone(),
+            exp: Exp::Atom(Operand::i64(0)),
+            attrs: Vec::new(),
+            span: stm.span,
+        };
+        self.rev_screma(out, &stm2, &s2)
+    }
+
+    /// The return sweep of a `hist` whose operators are `+`: each
+    /// destination's adjoint passes through, each value's adjoint is its
+    /// bucket's (zero out of bounds), and the map is swept back.
+    pub fn rev_hist(&mut self, out: &mut Vec<Stm>, stm: &Stm, h: &ir::Hist) -> R<()> {
+        for op in &h.hists {
+            let sr = ScanRed {
+                op: op.op.clone(),
+                neutral: op.neutral.clone(),
+                commutative: true,
+            };
+            if !is_binop(&sr, BinOp::Add) {
+                return Err(
+                    self.err("reduce_by_index (hist) with an operator other than + inside vjp")
+                );
+            }
+        }
+        if h.inputs.iter().any(|v| self.ty(*v).acc) {
+            return Err(self.err("a hist over accumulators inside vjp"));
+        }
+        let pvars: Vec<VarId> = h.map.params.iter().map(|p| p.var).collect();
+        let (ps, body) = self.rename(&pvars, &h.map.body);
+        let mut params = h.map.params.clone();
+        for (p, v) in params.iter_mut().zip(ps) {
+            p.var = v;
+        }
+        let lam = Lambda {
+            params,
+            ret: h.map.ret.clone(),
+            body,
+        };
+        let vals = self.emit_screma(out, "vals", h.w, h.inputs.clone(), Vec::new(), lam);
+        let mut at = 0;
+        let mut res = 0;
+        for op in &h.hists {
+            let idxs = vals[at];
+            for (d, dest) in op.dests.iter().enumerate() {
+                let y = stm.pat[res + d];
+                let Some(Operand::Var(hb)) = self.adj.get(&y).copied() else {
+                    continue;
+                };
+                let owned = self.owned.contains(&y);
+                self.add_adj(out, &(*dest).into(), hb.into(), owned)?;
+                let v = vals[at + 1 + d];
+                let rt = self
+                    .ty(hb)
+                    .row()
+                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool));
+                let len = self.size_op(&self.ty(hb).shape[0])?;
+                let adj = self.map_index(
+                    out,
+                    "adj_hist",
+                    h.w,
+                    std::slice::from_ref(&rt),
+                    |cx, b, i| {
+                        let j = cx.bind(b, "j", Exp::Index(idxs, vec![DimIndex::Fix(i)]))?;
+                        let lo = cx.cmp(b, CmpOp::Le, Operand::i64(0), j.into())?;
+                        let hi = cx.cmp(b, CmpOp::Lt, j.into(), len)?;
+                        let inb = cx.bin(b, BinOp::And, lo, hi)?;
+                        let mut tb = Vec::new();
+                        let e =
+                            cx.bind(&mut tb, "e", Exp::Index(hb, vec![DimIndex::Fix(j.into())]))?;
+                        let e = if cx.ty(e).shape.is_empty() {
+                            e
+                        } else {
+                            cx.bind(&mut tb, "e", Exp::Copy(e))?
+                        };
+                        let mut eb = Vec::new();
+                        let z = cx.zero_adj(&mut eb, &rt)?;
+                        let r = cx.fresh("adj", rt.clone());
+                        cx.push(
+                            b,
+                            vec![r],
+                            Exp::If {
+                                cond: inb,
+                                then_body: Body {
+                                    stms: tb,
+                                    result: vec![e.into()],
+                                },
+                                else_body: Body {
+                                    stms: eb,
+                                    result: vec![z],
+                                },
+                            },
+                        );
+                        Ok(vec![r.into()])
+                    },
+                )?;
+                self.add_adj(out, &v.into(), adj[0].into(), true)?;
+            }
+            at += 1 + op.dests.len();
+            res += op.dests.len();
+        }
+        let s2 = Screma {
+            w: h.w,
+            inputs: h.inputs.clone(),
+            scans: Vec::new(),
+            reduces: Vec::new(),
+            map: h.map.clone(),
+        };
+        let stm2 = Stm {
+            pat: vals,
             exp: Exp::Atom(Operand::i64(0)),
             attrs: Vec::new(),
             span: stm.span,

@@ -154,7 +154,7 @@ impl Ctx<'_> {
             Exp::If { .. } => self.rev_if(out, stm),
             Exp::Loop { .. } => self.rev_loop(out, stm),
             Exp::Screma(s) => self.rev_screma(out, stm, s),
-            Exp::Hist(_) => Err(self.err("reduce_by_index (hist) inside vjp")),
+            Exp::Hist(h) => self.rev_hist(out, stm, h),
             Exp::Scatter(_) => Err(self.err("scatter inside vjp")),
             Exp::Apply { .. } => {
                 Err(self.err("a function application inside vjp (the callee was not inlined)"))
