@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use ir::FunId;
 use syntax::FileId;
-use syntax::ast::{Expr, Name, NodeId};
+use syntax::ast::{Expr, Name, NodeId, TypeExp};
 
 use crate::env::{Env, Module};
 use crate::fb::Fb;
@@ -32,6 +32,8 @@ pub(crate) struct Cx {
     pub memo: HashMap<String, (FunId, T)>,
     /// Size arguments the checker recorded, by use site.
     pub size_args: HashMap<(FileId, NodeId), SizeArgs>,
+    /// Element types of empty array literals the checker recorded, by node.
+    pub empty_array_types: HashMap<(FileId, NodeId), TypeExp>,
     /// Loaded files.
     pub files: HashMap<FileId, Loaded>,
     /// The import map of the file being loaded.
@@ -59,6 +61,7 @@ impl Cx {
             prog: ir::Program::default(),
             memo: HashMap::new(),
             size_args: HashMap::new(),
+            empty_array_types: HashMap::new(),
             files: HashMap::new(),
             imports: HashMap::new(),
             sources: HashMap::new(),

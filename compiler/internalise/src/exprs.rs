@@ -46,6 +46,33 @@ pub(crate) fn literal_const(l: &Literal, span: syntax::Span) -> IResult<PrimValu
     })
 }
 
+/// The dimensions of the arrays in a type expression whose record fields and
+/// constructors are in name order, in the order [`Cx::empty_of`] takes them:
+/// constant sizes as written, any other size 0.
+fn const_dims(te: &ast::TypeExp, out: &mut Vec<Size>) {
+    use ast::TypeExpKind as K;
+    match &te.kind {
+        K::Array(size, elem) => {
+            let n = match size.as_deref().map(|e| &e.kind) {
+                Some(ExprKind::Literal(Literal::Int { value, .. })) => {
+                    i64::try_from(*value).unwrap_or(0)
+                }
+                _ => 0,
+            };
+            out.push(Size::Const(n));
+            const_dims(elem, out);
+        }
+        K::Tuple(ts) => ts.iter().for_each(|t| const_dims(t, out)),
+        K::Record(fs) => fs.iter().for_each(|(_, t)| const_dims(t, out)),
+        K::Sum(cs) => cs
+            .iter()
+            .flat_map(|(_, ts)| ts)
+            .for_each(|t| const_dims(t, out)),
+        K::Unique(t) | K::Existential(_, t) => const_dims(t, out),
+        K::Var(..) | K::Arrow(..) => {}
+    }
+}
+
 /// Two's complement wrapping of `x` into the range of integer type `t`.
 fn wrap(t: PrimType, x: i128) -> i128 {
     let bits = 8 * t.byte_size() as u32;
@@ -154,10 +181,22 @@ impl Cx {
             }
             ExprKind::ArrayLit(es) => {
                 if es.is_empty() {
-                    return Err(InternaliseError::unsupported(
-                        "an empty array literal without a type ascription",
-                        span,
-                    ));
+                    // The element type the checker recorded: built from
+                    // primitive types only, so no environment is needed.
+                    let Some(te) = self.empty_array_types.get(&(span.file, e.id)).cloned() else {
+                        return Err(InternaliseError::unsupported(
+                            "an empty array literal whose element type is not known statically",
+                            span,
+                        ));
+                    };
+                    let elem = self.type_template(&te, &Env::default())?;
+                    let arr = match elem {
+                        T::Arr(r, e) => T::Arr(r + 1, e),
+                        e => T::Arr(1, Box::new(e)),
+                    };
+                    let mut dims = vec![Size::Const(0)];
+                    const_dims(&te, &mut dims);
+                    return self.blank(&arr, &[], &mut dims.into_iter(), span);
                 }
                 let vs = es
                     .iter()
@@ -654,7 +693,11 @@ impl Cx {
             let t = elem.ok_or_else(|| {
                 InternaliseError::unsupported("an empty array literal without a type", span)
             })?;
-            return self.empty_of(&T::Arr(1, Box::new(t.clone())), span);
+            let arr = match t {
+                T::Arr(r, e) => T::Arr(r + 1, e.clone()),
+                t => T::Arr(1, Box::new(t.clone())),
+            };
+            return self.empty_of(&arr, span);
         };
         if first.has_fun() {
             return Err(InternaliseError::at("an array of functions", span));

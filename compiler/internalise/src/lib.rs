@@ -95,6 +95,9 @@ pub fn internalise(
         for (node, args) in &f.ast.size_args {
             cx.size_args.insert((f.id, *node), Rc::new(args.clone()));
         }
+        for (node, t) in &f.ast.empty_array_types {
+            cx.empty_array_types.insert((f.id, *node), t.clone());
+        }
         let parent = match f.prelude.and_then(|p| cx.files.get(&p)) {
             Some(p) => Env::default().open(p.module.clone()),
             None => Env::default(),

@@ -471,3 +471,28 @@ fn module_type_ascription_hides_unspecified_names() {
     let out = run(&prog, "main", vec![Value::from(1i64)]);
     assert_eq!(out, vec![Value::from(107i64)]);
 }
+
+const EMPTY_LITERALS: &str = "\
+def count (ps: [](i32, bool)) : i64 = reduce (+) 0 (map (\\_ -> 1) ps)
+entry main (x: f32) : (f32, i64, [][2]i64) =
+  let e = []
+  in (reduce (+) x (map (\\v -> v * 2) e), count [], [])
+";
+
+#[test]
+fn empty_array_literals_take_the_element_types_the_checker_inferred() {
+    let prog = compile(EMPTY_LITERALS);
+    let out = run(&prog, "main", vec![Value::scalar(1.5f32)]);
+    assert_eq!(
+        out.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+        vec!["1.5f32", "0i64", "empty([0][2]i64)"]
+    );
+    let text = ir::print::print_program(&prog);
+    for t in [
+        "scratch(f32, [0])",
+        "scratch(bool, [0])",
+        "scratch(i64, [0][2])",
+    ] {
+        assert!(text.contains(t), "{t} in\n{text}");
+    }
+}

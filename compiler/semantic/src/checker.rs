@@ -150,6 +150,11 @@ pub struct Checker<'a> {
     pub overloads: Vec<(u32, Span)>,
     /// Element types of empty array literals, with where.
     pub empty_arrays: Vec<(u32, Span)>,
+    /// Empty array literals (by node) and their element types, resolved when the file
+    /// has been checked (see [`ast::File::empty_array_types`]).
+    ///
+    /// [`ast::File::empty_array_types`]: syntax::ast::File::empty_array_types
+    pub empty_lits: Vec<(NodeId, Ty)>,
     /// Size variables made for anonymous sizes `[]` in the types of size coercions
     /// (`e :> []t`), with the coercion's type expression: each must be determined by
     /// the end of the top-level definition.
@@ -201,6 +206,7 @@ impl<'a> Checker<'a> {
             overloads: Vec::new(),
             open_records: Vec::new(),
             empty_arrays: Vec::new(),
+            empty_lits: Vec::new(),
             coerce_sizes: Vec::new(),
             consumed: HashMap::new(),
             consume_log: Vec::new(),

@@ -1,5 +1,6 @@
 //! Elaboration: writes the inferred types of unsuffixed literals into a copy of the
-//! tree.
+//! tree, and turns the resolved element types of empty array literals into type
+//! expressions ([`type_exp`]).
 
 use std::collections::HashMap;
 use syntax::ast::{
@@ -245,4 +246,54 @@ pub fn size_expr(s: &crate::types::Size) -> Option<Expr> {
         }
         Size::Var(_) | Size::Any | Size::Exist(_) | Size::Hidden(_) => None,
     }
+}
+
+/// The type expression of a concrete type: one built from primitive types, arrays,
+/// tuples, records and sum types only. Array sizes that are constants are written out,
+/// others become anonymous sizes `[]`. `None` if the type contains a type variable, a
+/// type parameter, an abstract type, a function type or an error.
+pub fn type_exp(t: &crate::types::Ty) -> Option<syntax::ast::TypeExp> {
+    use crate::types::{Size, Ty};
+    use syntax::ast::{Ident, QualName, TypeExp, TypeExpKind};
+    let span = syntax::ast::Span::default();
+    let ident = |name: &syntax::ast::Name| Ident {
+        name: name.clone(),
+        span,
+    };
+    let kind = match t {
+        Ty::Prim(p) => TypeExpKind::Var(
+            QualName {
+                quals: Vec::new(),
+                name: ident(&p.name().into()),
+            },
+            Vec::new(),
+        ),
+        Ty::Array(elem, sizes) => {
+            let mut out = type_exp(elem)?;
+            for s in sizes.iter().rev() {
+                let size = match s {
+                    Size::Const(_) => size_expr(s).map(Box::new),
+                    _ => None,
+                };
+                out = TypeExp {
+                    kind: TypeExpKind::Array(size, Box::new(out)),
+                    span,
+                };
+            }
+            return Some(out);
+        }
+        Ty::Tuple(ts) => TypeExpKind::Tuple(ts.iter().map(type_exp).collect::<Option<_>>()?),
+        Ty::Record(fs) => TypeExpKind::Record(
+            fs.iter()
+                .map(|(n, t)| Some((ident(n), type_exp(t)?)))
+                .collect::<Option<_>>()?,
+        ),
+        Ty::Sum(cs) => TypeExpKind::Sum(
+            cs.iter()
+                .map(|(n, ts)| Some((ident(n), ts.iter().map(type_exp).collect::<Option<_>>()?)))
+                .collect::<Option<_>>()?,
+        ),
+        Ty::Var(_) | Ty::Param(..) | Ty::Abs(..) | Ty::Arrow(_) | Ty::Error => return None,
+    };
+    Some(TypeExp { kind, span })
 }

@@ -1151,6 +1151,9 @@ impl Checker<'_> {
                     && let Ty::Var(v) = elem
                 {
                     self.empty_arrays.push((v, e.span));
+                    if self.quiet == 0 {
+                        self.empty_lits.push((e.id, elem.clone()));
+                    }
                 }
                 for x in es {
                     let (t, _) = self.infer(x);

@@ -7,8 +7,9 @@
 //!
 //! The output is an elaborated copy of the AST (every unsuffixed numeric or character
 //! literal has its inferred type filled in, and [`ast::File::size_args`] holds the size
-//! arguments of every use of a function with size parameters, as far as they are known)
-//! plus the file's exported environment and its diagnostics.
+//! arguments of every use of a function with size parameters, as far as they are known,
+//! and [`ast::File::empty_array_types`] the concrete element type of every empty array
+//! literal) plus the file's exported environment and its diagnostics.
 
 pub mod checker;
 pub mod decls;
@@ -64,7 +65,8 @@ pub struct EntryPoint {
 /// The result of checking one file.
 #[derive(Debug)]
 pub struct CheckedFile {
-    /// The elaborated tree: literal types filled in.
+    /// The elaborated tree: literal types, size arguments and the element types of
+    /// empty array literals filled in.
     pub ast: Arc<ast::File>,
     /// What the file exports.
     pub env: Arc<FileEnv>,
@@ -116,6 +118,24 @@ pub fn check_file(
         if !args.is_empty() {
             ast.size_args.insert(id, args);
         }
+    }
+    // A literal is recorded only if every check of it gives the same concrete type.
+    let mut conflicting = Vec::new();
+    for (id, t) in std::mem::take(&mut c.empty_lits) {
+        let Some(te) = elaborate::type_exp(&c.u.zonk(&t)) else {
+            conflicting.push(id);
+            continue;
+        };
+        if ast
+            .empty_array_types
+            .insert(id, te.clone())
+            .is_some_and(|old| old != te)
+        {
+            conflicting.push(id);
+        }
+    }
+    for id in conflicting {
+        ast.empty_array_types.remove(&id);
     }
     CheckedFile {
         ast: Arc::new(ast),

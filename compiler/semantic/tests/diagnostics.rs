@@ -405,6 +405,64 @@ fn size_args_of_user_function() {
     );
 }
 
+/// The element types recorded for the empty array literals of `src`, printed, in
+/// source order (`None` where none is recorded).
+fn empty_array_types_of(src: &str) -> Vec<Option<String>> {
+    let (out, diags) = check_str(src, prelude());
+    assert!(diags.iter().all(|d| !d.is_error()), "{}", render(src));
+    struct Empties(Vec<(usize, syntax::ast::NodeId)>);
+    impl syntax::visit::VisitorMut for Empties {
+        fn visit_expr(&mut self, e: &mut syntax::ast::Expr) {
+            if let ExprKind::ArrayLit(es) = &e.kind
+                && es.is_empty()
+            {
+                self.0.push((e.span.start as usize, e.id));
+            }
+            syntax::visit::walk_expr(self, e);
+        }
+    }
+    let mut v = Empties(Vec::new());
+    let mut file = (*out.ast).clone();
+    syntax::visit::walk_file(&mut v, &mut file);
+    let mut uses = v.0;
+    uses.sort();
+    uses.iter()
+        .map(|(_, id)| {
+            out.ast
+                .empty_array_types
+                .get(id)
+                .map(syntax::pretty::pretty_type)
+        })
+        .collect()
+}
+
+#[test]
+fn empty_array_literals_get_their_element_types() {
+    let src = "def a : []f32 = []\n\
+               def b (x: f64) = let (p, ts) = (x, []) in (p, ts ++ [x])\n\
+               def c = length ([] ++ [1])\n\
+               def d (x: u8) = if x > 0 then [] else [(x, true)]\n\
+               def e : [][2]{x: i64, y: #l | #r i16} = []\n\
+               def f 't (x: t) : []t = []\n\
+               def g 't (x: t) = (x, [] : []t)\n\
+               module m = { type t = i32 def z : []t = [] }";
+    assert_eq!(
+        empty_array_types_of(src),
+        vec![
+            Some("f32".to_string()),
+            Some("f64".to_string()),
+            // Defaulted with the literal `1`.
+            Some("i32".to_string()),
+            Some("(u8, bool)".to_string()),
+            Some("[2i64]{x: i64, y: #l | #r i16}".to_string()),
+            // Type parameters are not concrete.
+            None,
+            None,
+            Some("i32".to_string()),
+        ]
+    );
+}
+
 #[test]
 fn recursive_functions_need_a_return_type() {
     assert!(codes("def fact (n: i64) : i64 = if n <= 1 then 1 else n * fact (n - 1)\n").is_empty());

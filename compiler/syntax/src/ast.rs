@@ -635,4 +635,11 @@ pub struct File {
     /// Filled by the type checker: the size arguments of each use of a function with
     /// size parameters, keyed by the use's NodeId.
     pub size_args: std::collections::HashMap<NodeId, Vec<(Name, Expr)>>,
+    /// Filled by the type checker: the element type of each empty array literal `[]`
+    /// (keyed by its NodeId) whose element type is concrete once the enclosing
+    /// definition has been checked and its literals defaulted: built from primitive
+    /// types, arrays, tuples, records and sum types only. Array sizes known as
+    /// constants are written out, others are anonymous (`[]`). Literals whose element
+    /// type is a type parameter or an abstract type are absent.
+    pub empty_array_types: std::collections::HashMap<NodeId, TypeExp>,
 }
