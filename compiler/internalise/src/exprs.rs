@@ -46,6 +46,44 @@ pub(crate) fn literal_const(l: &Literal, span: syntax::Span) -> IResult<PrimValu
     })
 }
 
+/// The IR attributes of source attributes: `inline`, `noinline`, `unsafe`,
+/// `sequential`, `true_dep`, `stripmine(n)` and `bound(n)` with a constant
+/// `n`. Any other attribute has no IR form and is dropped.
+pub(crate) fn ir_attrs(attrs: &[ast::Attr]) -> Vec<ir::Attr> {
+    use ast::AttrKind as K;
+    let int = |args: &[ast::Attr]| match args {
+        [
+            ast::Attr {
+                kind: K::Int(n), ..
+            },
+        ] => Some(*n),
+        _ => None,
+    };
+    attrs
+        .iter()
+        .filter_map(|a| match &a.kind {
+            K::Name(n) => match &**n {
+                "inline" => Some(ir::Attr::Inline),
+                "noinline" => Some(ir::Attr::NoInline),
+                "unsafe" => Some(ir::Attr::Unsafe),
+                "sequential" => Some(ir::Attr::Sequential),
+                "true_dep" => Some(ir::Attr::TrueDep),
+                _ => None,
+            },
+            K::Call(n, args) => match &**n {
+                "stripmine" => int(args)
+                    .and_then(|k| u32::try_from(k).ok())
+                    .map(ir::Attr::Stripmine),
+                "bound" => int(args)
+                    .and_then(|k| i64::try_from(k).ok())
+                    .map(ir::Attr::Bound),
+                _ => None,
+            },
+            K::Int(_) => None,
+        })
+        .collect()
+}
+
 /// The dimensions of the arrays in a type expression whose record fields and
 /// constructors are in name order, in the order [`Cx::empty_of`] takes them:
 /// constant sizes as written, any other size 0.
@@ -147,7 +185,20 @@ impl Cx {
                 let v = self.lookup(q, env)?;
                 self.force(v, span)
             }
-            ExprKind::Parens(x) | ExprKind::Attr(_, x) => self.expr(x, env),
+            ExprKind::Parens(x) => self.expr(x, env),
+            ExprKind::Attr(a, x) => {
+                // The statements of `x` carry the attribute, those of
+                // functions specialised for calls in `x` do not.
+                let depth = self.fb.attrs.len();
+                for at in ir_attrs(std::slice::from_ref(a)) {
+                    if !self.fb.attrs.contains(&at) {
+                        self.fb.attrs.push(at);
+                    }
+                }
+                let r = self.expr(x, env);
+                self.fb.attrs.truncate(depth);
+                r
+            }
             ExprKind::QualParens(q, x) => {
                 let ModVal::Struct(m) = self.resolve_module(q, env)? else {
                     return Err(InternaliseError::at("cannot open a functor", span));

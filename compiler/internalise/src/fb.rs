@@ -1,5 +1,6 @@
 //! The function under construction: its variables, a stack of open bodies,
-//! the span given to new statements, and what may be consumed where.
+//! the span and attributes given to new statements, and what may be consumed
+//! where.
 //!
 //! Consumption follows the verifier's rule: an array may be consumed only in
 //! the loop or lambda body that bound it, and not when it is a non-unique
@@ -11,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use ir::builder::Vars;
 use ir::typeof_::TypeCtx;
-use ir::{Body, Exp, Operand, Param, PrimType, Span, Stm, Type, VarId};
+use ir::{Attr, Body, Exp, Operand, Param, PrimType, Span, Stm, Type, VarId};
 
 use crate::error::{IResult, InternaliseError};
 
@@ -21,6 +22,9 @@ pub(crate) struct Fb {
     stack: Vec<Vec<Stm>>,
     /// The span given to statements pushed now.
     pub span: Span,
+    /// The attributes given to statements pushed now: those of the
+    /// attributed expressions (`#[attr] e`) being internalised.
+    pub attrs: Vec<Attr>,
     /// Variables that may be consumed, one set per loop or lambda level.
     owned: Vec<HashSet<VarId>>,
     /// The variable an alias (slice, reshape, copy of a name) was made from.
@@ -33,6 +37,7 @@ impl Fb {
             vars: Vars::default(),
             stack: vec![Vec::new()],
             span: Span::NONE,
+            attrs: Vec::new(),
             owned: vec![HashSet::new()],
             alias_of: HashMap::new(),
         }
@@ -72,7 +77,7 @@ impl Fb {
         let stm = Stm {
             pat,
             exp,
-            attrs: Vec::new(),
+            attrs: self.attrs.clone(),
             span: self.span,
         };
         if let Some(top) = self.stack.last_mut() {

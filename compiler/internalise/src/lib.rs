@@ -26,6 +26,12 @@
 //!   point; otherwise a copy is made first ([`fb`]).
 //! - **Spans**: every statement carries the span of the source expression
 //!   it came from ([`exprs`]).
+//! - **Attributes**: the attributes of a `def` (`#[noinline]`,
+//!   `#[inline]`, `#[sequential]`, …) are on every IR function specialised
+//!   from it ([`specialise`]); those of an attributed expression `#[attr] e`
+//!   are on every statement emitted for `e`, nested bodies included, but not
+//!   on the bodies of functions specialised for calls in `e` ([`exprs`]).
+//!   Attributes without an IR form are dropped.
 //!
 //! Entry points: an external parameter or result of array type and rank
 //! `r` covers `r + 1` IR values, its dimensions (`i64`) and then the array;

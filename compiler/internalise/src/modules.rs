@@ -63,6 +63,7 @@ impl Cx {
                         vb.body.clone(),
                     );
                     def.ret = vb.ret.clone();
+                    def.attrs = crate::exprs::ir_attrs(&vb.attrs);
                     def.recursive = vb.ret.is_some()
                         && !vb.params.is_empty()
                         && env.val(&vb.name.name).is_none()

@@ -360,7 +360,7 @@ impl Cx {
         {
             let fid = self.prog.functions.push(Function {
                 name: name.clone(),
-                attrs: Vec::new(),
+                attrs: def.attrs.clone(),
                 params: Vec::new(),
                 ret: Vec::new(),
                 body: ir::Body {
@@ -384,7 +384,7 @@ impl Cx {
         };
         let f = Function {
             name,
-            attrs: Vec::new(),
+            attrs: def.attrs.clone(),
             params,
             ret,
             body,

@@ -496,3 +496,95 @@ fn empty_array_literals_take_the_element_types_the_checker_inferred() {
         assert!(text.contains(t), "{t} in\n{text}");
     }
 }
+
+const ATTRIBUTES: &str = "\
+#[noinline]
+def scale (k: i32) (x: i32) : i32 = x * k
+#[sequential]
+#[stripmine(2)]
+def total (xs: []i32) : i32 = reduce (+) 0 xs
+entry main (xs: []i32) : (i32, i32) =
+  let a = (#[unsafe] xs[0]) + 1
+  let b = #[noinline] scale 3 a
+  in (b, #[bound(10)] #[unknown] total (map (\\x -> x * 2) xs))
+";
+
+#[test]
+fn attributes_reach_functions_and_statements() {
+    let prog = compile(ATTRIBUTES);
+    let out = run(&prog, "main", vec![i32s(&[4, 5])]);
+    assert_eq!(
+        out.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+        vec!["15i32", "18i32"]
+    );
+    let text = ir::print::print_program(&prog);
+    let fun_attrs = |name: &str| {
+        let f = prog.functions.values().find(|f| f.name == name).unwrap();
+        f.attrs.iter().map(|a| a.name()).collect::<Vec<_>>()
+    };
+    assert_eq!(fun_attrs("scale"), ["noinline"], "{text}");
+    assert_eq!(fun_attrs("total"), ["sequential", "stripmine"], "{text}");
+    assert!(text.contains("#[noinline]\nfun scale"), "{text}");
+    assert!(
+        text.contains("#[sequential, stripmine(2)]\nfun total"),
+        "{text}"
+    );
+    let main = prog.functions.values().find(|f| f.name == "main").unwrap();
+    let stm_attrs = |pred: &dyn Fn(&ir::Exp) -> bool| {
+        main.body
+            .stms
+            .iter()
+            .filter(|s| pred(&s.exp))
+            .map(|s| s.attrs.clone())
+            .collect::<Vec<_>>()
+    };
+    // Of `(#[unsafe] xs[0]) + 1`, only the index is inside the attribute.
+    assert_eq!(
+        stm_attrs(&|e| matches!(e, ir::Exp::Index(..))),
+        [vec![ir::Attr::Unsafe]],
+        "{text}"
+    );
+    assert_eq!(
+        stm_attrs(&|e| matches!(e, ir::Exp::BinOp(ir::BinOp::Add, ..))),
+        [Vec::<ir::Attr>::new()],
+        "{text}"
+    );
+    let scale = prog
+        .functions
+        .iter()
+        .find(|(_, f)| f.name == "scale")
+        .unwrap()
+        .0;
+    let total = prog
+        .functions
+        .iter()
+        .find(|(_, f)| f.name == "total")
+        .unwrap()
+        .0;
+    assert_eq!(
+        stm_attrs(&|e| matches!(e, ir::Exp::Apply { fun, .. } if *fun == scale)),
+        [vec![ir::Attr::NoInline]],
+        "{text}"
+    );
+    // The map in the argument is inside the attribute as well; the unknown
+    // attribute is dropped; the statements of `total` itself carry none.
+    assert_eq!(
+        stm_attrs(&|e| matches!(e, ir::Exp::Apply { fun, .. } if *fun == total)),
+        [vec![ir::Attr::Bound(10)]],
+        "{text}"
+    );
+    assert_eq!(
+        stm_attrs(&|e| matches!(e, ir::Exp::Screma { .. })),
+        [vec![ir::Attr::Bound(10)]],
+        "{text}"
+    );
+    assert!(
+        prog.functions[total]
+            .body
+            .stms
+            .iter()
+            .all(|s| s.attrs.is_empty()),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+}

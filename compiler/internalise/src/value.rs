@@ -87,6 +87,9 @@ pub(crate) struct FunDef {
     /// True for a module-level function whose body may call itself (it
     /// has a result type and its name was not bound before).
     pub recursive: bool,
+    /// The attributes of the definition (`#[noinline] def f …`), given to
+    /// every IR function specialised from it.
+    pub attrs: Vec<ir::Attr>,
 }
 
 impl FunDef {
@@ -110,6 +113,7 @@ impl FunDef {
             body,
             ret: None,
             recursive: false,
+            attrs: Vec::new(),
         }
     }
 }
