@@ -54,6 +54,16 @@ pub struct Ctx<'a> {
     /// its pattern), the arrays holding the loop parameters of every
     /// iteration.
     pub ckpt: HashMap<VarId, Vec<VarId>>,
+    /// Reverse mode: for each scatter (by the first variable of its
+    /// pattern), the destination elements its forward sweep saved.
+    pub saved_dests: HashMap<VarId, Vec<crate::rev_scatter::SavedDest>>,
+    /// Reverse mode: the destinations restored after their scatter, with
+    /// the restored arrays that the return sweep of the statements before
+    /// the scatter uses instead.
+    pub restored: HashMap<VarId, Operand>,
+    /// Reverse mode: copies of scatter destinations saved whole by the
+    /// forward sweep.
+    pub saved_copies: HashMap<VarId, VarId>,
 }
 
 impl<'a> Ctx<'a> {
@@ -69,6 +79,9 @@ impl<'a> Ctx<'a> {
             adj: HashMap::new(),
             owned: HashSet::new(),
             ckpt: HashMap::new(),
+            saved_dests: HashMap::new(),
+            restored: HashMap::new(),
+            saved_copies: HashMap::new(),
         }
     }
 

@@ -20,11 +20,12 @@
 //!   variables and constants. Only operands with a tangent contribute a term
 //!   `∂f/∂xᵢ · ẋᵢ`, summed in operand order.
 //! - Numeric conversions convert the tangent (adjoint); conversions to or
-//!   from `bool` and bit casts drop it.
+//!   from `bool` drop it. A bit cast is linear in forward mode (the tangent
+//!   is cast like the value) and drops the adjoint in reverse mode.
 //! - A construct with no rule (a function application left after inlining,
 //!   accumulators, while loops, scans on tuples or arrays with operators
 //!   other than `+` in reverse mode, `hist` with operators other than `+`
-//!   and `scatter` in reverse mode) leaves its node
+//!   in reverse mode) leaves its node
 //!   unexpanded; [`expand_ad`] reports it as an [`AdError`] naming the
 //!   construct.
 //!
@@ -70,6 +71,13 @@
 //! - `hist` with `+` (likewise through a map): the destination's adjoint
 //!   passes through, and each value's adjoint is its bucket's (zero for an
 //!   index out of bounds).
+//! - `scatter` (likewise through a map): each value gets the adjoint of the
+//!   element it wrote, zero when its index is out of bounds or a later
+//!   iteration wrote the same element (the last write wins, as in the
+//!   reference interpreter); the destination's adjoint is the result's with
+//!   the written elements zeroed. When statements before the scatter use
+//!   the destination, the forward sweep saves the elements it overwrites
+//!   and the return sweep restores the destination for them.
 //!
 //! The modules, one per construct family:
 //! - [`ctx`]: the emission context (fresh variables, typed statements,
@@ -85,9 +93,9 @@
 //!   scopes, fresh copies of bodies for re-execution).
 //! - [`vjp`]: the expansion of one `vjp` node, the forward and return
 //!   sweeps, and the scalar rules of reverse mode.
-//! - [`rev_arrays`], [`rev_control`], [`rev_soacs`], [`rev_scanred`]:
-//!   reverse mode through array operations, `if` and loops, `screma`, and
-//!   reductions and scans with any operator.
+//! - [`rev_arrays`], [`rev_control`], [`rev_soacs`], [`rev_scanred`],
+//!   [`rev_scatter`]: reverse mode through array operations, `if` and
+//!   loops, `screma`, reductions, scans and histograms, and `scatter`.
 
 pub mod adjoint;
 pub mod arrays;
@@ -97,6 +105,7 @@ pub mod jvp;
 pub mod rev_arrays;
 pub mod rev_control;
 pub mod rev_scanred;
+pub mod rev_scatter;
 pub mod rev_soacs;
 pub mod scalar;
 pub mod soacs;

@@ -104,7 +104,7 @@ impl Ctx<'_> {
 
     /// `screma(w, inputs)` with the given scans and map lambda, bound to
     /// fresh variables of the given types.
-    fn emit_screma(
+    pub(crate) fn emit_screma(
         &mut self,
         out: &mut Vec<Stm>,
         name: &str,
@@ -135,7 +135,7 @@ impl Ctx<'_> {
 
     /// An index-only map: `body` receives the iteration index and emits
     /// statements returning values of types `ts`.
-    fn map_index(
+    pub(crate) fn map_index(
         &mut self,
         out: &mut Vec<Stm>,
         name: &str,

@@ -22,6 +22,20 @@ impl Ctx<'_> {
         if !differentiable(&self.ty(y)) {
             return Ok(None);
         }
+        if let Exp::Convert(ConvKind::Bitcast, to, a) = exp {
+            let from = self.op_ty(a).elem;
+            let Some(t) = self.tangent(a) else {
+                return Ok(None);
+            };
+            return if from == PrimType::Bool || *to == PrimType::Bool {
+                Ok(None)
+            } else if from == *to {
+                Ok(Some(t))
+            } else {
+                let c = self.bind(out, "d", Exp::Convert(ConvKind::Bitcast, *to, t))?;
+                Ok(Some(c.into()))
+            };
+        }
         if let Exp::Convert(ConvKind::Convert, to, a) = exp {
             let from = self.op_ty(a).elem;
             let Some(t) = self.tangent(a) else {

@@ -58,10 +58,13 @@ impl Ctx<'_> {
     /// The forward sweep of `body`: its statements, with every `for` loop
     /// checkpointing its parameters.
     pub fn fwd_body(&mut self, body: &Body, out: &mut Vec<Stm>) -> R<()> {
-        for stm in &body.stms {
+        for (k, stm) in body.stms.iter().enumerate() {
             self.span = stm.span;
             match &stm.exp {
                 Exp::Loop { .. } => self.fwd_loop(out, stm)?,
+                Exp::Scatter(s) => {
+                    self.fwd_scatter(out, stm, s, &body.stms[..k], &body.stms[k + 1..])?
+                }
                 _ => out.push(stm.clone()),
             }
         }
@@ -82,10 +85,50 @@ impl Ctx<'_> {
                 self.add_adj(out, r, *s, false)?;
             }
         }
-        for stm in body.stms.iter().rev() {
-            self.span = stm.span;
+        let outer = self.restored.clone();
+        let res = self.rev_stms(&body.stms, out);
+        self.restored = outer;
+        res
+    }
+
+    /// The return sweep of `stms` in reverse order. After a scatter whose
+    /// forward sweep saved destination elements, the destinations are
+    /// restored, and the statements before it are swept with the restored
+    /// arrays in place of the destinations.
+    fn rev_stms(&mut self, stms: &[Stm], out: &mut Vec<Stm>) -> R<()> {
+        for orig in stms.iter().rev() {
+            self.span = orig.span;
+            let subst;
+            let stm = if self.restored.is_empty() {
+                orig
+            } else {
+                let stm = orig;
+                let mut b = Body {
+                    stms: vec![stm.clone()],
+                    result: Vec::new(),
+                };
+                ir::walk::walk_body_mut(&mut b, &mut |slot| {
+                    ir::walk::subst_slot(&self.restored, slot)
+                });
+                subst = b.stms.pop().unwrap_or_else(|| stm.clone());
+                &subst
+            };
             if stm.pat.iter().any(|v| self.adj.contains_key(v)) {
                 self.rev_stm(out, stm)?;
+                let moved: Vec<(VarId, Operand)> = self
+                    .restored
+                    .iter()
+                    .filter_map(|(d, r)| Some((*d, r.var()?)))
+                    .filter_map(|(d, r)| Some((d, self.adj.remove(&r)?)))
+                    .collect();
+                for (d, a) in moved {
+                    self.add_adj(out, &d.into(), a, false)?;
+                }
+            }
+            if let Exp::Scatter(s) = &orig.exp {
+                for (d, r) in self.restore_scatter(out, orig, s)? {
+                    self.restored.insert(d, r.into());
+                }
             }
         }
         Ok(())
@@ -155,7 +198,7 @@ impl Ctx<'_> {
             Exp::Loop { .. } => self.rev_loop(out, stm),
             Exp::Screma(s) => self.rev_screma(out, stm, s),
             Exp::Hist(h) => self.rev_hist(out, stm, h),
-            Exp::Scatter(_) => Err(self.err("scatter inside vjp")),
+            Exp::Scatter(s) => self.rev_scatter(out, stm, s),
             Exp::Apply { .. } => {
                 Err(self.err("a function application inside vjp (the callee was not inlined)"))
             }

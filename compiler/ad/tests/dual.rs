@@ -162,6 +162,33 @@ fn vjp_agrees_with_jvp() {
     let {p}g1: f64 = {p}gs[1i64]
     let {p}r1: f64 = mul({p}p2, {p}g1)
     let {p}r2: f64 = {p}gs[2i64]",
+        // A scatter at indices [2, 0, 2, 5] (a duplicate and an index out of
+        // bounds) into a destination that is also read before the scatter.
+        "    let {p}i0: [4]i64 = replicate([4], 2i64)
+    let {p}i1: [4]i64 = {p}i0 with [1i64] = 0i64
+    let {p}is: [4]i64 = {p}i1 with [3i64] = 5i64
+    let ({p}ds: [3]f64) = screma(3i64)
+      map(\\({p}j: i64) -> (f64) {
+        let {p}jf: f64 = to_f64({p}j)
+        let {p}x: f64 = mul({p}jf, {p}b)
+        in ({p}x)
+      })
+    let {p}d1: f64 = {p}ds[1i64]
+    let {p}rs: [3]f64 = scatter(4i64, {p}is)
+      into({p}ds@1)
+      map(\\({p}i: i64, {p}k: i64) -> (i64, f64) {
+        let {p}kf: f64 = to_f64({p}k)
+        let {p}k1: f64 = add({p}kf, 1.0f64)
+        let {p}ak: f64 = mul({p}a, {p}k1)
+        let {p}v: f64 = sin({p}ak)
+        in ({p}i, {p}v)
+      })
+    let {p}y0: f64 = {p}rs[0i64]
+    let {p}y1: f64 = {p}rs[1i64]
+    let {p}y2: f64 = {p}rs[2i64]
+    let {p}r1: f64 = mul({p}y0, {p}y2)
+    let {p}y1d: f64 = mul({p}y1, {p}d1)
+    let {p}r2: f64 = add({p}y1d, {p}b)",
     ];
     for body in bodies {
         check(body, [0.7, 1.3], [0.3, -1.1], [2.0, 0.5]);
