@@ -1,7 +1,7 @@
 //! The expansion of one `jvp` node, and the per-statement dispatch to the
 //! rules of the other modules.
 
-use ir::{AdExp, Body, Exp, Stm, VarId};
+use ir::{AdExp, Body, CustomVjp, Exp, Stm, VarId};
 
 use crate::ctx::{Ctx, R, differentiable};
 
@@ -96,6 +96,36 @@ impl Ctx<'_> {
             }
             Exp::Jvp(_) => Err(self.err("a jvp that could not be expanded, inside jvp")),
             Exp::Vjp(_) => Err(self.err("vjp inside jvp (reverse mode is not compiled yet)")),
+            Exp::CustomVjp(c) => self.custom_vjp_stm(out, stm, c),
         }
+    }
+
+    /// Emits `pat = custom_vjp(f, f', args)` with tangents: a fresh copy
+    /// of `f`'s body, differentiated as usual (`f'` is not used).
+    fn custom_vjp_stm(&mut self, out: &mut Vec<Stm>, stm: &Stm, c: &CustomVjp) -> R<()> {
+        let f = &c.f;
+        if f.params.len() != c.args.len()
+            || stm.pat.len() != f.ret.len()
+            || f.body.result.len() != f.ret.len()
+        {
+            return Err(self.err("a custom_vjp whose operands do not match its function"));
+        }
+        let params: Vec<VarId> = f.params.iter().map(|p| p.var).collect();
+        let (params, body) = self.rename(&params, &f.body);
+        let mut stms: Vec<Stm> = Vec::new();
+        for (p, a) in params.iter().zip(&c.args) {
+            self.push(&mut stms, vec![*p], Exp::Atom(*a));
+        }
+        stms.extend(body.stms);
+        for (y, r) in stm.pat.iter().zip(&body.result) {
+            self.push(&mut stms, vec![*y], Exp::Atom(*r));
+        }
+        self.diff_body(
+            &Body {
+                stms,
+                result: Vec::new(),
+            },
+            out,
+        )
     }
 }

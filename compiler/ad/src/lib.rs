@@ -19,6 +19,8 @@
 //! - A variable with no tangent has a tangent known to be zero: closed-over
 //!   variables and constants. Only operands with a tangent contribute a term
 //!   `∂f/∂xᵢ · ẋᵢ`, summed in operand order.
+//! - `custom_vjp(f, f', args)`: forward mode differentiates a fresh copy
+//!   of `f`'s body in place of the node and ignores `f'`.
 //! - Numeric conversions convert the tangent (adjoint); conversions to or
 //!   from `bool` drop it. A bit cast is linear in forward mode (the tangent
 //!   is cast like the value) and drops the adjoint in reverse mode.
@@ -78,6 +80,10 @@
 //!   the written elements zeroed. When statements before the scatter use
 //!   the destination, the forward sweep saves the elements it overwrites
 //!   and the return sweep restores the destination for them.
+//! - `custom_vjp(f, f', args)`: the forward sweep keeps the node (it
+//!   computes `y = f(args)`); the return sweep runs a fresh copy of `f'`
+//!   on `y` and `ȳ` and adds its results to the adjoints of `args`. `f` is
+//!   not differentiated, so its free variables get no adjoint.
 //!
 //! The modules, one per construct family:
 //! - [`ctx`]: the emission context (fresh variables, typed statements,

@@ -4,7 +4,7 @@
 //! modules; scalar statements are handled here with the partial
 //! derivatives of [`crate::scalar`].
 
-use ir::{AdExp, Body, ConvKind, Exp, Operand, PrimType, Stm, VarId};
+use ir::{AdExp, Body, ConvKind, CustomVjp, Exp, Operand, PrimType, Stm, VarId};
 
 use crate::ctx::{Ctx, R};
 
@@ -207,6 +207,36 @@ impl Ctx<'_> {
             }
             Exp::Jvp(_) => Err(self.err("a jvp that could not be expanded, inside vjp")),
             Exp::Vjp(_) => Err(self.err("a vjp that could not be expanded, inside vjp")),
+            Exp::CustomVjp(c) => self.rev_custom_vjp(out, stm, c),
         }
+    }
+
+    /// The return sweep of `pat = custom_vjp(f, f', args)`: a fresh copy of
+    /// `f'` applied to the results `pat` (computed by the forward sweep)
+    /// and their adjoints gives the contributions to the adjoints of
+    /// `args`; `f` is not differentiated.
+    fn rev_custom_vjp(&mut self, out: &mut Vec<Stm>, stm: &Stm, c: &CustomVjp) -> R<()> {
+        let fp = &c.fprime;
+        let n = stm.pat.len();
+        if fp.params.len() != 2 * n
+            || fp.ret.len() != c.args.len()
+            || fp.body.result.len() != c.args.len()
+        {
+            return Err(self.err("a custom_vjp whose derivative does not match its function"));
+        }
+        let params: Vec<VarId> = fp.params.iter().map(|p| p.var).collect();
+        let (params, body) = self.rename(&params, &fp.body);
+        for (p, y) in params.iter().zip(&stm.pat) {
+            self.push(out, vec![*p], Exp::Atom((*y).into()));
+        }
+        for (p, y) in params[n..].iter().zip(&stm.pat) {
+            let a = self.adj_or_zero(out, *y)?;
+            self.push(out, vec![*p], Exp::Atom(a));
+        }
+        out.extend(body.stms);
+        for (x, a) in c.args.iter().zip(&body.result) {
+            self.add_adj(out, x, *a, false)?;
+        }
+        Ok(())
     }
 }

@@ -166,8 +166,7 @@ impl Cx {
                 let derivs = self.map(&deriv, ds, span)?;
                 Ok(V::Tuple(vec![primal, derivs]))
             }
-            // Outside a `vjp`, `with_vjp f f' x` is `f x`.
-            ("with_vjp", [f, _, x]) => self.apply(f.clone(), vec![x.clone()], span),
+            ("with_vjp", [f, fprime, x]) => self.with_vjp(f, fprime, x, span),
             _ => self.scalar_intrinsic(name, &args, span),
         }
     }
@@ -306,6 +305,82 @@ impl Cx {
             x.with_leaves(&mut derivs.into_iter().map(Operand::Var))
         };
         Ok(V::Tuple(vec![primal, deriv]))
+    }
+
+    /// `with_vjp f f' x`: an IR `custom_vjp` over a lambda for `f` (taking
+    /// the leaves of `x`) and one for `f'` (taking the leaves of `y = f x`
+    /// and of its adjoint, returning those of `x`'s adjoint).
+    fn with_vjp(&mut self, f: &V, fprime: &V, x: &V, span: syntax::Span) -> IResult<V> {
+        if x.has_fun() {
+            return Err(InternaliseError::at(
+                "with_vjp with respect to a function",
+                span,
+            ));
+        }
+        let types: Vec<ir::Type> = x.leaf_list().iter().map(|o| self.fb.op_ty(o)).collect();
+        let (f_lam, rv, inner) =
+            self.lambda_inner_dims(f, &[(x.clone(), types.clone())], None, span)?;
+        if !inner.is_empty() {
+            return Err(InternaliseError::unsupported(
+                "a with_vjp function whose result size is computed inside it",
+                span,
+            ));
+        }
+        let ret = f_lam.ret.clone();
+        let protos = [(rv.clone(), ret.clone()), (rv.clone(), ret.clone())];
+        let (mut fprime_lam, _, inner) = self.lambda_inner_dims(fprime, &protos, None, span)?;
+        if !inner.is_empty()
+            || fprime_lam.ret.len() != types.len()
+            || fprime_lam
+                .ret
+                .iter()
+                .zip(&types)
+                .any(|(r, t)| r.elem != t.elem || r.rank() != t.rank())
+        {
+            return Err(InternaliseError::unsupported(
+                "a with_vjp derivative whose result does not have the input's type",
+                span,
+            ));
+        }
+        // Results whose sizes are written differently from the input's are
+        // reshaped to the input's type.
+        self.fb.begin_scope();
+        let mut res = Vec::new();
+        for (o, t) in std::mem::take(&mut fprime_lam.body.result)
+            .into_iter()
+            .zip(&types)
+        {
+            res.push(match o {
+                Operand::Var(v) if self.fb.ty(v).shape != t.shape => {
+                    let exp = Exp::Reshape {
+                        shape: t.shape.clone(),
+                        arr: v,
+                    };
+                    match self.fb.bind1("res", exp) {
+                        Ok(r) => Operand::Var(r),
+                        Err(e) => {
+                            self.fb.end_scope(Vec::new());
+                            return Err(e);
+                        }
+                    }
+                }
+                o => o,
+            });
+        }
+        let tail = self.fb.end_scope(res);
+        fprime_lam.body.stms.extend(tail.stms);
+        fprime_lam.body.result = tail.result;
+        fprime_lam.ret = types;
+        let pat: Vec<ir::VarId> = ret.iter().map(|t| self.fb.var("y", t.clone())).collect();
+        self.fb.push(
+            pat.clone(),
+            Exp::CustomVjp(Box::new(ir::CustomVjp {
+                f: f_lam,
+                fprime: fprime_lam,
+                args: x.leaf_list(),
+            })),
+        );
+        Ok(rv.with_leaves(&mut pat.into_iter().map(Operand::Var)))
     }
 
     /// `vars`, each reshaped to the corresponding type of `types` with its

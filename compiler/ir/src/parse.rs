@@ -974,6 +974,16 @@ impl Parser {
                     Exp::Vjp(ad)
                 })
             }
+            "custom_vjp" => {
+                self.expect("(")?;
+                let f = self.lambda()?;
+                self.expect(",")?;
+                let fprime = self.lambda()?;
+                self.expect(",")?;
+                let args = self.operand_list()?;
+                self.expect(")")?;
+                Ok(Exp::CustomVjp(Box::new(CustomVjp { f, fprime, args })))
+            }
             _ => self.scalar_op(&name),
         }
     }

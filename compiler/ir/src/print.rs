@@ -53,8 +53,9 @@
 //!   `map(LAMBDA)`; `hist(w, inputs...) into((DESTS), (NEUTRALS), LAMBDA)...
 //!   map(LAMBDA)`; `scatter(w, inputs...) into(dest@RANK, ...)
 //!   map(LAMBDA)`; `with_acc(xs, ys op(LAMBDA, NEUTRAL)) LAMBDA`;
-//!   `update_acc(acc, (i, j), v)`; `jvp(LAMBDA, (PRIMALS), (TANGENTS))` and
-//!   `vjp(LAMBDA, (PRIMALS), (ADJOINTS))`.
+//!   `update_acc(acc, (i, j), v)`; `jvp(LAMBDA, (PRIMALS), (TANGENTS))`,
+//!   `vjp(LAMBDA, (PRIMALS), (ADJOINTS))` and
+//!   `custom_vjp(LAMBDA, LAMBDA, (ARGS))`.
 //!
 //! Variables print by name. When two variables of a function share a name
 //! (or a name is a keyword or not an identifier), the printer makes the
@@ -693,6 +694,15 @@ impl Printer<'_> {
                 self.operands(&ad.primals);
                 self.out.push_str("), (");
                 self.operands(&ad.seeds);
+                self.out.push_str("))");
+            }
+            Exp::CustomVjp(c) => {
+                self.out.push_str("custom_vjp(");
+                self.lambda(&c.f, types);
+                self.out.push_str(", ");
+                self.lambda(&c.fprime, types);
+                self.out.push_str(", (");
+                self.operands(&c.args);
                 self.out.push_str("))");
             }
         }

@@ -518,6 +518,24 @@ pub enum Exp {
     /// Reverse-mode AD: the results of `lambda` at `primals` followed by
     /// the adjoints of the parameters for result adjoints `seeds`.
     Vjp(Box<AdExp>),
+    /// A function with a hand-written reverse-mode derivative: outside
+    /// reverse-mode AD, the results of `f` at `args`.
+    CustomVjp(Box<CustomVjp>),
+}
+
+/// The operands of a `custom_vjp`. Reverse-mode AD does not
+/// differentiate `f`: the adjoints of `args` are the results of `fprime`
+/// at `f`'s results `y` and their adjoints `ȳ`. Forward-mode AD
+/// differentiates `f` and ignores `fprime`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CustomVjp {
+    /// The function: parameters of the types of `args`, results `y`.
+    pub f: Lambda,
+    /// The derivative: parameters `y` then `ȳ` (twice `f`'s result
+    /// types), results of the types of `args`.
+    pub fprime: Lambda,
+    /// The arguments.
+    pub args: Vec<Operand>,
 }
 
 /// The operands of a `jvp` or `vjp`.

@@ -585,6 +585,16 @@ impl<'a> TypeCtx<'a> {
                 r.extend(params);
                 Ok(r)
             }
+            Exp::CustomVjp(c) => {
+                let params = self.lambda_params(&c.f)?;
+                self.expect_types(&self.operands(&c.args)?, &params, "custom_vjp arguments")?;
+                let mut twice = c.f.ret.clone();
+                twice.extend_from_slice(&c.f.ret);
+                let fparams = self.lambda_params(&c.fprime)?;
+                self.expect_types(&fparams, &twice, "custom_vjp derivative parameters")?;
+                self.expect_types(&c.fprime.ret, &params, "custom_vjp derivative results")?;
+                Ok(c.f.ret.clone())
+            }
         }
     }
 

@@ -200,6 +200,11 @@ pub fn exp_uses(vars: &Vars, e: &Exp, out: &mut HashSet<VarId>) {
             ad.primals.iter().for_each(|o| op(o, out));
             ad.seeds.iter().for_each(|o| op(o, out));
         }
+        Exp::CustomVjp(c) => {
+            lambda_uses(vars, &c.f, out);
+            lambda_uses(vars, &c.fprime, out);
+            c.args.iter().for_each(|o| op(o, out));
+        }
     }
 }
 
@@ -248,6 +253,7 @@ pub fn nested_bodies(e: &Exp) -> Vec<(Vec<VarId>, &Body)> {
             v
         }
         Exp::Jvp(ad) | Exp::Vjp(ad) => vec![lam(&ad.lambda)],
+        Exp::CustomVjp(c) => vec![lam(&c.f), lam(&c.fprime)],
         _ => vec![],
     }
 }

@@ -39,6 +39,9 @@
 //!   `2k` and return `k` values of the element types, which the neutral
 //!   elements have; `with_acc` lambdas take and first return one
 //!   accumulator per input.
+//! - `custom_vjp`: the function takes the arguments' types; the derivative
+//!   takes the function's result types twice (results, then their
+//!   adjoints) and returns the arguments' types.
 //!
 //! **Consumption** (uniqueness)
 //! - Consuming uses are: the array of an in-place `update`, the
@@ -649,6 +652,11 @@ impl<'a> FnChecker<'a> {
                 self.use_ops(&ad.primals);
                 self.use_ops(&ad.seeds);
                 self.lambda(&ad.lambda, "differentiated lambda");
+            }
+            Exp::CustomVjp(c) => {
+                self.use_ops(&c.args);
+                self.lambda(&c.f, "custom_vjp function");
+                self.lambda(&c.fprime, "custom_vjp derivative");
             }
         }
     }

@@ -198,6 +198,11 @@ pub fn walk_exp(e: &Exp, f: &mut impl FnMut(Occ)) {
             a.seeds.iter().for_each(|o| op_use(o, f));
             walk_lambda(&a.lambda, f);
         }
+        Exp::CustomVjp(c) => {
+            c.args.iter().for_each(|o| op_use(o, f));
+            walk_lambda(&c.f, f);
+            walk_lambda(&c.fprime, f);
+        }
     }
 }
 
@@ -355,6 +360,11 @@ pub fn walk_exp_mut(e: &mut Exp, f: &mut impl FnMut(Slot<'_>)) {
             a.seeds.iter_mut().for_each(|o| f(Slot::Operand(o)));
             walk_lambda_mut(&mut a.lambda, f);
         }
+        Exp::CustomVjp(c) => {
+            c.args.iter_mut().for_each(|o| f(Slot::Operand(o)));
+            walk_lambda_mut(&mut c.f, f);
+            walk_lambda_mut(&mut c.fprime, f);
+        }
     }
 }
 
@@ -397,6 +407,10 @@ pub fn nested_bodies_mut(e: &mut Exp) -> Vec<&mut Body> {
             v
         }
         Exp::Jvp(a) | Exp::Vjp(a) => vec![&mut a.lambda.body],
+        Exp::CustomVjp(c) => {
+            let c = &mut **c;
+            vec![&mut c.f.body, &mut c.fprime.body]
+        }
         _ => vec![],
     }
 }

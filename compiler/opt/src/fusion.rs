@@ -136,6 +136,10 @@ fn for_each_body_mut(e: &mut Exp, f: &mut dyn FnMut(&mut Body)) {
             f(&mut w.lambda.body);
         }
         Exp::Jvp(ad) | Exp::Vjp(ad) => f(&mut ad.lambda.body),
+        Exp::CustomVjp(c) => {
+            f(&mut c.f.body);
+            f(&mut c.fprime.body);
+        }
         _ => {}
     }
 }

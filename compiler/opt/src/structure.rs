@@ -40,6 +40,7 @@ pub fn construct_name(e: &Exp) -> &'static str {
         Exp::UpdateAcc { .. } => "UpdateAcc",
         Exp::Jvp(_) => "Jvp",
         Exp::Vjp(_) => "Vjp",
+        Exp::CustomVjp(_) => "CustomVjp",
     }
 }
 

@@ -29,7 +29,8 @@
 //! Scalar semantics are Futhark's; see [`scalar`].
 //!
 //! `jvp` and `vjp` are not evaluated: they fail with "not expanded", since
-//! the AD pass replaces them before a program is interpreted. An
+//! the AD pass replaces them before a program is interpreted. A
+//! `custom_vjp` outside them is its function applied to its arguments. An
 //! accumulator with an operator is combined in the function that created
 //! it; passing one to another function is not supported.
 
@@ -711,6 +712,14 @@ impl<'p> Interp<'p> {
             }
             Exp::Jvp(_) => fr.err("jvp is not expanded: run the AD pass before interpreting"),
             Exp::Vjp(_) => fr.err("vjp is not expanded: run the AD pass before interpreting"),
+            Exp::CustomVjp(c) => {
+                let args = c
+                    .args
+                    .iter()
+                    .map(|a| fr.operand(a))
+                    .collect::<R<Vec<_>>>()?;
+                self.lambda(fr, &c.f, args)
+            }
         }
     }
 

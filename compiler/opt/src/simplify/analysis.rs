@@ -60,6 +60,10 @@ pub fn each_nested(e: &Exp, f: &mut impl FnMut(&Body)) {
             f(&w.lambda.body);
         }
         Exp::Jvp(a) | Exp::Vjp(a) => f(&a.lambda.body),
+        Exp::CustomVjp(c) => {
+            f(&c.f.body);
+            f(&c.fprime.body);
+        }
         _ => {}
     }
 }

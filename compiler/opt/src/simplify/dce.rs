@@ -111,6 +111,10 @@ fn nested(fun: &Function, e: &mut Exp) -> bool {
             c |= lambda(fun, &mut w.lambda);
         }
         Exp::Jvp(a) | Exp::Vjp(a) => c |= lambda(fun, &mut a.lambda),
+        Exp::CustomVjp(cv) => {
+            c |= lambda(fun, &mut cv.f);
+            c |= lambda(fun, &mut cv.fprime);
+        }
         _ => {}
     }
     c

@@ -145,6 +145,10 @@ impl<'a> Forward<'a> {
                 self.lambda(&mut w.lambda);
             }
             Exp::Jvp(a) | Exp::Vjp(a) => self.lambda(&mut a.lambda),
+            Exp::CustomVjp(c) => {
+                self.lambda(&mut c.f);
+                self.lambda(&mut c.fprime);
+            }
             _ => {}
         }
     }
@@ -240,7 +244,8 @@ impl<'a> Forward<'a> {
             | Exp::Scatter(_)
             | Exp::WithAcc(_)
             | Exp::Jvp(_)
-            | Exp::Vjp(_) => return None,
+            | Exp::Vjp(_)
+            | Exp::CustomVjp(_) => return None,
             Exp::Apply { fun, .. } if self.uniq.get(fun).is_some_and(|u| u.iter().any(|&x| x)) => {
                 return None;
             }

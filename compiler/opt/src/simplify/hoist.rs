@@ -102,6 +102,11 @@ impl Hoister<'_> {
                 self.lambda(&mut a.lambda);
                 vec![]
             }
+            Exp::CustomVjp(c) => {
+                self.lambda(&mut c.f);
+                self.lambda(&mut c.fprime);
+                vec![]
+            }
             _ => vec![],
         }
     }
