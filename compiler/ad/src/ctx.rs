@@ -64,6 +64,10 @@ pub struct Ctx<'a> {
     /// Reverse mode: copies of scatter destinations saved whole by the
     /// forward sweep.
     pub saved_copies: HashMap<VarId, VarId>,
+    /// Reverse mode: for each `if` (by the first variable of its pattern)
+    /// whose forward sweep consumed copies of arrays, those arrays: its
+    /// return sweep runs the branch again on fresh copies.
+    pub saved_consumed: HashMap<VarId, Vec<VarId>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -82,6 +86,7 @@ impl<'a> Ctx<'a> {
             saved_dests: HashMap::new(),
             restored: HashMap::new(),
             saved_copies: HashMap::new(),
+            saved_consumed: HashMap::new(),
         }
     }
 

@@ -80,6 +80,12 @@
 //!   the written elements zeroed. When statements before the scatter use
 //!   the destination, the forward sweep saves the elements it overwrites
 //!   and the return sweep restores the destination for them.
+//! - consumption: a statement that consumes an array which the return
+//!   sweep still needs (statements before it read the array, or it is an
+//!   `if` whose return sweep runs the branch again) consumes a copy in the
+//!   forward sweep, and such an `if` runs its branch again on a fresh copy;
+//!   a loop parameter that the body consumes is restored from a copy of
+//!   its checkpoint.
 //! - `custom_vjp(f, f', args)`: the forward sweep keeps the node (it
 //!   computes `y = f(args)`); the return sweep runs a fresh copy of `f'`
 //!   on `y` and `ȳ` and adds its results to the adjoints of `args`. `f` is

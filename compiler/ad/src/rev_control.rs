@@ -133,12 +133,20 @@ impl Ctx<'_> {
             self.conv(&mut b, PrimType::I64, ii)?
         };
         self.push(&mut b, vec![ps[pvars.len()]], Exp::Atom(ii));
+        // A parameter that the body consumes is a copy of its checkpoint.
+        let mut consumed = HashSet::new();
+        let no_functions = ir::PrimaryMap::new();
+        for s in &body2.stms {
+            ir::uses::exp_consumes(&no_functions, self.vars(), &s.exp, &mut consumed);
+        }
         for (j, ck) in cks.iter().enumerate() {
-            self.push(
-                &mut b,
-                vec![ps[j]],
-                Exp::Index(*ck, vec![DimIndex::Fix(ii64)]),
-            );
+            let idx = Exp::Index(*ck, vec![DimIndex::Fix(ii64)]);
+            if consumed.contains(&ps[j]) {
+                let row = self.bind(&mut b, "ckpt_row", idx)?;
+                self.push(&mut b, vec![ps[j]], Exp::Copy(row));
+            } else {
+                self.push(&mut b, vec![ps[j]], idx);
+            }
         }
         self.fwd_body(&body2, &mut b)?;
         let diff: Vec<usize> = (0..pvars.len())

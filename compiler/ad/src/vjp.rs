@@ -4,6 +4,8 @@
 //! modules; scalar statements are handled here with the partial
 //! derivatives of [`crate::scalar`].
 
+use std::collections::{HashMap, HashSet};
+
 use ir::{AdExp, Body, ConvKind, CustomVjp, Exp, Operand, PrimType, Stm, VarId};
 
 use crate::ctx::{Ctx, R};
@@ -56,10 +58,23 @@ impl Ctx<'_> {
     }
 
     /// The forward sweep of `body`: its statements, with every `for` loop
-    /// checkpointing its parameters.
+    /// checkpointing its parameters. A statement that consumes an array
+    /// the return sweep still needs consumes a copy of it instead.
     pub fn fwd_body(&mut self, body: &Body, out: &mut Vec<Stm>) -> R<()> {
         for (k, stm) in body.stms.iter().enumerate() {
             self.span = stm.span;
+            let copied;
+            let stm = if matches!(stm.exp, Exp::Scatter(_)) {
+                stm
+            } else {
+                match self.copy_consumed(out, stm, &body.stms[..k])? {
+                    Some(s) => {
+                        copied = s;
+                        &copied
+                    }
+                    None => stm,
+                }
+            };
             match &stm.exp {
                 Exp::Loop { .. } => self.fwd_loop(out, stm)?,
                 Exp::Scatter(s) => {
@@ -69,6 +84,50 @@ impl Ctx<'_> {
             }
         }
         Ok(())
+    }
+
+    /// When `stm` consumes arrays that the return sweep needs, because the
+    /// statements before it (in `earlier`) use them or because `stm` is an
+    /// `if` whose return sweep runs its branch again, copies them and
+    /// returns `stm` with the copies in their place. The arrays an `if`
+    /// consumes are recorded, for its return sweep to copy them again.
+    fn copy_consumed(&mut self, out: &mut Vec<Stm>, stm: &Stm, earlier: &[Stm]) -> R<Option<Stm>> {
+        let mut consumed = HashSet::new();
+        let no_functions = ir::PrimaryMap::new();
+        ir::uses::exp_consumes(&no_functions, self.vars(), &stm.exp, &mut consumed);
+        if consumed.is_empty() {
+            return Ok(None);
+        }
+        let mut inner = HashSet::new();
+        ir::uses::exp_binds(&stm.exp, &mut inner);
+        let mut used = HashSet::new();
+        for e in earlier {
+            ir::uses::exp_uses(self.vars(), &e.exp, &mut used);
+        }
+        let again = matches!(stm.exp, Exp::If { .. });
+        let mut xs: Vec<VarId> = consumed
+            .into_iter()
+            .filter(|x| !inner.contains(x) && (again || used.contains(x)))
+            .filter(|x| !self.ty(*x).shape.is_empty() && !self.ty(*x).acc)
+            .collect();
+        if xs.is_empty() {
+            return Ok(None);
+        }
+        xs.sort_by_key(|v| v.as_u32());
+        let mut subst = HashMap::new();
+        for &x in &xs {
+            let c = self.bind(out, "saved", Exp::Copy(x))?;
+            subst.insert(x, Operand::Var(c));
+        }
+        if again && let Some(&y) = stm.pat.first() {
+            self.saved_consumed.insert(y, xs);
+        }
+        let mut b = Body {
+            stms: vec![stm.clone()],
+            result: Vec::new(),
+        };
+        ir::walk::walk_body_mut(&mut b, &mut |slot| ir::walk::subst_slot(&subst, slot));
+        Ok(b.stms.pop())
     }
 
     /// The return sweep of `body`, whose forward sweep is in scope: adds
@@ -98,6 +157,21 @@ impl Ctx<'_> {
     fn rev_stms(&mut self, stms: &[Stm], out: &mut Vec<Stm>) -> R<()> {
         for orig in stms.iter().rev() {
             self.span = orig.span;
+            // An `if` that consumes arrays runs its branch again on copies.
+            let consumed = orig
+                .pat
+                .first()
+                .and_then(|y| self.saved_consumed.remove(y))
+                .unwrap_or_default();
+            let mut before = Vec::new();
+            if orig.pat.iter().any(|v| self.adj.contains_key(v)) {
+                for x in consumed {
+                    let src = self.restored.get(&x).copied().unwrap_or(x.into());
+                    let Operand::Var(src) = src else { continue };
+                    let c = self.bind(out, "saved", Exp::Copy(src))?;
+                    before.push((x, self.restored.insert(x, c.into())));
+                }
+            }
             let subst;
             let stm = if self.restored.is_empty() {
                 orig
@@ -124,6 +198,12 @@ impl Ctx<'_> {
                 for (d, a) in moved {
                     self.add_adj(out, &d.into(), a, false)?;
                 }
+            }
+            for (x, prev) in before {
+                match prev {
+                    Some(p) => self.restored.insert(x, p),
+                    None => self.restored.remove(&x),
+                };
             }
             if let Exp::Scatter(s) = &orig.exp {
                 for (d, r) in self.restore_scatter(out, orig, s)? {
