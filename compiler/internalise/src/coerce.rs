@@ -105,7 +105,14 @@ impl Cx {
                         self.span_text(te.span)
                     );
                     let saved = std::mem::replace(&mut self.fb.span, crate::error::ir_span(span));
-                    self.fb.push(Vec::new(), Exp::Assert { cond, msg });
+                    self.fb.push(
+                        Vec::new(),
+                        Exp::Assert {
+                            cond,
+                            msg,
+                            args: Vec::new(),
+                        },
+                    );
                     self.fb.span = saved;
                     new[k] = o.to_size();
                 }

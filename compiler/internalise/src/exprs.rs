@@ -467,7 +467,14 @@ impl Cx {
             ExprKind::Assert(c, x) => {
                 let cond = self.scalar(c, env)?;
                 let msg = self.source_text(c);
-                self.fb.push(Vec::new(), Exp::Assert { cond, msg });
+                self.fb.push(
+                    Vec::new(),
+                    Exp::Assert {
+                        cond,
+                        msg,
+                        args: Vec::new(),
+                    },
+                );
                 self.expr(x, env)
             }
             ExprKind::Hole => Err(InternaliseError::unsupported("holes (???)", span)),
@@ -802,6 +809,7 @@ impl Cx {
             Exp::Assert {
                 cond: Operand::Const(PrimValue::Bool(false)),
                 msg,
+                args: Vec::new(),
             },
         );
         let r = self.empty_of(t, span);
@@ -919,8 +927,25 @@ impl Cx {
                 self.fb.scalar("ok", Exp::BinOp(BinOp::And, down, fw))?
             }
         };
-        let msg = format!("Invalid range: `{}`.", self.span_text(span));
-        self.fb.push(Vec::new(), Exp::Assert { cond: valid, msg });
+        // The reference interpreter's message, with the values of the
+        // bounds: `Invalid range: 1..0...5.`.
+        let op = match kind {
+            ast::RangeEnd::Inclusive => "...",
+            ast::RangeEnd::UpToExclusive => "..<",
+            ast::RangeEnd::DownToExclusive => "..>",
+        };
+        let (msg, args) = match s {
+            Some(s) => (format!("Invalid range: {{}}..{{}}{op}{{}}."), vec![a, s, b]),
+            None => (format!("Invalid range: {{}}{op}{{}}."), vec![a, b]),
+        };
+        self.fb.push(
+            Vec::new(),
+            Exp::Assert {
+                cond: valid,
+                msg,
+                args,
+            },
+        );
         let n = match kind {
             ast::RangeEnd::Inclusive => {
                 let q = self.fb.scalar("q", Exp::BinOp(BinOp::Quot, d, s64))?;

@@ -131,7 +131,14 @@ impl Cx {
                 if a != b {
                     let cond = self.fb.scalar("size_ok", Exp::Cmp(ir::CmpOp::Eq, a, b))?;
                     let msg = "Size mismatch: zip of arrays of different sizes.".to_string();
-                    self.fb.push(Vec::new(), Exp::Assert { cond, msg });
+                    self.fb.push(
+                        Vec::new(),
+                        Exp::Assert {
+                            cond,
+                            msg,
+                            args: Vec::new(),
+                        },
+                    );
                 }
                 let row = |ds: &[Size], e: &V| {
                     if ds.len() > 1 {

@@ -854,8 +854,12 @@ impl Parser {
                 let cond = self.operand()?;
                 self.expect(",")?;
                 let msg = self.string()?;
+                let mut args = Vec::new();
+                while self.eat(",") {
+                    args.push(self.operand()?);
+                }
                 self.expect(")")?;
-                Ok(Exp::Assert { cond, msg })
+                Ok(Exp::Assert { cond, msg, args })
             }
             "screma" => {
                 let (w, inputs) = self.soac_head()?;

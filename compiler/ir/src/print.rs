@@ -602,10 +602,15 @@ impl Printer<'_> {
                     .unwrap_or_else(|| format!("{fun:?}"));
                 self.call(&name, args);
             }
-            Exp::Assert { cond, msg } => {
+            Exp::Assert { cond, msg, args } => {
                 self.out.push_str("assert(");
                 self.operand(cond);
-                let _ = write!(self.out, ", {msg:?})");
+                let _ = write!(self.out, ", {msg:?}");
+                for a in args {
+                    self.out.push_str(", ");
+                    self.operand(a);
+                }
+                self.out.push(')');
             }
             Exp::Screma(s) => {
                 self.soac_head("screma", &s.w, &s.inputs);

@@ -487,12 +487,18 @@ pub enum Exp {
         /// The arguments.
         args: Vec<Operand>,
     },
-    /// Fails at run time with `msg` when `cond` is false; binds nothing.
+    /// Fails at run time when `cond` is false; binds nothing. Without `args`
+    /// the message is `Assertion is false: msg` (`msg` is the text of the
+    /// condition); with `args` it is `msg` itself, each `{}` in it replaced
+    /// by the value of the next of `args` (integers without a suffix), as in
+    /// `Invalid range: {}...{}.`.
     Assert {
         /// The condition (`bool`).
         cond: Operand,
-        /// The message (the text of the condition).
+        /// The message, or its template when there are `args`.
         msg: String,
+        /// The scalars the message shows.
+        args: Vec<Operand>,
     },
     /// A map fused with scans and reductions.
     Screma(Box<Screma>),

@@ -468,8 +468,11 @@ impl<'a> TypeCtx<'a> {
                 }
                 Ok(f.ret.iter().map(callee).collect())
             }
-            Exp::Assert { cond, .. } => {
+            Exp::Assert { cond, args, .. } => {
                 self.expect_prim(cond, PrimType::Bool, "assertion")?;
+                for a in args {
+                    self.scalar(a, "assertion message")?;
+                }
                 Ok(vec![])
             }
             Exp::Screma(s) => self.screma_types(s),

@@ -154,7 +154,10 @@ pub fn exp_uses(vars: &Vars, e: &Exp, out: &mut HashSet<VarId>) {
             }
             body_uses(vars, body, out);
         }
-        Exp::Assert { cond, .. } => op(cond, out),
+        Exp::Assert { cond, args, .. } => {
+            op(cond, out);
+            args.iter().for_each(|a| op(a, out));
+        }
         Exp::Screma(s) => {
             op(&s.w, out);
             out.extend(s.inputs.iter().copied());

@@ -593,7 +593,10 @@ impl<'a> FnChecker<'a> {
                 self.exit(mark);
             }
             Exp::Apply { args, .. } => self.use_ops(args),
-            Exp::Assert { cond, .. } => self.use_op(cond),
+            Exp::Assert { cond, args, .. } => {
+                self.use_op(cond);
+                self.use_ops(args);
+            }
             Exp::Screma(s) => {
                 self.use_op(&s.w);
                 for i in &s.inputs {

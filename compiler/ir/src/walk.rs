@@ -152,7 +152,10 @@ pub fn walk_exp(e: &Exp, f: &mut impl FnMut(Occ)) {
             }
             walk_body(body, f);
         }
-        Exp::Assert { cond, .. } => op_use(cond, f),
+        Exp::Assert { cond, args, .. } => {
+            op_use(cond, f);
+            args.iter().for_each(|a| op_use(a, f));
+        }
         Exp::Screma(s) => {
             op_use(&s.w, f);
             s.inputs.iter().for_each(|a| f(Occ::Use(*a)));
@@ -314,7 +317,10 @@ pub fn walk_exp_mut(e: &mut Exp, f: &mut impl FnMut(Slot<'_>)) {
             }
             walk_body_mut(body, f);
         }
-        Exp::Assert { cond, .. } => f(Slot::Operand(cond)),
+        Exp::Assert { cond, args, .. } => {
+            f(Slot::Operand(cond));
+            args.iter_mut().for_each(|a| f(Slot::Operand(a)));
+        }
         Exp::Screma(s) => {
             f(Slot::Operand(&mut s.w));
             s.inputs.iter_mut().for_each(|a| f(Slot::Var(a)));

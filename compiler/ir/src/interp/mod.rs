@@ -173,6 +173,28 @@ struct Frame<'p> {
 
 type R<T> = Result<T, RuntimeError>;
 
+/// An assertion's message: `msg` with each `{}` replaced by the next of
+/// `vals` (integers and booleans as Futhark writes them without a suffix).
+fn fill_message(msg: &str, vals: &[PrimValue]) -> String {
+    let mut out = String::new();
+    let mut vals = vals.iter();
+    let mut rest = msg;
+    while let Some(k) = rest.find("{}") {
+        let Some(v) = vals.next() else {
+            break;
+        };
+        out.push_str(&rest[..k]);
+        match (v.as_i128(), v.as_bool()) {
+            (Some(i), _) => out.push_str(&i.to_string()),
+            (None, Some(b)) => out.push_str(if b { "true" } else { "false" }),
+            _ => out.push_str(&v.to_string()),
+        }
+        rest = &rest[k + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
 impl Frame<'_> {
     fn err<T>(&self, message: impl Into<String>) -> R<T> {
         Err(RuntimeError {
@@ -647,11 +669,14 @@ impl<'p> Interp<'p> {
                     e
                 })
             }
-            Exp::Assert { cond, msg } => {
+            Exp::Assert { cond, msg, args } => {
                 if fr.scalar(cond)?.as_bool() == Some(true) {
                     Ok(vec![])
-                } else {
+                } else if args.is_empty() {
                     fr.err(format!("Assertion is false: {msg}"))
+                } else {
+                    let vals = args.iter().map(|a| fr.scalar(a)).collect::<R<Vec<_>>>()?;
+                    fr.err(fill_message(msg, &vals))
                 }
             }
             Exp::Screma(s) => self.screma(fr, s),
