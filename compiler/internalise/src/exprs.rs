@@ -632,13 +632,11 @@ impl Cx {
             (V::Leaf(x), V::Leaf(y), Err(op)) => {
                 Ok(V::Leaf(self.fb.scalar("c", Exp::Cmp(op, *x, *y))?))
             }
-            (_, _, Err(op @ (CmpOp::Eq | CmpOp::Ne))) if !has_arr(a) && !has_arr(b) => {
-                Ok(V::Leaf(if op == CmpOp::Eq {
-                    self.equal(a, b, span)?
-                } else {
-                    self.not_equal(a, b, span)?
-                }))
-            }
+            (_, _, Err(op @ (CmpOp::Eq | CmpOp::Ne))) => Ok(V::Leaf(if op == CmpOp::Eq {
+                self.equal(a, b, span)?
+            } else {
+                self.not_equal(a, b, span)?
+            })),
             _ => Err(InternaliseError::unsupported(
                 format!("the operator {name} on arrays"),
                 span,
@@ -1244,17 +1242,6 @@ fn strip(e: &Expr) -> &Expr {
     match &e.kind {
         ExprKind::Parens(x) => strip(x),
         _ => e,
-    }
-}
-
-/// Does the value contain an array?
-pub(crate) fn has_arr(v: &V) -> bool {
-    match v {
-        V::Leaf(_) | V::Fun(_) => false,
-        V::Tuple(vs) => vs.iter().any(has_arr),
-        V::Record(fs) => fs.iter().any(|(_, v)| has_arr(v)),
-        V::Arr(..) => true,
-        V::Sum(_, cs) => cs.iter().flat_map(|(_, p)| p).any(has_arr),
     }
 }
 

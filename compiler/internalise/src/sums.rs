@@ -11,13 +11,16 @@
 //! with blank values. A `match` case for a constructor the value cannot
 //! have is dropped statically.
 
-use ir::{BinOp, CmpOp, Exp, Operand, PrimValue, UnOp};
+use ir::{
+    BinOp, CmpOp, Exp, Lambda, Operand, Param, PrimType, PrimValue, ScanRed, Screma, Size, Type,
+    UnOp,
+};
 use syntax::ast::{self, Name};
 
 use crate::cx::Cx;
 use crate::env::Env;
 use crate::error::{IResult, InternaliseError};
-use crate::value::{T, V};
+use crate::value::{T, V, size_operand};
 
 impl Cx {
     /// The tag of constructor `name`.
@@ -192,12 +195,36 @@ impl Cx {
         Ok(Some((test, payload.clone())))
     }
 
-    /// `a == b` on values without arrays or functions.
+    /// `a == b` on values without functions. Arrays are equal when their
+    /// shapes are and (only then checked) all their elements are.
     pub(crate) fn equal(&mut self, a: &V, b: &V, span: syntax::Span) -> IResult<Operand> {
         let yes = Operand::Const(PrimValue::Bool(true));
         let bad = || InternaliseError::at("comparing values of different shapes", span);
         match (a, b) {
             (V::Leaf(x), V::Leaf(y)) => self.fb.scalar("eq", Exp::Cmp(CmpOp::Eq, *x, *y)),
+            (V::Arr(da, ea), V::Arr(db, eb)) if da.len() == db.len() => {
+                let mut same = yes;
+                for (x, y) in da.iter().zip(db) {
+                    let c = self.fb.scalar(
+                        "same_dim",
+                        Exp::Cmp(CmpOp::Eq, size_operand(*x), size_operand(*y)),
+                    )?;
+                    same = if same == yes {
+                        c
+                    } else {
+                        self.fb
+                            .scalar("same_shape", Exp::BinOp(BinOp::And, same, c))?
+                    };
+                }
+                let no = V::Leaf(Operand::Const(PrimValue::Bool(false)));
+                let r = self.if_(
+                    same,
+                    |cx| Ok(V::Leaf(cx.elems_equal(da, ea, eb, span)?)),
+                    |_| Ok(no),
+                    span,
+                )?;
+                r.scalar().ok_or_else(bad)
+            }
             (V::Tuple(xs), V::Tuple(ys)) if xs.len() == ys.len() => {
                 self.all_equal(xs.iter().zip(ys), span)
             }
@@ -228,6 +255,105 @@ impl Cx {
             (V::Tuple(xs), V::Tuple(ys)) if xs.is_empty() && ys.is_empty() => Ok(yes),
             _ => Err(bad()),
         }
+    }
+
+    /// Are the elements of two arrays of the same shape `ds` equal? A
+    /// `screma` over the outer dimension comparing rows, reduced with `&&`.
+    fn elems_equal(&mut self, ds: &[Size], ea: &V, eb: &V, span: syntax::Span) -> IResult<Operand> {
+        let w = size_operand(ds[0]);
+        let row_v = |e: &V| {
+            if ds.len() > 1 {
+                V::Arr(ds[1..].to_vec(), Box::new(e.clone()))
+            } else {
+                e.clone()
+            }
+        };
+        // The second array's leaves take the first's shape (checked equal).
+        let mut inputs = Vec::new();
+        let mut row_types = Vec::new();
+        for (i, e) in [ea, eb].into_iter().enumerate() {
+            for l in e.leaf_list() {
+                let Operand::Var(v) = l else {
+                    return Err(InternaliseError::at("comparing a constant array", span));
+                };
+                let mut t = self.fb.ty(v);
+                let v = if i == 1 {
+                    let mut shape = ds.to_vec();
+                    shape.extend(t.shape.iter().skip(ds.len()).copied());
+                    if t.shape != shape {
+                        t.shape = shape.clone();
+                        self.fb.bind1("cmp_arr", Exp::Reshape { shape, arr: v })?
+                    } else {
+                        v
+                    }
+                } else {
+                    v
+                };
+                inputs.push(v);
+                row_types.push(t.row().unwrap_or(t));
+            }
+        }
+        self.fb.begin_scope();
+        let mut params = Vec::new();
+        let mut leaves = Vec::new();
+        for t in &row_types {
+            let v = self.fb.var("x", t.clone());
+            params.push(Param::new(v));
+            leaves.push(Operand::Var(v));
+        }
+        let n = ea.leaf_list().len();
+        let ra = row_v(ea).with_leaves(&mut leaves[..n].iter().copied());
+        let rb = row_v(eb).with_leaves(&mut leaves[n..].iter().copied());
+        let c = match self.equal(&ra, &rb, span) {
+            Ok(c) => c,
+            Err(e) => {
+                self.fb.end_scope(Vec::new());
+                return Err(e);
+            }
+        };
+        let body = self.fb.end_scope(vec![c]);
+        let bool_t = Type::scalar(PrimType::Bool);
+        let map = Lambda {
+            params,
+            ret: vec![bool_t.clone()],
+            body,
+        };
+        self.fb.begin_scope();
+        let x = self.fb.var("x", bool_t.clone());
+        let y = self.fb.var("y", bool_t.clone());
+        let r = self.fb.scalar(
+            "and",
+            Exp::BinOp(BinOp::And, Operand::Var(x), Operand::Var(y)),
+        );
+        let r = match r {
+            Ok(r) => r,
+            Err(e) => {
+                self.fb.end_scope(Vec::new());
+                return Err(e);
+            }
+        };
+        let body = self.fb.end_scope(vec![r]);
+        let op = Lambda {
+            params: vec![Param::new(x), Param::new(y)],
+            ret: vec![bool_t.clone()],
+            body,
+        };
+        let res = self.fb.var("all_eq", bool_t);
+        self.fb.push(
+            vec![res],
+            Exp::Screma(Box::new(Screma {
+                w,
+                inputs,
+                scans: Vec::new(),
+                reduces: vec![ScanRed {
+                    op,
+                    neutral: vec![Operand::Const(PrimValue::Bool(true))],
+                    commutative: true,
+                }],
+                map,
+            })),
+        );
+        Ok(Operand::Var(res))
     }
 
     fn all_equal<'a>(

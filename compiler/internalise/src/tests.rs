@@ -588,3 +588,24 @@ fn attributes_reach_functions_and_statements() {
     );
     insta::assert_snapshot!(text);
 }
+
+const ARRAY_EQ: &str = "\
+entry main (xs: []i32) (ys: []i32) : (bool, bool, bool) =
+  (xs == ys, [xs] != [ys], (1i32, xs) == (1i32, ys))
+";
+
+#[test]
+fn array_equality_compares_shapes_then_elements() {
+    let prog = compile(ARRAY_EQ);
+    let show = |vs: Vec<Value>| vs.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+    let cases: [(&[i32], &[i32], [&str; 3]); 4] = [
+        (&[1, 2], &[1, 2], ["true", "false", "true"]),
+        (&[1, 2], &[1, 3], ["false", "true", "false"]),
+        (&[1, 2], &[1], ["false", "true", "false"]),
+        (&[], &[], ["true", "false", "true"]),
+    ];
+    for (a, b, want) in cases {
+        let out = run(&prog, "main", vec![i32s(a), i32s(b)]);
+        assert_eq!(show(out), want, "{a:?} {b:?}");
+    }
+}
