@@ -35,8 +35,10 @@
 //!
 //! Entry points: an external parameter or result of array type and rank
 //! `r` covers `r + 1` IR values, its dimensions (`i64`) and then the array;
-//! a scalar covers one. [`expand_args`] and [`collect_results`] convert
-//! between the two views.
+//! a scalar covers one. A parameter that is a tuple or record of such
+//! values (its shape read off the types in its pattern) covers each
+//! component in turn, record fields in name order. [`expand_args`] and
+//! [`collect_results`] convert between the two views.
 //!
 //! Unsupported constructs give an [`InternaliseError`] "internalisation
 //! does not yet support …" with the source span; nothing panics.
@@ -159,6 +161,25 @@ fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> 
     let mut args = Vec::new();
     for (k, t) in e.params.iter().enumerate() {
         let semantic::EntryType::Array { elem, rank } = t else {
+            // A tuple or record of arrays: its shape is read off the
+            // parameter's pattern, and it covers the dimensions and then
+            // the leaves of that shape.
+            let unique = def.params.get(k).is_some_and(specialise::unique_param);
+            if let Some(pat) = def.params.get(k)
+                && let Some(shape) = pat_template(cx, pat, &denv)?
+                && of_arrays(&shape)
+            {
+                let mut vars = Vec::new();
+                let v = entry_component(&mut cx.fb, &shape, unique, &mut vars);
+                params.extend(vars.iter().map(|v| Param::new(*v)));
+                ext_params.push(EntryValue {
+                    ty: entry_type_string(t),
+                    unique,
+                    values: vars.len() as u32,
+                });
+                args.push(v);
+                continue;
+            }
             return Err(InternaliseError::unsupported(
                 format!(
                     "entry points with parameters of type {}",
@@ -262,6 +283,75 @@ fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> 
         results: ext_results,
     });
     Ok(())
+}
+
+/// The shape of an entry parameter of tuple or record type, from the
+/// types ascribed in its pattern; `None` where a part has no type.
+fn pat_template(cx: &mut Cx, pat: &ast::Pat, env: &Env) -> IResult<Option<value::T>> {
+    use ast::PatKind as P;
+    Ok(match &pat.kind {
+        P::Ascribed(_, te) => Some(cx.type_template(te, env)?),
+        P::Attr(_, p) => pat_template(cx, p, env)?,
+        P::Tuple(ps) => {
+            let mut ts = Vec::new();
+            for p in ps {
+                let Some(t) = pat_template(cx, p, env)? else {
+                    return Ok(None);
+                };
+                ts.push(t);
+            }
+            Some(value::T::Tuple(ts))
+        }
+        P::Record(fs) => {
+            let mut ts = Vec::new();
+            for (n, p) in fs {
+                let Some(t) = pat_template(cx, p, env)? else {
+                    return Ok(None);
+                };
+                ts.push((n.name.clone(), t));
+            }
+            ts.sort_by(|a, b| a.0.cmp(&b.0));
+            Some(value::T::Record(ts))
+        }
+        _ => None,
+    })
+}
+
+/// Parameters for a tuple or record entry parameter of shape `t`: each
+/// component as an entry parameter of its own (an array: its dimensions,
+/// then the array), in order.
+fn entry_component(fb: &mut fb::Fb, t: &value::T, unique: bool, vars: &mut Vec<ir::VarId>) -> V {
+    match t {
+        value::T::Tuple(ts) => V::Tuple(
+            ts.iter()
+                .map(|t| entry_component(fb, t, unique, vars))
+                .collect(),
+        ),
+        value::T::Record(fs) => V::Record(
+            fs.iter()
+                .map(|(n, t)| (n.clone(), entry_component(fb, t, unique, vars)))
+                .collect(),
+        ),
+        t => {
+            let (v, vs) = t.instantiate(fb, "x", &mut |fb, n, ty| {
+                let u = unique && !ty.shape.is_empty();
+                fb.param(n, ty, u).var
+            });
+            vars.extend(vs);
+            v
+        }
+    }
+}
+
+/// Is the shape built from primitives and arrays by tuples and records?
+fn of_arrays(t: &value::T) -> bool {
+    match t {
+        value::T::Prim(_) => true,
+        value::T::Tuple(ts) => ts.iter().all(of_arrays),
+        value::T::Record(fs) => fs.iter().all(|(_, t)| of_arrays(t)),
+        value::T::Arr(_, e) => of_arrays(e),
+        value::T::Fun(_) | value::T::Sum(_) => false,
+    }
 }
 
 /// The IR arguments of an entry point for external argument values: each

@@ -609,3 +609,18 @@ fn array_equality_compares_shapes_then_elements() {
         assert_eq!(show(out), want, "{a:?} {b:?}");
     }
 }
+
+const TUPLE_ENTRY: &str = "\
+entry main [n][m] (xs: [n]i32, ys: [m]i32) : (i64, i64) = (n, m)
+";
+
+#[test]
+fn entry_parameters_of_tuples_of_arrays_take_each_component_in_turn() {
+    let prog = compile(TUPLE_ENTRY);
+    let e = prog.entries.iter().find(|e| e.name == "main").unwrap();
+    assert_eq!(e.params.len(), 1);
+    assert_eq!(e.params[0].values, 4);
+    let out = run(&prog, "main", vec![i32s(&[1, 2, 3]), i32s(&[4])]);
+    let show: Vec<String> = out.iter().map(|v| v.to_string()).collect();
+    assert_eq!(show, ["3i64", "1i64"]);
+}
