@@ -52,6 +52,20 @@ pub(crate) struct Cx {
     /// Functions found to return closures (by the address of their
     /// definition): they are inlined at every call, never specialised.
     pub closure_results: HashSet<usize>,
+    /// Everything whose address is part of a key of `memo` or
+    /// `closure_results`, kept alive for as long as those tables exist so
+    /// that no other closure or definition can be allocated at the same
+    /// address and be mistaken for it.
+    pub keep_alive: Vec<KeptAlive>,
+}
+
+/// A value held only so that its address stays unique (see `Cx::keep_alive`).
+#[allow(dead_code)]
+pub enum KeptAlive {
+    /// A closure and the argument shapes of a specialisation.
+    Specialisation(Rc<crate::value::Closure>, Vec<T>),
+    /// A function definition.
+    Def(Rc<crate::value::FunDef>),
 }
 
 impl Cx {
@@ -68,6 +82,7 @@ impl Cx {
             depth: 0,
             fun_names: HashMap::new(),
             ctor_tags: HashMap::new(),
+            keep_alive: Vec::new(),
             then_shape: None,
             closure_results: HashSet::new(),
         }

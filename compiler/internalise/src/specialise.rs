@@ -285,6 +285,10 @@ impl Cx {
             None => {
                 let x = self.build_function(def, env, &shapes, &extra, &key, span)?;
                 self.memo.insert(key, x.clone());
+                self.keep_alive.push(crate::cx::KeptAlive::Specialisation(
+                    c.clone(),
+                    shapes.clone(),
+                ));
                 x
             }
         };
@@ -448,6 +452,7 @@ impl Cx {
         }
         if result.has_local_fun() {
             self.closure_results.insert(Rc::as_ptr(def) as usize);
+            self.keep_alive.push(crate::cx::KeptAlive::Def(def.clone()));
             return Err(InternaliseError::unsupported(
                 "functions that return closures",
                 def.body.span,
