@@ -73,9 +73,11 @@ pub fn compile_with(
         .map_err(|e| format!("internalised program rejected: {e}"))
 }
 
-/// Why a program with `jvp` or `vjp` nodes cannot run on the IR yet.
-pub const AD_NOT_COMPILED: &str = "automatic differentiation is not yet compiled: \
-     the AD passes are future work; use the interpreter (-i)";
+/// Why a program whose `jvp` or `vjp` node the AD pass left unexpanded (a construct
+/// it has no rule for yet) cannot run on the IR.
+pub const AD_NOT_COMPILED: &str = "this use of automatic differentiation is not yet \
+     supported by the compiler's AD pass (`fut dev --print=ad` shows the node it left); \
+     use the interpreter (-i)";
 
 /// Runs entry `name` of an IR program on external argument values. A
 /// `jvp` or `vjp` node fails with [`AD_NOT_COMPILED`] in its message.

@@ -239,8 +239,8 @@ impl Cx {
     }
 
     /// `jvp2 f x dx` (`forward`) or `vjp2 f x dy`: an IR `jvp` or `vjp`
-    /// node over a lambda for `f`, giving `(f x, derivative)`. The AD
-    /// passes that expand these nodes are future work.
+    /// node over a lambda for `f`, giving `(f x, derivative)`, which the
+    /// `ad` pass expands.
     pub(crate) fn ad(
         &mut self,
         forward: bool,
