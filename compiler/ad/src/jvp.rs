@@ -9,7 +9,21 @@ impl Ctx<'_> {
     /// Emits the expansion of `pat = jvp(lambda, primals, seeds)`: the
     /// lambda's parameters bound to the primals, its body with tangents,
     /// then the results and their tangents bound to `pat`.
+    ///
+    /// The tangent map is this expansion's own: it starts empty and is
+    /// given back afterwards. The statements of an inner `jvp`'s expansion
+    /// reappear in an outer one, and a tangent that the inner expansion
+    /// left in the map (its seed, say, on a variable the outer expansion
+    /// sees as a plain copy of a constant) would otherwise be taken for the
+    /// outer expansion's tangent.
     pub fn jvp(&mut self, pat: &[VarId], ad: &AdExp, out: &mut Vec<Stm>) -> R<()> {
+        let saved = std::mem::take(&mut self.tan);
+        let res = self.jvp_in(pat, ad, out);
+        self.tan = saved;
+        res
+    }
+
+    fn jvp_in(&mut self, pat: &[VarId], ad: &AdExp, out: &mut Vec<Stm>) -> R<()> {
         let lam = &ad.lambda;
         let n = lam.ret.len();
         if lam.params.len() != ad.primals.len()
