@@ -444,48 +444,28 @@ impl Env {
 
     /// Looks up a type.
     pub fn ty(&self, name: &str) -> Option<Rc<TypeDef>> {
-        let mut l = if self.opens {
-            self.locals.as_deref()
-        } else {
-            None
-        };
-        while let Some(local) = l {
-            if let LocalKind::Open(m) = &local.kind
-                && let Some(t) = m.types.get(name)
-            {
-                return Some(t.clone());
-            }
-            l = local.next.as_deref();
-        }
-        if let Some(t) = latest(self.scope.data.borrow().types.get(name), self.limit) {
-            return Some(t);
-        }
-        self.scope.parent.as_ref().and_then(|p| p.ty(name))
+        self.lookup_in(name, |m| &m.types, |d| &d.types)
     }
 
     /// Looks up a module type.
     pub fn sig(&self, name: &str) -> Option<Rc<SigDef>> {
-        let mut l = if self.opens {
-            self.locals.as_deref()
-        } else {
-            None
-        };
-        while let Some(local) = l {
-            if let LocalKind::Open(m) = &local.kind
-                && let Some(t) = m.sigs.get(name)
-            {
-                return Some(t.clone());
-            }
-            l = local.next.as_deref();
-        }
-        if let Some(t) = latest(self.scope.data.borrow().sigs.get(name), self.limit) {
-            return Some(t);
-        }
-        self.scope.parent.as_ref().and_then(|p| p.sig(name))
+        self.lookup_in(name, |m| &m.sigs, |d| &d.sigs)
     }
 
     /// Looks up a module.
     pub fn module(&self, name: &str) -> Option<ModVal> {
+        self.lookup_in(name, |m| &m.mods, |d| &d.mods)
+    }
+
+    /// Looks `name` up in one namespace other than values: modules opened locally
+    /// (innermost first; skipped when there are none), then this scope up to the
+    /// environment's limit, then the enclosing scopes.
+    fn lookup_in<T: Clone>(
+        &self,
+        name: &str,
+        opened: fn(&Module) -> &HashMap<Name, T>,
+        defined: fn(&ScopeData) -> &HashMap<Name, Vec<Entry<T>>>,
+    ) -> Option<T> {
         let mut l = if self.opens {
             self.locals.as_deref()
         } else {
@@ -493,16 +473,19 @@ impl Env {
         };
         while let Some(local) = l {
             if let LocalKind::Open(m) = &local.kind
-                && let Some(t) = m.mods.get(name)
+                && let Some(t) = opened(m).get(name)
             {
                 return Some(t.clone());
             }
             l = local.next.as_deref();
         }
-        if let Some(t) = latest(self.scope.data.borrow().mods.get(name), self.limit) {
+        if let Some(t) = latest(defined(&self.scope.data.borrow()).get(name), self.limit) {
             return Some(t);
         }
-        self.scope.parent.as_ref().and_then(|p| p.module(name))
+        self.scope
+            .parent
+            .as_ref()
+            .and_then(|p| p.lookup_in(name, opened, defined))
     }
 }
 
