@@ -168,6 +168,22 @@ impl Ctx<'_> {
         self.owned = saved.owned;
     }
 
+    /// A copy of `lam` with every variable bound inside it fresh (see
+    /// [`Ctx::rename`]), keeping its parameters' attributes and its return types.
+    pub fn rename_lambda(&mut self, lam: &Lambda) -> Lambda {
+        let pvars: Vec<VarId> = lam.params.iter().map(|p| p.var).collect();
+        let (ps, body) = self.rename(&pvars, &lam.body);
+        let mut params = lam.params.clone();
+        for (p, v) in params.iter_mut().zip(ps) {
+            p.var = v;
+        }
+        Lambda {
+            params,
+            ret: lam.ret.clone(),
+            body,
+        }
+    }
+
     /// A copy of `params` and `body` in which every variable bound inside
     /// (parameters, patterns, nested parameters and loop indices) is
     /// replaced by a fresh one, so that the copy can be executed again in

@@ -622,17 +622,7 @@ impl Ctx<'_> {
     /// again by a map-only `screma`, given adjoints by the reduction and
     /// scan rules, and the map is swept back.
     pub fn rev_screma_split(&mut self, out: &mut Vec<Stm>, stm: &Stm, s: &Screma) -> R<()> {
-        let pvars: Vec<VarId> = s.map.params.iter().map(|p| p.var).collect();
-        let (ps, body) = self.rename(&pvars, &s.map.body);
-        let mut params = s.map.params.clone();
-        for (p, v) in params.iter_mut().zip(ps) {
-            p.var = v;
-        }
-        let lam = Lambda {
-            params,
-            ret: s.map.ret.clone(),
-            body,
-        };
+        let lam = self.rename_lambda(&s.map);
         let vals = self.emit_screma(out, "vals", s.w, s.inputs.clone(), Vec::new(), lam);
         let mut at = 0;
         for sr in &s.scans {
@@ -706,17 +696,7 @@ impl Ctx<'_> {
         if h.inputs.iter().any(|v| self.ty(*v).acc) {
             return Err(self.err("a hist over accumulators inside vjp"));
         }
-        let pvars: Vec<VarId> = h.map.params.iter().map(|p| p.var).collect();
-        let (ps, body) = self.rename(&pvars, &h.map.body);
-        let mut params = h.map.params.clone();
-        for (p, v) in params.iter_mut().zip(ps) {
-            p.var = v;
-        }
-        let lam = Lambda {
-            params,
-            ret: h.map.ret.clone(),
-            body,
-        };
+        let lam = self.rename_lambda(&h.map);
         let vals = self.emit_screma(out, "vals", h.w, h.inputs.clone(), Vec::new(), lam);
         let mut at = 0;
         let mut res = 0;

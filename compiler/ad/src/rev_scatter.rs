@@ -46,17 +46,7 @@ impl Ctx<'_> {
     /// fresh copy of its lambda: per destination, `rank` index arrays then
     /// a value array.
     fn scatter_vals(&mut self, out: &mut Vec<Stm>, s: &Scatter) -> Vec<VarId> {
-        let pvars: Vec<VarId> = s.map.params.iter().map(|p| p.var).collect();
-        let (ps, body) = self.rename(&pvars, &s.map.body);
-        let mut params = s.map.params.clone();
-        for (p, v) in params.iter_mut().zip(ps) {
-            p.var = v;
-        }
-        let lam = Lambda {
-            params,
-            ret: s.map.ret.clone(),
-            body,
-        };
+        let lam = self.rename_lambda(&s.map);
         self.emit_screma(out, "vals", s.w, s.inputs.clone(), Vec::new(), lam)
     }
 
