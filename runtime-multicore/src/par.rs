@@ -1,0 +1,1 @@
+//! Parallel building blocks for the segmented operations of generated code.
