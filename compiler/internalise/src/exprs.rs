@@ -183,7 +183,10 @@ impl Cx {
             ExprKind::Literal(l) => Ok(V::Leaf(Operand::Const(literal_const(l, span)?))),
             ExprKind::Var(q) => {
                 let v = self.lookup(q, env)?;
-                self.force(v, span)
+                let v = self.force(v, span)?;
+                // A function with size parameters passed as a value (`map
+                // split xs`) takes the sizes the checker inferred here.
+                Ok(self.with_size_args(v, &[e], env))
             }
             ExprKind::Parens(x) => self.expr(x, env),
             ExprKind::Attr(a, x) => {
