@@ -15,7 +15,7 @@ class Dual:
     """A value of shape S with tangents of shape (K,) + S."""
 
     __slots__ = ("val", "tan")
-    __array_priority__ = 1000  # NumPy defers `ndarray op Dual` to the Dual operators.
+    __array_ufunc__ = None  # NumPy defers `ndarray op Dual` to the Dual operators.
 
     def __init__(self, val, tan):
         self.val = np.asarray(val, dtype=np.float64)
@@ -90,13 +90,14 @@ class Dual:
 
     def __matmul__(self, other):
         if isinstance(other, Dual):
-            return Dual(self.val @ other.val, self.tan @ other.val + self.val @ other.tan)
+            val = self.val @ other.val
+            return Dual(val, self.tan @ other.val + _left_product(self.val, other))
         c = np.asarray(other)
         return Dual(self.val @ c, self.tan @ c)
 
     def __rmatmul__(self, other):
         c = np.asarray(other)
-        return Dual(c @ self.val, c @ self.tan)
+        return Dual(c @ self.val, _left_product(c, self))
 
     def reshape(self, *shape) -> "Dual":
         """The same elements in another shape."""
@@ -117,6 +118,14 @@ class Dual:
         """Elements at `indices` along value axis `axis` (like `numpy.take`)."""
         axis %= self.val.ndim
         return Dual(np.take(self.val, indices, axis=axis), np.take(self.tan, indices, axis=axis + 1))
+
+
+def _left_product(c, x: Dual) -> np.ndarray:
+    """The tangents of `c @ x` for a constant `c`: a vector `x` has its tangents
+    in rows, so they multiply from the right by `c` transposed."""
+    if x.val.ndim == 1:
+        return x.tan @ np.swapaxes(c, -1, -2)
+    return c @ x.tan
 
 
 def value(x):
