@@ -10,3 +10,8 @@ cargo test --workspace --locked
 cargo build --locked -p fut
 ./target/debug/fut test -i tests/
 ./target/debug/fut test --backend=ir tests/
+# The ADBench programs (bench-suite/adbench/README.md) on prepared data.
+python3 tools/adbench/adbench.py selfcheck
+python3 tools/adbench/adbench.py prepare
+./target/debug/fut test -i bench-suite/adbench
+./target/debug/fut test --backend=ir bench-suite/adbench

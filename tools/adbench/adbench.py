@@ -125,31 +125,47 @@ def finite_differences(module, inputs: list) -> np.ndarray:
     return np.stack(columns, axis=1)
 
 
-def cmd_selfcheck(args) -> None:
-    module = load(args.problem)
-    rng = np.random.default_rng(args.seed)
+def selfcheck_one(problem: str, seed: int, tolerance: float) -> bool:
+    """Compares one problem's reference Jacobian with finite differences."""
+    module = load(problem)
+    rng = np.random.default_rng(seed)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         write_support(module, rng, folder)
-        path = folder / args.problem / "selfcheck.txt"
+        path = folder / problem / "selfcheck.txt"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(generated_text(module, args.problem, rng, module.SELFCHECK_SIZES))
+        path.write_text(generated_text(module, problem, rng, module.SELFCHECK_SIZES))
         inputs = module.parse(path)
     analytic = dense_jacobian(module, inputs)
     numeric = finite_differences(module, inputs)
     if analytic.shape != numeric.shape:
         raise ToolError(
-            f"{args.problem}: the Jacobian has shape {analytic.shape}, "
+            f"{problem}: the Jacobian has shape {analytic.shape}, "
             f"finite differences give {numeric.shape}"
         )
     scale = max(1.0, float(np.max(np.abs(numeric))))
     error = float(np.max(np.abs(analytic - numeric))) / scale
-    ok = error <= args.tolerance
+    ok = error <= tolerance
     print(
-        f"{args.problem}: Jacobian {analytic.shape[0]}x{analytic.shape[1]}, "
+        f"{problem}: Jacobian {analytic.shape[0]}x{analytic.shape[1]}, "
         f"largest difference from central finite differences {error:.2e} "
-        f"(relative to {scale:.3g}; tolerance {args.tolerance:g}): {'ok' if ok else 'FAILED'}"
+        f"(relative to {scale:.3g}; tolerance {tolerance:g}): {'ok' if ok else 'FAILED'}"
     )
+    return ok
+
+
+def cmd_selfcheck(args) -> None:
+    if args.problem:
+        ok = selfcheck_one(args.problem, args.seed, args.tolerance)
+    else:
+        ok = True
+        for problem in PROBLEMS:
+            try:
+                load(problem)
+            except ToolError as e:
+                print(f"skipping {e}")
+                continue
+            ok = selfcheck_one(problem, args.seed, args.tolerance) and ok
     if not ok:
         sys.exit(1)
 
@@ -252,7 +268,7 @@ def main(argv=None) -> None:
     p.set_defaults(run=cmd_reference)
 
     p = sub.add_parser("selfcheck", help="reference Jacobian vs finite differences")
-    p.add_argument("problem")
+    p.add_argument("problem", nargs="?", help="one problem (default: every one)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--tolerance", type=float, default=1e-6)
     p.set_defaults(run=cmd_selfcheck)
