@@ -52,6 +52,8 @@ def parse_sizes(pairs) -> dict:
             sizes[name] = int(value)
         except ValueError:
             raise ToolError(f"size {name}: expected an integer, found {value!r}") from None
+        if sizes[name] < 1:
+            raise ToolError(f"size {name} must be at least 1, found {sizes[name]}")
     return sizes
 
 
@@ -79,9 +81,10 @@ def cmd_convert(args) -> None:
 
 def cmd_generate(args) -> None:
     module = load(args.problem)
+    *sizes, output = args.args
     rng = np.random.default_rng(args.seed)
-    text = generated_text(module, args.problem, rng, parse_sizes(args.sizes))
-    Path(args.output).write_text(text)
+    text = generated_text(module, args.problem, rng, parse_sizes(sizes))
+    Path(output).write_text(text)
 
 
 def reference_values(module, inputs: list, which: str) -> list:
@@ -256,8 +259,7 @@ def main(argv=None) -> None:
     p = sub.add_parser("generate", help="synthetic ADBench text file")
     p.add_argument("problem")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("sizes", nargs="*", metavar="NAME=VALUE")
-    p.add_argument("output")
+    p.add_argument("args", nargs="+", metavar="NAME=VALUE ... OUT.txt")
     p.set_defaults(run=cmd_generate)
 
     p = sub.add_parser("reference", help="NumPy objective or Jacobian of binary inputs")
@@ -278,7 +280,12 @@ def main(argv=None) -> None:
     p.add_argument("--out", help="where to write (default bench-suite/adbench/data)")
     p.set_defaults(run=cmd_prepare)
 
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # Sizes and the output file may also follow `--seed N` in `generate`.
+    if extra and args.command == "generate" and not any(a.startswith("-") for a in extra):
+        args.args += extra
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         args.run(args)
     except (ToolError, ValueError, OSError) as e:

@@ -57,15 +57,16 @@ def generate(rng, d: int, k: int, n: int) -> str:
 
 
 def _unpack(inputs):
-    alphas, means, icf, x, gamma, m = inputs
-    alphas = np.asarray(alphas, dtype=np.float64)
-    means = np.asarray(means, dtype=np.float64)
-    icf = np.asarray(icf, dtype=np.float64)
-    x = np.asarray(x, dtype=np.float64)
+    if len(inputs) != 6:
+        raise ValueError(f"gmm: expected 6 input values, found {len(inputs)}")
+    alphas, means, icf, x = (np.asarray(v, dtype=np.float64) for v in inputs[:4])
+    ranks = [v.ndim for v in (alphas, means, icf, x, *inputs[4:])]
+    if ranks != [1, 2, 2, 2, 0, 0]:
+        raise ValueError(f"gmm: expected inputs of ranks 1, 2, 2, 2, 0, 0, found {ranks}")
     k, d = means.shape
     if icf.shape != (k, d * (d + 1) // 2) or alphas.shape != (k,) or x.shape[1:] != (d,):
         raise ValueError("gmm: inconsistent input shapes")
-    return alphas, means, icf, x, float(gamma), int(m)
+    return alphas, means, icf, x, float(inputs[4]), int(inputs[5])
 
 
 def _lower_pairs(d: int):

@@ -55,7 +55,11 @@ def generate(rng, l: int, c: int, b: int) -> str:  # noqa: E741 (the README's na
 
 
 def _unpack(inputs):
+    if len(inputs) != 4:
+        raise ValueError(f"lstm: expected 4 input values, found {len(inputs)}")
     main, extra, state, sequence = (np.asarray(v, dtype=np.float64) for v in inputs)
+    if any(v.ndim != 2 for v in (main, extra, state, sequence)):
+        raise ValueError("lstm: every input must be a two-dimensional array")
     layers2, b4 = main.shape
     b = extra.shape[1]
     if layers2 % 2 or b4 != 4 * b or state.shape != (layers2, b) or sequence.shape[1:] != (b,):
