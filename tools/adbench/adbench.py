@@ -52,8 +52,8 @@ def parse_sizes(pairs) -> dict:
             sizes[name] = int(value)
         except ValueError:
             raise ToolError(f"size {name}: expected an integer, found {value!r}") from None
-        if sizes[name] < 1:
-            raise ToolError(f"size {name} must be at least 1, found {sizes[name]}")
+        if sizes[name] < 0:
+            raise ToolError(f"size {name} must not be negative, found {sizes[name]}")
     return sizes
 
 

@@ -42,6 +42,8 @@ def parse(path) -> list:
 
 def generate(rng, d: int, k: int, n: int) -> str:
     """A synthetic GMM file: alphas and icf ~ N(0,1), means ~ U(0,1), points ~ N(0,1)."""
+    if min(d, k, n) < 1:
+        raise ValueError(f"gmm: d, k and n must be at least 1, found {d}, {k}, {n}")
     alphas = rng.standard_normal(k)
     means = rng.uniform(0.0, 1.0, (k, d))
     icf = rng.standard_normal((k, d * (d + 1) // 2))

@@ -37,7 +37,10 @@ def parse(path) -> list:
 
 
 def generate(rng, l: int, c: int, b: int) -> str:  # noqa: E741 (the README's name)
-    """A synthetic LSTM file: parameters and state ~ U(0,1), the sequence random bits."""
+    """A synthetic LSTM file: parameters and state ~ U(0,1), the sequence random bits
+    (each 1 with probability 1/4, about as often as in ADBench's text-derived files)."""
+    if min(l, b) < 1 or c < 2:
+        raise ValueError(f"lstm: l and b must be at least 1 and c at least 2, found {l}, {c}, {b}")
     main = rng.uniform(0.0, 1.0, (2 * l, 4 * b))
     extra = rng.uniform(0.0, 1.0, (3, b))
     state = rng.uniform(0.0, 1.0, (2 * l, b))
