@@ -12,8 +12,8 @@ coordinates is a complicated one; `us` holds them point by point (u1, u2, u1, ..
 The objective is the residuals `[N][3]`; the Jacobian is `[cols][3N]`, one row per
 column of ADBench's 3N-row Jacobian: in the complicated variant ∂/∂u1 and ∂/∂u2 of
 each point's residual first, then the 26 θ columns. It is computed with
-forward-mode dual numbers (`forward.py`). Unlike the Futhark program, the reference
-poses only the vertices the points are matched with.
+forward-mode dual numbers (`forward.py`). Only the vertices the residuals read are
+posed.
 """
 
 from pathlib import Path
