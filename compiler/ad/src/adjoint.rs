@@ -2,6 +2,11 @@
 //! contributions into a variable's adjoint, elementwise addition of arrays,
 //! sums over outer dimensions, adjoint scopes, and fresh copies of bodies
 //! for re-execution.
+//!
+//! Inside the return sweep of a map, the adjoint of an array free in the
+//! map is an accumulator (see [`crate::rev_soacs`]): a contribution to it
+//! is an `update_acc`, at an index for a read of one element or row
+//! ([`Ctx::update_acc_adj`]), of the whole array otherwise.
 
 use std::collections::{HashMap, HashSet};
 
@@ -42,6 +47,14 @@ impl Ctx<'_> {
         if !self.active(o) {
             return Ok(());
         }
+        if self.acc_adj(v).is_some() {
+            if c.var().is_some_and(|cv| self.ty(cv).acc) {
+                // An accumulator threaded through a construct replaces it.
+                self.adj.insert(v, c);
+                return Ok(());
+            }
+            return self.update_acc_adj(out, v, Vec::new(), c);
+        }
         match self.adj.get(&v).copied() {
             None => {
                 self.adj.insert(v, c);
@@ -58,6 +71,36 @@ impl Ctx<'_> {
                 self.owned.insert(v);
             }
         }
+        Ok(())
+    }
+
+    /// The accumulator holding the adjoint of `v` in the current scope, if
+    /// it is one.
+    pub fn acc_adj(&self, v: VarId) -> Option<VarId> {
+        match self.adj.get(&v) {
+            Some(Operand::Var(a)) if self.ty(*a).acc => Some(*a),
+            _ => None,
+        }
+    }
+
+    /// Adds `c` at index `idx` (a prefix of the dimensions; none for the
+    /// whole array) to the adjoint of `x`, which is an accumulator: an
+    /// `update_acc` whose result becomes the adjoint.
+    pub fn update_acc_adj(
+        &mut self,
+        out: &mut Vec<Stm>,
+        x: VarId,
+        idx: Vec<Operand>,
+        c: Operand,
+    ) -> R<()> {
+        let Some(acc) = self.acc_adj(x) else {
+            return Err(self.err("internal error: an accumulator update of a dense adjoint"));
+        };
+        let name = format!("{}_adj", self.name(x));
+        let a2 = self.fresh(&name, self.ty(acc));
+        self.push(out, vec![a2], Exp::UpdateAcc { acc, idx, value: c });
+        self.adj.insert(x, a2.into());
+        self.owned.remove(&x);
         Ok(())
     }
 

@@ -53,9 +53,11 @@
 //!   sweeps it back, carrying the adjoints of the loop parameters and of the
 //!   free variables.
 //! - `screma`: a map whose lambda is the vjp of the map lambda, giving the
-//!   adjoints of the input rows; free variables' adjoints are summed over
-//!   the iterations by `+` reductions; a `+` reduction passes its result's
-//!   adjoint to every element.
+//!   adjoints of the input rows; the adjoint of an array free in the map is
+//!   an accumulator that each iteration updates where it read (a
+//!   `with_acc` around the map, or the enclosing map's accumulator passed
+//!   on), scalars free in the map sum their adjoints by `+` reductions; a
+//!   `+` reduction passes its result's adjoint to every element.
 //! - other reductions (when their results have adjoints): the values they
 //!   reduce are computed again by a map, whose return sweep follows the
 //!   rules above. A float `*` reduction counts zeros: `x̄ᵢ = ȳ·p/xᵢ`
@@ -113,6 +115,8 @@ pub mod adjoint;
 pub mod arrays;
 pub mod control;
 pub mod ctx;
+//! - [`rev_acc`]: reverse mode of statements inside a map that touch an
+//!   adjoint held as an accumulator (indexing, `if`, loops).
 pub mod jvp;
 pub mod rev_arrays;
 pub mod rev_control;
@@ -120,6 +124,7 @@ pub mod rev_scanred;
 pub mod rev_scatter;
 pub mod rev_soacs;
 pub mod scalar;
+pub mod rev_acc;
 pub mod soacs;
 pub mod vjp;
 

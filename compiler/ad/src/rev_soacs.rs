@@ -3,16 +3,26 @@
 //! The return sweep of a `screma` is a `screma` over the same inputs and
 //! the adjoints of the mapped results, whose lambda re-executes the map
 //! lambda on one row and sweeps it back. It maps out the adjoints of the
-//! input rows, and sums the adjoints of the free variables over the
+//! input rows. The adjoint of an array free in the map lambda is an
+//! accumulator passed to every iteration: a read of one element `x[i]`
+//! adds `ȳ` at index `i` (an `update_acc`), so gathering `m` elements
+//! costs `O(m)` and not a dense adjoint per iteration. Where the
+//! enclosing scope holds that adjoint as an accumulator already (a map
+//! inside a map's return sweep), the accumulator is passed on; otherwise a
+//! `with_acc` around the return sweep turns the adjoint accumulated so far
+//! (or zeros) into one. Scalars free in the map sum their adjoints over the
 //! iterations with one `+` reduction each. A reduction with `+` passes its
 //! result's adjoint unchanged to every element it reduced; scans and
 //! reductions with other operators go through [`crate::rev_scanred`].
 
 use std::collections::HashSet;
 
-use ir::{BinOp, Body, Exp, Lambda, Operand, Param, ScanRed, Screma, Stm, Type, VarId};
+use ir::{
+    AccInput, BinOp, Body, Exp, Lambda, Operand, Param, ScanRed, Screma, Size, Stm, Type, VarId,
+    WithAcc,
+};
 
-use crate::ctx::{Ctx, R, konst};
+use crate::ctx::{Ctx, R, differentiable, konst};
 use crate::rev_scanred::is_binop;
 
 impl Ctx<'_> {
@@ -57,9 +67,21 @@ impl Ctx<'_> {
                 _ => seeds.push(None),
             }
         }
+        // Each array free in the lambda gets an accumulator parameter.
+        let cands = self.acc_candidates(&s.map);
+        let acc_params: Vec<VarId> = cands
+            .iter()
+            .map(|x| {
+                let name = format!("{}_acc", self.name(*x));
+                self.fresh(&name, self.ty(*x).to_acc())
+            })
+            .collect();
         let mut b = Vec::new();
         self.fwd_body(&body, &mut b)?;
         let saved = self.enter_scope();
+        for (x, a) in cands.iter().zip(&acc_params) {
+            self.adj.insert(*x, (*a).into());
+        }
         let swept = self.rev_body(&body, &seeds, &mut b).and_then(|()| {
             let mut res = Vec::new();
             for p in &ps[..nin] {
@@ -71,22 +93,46 @@ impl Ctx<'_> {
         });
         let mut binds: HashSet<VarId> = ps.iter().copied().collect();
         ir::uses::body_binds(&body, &mut binds);
+        // The accumulators the sweep updated: (array, parameter, final).
+        let accs: Vec<(VarId, VarId, Operand)> = cands
+            .iter()
+            .zip(&acc_params)
+            .filter_map(|(x, a)| match self.adj.get(x) {
+                Some(f) if *f != Operand::Var(*a) => Some((*x, *a, *f)),
+                _ => None,
+            })
+            .collect();
         let mut free: Vec<(VarId, Operand)> = self
             .adj
             .iter()
-            .filter(|(v, _)| !binds.contains(v))
+            .filter(|(v, _)| !binds.contains(v) && !cands.contains(v))
             .map(|(v, a)| (*v, *a))
             .collect();
         free.sort_by_key(|(v, _)| v.as_u32());
         self.leave_scope(saved);
         let param_adjs = swept?;
+        // Threaded: every accumulator comes from the enclosing scope.
+        let threaded = accs.iter().all(|(x, _, _)| self.acc_adj(*x).is_some());
         let mut params: Vec<Param> = ps[..nin].iter().copied().map(Param::new).collect();
         params.extend(adj_rows.iter().copied().map(Param::new));
+        params.extend(accs.iter().map(|(_, a, _)| Param::new(*a)));
         if ps.len() > nin {
             params.push(Param::new(ps[nin]));
         }
         let mut inputs = s.inputs.clone();
         inputs.extend(adj_inputs);
+        let mut with_params = Vec::new();
+        for (x, a, _) in &accs {
+            match self.acc_adj(*x) {
+                Some(outer) if threaded => inputs.push(outer),
+                _ => {
+                    let name = format!("{}_acc", self.name(*x));
+                    let w = self.fresh(&name, self.ty(*a));
+                    with_params.push(w);
+                    inputs.push(w);
+                }
+            }
+        }
         let mut ret = Vec::new();
         let mut result = Vec::new();
         let mut reduces = Vec::new();
@@ -108,6 +154,13 @@ impl Ctx<'_> {
             });
             pat.push(self.fresh("adj_free", t));
         }
+        let nfree = pat.len();
+        for (_, a, f) in &accs {
+            let t = self.ty(*a);
+            ret.push(t.clone());
+            result.push(*f);
+            pat.push(self.fresh("adj_acc", t));
+        }
         let ws = s.w.to_size();
         let mut targets = Vec::new();
         for (p, a) in &param_adjs {
@@ -120,29 +173,134 @@ impl Ctx<'_> {
         if pat.is_empty() {
             return Ok(());
         }
-        self.push(
-            out,
-            pat.clone(),
-            Exp::Screma(Box::new(Screma {
-                w: s.w,
-                inputs,
-                scans: Vec::new(),
-                reduces,
-                map: Lambda {
-                    params,
-                    ret,
-                    body: Body { stms: b, result },
-                },
-            })),
-        );
+        let screma = Exp::Screma(Box::new(Screma {
+            w: s.w,
+            inputs,
+            scans: Vec::new(),
+            reduces,
+            map: Lambda {
+                params,
+                ret,
+                body: Body { stms: b, result },
+            },
+        }));
+        let nacc = accs.len();
+        let pat = if with_params.is_empty() {
+            self.push(out, pat.clone(), screma);
+            for ((x, _, _), a) in accs.iter().zip(&pat[nfree..nfree + nacc]) {
+                self.adj.insert(*x, (*a).into());
+            }
+            pat
+        } else {
+            self.with_accs(out, &accs, with_params, pat, nfree, screma)?
+        };
         for (n, (f, _)) in free.iter().enumerate() {
             self.add_adj(out, &(*f).into(), pat[n].into(), true)?;
         }
         for (n, p) in targets.iter().enumerate() {
             let j = ps.iter().position(|q| q == p).unwrap_or(0);
             let x = s.inputs[j];
-            self.add_adj(out, &x.into(), pat[free.len() + n].into(), true)?;
+            self.add_adj(out, &x.into(), pat[nfree + nacc + n].into(), true)?;
         }
         Ok(())
+    }
+
+    /// The arrays free in `lam` that can carry adjoints, in a fixed order:
+    /// each gets an accumulator in the return sweep of a map of `lam`.
+    fn acc_candidates(&self, lam: &Lambda) -> Vec<VarId> {
+        let mut xs: Vec<VarId> = ir::uses::lambda_free(self.vars(), lam)
+            .into_iter()
+            .filter(|v| {
+                let t = self.ty(*v);
+                differentiable(&t) && !t.shape.is_empty() && !t.shape.contains(&Size::Any)
+            })
+            .collect();
+        xs.sort_by_key(|v| v.as_u32());
+        xs
+    }
+
+    /// Emits `with_acc` around the return sweep `screma` (bound to `pat`:
+    /// `nfree` reduced adjoints, one accumulator per entry of `accs`, then
+    /// the adjoints of the input rows), turning into accumulators the
+    /// adjoints of the arrays of `accs` (their parameters `with_params`):
+    /// the adjoint accumulated so far, or zeros where the enclosing scope
+    /// holds it as an accumulator, to which the result is then added.
+    /// Returns the variables bound outside in the order of `pat`, the
+    /// accumulators replaced by the arrays.
+    fn with_accs(
+        &mut self,
+        out: &mut Vec<Stm>,
+        accs: &[(VarId, VarId, Operand)],
+        with_params: Vec<VarId>,
+        pat: Vec<VarId>,
+        nfree: usize,
+        screma: Exp,
+    ) -> R<Vec<VarId>> {
+        let nacc = accs.len();
+        let mut inputs = Vec::new();
+        let mut into_outer = Vec::new();
+        for (x, _, _) in accs {
+            let t = self.ty(*x);
+            let init = if self.acc_adj(*x).is_some() {
+                into_outer.push(true);
+                self.zeros_of(out, &t)?
+            } else {
+                into_outer.push(false);
+                self.take_owned_adj(out, *x)?
+            };
+            let Operand::Var(arr) = init else {
+                return Err(self.err("internal error: a scalar adjoint of an array"));
+            };
+            let elem = Type::scalar(t.elem);
+            let op = self.add_lambda(&elem)?;
+            inputs.push(AccInput {
+                arr,
+                op: Some((op, konst(t.elem, 0.0))),
+            });
+        }
+        let order: Vec<usize> = (nfree..nfree + nacc)
+            .chain(0..nfree)
+            .chain(nfree + nacc..pat.len())
+            .collect();
+        let ret: Vec<Type> = order.iter().map(|&k| self.ty(pat[k])).collect();
+        let result: Vec<Operand> = order.iter().map(|&k| pat[k].into()).collect();
+        let outer: Vec<VarId> = order
+            .iter()
+            .enumerate()
+            .map(|(j, &k)| {
+                let t = if j < nacc {
+                    self.ty(accs[j].0)
+                } else {
+                    self.ty(pat[k])
+                };
+                self.fresh("adj_with", t)
+            })
+            .collect();
+        let mut body = Vec::new();
+        self.push(&mut body, pat, screma);
+        self.push(
+            out,
+            outer.clone(),
+            Exp::WithAcc(Box::new(WithAcc {
+                inputs,
+                lambda: Lambda {
+                    params: with_params.into_iter().map(Param::new).collect(),
+                    ret,
+                    body: Body { stms: body, result },
+                },
+            })),
+        );
+        for (j, (x, _, _)) in accs.iter().enumerate() {
+            if into_outer[j] {
+                self.add_adj(out, &(*x).into(), outer[j].into(), true)?;
+            } else {
+                self.adj.insert(*x, outer[j].into());
+                self.owned.insert(*x);
+            }
+        }
+        let mut res = outer[nacc..nacc + nfree].to_vec();
+        res.extend(&outer[..nacc]);
+        res.extend(&outer[nacc + nfree..]);
+        Ok(res)
     }
 }

@@ -269,13 +269,24 @@ impl Ctx<'_> {
             | Exp::Assert { .. } => Ok(()),
             Exp::Index(..)
             | Exp::Update(..)
+            Exp::Index(x, _) if self.acc_adj(*x).is_some() => self.rev_index_acc(out, stm),
             | Exp::Replicate { .. }
             | Exp::Reshape { .. }
             | Exp::Rearrange { .. }
             | Exp::Concat { .. }
             | Exp::Copy(_) => self.rev_array(out, stm),
-            Exp::If { .. } => self.rev_if(out, stm),
-            Exp::Loop { .. } => self.rev_loop(out, stm),
+            Exp::If { .. } => {
+                let accs = self.acc_adjs_used(stm);
+                if accs.is_empty() {
+                    self.rev_if(out, stm)
+                } else {
+                    self.rev_if_acc(out, stm, &accs)
+                }
+            }
+            Exp::Loop { .. } => {
+                let accs = self.acc_adjs_used(stm);
+                self.with_accs_aside(out, &accs, |cx, out| cx.rev_loop(out, stm))
+            }
             Exp::Screma(s) => self.rev_screma(out, stm, s),
             Exp::Hist(h) => self.rev_hist(out, stm, h),
             Exp::Scatter(s) => self.rev_scatter(out, stm, s),

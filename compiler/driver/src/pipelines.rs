@@ -22,7 +22,9 @@ pub fn pass_by_name(name: &str) -> Option<Pass> {
 /// `vjp` nodes innermost first, so that a `jvp` of a `vjp` sees the `vjp` expanded)
 /// right after inlining, so that it sees the bodies of the functions it
 /// differentiates, and the simplifier and fusion clean up the derivative code like
-/// any other.
+/// any other. `acc_to_red` follows the first simplification after `ad` (which hoists
+/// loop-invariant indices out of maps), turning the accumulator updates of reverse
+/// mode that are invariant to a map into reductions.
 pub fn standard() -> Vec<Pass> {
     let mut passes = opt::pipelines::standard();
     let at = passes
@@ -30,6 +32,11 @@ pub fn standard() -> Vec<Pass> {
         .position(|p| p.name == "inline")
         .map_or(0, |i| i + 1);
     passes.insert(at, ad::AD_PASS);
+    let simplify = passes[at..]
+        .iter()
+        .position(|p| p.name == "simplify")
+        .map_or(passes.len(), |i| at + i + 1);
+    passes.insert(simplify, opt::acc_to_red::PASS);
     passes
 }
 
@@ -45,5 +52,13 @@ mod tests {
         let names: Vec<&str> = standard().iter().map(|p| p.name).collect();
         let inline = names.iter().position(|n| *n == "inline").unwrap();
         assert_eq!(names[inline + 1], "ad", "{names:?}");
+    }
+
+    #[test]
+    fn acc_to_red_follows_the_simplification_after_ad() {
+        let names: Vec<&str> = standard().iter().map(|p| p.name).collect();
+        let ad = names.iter().position(|n| *n == "ad").unwrap();
+        let simplify = ad + names[ad..].iter().position(|n| *n == "simplify").unwrap();
+        assert_eq!(names[simplify + 1], "acc_to_red", "{names:?}");
     }
 }

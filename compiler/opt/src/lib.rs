@@ -4,6 +4,7 @@
 //!   propagation, common-subexpression and dead-code elimination, hoisting).
 //! - [`inline`]: the inliner.
 //! - [`fusion`]: producer–consumer and sibling fusion of SOACs.
+//! - [`acc_to_red`]: accumulator updates invariant to a map become reductions.
 //! - [`structure`]: counts of the constructs of a program, for tests.
 //! - [`pipelines`]: every pass by name, and the standard pipelines.
 //!
@@ -11,6 +12,7 @@
 //! keep the program's meaning (checked by running the IR interpreter before and after
 //! on the tests) and its validity (checked by the IR verifier after each pass).
 
+pub mod acc_to_red;
 pub mod fusion;
 pub mod inline;
 pub mod pipelines;

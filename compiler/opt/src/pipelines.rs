@@ -12,6 +12,7 @@ pub fn all_passes() -> Vec<Pass> {
         crate::simplify::HOIST_PASS,
         crate::inline::PASS,
         crate::fusion::PASS,
+        crate::acc_to_red::PASS,
     ]
 }
 

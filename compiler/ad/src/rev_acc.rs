@@ -1,0 +1,169 @@
+//! Return-sweep rules for statements that touch an adjoint held as an
+//! accumulator (an array free in a map whose return sweep is being built,
+//! see [`crate::rev_soacs`]).
+//!
+//! - `y = x[i, j, …]` (indices only): `update_acc(x̄, (i, j, …), ȳ)`, one
+//!   element (or row) and not a dense array; with a slice, the contribution
+//!   is a dense array added whole.
+//! - `if`: the branches are swept with the accumulators in scope and
+//!   return them, so a read under a condition (`if i == j then x[i] else
+//!   0`) stays one `update_acc`.
+//! - any other construct that reads the adjoints of its free variables
+//!   (loops): the accumulators are set aside, the construct's rule builds
+//!   dense adjoints as outside a map, and those are then added to the
+//!   accumulators whole.
+
+use std::collections::HashSet;
+
+use ir::{Body, DimIndex, Exp, Operand, Stm, VarId};
+
+use crate::ctx::{Ctx, R};
+
+impl Ctx<'_> {
+    /// The variables `stm` mentions whose adjoints are accumulators.
+    pub fn acc_adjs_used(&self, stm: &Stm) -> Vec<VarId> {
+        let mut used = HashSet::new();
+        ir::uses::exp_uses(self.vars(), &stm.exp, &mut used);
+        let mut xs: Vec<VarId> = used
+            .into_iter()
+            .filter(|v| self.acc_adj(*v).is_some())
+            .collect();
+        xs.sort_by_key(|v| v.as_u32());
+        xs
+    }
+
+    /// The return sweep of `y = x[idx]` where the adjoint of `x` is an
+    /// accumulator.
+    pub fn rev_index_acc(&mut self, out: &mut Vec<Stm>, stm: &Stm) -> R<()> {
+        let Exp::Index(x, idx) = &stm.exp else {
+            return Err(self.err("internal error: not an index"));
+        };
+        let Some(a) = self.adj.get(&stm.pat[0]).copied() else {
+            return Ok(());
+        };
+        let fixed: Option<Vec<Operand>> = idx
+            .iter()
+            .map(|d| match d {
+                DimIndex::Fix(i) => Some(*i),
+                DimIndex::Range { .. } => None,
+            })
+            .collect();
+        if let Some(is) = fixed {
+            return self.update_acc_adj(out, *x, is, a);
+        }
+        let t = self.ty(*x);
+        let Operand::Var(z) = self.zeros_of(out, &t)? else {
+            return Err(self.err("internal error: a scalar adjoint of an array"));
+        };
+        let c = self.bind(out, "adj_upd", Exp::Update(z, idx.clone(), a))?;
+        self.update_acc_adj(out, *x, Vec::new(), c.into())
+    }
+
+    /// Runs `rule` (the return sweep of a construct that reads the adjoints
+    /// of its free variables) with the accumulator adjoints of `xs` set
+    /// aside, then adds the dense adjoints it built for them to the
+    /// accumulators.
+    pub fn with_accs_aside(
+        &mut self,
+        out: &mut Vec<Stm>,
+        xs: &[VarId],
+        rule: impl FnOnce(&mut Self, &mut Vec<Stm>) -> R<()>,
+    ) -> R<()> {
+        let aside: Vec<(VarId, Operand)> = xs
+            .iter()
+            .filter_map(|x| Some((*x, self.adj.remove(x)?)))
+            .collect();
+        let res = rule(self, out);
+        for (x, acc) in aside {
+            let dense = self.adj.insert(x, acc);
+            if res.is_ok()
+                && let Some(d) = dense
+            {
+                self.update_acc_adj(out, x, Vec::new(), d)?;
+            }
+        }
+        res
+    }
+
+    /// The return sweep of an `if` whose branches touch the accumulator
+    /// adjoints of `accs`: an `if` on the same condition whose branches
+    /// re-execute the branch, sweep it back with the accumulators in scope,
+    /// and return the accumulators, then the dense adjoints of the other
+    /// free variables they touch.
+    pub fn rev_if_acc(&mut self, out: &mut Vec<Stm>, stm: &Stm, accs: &[VarId]) -> R<()> {
+        let Exp::If {
+            cond,
+            then_body,
+            else_body,
+        } = &stm.exp
+        else {
+            return Err(self.err("internal error: not an if"));
+        };
+        let seeds: Vec<Option<Operand>> =
+            stm.pat.iter().map(|v| self.adj.get(v).copied()).collect();
+        let outer: Vec<Operand> = accs.iter().map(|x| self.adj[x]).collect();
+        let mut branches = Vec::new();
+        for branch in [then_body, else_body] {
+            let (_, b2) = self.rename(&[], branch);
+            let mut stms = Vec::new();
+            self.fwd_body(&b2, &mut stms)?;
+            let saved = self.enter_scope();
+            for (x, a) in accs.iter().zip(&outer) {
+                self.adj.insert(*x, *a);
+            }
+            let swept = self.rev_body(&b2, &seeds, &mut stms);
+            let adj = std::mem::take(&mut self.adj);
+            self.leave_scope(saved);
+            swept?;
+            let mut binds = HashSet::new();
+            ir::uses::body_binds(&b2, &mut binds);
+            branches.push((stms, adj, binds));
+        }
+        let mut free: Vec<VarId> = branches
+            .iter()
+            .flat_map(|(_, adj, binds)| adj.keys().filter(|v| !binds.contains(v)).copied())
+            .filter(|v| !accs.contains(v))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        free.sort_by_key(|v| v.as_u32());
+        let mut bodies = Vec::new();
+        for (mut stms, adj, _) in branches {
+            let mut result: Vec<Operand> = accs.iter().map(|x| adj[x]).collect();
+            for f in &free {
+                result.push(match adj.get(f) {
+                    Some(a) => *a,
+                    None => self.zeros_like(&mut stms, *f)?,
+                });
+            }
+            bodies.push(Body { stms, result });
+        }
+        let mut pat = Vec::new();
+        for (x, a) in accs.iter().zip(&outer) {
+            let name = format!("{}_adj", self.name(*x));
+            let t = self.op_ty(a);
+            pat.push(self.fresh(&name, t));
+        }
+        for f in &free {
+            pat.push(self.fresh("adj_if", self.ty(*f)));
+        }
+        let else_body = bodies.pop().unwrap_or_default();
+        let then_body = bodies.pop().unwrap_or_default();
+        self.push(
+            out,
+            pat.clone(),
+            Exp::If {
+                cond: *cond,
+                then_body,
+                else_body,
+            },
+        );
+        for (x, a) in accs.iter().zip(&pat) {
+            self.adj.insert(*x, (*a).into());
+        }
+        for (f, r) in free.iter().zip(&pat[accs.len()..]) {
+            self.add_adj(out, &(*f).into(), (*r).into(), false)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,123 @@
+//! Cost tests of reverse-mode AD, measured with the IR interpreter's
+//! operation counter (scalar operations + array elements read + written):
+//! deterministic, no timing.
+//!
+//! Each program has an entry `primal` computing a function and an entry
+//! `grad` computing its vjp. The ratio of their operation counts must be
+//! bounded and must stay flat (within a small factor) when the input grows
+//! tenfold: an adjoint that costs more than the primal by a factor of the
+//! input size (a dense adjoint array per iteration of a map, a dense zero
+//! array for a single read) shows up as a ratio growing with the size.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use driver::db::Database;
+use driver::system::MemorySystem;
+use values::Value;
+
+/// Internalises `src`, runs the standard pipeline with the verifier after
+/// every pass, and returns the IR program.
+fn compile(src: &str) -> ir::Program {
+    let system = MemorySystem::new();
+    let path = Path::new("/cost/prog.fut");
+    system.insert(path, src.as_bytes().to_vec());
+    let db = Database::new(Arc::new(system));
+    let program = driver::load_program(&db, path).expect("the program is in memory");
+    assert!(program.is_ok(), "the program must type-check");
+    driver::irrun::compile(&db, &program, true).unwrap_or_else(|e| panic!("compile: {e}"))
+}
+
+/// The operation count of entry `name` on `args`, and its results.
+fn run(prog: &ir::Program, name: &str, args: &[Value]) -> (u64, Vec<Value>) {
+    let entry = prog
+        .entries
+        .iter()
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("no entry {name}"));
+    let fname = prog.functions[entry.fun].name.clone();
+    let out = ir::interp::run_function(prog, &fname, internalise::expand_args(args.to_vec()))
+        .unwrap_or_else(|e| panic!("{name}: {}", e.message));
+    let c = out.counters;
+    (c.scalar_ops + c.reads + c.writes, out.values)
+}
+
+/// `n` deterministic pseudo-random floats in (0.5, 1.5).
+fn floats(n: usize, seed: u64) -> Vec<f64> {
+    let mut rng = values::generate::Rng::new(seed);
+    (0..n).map(|_| rng.float_in(0.5, 1.5)).collect()
+}
+
+/// A vector of `n` floats.
+fn vector(n: usize, seed: u64) -> Value {
+    Value::vector(floats(n, seed))
+}
+
+/// An `r`×`c` matrix of floats.
+fn matrix(r: usize, c: usize, seed: u64) -> Value {
+    Value::array(vec![r, c], floats(r * c, seed)).expect("shape matches")
+}
+
+/// `n` indices in `[0, bound)`.
+fn indices(n: usize, bound: usize, seed: u64) -> Value {
+    let mut rng = values::generate::Rng::new(seed);
+    let is: Vec<i64> = (0..n)
+        .map(|_| rng.int_in(0, bound as i128 - 1) as i64)
+        .collect();
+    Value::vector(is)
+}
+
+/// The ratio of the operation counts of `grad` and `primal` on the
+/// arguments `args`.
+fn ratio(prog: &ir::Program, primal: &[Value], grad: &[Value]) -> f64 {
+    let (p, _) = run(prog, "primal", primal);
+    let (g, _) = run(prog, "grad", grad);
+    g as f64 / p as f64
+}
+
+/// Checks that the gradient/primal ratio at size `n` and `10 n` is at most
+/// `bound`, and that it grows by at most `flat` from `n` to `10 n`;
+/// `args(n)` gives the primal's and the gradient's arguments. Returns the
+/// two ratios.
+fn check_flat(
+    what: &str,
+    src: &str,
+    n: usize,
+    bound: f64,
+    flat: f64,
+    args: impl Fn(usize) -> (Vec<Value>, Vec<Value>),
+) -> (f64, f64) {
+    let prog = compile(src);
+    let (p1, g1) = args(n);
+    let (p2, g2) = args(10 * n);
+    let r1 = ratio(&prog, &p1, &g1);
+    let r2 = ratio(&prog, &p2, &g2);
+    println!(
+        "{what}: vjp/primal = {r1:.2} at n = {n}, {r2:.2} at n = {}",
+        10 * n
+    );
+    assert!(
+        r1 <= bound && r2 <= bound,
+        "{what}: ratio {r1:.2} / {r2:.2} above {bound}"
+    );
+    assert!(
+        r2 <= flat * r1,
+        "{what}: ratio grows from {r1:.2} to {r2:.2} when n grows tenfold"
+    );
+    (r1, r2)
+}
+
+#[test]
+fn gather_in_a_map() {
+    let src = "
+def f [n][m] (is: [m]i64) (xs: [n]f64) : [m]f64 = map (\\i -> xs[i] * xs[i]) is
+entry primal [n][m] (is: [m]i64) (xs: [n]f64) : [m]f64 = f is xs
+entry grad [n][m] (is: [m]i64) (xs: [n]f64) (ys: [m]f64) : [n]f64 = vjp (f is) xs ys
+";
+    check_flat("gather", src, 20, 6.0, 1.3, |n| {
+        let is = indices(n, n, 1);
+        let xs = vector(n, 2);
+        let ys = vector(n, 3);
+        (vec![is.clone(), xs.clone()], vec![is, xs, ys])
+    });
+}
