@@ -120,6 +120,7 @@ pub mod ctx;
 pub mod jvp;
 pub mod rev_arrays;
 pub mod rev_control;
+pub mod rev_hist;
 pub mod rev_scanred;
 pub mod rev_scatter;
 pub mod rev_soacs;

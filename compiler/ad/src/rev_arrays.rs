@@ -4,11 +4,12 @@
 //!   (zeros if it had none, copied if it is shared).
 //! - `y = x with [idx] = v`: `v̄ += ȳ[idx]` and `x̄ += ȳ with [idx] = 0`.
 //! - `replicate`: the adjoint summed over the replicated dimensions;
-//!   `reshape` and `rearrange`: the adjoint reshaped back or permuted by the
+//!   `reshape` and `rearrange`: the adjoint reshaped back (passed on as it
+//!   is when the reshape only fixes statically unknown sizes) or permuted by the
 //!   inverse permutation; `concat`: the slices of the adjoint; `copy`: the
 //!   adjoint itself.
 
-use ir::{BinOp, DimIndex, Exp, Operand, Stm, VarId};
+use ir::{BinOp, DimIndex, Exp, Operand, Size, Stm, VarId};
 
 use crate::ctx::{Ctx, R};
 
@@ -79,6 +80,19 @@ impl Ctx<'_> {
             Exp::Reshape { arr, .. } => {
                 let a = self.adj_var(y)?;
                 let shape = self.ty(*arr).shape;
+                if shape.contains(&Size::Any) {
+                    // A size coercion of an array whose size is not known
+                    // statically (a map returning existentially sized
+                    // rows): same rank, so the adjoint has its shape.
+                    if shape.len() != self.ty(a).shape.len() {
+                        return Err(self.err(
+                            "a reshape to another rank of an array of statically unknown size, \
+                             inside vjp",
+                        ));
+                    }
+                    let owned = self.owned.contains(&y);
+                    return self.add_adj(out, &(*arr).into(), a.into(), owned);
+                }
                 let c = self.bind(out, "adj_reshape", Exp::Reshape { shape, arr: a })?;
                 self.add_adj(out, &(*arr).into(), c.into(), false)
             }

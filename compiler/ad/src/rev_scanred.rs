@@ -55,9 +55,60 @@ pub fn is_binop(sr: &ScanRed, bop: BinOp) -> bool {
     })
 }
 
+/// When `op` (on `k`-tuples of arrays) applies a scalar operator
+/// elementwise — its result is a map over its `2k` parameters, as `map2 f`
+/// is, up to size assertions and reshapes — that map's lambda.
+pub fn elementwise(op: &Lambda) -> Option<&Lambda> {
+    let params: Vec<VarId> = op.params.iter().map(|p| p.var).collect();
+    if params.is_empty() || op.ret.iter().any(|t| t.shape.is_empty()) {
+        return None;
+    }
+    let mut found: Option<(&Stm, &Screma)> = None;
+    for st in &op.body.stms {
+        match &st.exp {
+            Exp::Screma(s) => {
+                if found.is_some() || !s.scans.is_empty() || !s.reduces.is_empty() {
+                    return None;
+                }
+                found = Some((st, s));
+            }
+            Exp::Cmp(..) | Exp::Assert { .. } | Exp::Reshape { .. } | Exp::Atom(_) => {}
+            _ => return None,
+        }
+    }
+    let (st, s) = found?;
+    if s.inputs != params || s.map.params.len() != params.len() {
+        return None;
+    }
+    // Each result must be the map's result of the same position, possibly
+    // reshaped or renamed.
+    let source = |v: VarId| -> Option<VarId> {
+        let mut v = v;
+        loop {
+            if st.pat.contains(&v) {
+                return Some(v);
+            }
+            let def = op.body.stms.iter().find(|t| t.pat == [v])?;
+            v = match &def.exp {
+                Exp::Reshape { arr, .. } => *arr,
+                Exp::Atom(Operand::Var(x)) => *x,
+                _ => return None,
+            };
+        }
+    };
+    let ok = op.body.result.len() == st.pat.len()
+        && op
+            .body
+            .result
+            .iter()
+            .zip(&st.pat)
+            .all(|(r, p)| r.var().and_then(source) == Some(*p));
+    ok.then_some(&s.map)
+}
+
 impl Ctx<'_> {
     /// The identity lambda on rows of types `ts`.
-    fn id_lambda(&mut self, ts: &[Type]) -> Lambda {
+    pub(crate) fn id_lambda(&mut self, ts: &[Type]) -> Lambda {
         let ps: Vec<VarId> = ts.iter().map(|t| self.fresh("x", t.clone())).collect();
         Lambda {
             params: ps.iter().copied().map(Param::new).collect(),
@@ -71,7 +122,7 @@ impl Ctx<'_> {
 
     /// A fresh copy of `op` (taking `2k` parameters) with its two argument
     /// groups swapped when `flip`.
-    fn op_copy(&mut self, op: &Lambda, flip: bool) -> Lambda {
+    pub(crate) fn op_copy(&mut self, op: &Lambda, flip: bool) -> Lambda {
         let pvars: Vec<VarId> = op.params.iter().map(|p| p.var).collect();
         let (ps, body) = self.rename(&pvars, &op.body);
         let k = ps.len() / 2;
@@ -87,7 +138,7 @@ impl Ctx<'_> {
     }
 
     /// Emits `op(a, b)` inline into `out`, returning its results.
-    fn apply_op(
+    pub(crate) fn apply_op(
         &mut self,
         out: &mut Vec<Stm>,
         op: &Lambda,
@@ -155,7 +206,7 @@ impl Ctx<'_> {
     }
 
     /// `if c then a else (stms; b)` for values of types `ts`.
-    fn select_many(
+    pub(crate) fn select_many(
         &mut self,
         out: &mut Vec<Stm>,
         ts: &[Type],
@@ -180,7 +231,12 @@ impl Ctx<'_> {
     }
 
     /// The arrays `xs` in reverse order.
-    fn reverse_arrays(&mut self, out: &mut Vec<Stm>, w: Operand, xs: &[VarId]) -> R<Vec<VarId>> {
+    pub(crate) fn reverse_arrays(
+        &mut self,
+        out: &mut Vec<Stm>,
+        w: Operand,
+        xs: &[VarId],
+    ) -> R<Vec<VarId>> {
         let ts: Vec<Type> = xs
             .iter()
             .map(|x| {
@@ -207,7 +263,7 @@ impl Ctx<'_> {
     /// The exclusive scan of `xs` by `op` from the left (`rev` false:
     /// `ne ⊙ x₀ ⊙ … ⊙ xᵢ₋₁`) or from the right (`rev` true:
     /// `xᵢ₊₁ ⊙ … ⊙ xₙ₋₁ ⊙ ne`).
-    fn exclusive_scan(
+    pub(crate) fn exclusive_scan(
         &mut self,
         out: &mut Vec<Stm>,
         w: Operand,
@@ -308,6 +364,9 @@ impl Ctx<'_> {
                 res.push(self.bind(out, "adj_rep", exp)?);
             }
             return Ok(res);
+        }
+        if let Some(col) = elementwise(&sr.op) {
+            return self.rev_by_columns(out, w, sr, col, &[], xs, ybar);
         }
         if xs.len() == 1
             && ts[0].shape.is_empty()
@@ -422,8 +481,16 @@ impl Ctx<'_> {
             }
             return Ok(res);
         }
-        if xs.len() != 1 || !ts[0].shape.is_empty() {
-            return Err(self.err("a scan whose operator is not + on tuples or arrays, inside vjp"));
+        if let Some(col) = elementwise(&sr.op) {
+            return self.rev_by_columns(out, w, sr, col, ys, xs, ybar);
+        }
+        if ts.iter().any(|t| !t.shape.is_empty() || !t.elem.is_float()) {
+            return Err(self.err(
+                "a scan on arrays or integers whose operator is not + (nor elementwise), inside vjp",
+            ));
+        }
+        if xs.len() > 1 {
+            return self.rev_scan_jacobian(out, w, sr, ys, xs, &bars);
         }
         let t = ts[0].elem;
         let st = Type::scalar(t);
@@ -513,6 +580,318 @@ impl Ctx<'_> {
             let d = cx.bind(b, "d", Exp::Index(dx, vec![DimIndex::Fix(i)]))?;
             Ok(vec![cx.bin(b, BinOp::Mul, d.into(), c.into())?])
         })
+    }
+
+    /// The adjoints of the elements `xs` of a scan on tuples of `K` float
+    /// scalars, whose results `ys` have adjoints `bars`: the rule for
+    /// scalars with `K×K` Jacobians in place of the partial derivatives.
+    /// `Aᵢ = ∂yᵢ/∂yᵢ₋₁` comes row by row from `K` vjps of the operator
+    /// with one-hot seeds; `cᵢ = ȳᵢ + Aᵢ₊₁ᵀ·cᵢ₊₁` is a scan from the end
+    /// composing the affine maps `c ↦ ȳᵢ + Aᵢ₊₁ᵀ·c`; then `x̄ᵢ` is the
+    /// vjp of the operator at `(yᵢ₋₁, xᵢ)` with seed `cᵢ`.
+    fn rev_scan_jacobian(
+        &mut self,
+        out: &mut Vec<Stm>,
+        w: Operand,
+        sr: &ScanRed,
+        ys: &[VarId],
+        xs: &[VarId],
+        bars: &[VarId],
+    ) -> R<Vec<VarId>> {
+        let k = xs.len();
+        let ts: Vec<Type> = xs.iter().map(|x| Type::scalar(self.ty(*x).elem)).collect();
+        let zero = |t: &Type| konst(t.elem, 0.0);
+        let one = |t: &Type| konst(t.elem, 1.0);
+        // The operands of the operator at step i: yᵢ₋₁ (ne at 0) and xᵢ.
+        let operands = {
+            let (ys, xs, ne, ts) = (ys.to_vec(), xs.to_vec(), sr.neutral.clone(), ts.clone());
+            move |cx: &mut Self, b: &mut Vec<Stm>, i: Operand| -> R<Vec<Operand>> {
+                let c = cx.cmp(b, CmpOp::Eq, i, Operand::i64(0))?;
+                let mut eb = Vec::new();
+                let j = cx.bin(&mut eb, BinOp::Sub, i, Operand::i64(1))?;
+                let mut prev = Vec::new();
+                for y in &ys {
+                    prev.push(
+                        cx.bind(&mut eb, "e", Exp::Index(*y, vec![DimIndex::Fix(j)]))?
+                            .into(),
+                    );
+                }
+                let mut args = cx.select_many(
+                    b,
+                    &ts,
+                    c,
+                    ne.clone(),
+                    Body {
+                        stms: eb,
+                        result: prev,
+                    },
+                );
+                for x in &xs {
+                    args.push(
+                        cx.bind(b, "x", Exp::Index(*x, vec![DimIndex::Fix(i)]))?
+                            .into(),
+                    );
+                }
+                Ok(args)
+            }
+        };
+        // The vjp of the operator at `args` with `seeds`: the adjoints of
+        // both operand groups.
+        let op_vjp = {
+            let (op, ts) = (sr.op.clone(), ts.clone());
+            move |cx: &mut Self,
+                  b: &mut Vec<Stm>,
+                  args: &[Operand],
+                  seeds: Vec<Operand>|
+                  -> R<Vec<Operand>> {
+                let f = cx.op_copy(&op, false);
+                let pat: Vec<VarId> = ts
+                    .iter()
+                    .chain(&ts)
+                    .chain(&ts)
+                    .map(|t| cx.fresh("g", t.clone()))
+                    .collect();
+                cx.vjp(
+                    &pat,
+                    &ir::AdExp {
+                        lambda: f,
+                        primals: args.to_vec(),
+                        seeds,
+                    },
+                    b,
+                )?;
+                Ok(pat[k..].iter().copied().map(Operand::Var).collect())
+            }
+        };
+        // Aᵢ, row-major: row r is the adjoint of yᵢ₋₁ for seed e_r.
+        let mts: Vec<Type> = (0..k * k).map(|n| ts[n % k].clone()).collect();
+        let jac = {
+            let (operands, op_vjp, ts) = (operands.clone(), op_vjp.clone(), ts.clone());
+            self.map_index(out, "jacobian", w, &mts, move |cx, b, i| {
+                let args = operands(cx, b, i)?;
+                let mut m = Vec::new();
+                for r in 0..k {
+                    let seeds = (0..k)
+                        .map(|c| if c == r { one(&ts[c]) } else { zero(&ts[c]) })
+                        .collect();
+                    let g = op_vjp(cx, b, &args, seeds)?;
+                    m.extend_from_slice(&g[..k]);
+                }
+                Ok(m)
+            })?
+        };
+        // The affine maps in reverse order: (Aᵢ₊₁ᵀ, ȳᵢ), Aₙ = 0.
+        let mut ats = mts.clone();
+        ats.extend(ts.iter().cloned());
+        let aff = {
+            let (jac, bars, ts) = (jac.clone(), bars.to_vec(), ts.clone());
+            self.map_index(out, "affine", w, &ats, move |cx, b, j| {
+                let last = cx.bin(b, BinOp::Sub, w, Operand::i64(1))?;
+                let i = cx.bin(b, BinOp::Sub, last, j)?;
+                let c = cx.cmp(b, CmpOp::Eq, j, Operand::i64(0))?;
+                let mut eb = Vec::new();
+                let i1 = cx.bin(&mut eb, BinOp::Add, i, Operand::i64(1))?;
+                let mut mt = Vec::new();
+                for r in 0..k {
+                    for col in 0..k {
+                        // Transposed: entry (r, col) of Aᵀ is A[col][r].
+                        let src = jac[col * k + r];
+                        mt.push(
+                            cx.bind(&mut eb, "a", Exp::Index(src, vec![DimIndex::Fix(i1)]))?
+                                .into(),
+                        );
+                    }
+                }
+                let mz: Vec<Operand> = (0..k * k).map(|n| zero(&ts[n % k])).collect();
+                let mts: Vec<Type> = (0..k * k).map(|n| ts[n % k].clone()).collect();
+                let mut res = cx.select_many(
+                    b,
+                    &mts,
+                    c,
+                    mz,
+                    Body {
+                        stms: eb,
+                        result: mt,
+                    },
+                );
+                for y in &bars {
+                    res.push(
+                        cx.bind(b, "b", Exp::Index(*y, vec![DimIndex::Fix(i)]))?
+                            .into(),
+                    );
+                }
+                Ok(res)
+            })?
+        };
+        // (M₁, b₁) then (M₂, b₂) = (M₂·M₁, b₂ + M₂·b₁).
+        let p1: Vec<VarId> = ats.iter().map(|t| self.fresh("f", t.clone())).collect();
+        let p2: Vec<VarId> = ats.iter().map(|t| self.fresh("f", t.clone())).collect();
+        let mut cb = Vec::new();
+        let mut result = Vec::new();
+        for r in 0..k {
+            for col in 0..k {
+                let terms = (0..k)
+                    .map(|l| (p2[r * k + l].into(), p1[l * k + col].into()))
+                    .collect();
+                result.push(self.lin(&mut cb, ts[0].elem, terms)?);
+            }
+        }
+        for r in 0..k {
+            let mut terms: Vec<(Operand, Operand)> = (0..k)
+                .map(|l| (p2[r * k + l].into(), p1[k * k + l].into()))
+                .collect();
+            terms.push((one(&ts[r]), p2[k * k + r].into()));
+            result.push(self.lin(&mut cb, ts[r].elem, terms)?);
+        }
+        let mut neutral: Vec<Operand> = (0..k * k)
+            .map(|n| {
+                if n / k == n % k {
+                    one(&ts[n % k])
+                } else {
+                    zero(&ts[n % k])
+                }
+            })
+            .collect();
+        neutral.extend(ts.iter().map(zero));
+        let mut params: Vec<Param> = p1.iter().copied().map(Param::new).collect();
+        params.extend(p2.iter().copied().map(Param::new));
+        let compose = ScanRed {
+            op: Lambda {
+                params,
+                ret: ats.clone(),
+                body: Body { stms: cb, result },
+            },
+            neutral,
+            commutative: false,
+        };
+        let id = self.id_lambda(&ats);
+        let cs = self.emit_screma(out, "adj_scan", w, aff, vec![compose], id);
+        let cs = cs[k * k..].to_vec();
+        self.map_index(out, "adj_scan", w, &ts, move |cx, b, i| {
+            let last = cx.bin(b, BinOp::Sub, w, Operand::i64(1))?;
+            let j = cx.bin(b, BinOp::Sub, last, i)?;
+            let mut seeds = Vec::new();
+            for c in &cs {
+                seeds.push(
+                    cx.bind(b, "c", Exp::Index(*c, vec![DimIndex::Fix(j)]))?
+                        .into(),
+                );
+            }
+            let args = operands(cx, b, i)?;
+            let g = op_vjp(cx, b, &args, seeds)?;
+            Ok(g[k..].to_vec())
+        })
+    }
+
+    /// The rule of an elementwise operator (`map2 f`): every array
+    /// transposed so that each column is a scan (when `ys`, the scanned
+    /// results, are given) or a reduction of its own with the scalar
+    /// operator `col`, whose rule runs in a map over the columns; the
+    /// adjoints are transposed back.
+    #[allow(clippy::too_many_arguments)]
+    fn rev_by_columns(
+        &mut self,
+        out: &mut Vec<Stm>,
+        w: Operand,
+        sr: &ScanRed,
+        col: &Lambda,
+        ys: &[VarId],
+        xs: &[VarId],
+        ybar: &[Operand],
+    ) -> R<Vec<VarId>> {
+        let scan = !ys.is_empty();
+        let mut bars = Vec::new();
+        for a in ybar {
+            match a.var() {
+                Some(v) => bars.push(v),
+                None => return Err(self.err("internal error: a scalar adjoint of rows")),
+            }
+        }
+        let xt = self.ty(xs[0]);
+        let Some(d) = xt.shape.get(1) else {
+            return Err(self.err("internal error: an elementwise operator on scalars"));
+        };
+        let d = self.size_op(d)?;
+        let transpose = |cx: &mut Self, out: &mut Vec<Stm>, v: VarId, outer: bool| -> R<VarId> {
+            let r = cx.ty(v).rank();
+            let mut perm: Vec<usize> = (0..r).collect();
+            if outer && r >= 2 {
+                perm.swap(0, 1);
+            }
+            cx.bind(out, "cols", Exp::Rearrange { perm, arr: v })
+        };
+        let mut inputs = Vec::new();
+        for y in ys {
+            inputs.push(transpose(self, out, *y, true)?);
+        }
+        for x in xs {
+            inputs.push(transpose(self, out, *x, true)?);
+        }
+        for b in &bars {
+            // Scan adjoints are [w][d]… arrays; reduction adjoints [d]….
+            inputs.push(transpose(self, out, *b, scan)?);
+        }
+        let params: Vec<VarId> = inputs
+            .iter()
+            .map(|v| {
+                let t = self
+                    .ty(*v)
+                    .row()
+                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool));
+                self.fresh("col", t)
+            })
+            .collect();
+        let c = self.fresh("c", Type::scalar(ir::PrimType::I64));
+        let k = xs.len();
+        let (yp, rest) = params.split_at(ys.len());
+        let (xp, bp) = rest.split_at(k);
+        let mut b = Vec::new();
+        let mut neutral = Vec::new();
+        for ne in &sr.neutral {
+            match ne {
+                Operand::Var(v) if !self.ty(*v).shape.is_empty() => {
+                    let e =
+                        self.bind(&mut b, "ne", Exp::Index(*v, vec![DimIndex::Fix(c.into())]))?;
+                    let e = if self.ty(e).shape.is_empty() {
+                        e
+                    } else {
+                        self.bind(&mut b, "ne", Exp::Copy(e))?
+                    };
+                    neutral.push(e.into());
+                }
+                other => neutral.push(*other),
+            }
+        }
+        let csr = ScanRed {
+            op: self.rename_lambda(col),
+            neutral,
+            commutative: sr.commutative,
+        };
+        let bops: Vec<Operand> = bp.iter().copied().map(Operand::Var).collect();
+        let res = if scan {
+            self.rev_scan(&mut b, w, &csr, yp, xp, &bops)?
+        } else {
+            self.rev_reduce(&mut b, w, &csr, xp, &bops)?
+        };
+        let ret: Vec<Type> = res.iter().map(|v| self.ty(*v)).collect();
+        let mut lparams: Vec<Param> = params.iter().copied().map(Param::new).collect();
+        lparams.push(Param::new(c));
+        let lam = Lambda {
+            params: lparams,
+            ret,
+            body: Body {
+                stms: b,
+                result: res.into_iter().map(Operand::Var).collect(),
+            },
+        };
+        let cols = self.emit_screma(out, "adj_cols", d, inputs, Vec::new(), lam);
+        let mut adjs = Vec::new();
+        for v in cols {
+            let t = transpose(self, out, v, true)?;
+            // A fresh array, for the caller to own.
+            adjs.push(self.bind(out, "adj_rows", Exp::Copy(t))?);
+        }
+        Ok(adjs)
     }
 
     /// The adjoints of the elements of a float product, by counting zeros.
@@ -670,104 +1049,6 @@ impl Ctx<'_> {
         };
         let stm2 = Stm {
             pat: vals.clone(),
-            exp: Exp::Atom(Operand::i64(0)),
-            attrs: Vec::new(),
-            span: stm.span,
-        };
-        self.rev_screma(out, &stm2, &s2)
-    }
-
-    /// The return sweep of a `hist` whose operators are `+`: each
-    /// destination's adjoint passes through, each value's adjoint is its
-    /// bucket's (zero out of bounds), and the map is swept back.
-    pub fn rev_hist(&mut self, out: &mut Vec<Stm>, stm: &Stm, h: &ir::Hist) -> R<()> {
-        for op in &h.hists {
-            let sr = ScanRed {
-                op: op.op.clone(),
-                neutral: op.neutral.clone(),
-                commutative: true,
-            };
-            if !is_binop(&sr, BinOp::Add) {
-                return Err(
-                    self.err("reduce_by_index (hist) with an operator other than + inside vjp")
-                );
-            }
-        }
-        if h.inputs.iter().any(|v| self.ty(*v).acc) {
-            return Err(self.err("a hist over accumulators inside vjp"));
-        }
-        let lam = self.rename_lambda(&h.map);
-        let vals = self.emit_screma(out, "vals", h.w, h.inputs.clone(), Vec::new(), lam);
-        let mut at = 0;
-        let mut res = 0;
-        for op in &h.hists {
-            let idxs = vals[at];
-            for (d, dest) in op.dests.iter().enumerate() {
-                let y = stm.pat[res + d];
-                let Some(Operand::Var(hb)) = self.adj.get(&y).copied() else {
-                    continue;
-                };
-                let owned = self.owned.contains(&y);
-                self.add_adj(out, &(*dest).into(), hb.into(), owned)?;
-                let v = vals[at + 1 + d];
-                let rt = self
-                    .ty(hb)
-                    .row()
-                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool));
-                let len = self.size_op(&self.ty(hb).shape[0])?;
-                let adj = self.map_index(
-                    out,
-                    "adj_hist",
-                    h.w,
-                    std::slice::from_ref(&rt),
-                    |cx, b, i| {
-                        let j = cx.bind(b, "j", Exp::Index(idxs, vec![DimIndex::Fix(i)]))?;
-                        let lo = cx.cmp(b, CmpOp::Le, Operand::i64(0), j.into())?;
-                        let hi = cx.cmp(b, CmpOp::Lt, j.into(), len)?;
-                        let inb = cx.bin(b, BinOp::And, lo, hi)?;
-                        let mut tb = Vec::new();
-                        let e =
-                            cx.bind(&mut tb, "e", Exp::Index(hb, vec![DimIndex::Fix(j.into())]))?;
-                        let e = if cx.ty(e).shape.is_empty() {
-                            e
-                        } else {
-                            cx.bind(&mut tb, "e", Exp::Copy(e))?
-                        };
-                        let mut eb = Vec::new();
-                        let z = cx.zero_adj(&mut eb, &rt)?;
-                        let r = cx.fresh("adj", rt.clone());
-                        cx.push(
-                            b,
-                            vec![r],
-                            Exp::If {
-                                cond: inb,
-                                then_body: Body {
-                                    stms: tb,
-                                    result: vec![e.into()],
-                                },
-                                else_body: Body {
-                                    stms: eb,
-                                    result: vec![z],
-                                },
-                            },
-                        );
-                        Ok(vec![r.into()])
-                    },
-                )?;
-                self.add_adj(out, &v.into(), adj[0].into(), true)?;
-            }
-            at += 1 + op.dests.len();
-            res += op.dests.len();
-        }
-        let s2 = Screma {
-            w: h.w,
-            inputs: h.inputs.clone(),
-            scans: Vec::new(),
-            reduces: Vec::new(),
-            map: h.map.clone(),
-        };
-        let stm2 = Stm {
-            pat: vals,
             exp: Exp::Atom(Operand::i64(0)),
             attrs: Vec::new(),
             span: stm.span,

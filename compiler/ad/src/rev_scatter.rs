@@ -51,7 +51,12 @@ impl Ctx<'_> {
     }
 
     /// `0 <= js[k] < dims[k]` for every `k`.
-    fn in_bounds(&mut self, b: &mut Vec<Stm>, js: &[Operand], dims: &[Operand]) -> R<Operand> {
+    pub(crate) fn in_bounds(
+        &mut self,
+        b: &mut Vec<Stm>,
+        js: &[Operand],
+        dims: &[Operand],
+    ) -> R<Operand> {
         let mut ok = Operand::Const(ir::PrimValue::Bool(true));
         for (j, d) in js.iter().zip(dims) {
             let lo = self.cmp(b, CmpOp::Le, Operand::i64(0), *j)?;
@@ -63,7 +68,7 @@ impl Ctx<'_> {
     }
 
     /// `r = if cond then (then_stms; a) else zeros of type t`.
-    fn if_else_zero(
+    pub(crate) fn if_else_zero(
         &mut self,
         b: &mut Vec<Stm>,
         cond: Operand,

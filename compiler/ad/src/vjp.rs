@@ -80,6 +80,7 @@ impl Ctx<'_> {
                 Exp::Scatter(s) => {
                     self.fwd_scatter(out, stm, s, &body.stms[..k], &body.stms[k + 1..])?
                 }
+                Exp::Hist(h) => self.fwd_hist(out, stm, h)?,
                 _ => out.push(stm.clone()),
             }
         }
