@@ -61,7 +61,8 @@ def _model_folder(path: Path) -> Path:
     return folder.parent / ("model_big" if folder.name.endswith("_big") else "model")
 
 
-def _fields(path: Path, number: int, line: str, what: str):
+def _fields(path: Path, number: int, what: str):
+    """An error maker and a number reader for line `number` of `path`."""
     def error(message):
         return ValueError(f"{path}:{number}: {message}")
 
@@ -85,7 +86,7 @@ def _read_lines(path: Path):
 def _parse_bones(path: Path):
     parents, relatives, inverses = [], [], []
     for number, line in _read_lines(path):
-        error, num = _fields(path, number, line, "a bone field")
+        error, num = _fields(path, number, "a bone field")
         parts = line.split(":")
         if len(parts) != 34:
             raise error(f"expected name:parent:16 values:16 values, found {len(parts)} fields")
@@ -107,7 +108,7 @@ def _parse_bones(path: Path):
 def _parse_vertices(path: Path):
     positions, weights = [], []
     for number, line in _read_lines(path):
-        error, num = _fields(path, number, line, "a vertex field")
+        error, num = _fields(path, number, "a vertex field")
         parts = line.split(":")
         if len(parts) < 9:
             raise error("expected x:y:z, five further fields and a bone count")
@@ -130,7 +131,7 @@ def _parse_vertices(path: Path):
 def _parse_triangles(path: Path, vertices: int):
     rows = []
     for number, line in _read_lines(path):
-        error, num = _fields(path, number, line, "a vertex index")
+        error, num = _fields(path, number, "a vertex index")
         parts = line.split(":")
         if len(parts) != 3:
             raise error("expected a:b:c")
@@ -161,7 +162,7 @@ def parse(path) -> list:
         c = t.int("a correspondence index")
         if not 0 <= c < limit:
             kind = "triangle" if complicated else "vertex"
-            raise ValueError(f"{path}: point {i}: {kind} {c} does not exist (the model has {limit})")
+            raise ValueError(f"{path}:{i + 2}: {kind} {c} does not exist (the model has {limit})")
         correspondences[i] = c
         points[i] = t.floats((3,), "a point coordinate")
     us = t.floats((2 * n,), "a barycentric coordinate") if complicated else np.zeros(0)
