@@ -126,6 +126,15 @@ impl Env {
         })
     }
 
+    /// The values bound by name (not through opened modules), innermost
+    /// first.
+    pub fn vals(&self) -> impl Iterator<Item = (&Name, &V)> {
+        self.iter().filter_map(|n| match n {
+            Node::Val(m, v) => Some((m, v)),
+            _ => None,
+        })
+    }
+
     /// The type bound to `name`.
     pub fn type_def(&self, name: &str) -> Option<Rc<TypeDef>> {
         self.iter().find_map(|n| match n {

@@ -390,10 +390,17 @@ impl Cx {
                         params.clone(),
                         (**value).clone(),
                     );
+                    // The definition's own text: parameters, types and body.
+                    let text = syntax::Span {
+                        end: value.span.end,
+                        ..span
+                    };
+                    let captures = self.captures(env, text);
                     V::Fun(Rc::new(Closure::Def {
                         def: Rc::new(def),
                         env: env.clone(),
                         top: false,
+                        captures,
                     }))
                 };
                 self.expr(body, &env.bind(name.name.clone(), v))
@@ -435,10 +442,12 @@ impl Cx {
             }
             ExprKind::Lambda { params, body, .. } => {
                 let def = FunDef::new(None, &[], params.clone(), (**body).clone());
+                let captures = self.captures(env, span);
                 Ok(V::Fun(Rc::new(Closure::Def {
                     def: Rc::new(def),
                     env: env.clone(),
                     top: false,
+                    captures,
                 })))
             }
             ExprKind::Loop {

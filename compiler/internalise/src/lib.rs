@@ -43,6 +43,7 @@
 //! Unsupported constructs give an [`InternaliseError`] "internalisation
 //! does not yet support …" with the source span; nothing panics.
 
+mod captures;
 mod coerce;
 mod cx;
 mod env;

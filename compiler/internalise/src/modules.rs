@@ -72,6 +72,7 @@ impl Cx {
                         def: Rc::new(def),
                         env: env.clone(),
                         top: true,
+                        captures: false,
                     }))
                 };
                 if exported {

@@ -158,10 +158,20 @@ impl Cx {
         span: syntax::Span,
     ) -> IResult<V> {
         match &**c {
-            Closure::Def { def, env, top } => {
+            Closure::Def { def, env, top, .. } => {
                 let key = Rc::as_ptr(def) as usize;
+                // A recursive function cannot be inlined (that would not
+                // terminate), so it is specialised also for lambdas and
+                // partial applications that capture no IR variable.
+                let local_fun = |a: &V| {
+                    if def.recursive {
+                        a.has_ir_var() && a.has_local_fun()
+                    } else {
+                        a.has_local_fun()
+                    }
+                };
                 let specialise = *top
-                    && !args.iter().any(V::has_local_fun)
+                    && !args.iter().any(local_fun)
                     && !def.ret.as_ref().is_some_and(has_arrow)
                     && !self.closure_results.contains(&key);
                 // A recursive function sees itself.

@@ -52,6 +52,12 @@ pub(crate) enum Closure {
         /// True for a definition at module level: its environment holds no
         /// IR variables, so it can become an IR function of its own.
         top: bool,
+        /// True when the body may refer to IR variables of its environment
+        /// (false for module-level definitions). A local function or lambda
+        /// that captures none can be passed to a specialised recursive
+        /// function (`iter (\x -> x + 1) n`), which would not terminate if
+        /// inlined.
+        captures: bool,
     },
     /// A prelude intrinsic.
     Intrinsic { name: Name, arity: usize },
@@ -142,6 +148,26 @@ impl Closure {
             | Closure::Flip { .. }
             | Closure::Index(_)
             | Closure::Deriv { .. } => false,
+        }
+    }
+}
+
+impl Closure {
+    /// True when the closure may refer to an IR variable: a local function
+    /// or lambda that captures one, or a partial application or section
+    /// holding one. Such a closure can only be inlined; any other can be
+    /// passed to a specialised function.
+    pub fn has_ir_var(&self) -> bool {
+        match self {
+            Closure::Def { top, captures, .. } => !*top && *captures,
+            Closure::Intrinsic { .. } | Closure::Op(_) | Closure::Project(_) => false,
+            Closure::Partial { f, args, sizes } => {
+                f.has_ir_var()
+                    || args.iter().any(V::has_ir_var)
+                    || sizes.iter().any(|(_, v)| v.has_ir_var())
+            }
+            Closure::Flip { f, y } => f.has_ir_var() || y.has_ir_var(),
+            Closure::Index(_) | Closure::Deriv { .. } => true,
         }
     }
 }
@@ -254,6 +280,19 @@ impl V {
             V::Arr(_, e) => e.has_local_fun(),
             V::Fun(c) => !c.is_static(),
             V::Sum(_, cs) => cs.iter().flat_map(|(_, p)| p).any(V::has_local_fun),
+        }
+    }
+
+    /// True when the value refers to an IR variable: a variable leaf or
+    /// dimension, or a function that captures one.
+    pub fn has_ir_var(&self) -> bool {
+        match self {
+            V::Leaf(o) => matches!(o, Operand::Var(_)),
+            V::Tuple(vs) => vs.iter().any(V::has_ir_var),
+            V::Record(fs) => fs.iter().any(|(_, v)| v.has_ir_var()),
+            V::Arr(ds, e) => ds.iter().any(|d| matches!(d, Size::Var(_))) || e.has_ir_var(),
+            V::Fun(c) => c.has_ir_var(),
+            V::Sum(t, cs) => t.has_ir_var() || cs.iter().flat_map(|(_, p)| p).any(V::has_ir_var),
         }
     }
 
