@@ -11,6 +11,7 @@ cargo build --locked -p fut
 ./target/debug/fut test -i tests/
 ./target/debug/fut test --backend=ir tests/
 # The ADBench programs (bench-suite/adbench/README.md) on prepared data.
+python3 -m unittest discover -s tools/adbench
 python3 tools/adbench/adbench.py selfcheck
 python3 tools/adbench/adbench.py prepare
 ./target/debug/fut test -i bench-suite/adbench
