@@ -37,7 +37,7 @@ def load(problem: str):
         return importlib.import_module(problem)
     except ModuleNotFoundError as e:
         if e.name == problem:
-            raise ToolError(f"{problem}: tools/adbench/{problem}.py does not exist yet") from None
+            raise ToolError(f"{problem}: tools/adbench/{problem}.py is missing") from None
         raise
 
 
