@@ -25,7 +25,7 @@
 //!   from `bool` drop it. A bit cast is linear in forward mode (the tangent
 //!   is cast like the value) and drops the adjoint in reverse mode.
 //! - A construct with no rule (a function application left after inlining,
-//!   accumulators, while loops, scans on tuples or arrays with operators
+//!   accumulators, scans on tuples or arrays with operators
 //!   other than `+` in reverse mode, `hist` with operators other than `+`
 //!   in reverse mode) leaves its node
 //!   unexpanded; [`expand_ad`] reports it as an [`AdError`] naming the
@@ -52,6 +52,11 @@
 //!   that restores one iteration's parameters, re-executes the body and
 //!   sweeps it back, carrying the adjoints of the loop parameters and of the
 //!   free variables.
+//! - `while` loops become `for` loops first: with `#[bound(n)]`, `n`
+//!   iterations guarded by the condition; without, an inspector counts the
+//!   iterations. A `for` loop marked `#[stripmine(k)]` is split into `k`
+//!   nested loops of about `n^(1/k)` iterations, checkpointing about
+//!   `k·n^(1/k)` rows instead of `n`.
 //! - `screma`: a map whose lambda is the vjp of the map lambda, giving the
 //!   adjoints of the input rows; the adjoint of an array free in the map is
 //!   an accumulator that each iteration updates where it read (a
@@ -110,6 +115,7 @@
 //! - [`rev_arrays`], [`rev_control`], [`rev_soacs`], [`rev_scanred`],
 //!   [`rev_scatter`]: reverse mode through array operations, `if` and
 //!   loops, `screma`, reductions, scans and histograms, and `scatter`.
+//! - [`while_loops`], [`stripmine`]: loops rewritten before reverse mode.
 
 pub mod adjoint;
 pub mod arrays;
@@ -127,7 +133,9 @@ pub mod rev_soacs;
 pub mod scalar;
 pub mod rev_acc;
 pub mod soacs;
+pub mod stripmine;
 pub mod vjp;
+pub mod while_loops;
 
 use std::fmt;
 

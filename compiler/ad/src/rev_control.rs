@@ -8,7 +8,11 @@
 //!   running the iterations backwards that restores an iteration's
 //!   parameters, re-executes its body and sweeps it back. Its loop
 //!   parameters are the adjoints of the loop parameters and of the free
-//!   variables the body touches. `while` loops are not differentiated.
+//!   variables the body touches.
+//! - before either sweep, [`Ctx::prepare_loops`] rewrites the loops of the
+//!   differentiated body: `while` loops become `for` loops
+//!   ([`crate::while_loops`]) and `for` loops marked `#[stripmine(k)]` are
+//!   split into `k` nested loops ([`crate::stripmine`]).
 
 use std::collections::HashSet;
 
@@ -17,6 +21,44 @@ use ir::{BinOp, Body, DimIndex, Exp, LoopForm, Operand, Param, PrimType, Stm, Ty
 use crate::ctx::{Ctx, R, differentiable, konst};
 
 impl Ctx<'_> {
+    /// `body` with its loops, at every depth, rewritten for reverse mode:
+    /// every `while` loop becomes a `for` loop, and every `for` loop marked
+    /// `#[stripmine(k)]` (a `while` loop's too) is split into `k` nested
+    /// loops. The loops it emits carry neither attribute, so a body is
+    /// rewritten once.
+    pub fn prepare_loops(&mut self, body: &Body) -> R<Body> {
+        let mut stms = Vec::with_capacity(body.stms.len());
+        for stm in &body.stms {
+            let mut stm = stm.clone();
+            for nested in ir::walk::nested_bodies_mut(&mut stm.exp) {
+                *nested = self.prepare_loops(nested)?;
+            }
+            self.span = stm.span;
+            let (stm, after) = match &stm.exp {
+                Exp::Loop {
+                    form: LoopForm::While { .. },
+                    ..
+                } => self.while_to_for(&mut stms, &stm)?,
+                _ => (stm, Vec::new()),
+            };
+            match (&stm.exp, crate::stripmine::stripmine_attr(&stm.attrs)) {
+                (
+                    Exp::Loop {
+                        form: LoopForm::For { .. },
+                        ..
+                    },
+                    Some(k),
+                ) => self.stripmine(&mut stms, &stm, k)?,
+                _ => stms.push(stm),
+            }
+            stms.extend(after);
+        }
+        Ok(Body {
+            stms,
+            result: body.result.clone(),
+        })
+    }
+
     /// The forward sweep of a loop: a `for` loop also writes its
     /// parameters of every iteration into checkpoint arrays.
     pub fn fwd_loop(&mut self, out: &mut Vec<Stm>, stm: &Stm) -> R<()> {
@@ -101,7 +143,7 @@ impl Ctx<'_> {
             return Err(self.err("internal error: not a loop"));
         };
         let LoopForm::For { i, bound } = *form else {
-            return Err(self.err("a while loop inside vjp"));
+            return Err(self.err("internal error: a while loop left for the return sweep"));
         };
         let Some(cks) = self.ckpt.get(&stm.pat[0]).cloned() else {
             return Err(self.err("internal error: a loop without checkpoints"));

@@ -29,10 +29,11 @@ impl Ctx<'_> {
         for (p, x) in lam.params.iter().zip(&ad.primals) {
             self.push(out, vec![p.var], Exp::Atom(*x));
         }
-        self.fwd_body(&lam.body, out)?;
+        let body = self.prepare_loops(&lam.body)?;
+        self.fwd_body(&body, out)?;
         let saved = self.enter_scope();
         let seeds: Vec<Option<Operand>> = ad.seeds.iter().copied().map(Some).collect();
-        let res = self.rev_body(&lam.body, &seeds, out);
+        let res = self.rev_body(&body, &seeds, out);
         let mut adjs = Vec::new();
         if res.is_ok() {
             for p in &lam.params {

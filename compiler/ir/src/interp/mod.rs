@@ -17,6 +17,11 @@
 //! Slicing, `reshape` and `rearrange` are views in a compiled program and
 //! cost nothing here; a `scratch` array costs nothing until written.
 //!
+//! [`Outcome::largest_array`] is a memory measure: the number of elements
+//! of the largest array any statement produced (a `scratch` array
+//! included), which bounds, for instance, the checkpoints of a loop
+//! differentiated in reverse mode.
+//!
 //! Run-time checks fail with a [`RuntimeError`] that carries the message
 //! (with the phrases of `docs/diagnostics.md`: `Index [i] out of bounds
 //! for array of shape [n].`, `Assertion is false: …`, `Size mismatch`,
@@ -75,6 +80,8 @@ pub struct Outcome {
     pub values: Vec<Value>,
     /// The operation counts.
     pub counters: Counters,
+    /// The number of elements of the largest array a statement produced.
+    pub largest_array: usize,
 }
 
 /// A run-time error with the span of the failing statement.
@@ -114,6 +121,7 @@ pub fn run_function(prog: &Program, name: &str, args: Vec<Value>) -> Result<Outc
         prog,
         counters: Counters::default(),
         depth: 0,
+        largest_array: 0,
     };
     let args = args.into_iter().map(Val::V).collect();
     let vals = it.call(fun_of(prog, fun)?, args, Span::NONE)?;
@@ -133,6 +141,7 @@ pub fn run_function(prog: &Program, name: &str, args: Vec<Value>) -> Result<Outc
     Ok(Outcome {
         values,
         counters: it.counters,
+        largest_array: it.largest_array,
     })
 }
 
@@ -163,6 +172,7 @@ struct Interp<'p> {
     prog: &'p Program,
     counters: Counters,
     depth: u32,
+    largest_array: usize,
 }
 
 struct Frame<'p> {
@@ -439,6 +449,15 @@ impl<'p> Interp<'p> {
         for s in &b.stms {
             fr.span = s.span;
             let vals = self.exp(fr, &s.exp)?;
+            for v in &vals {
+                let x = match v {
+                    Val::V(x) => x,
+                    Val::Acc(a) => &a.arr,
+                };
+                if x.rank() > 0 {
+                    self.largest_array = self.largest_array.max(x.num_elements());
+                }
+            }
             fr.span = s.span;
             fr.bind(&s.pat, vals)?;
         }

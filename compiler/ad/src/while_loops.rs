@@ -1,0 +1,178 @@
+//! `while` loops made `for` loops, so that reverse mode can checkpoint
+//! them: a checkpoint array needs its number of rows before the loop runs.
+//!
+//! - With `#[bound(n)]`, `loop (c, x) = (c0, x0) while c do body` becomes
+//!   `loop (c, x) = (c0, x0) for j < n do if c then body else (c, x)`,
+//!   followed by an assertion that the condition is false at the end: a
+//!   loop that would run more than `n` iterations is a run-time error
+//!   rather than a wrong derivative.
+//! - Without a bound, an inspector runs the loop once (on copies of the
+//!   arrays it consumes) counting its iterations `t`, and the loop becomes
+//!   `loop (c, x) = (c0, x0) for j < t do body`, which runs exactly the
+//!   iterations of the `while` loop (the condition is true in each).
+//!
+//! Both give the `while` loop's results exactly; the bounded form always
+//! runs `n` iterations (the extra ones do nothing), the inspector form runs
+//! the loop twice forward.
+
+use ir::{Attr, BinOp, Body, Exp, LoopForm, Operand, Param, PrimType, Stm, Type, VarId};
+
+use crate::ctx::{Ctx, R};
+
+/// The iteration bound of `#[bound(n)]` among `attrs`.
+pub fn bound_attr(attrs: &[Attr]) -> Option<i64> {
+    attrs.iter().find_map(|a| match a {
+        Attr::Bound(n) => Some(*n),
+        _ => None,
+    })
+}
+
+impl Ctx<'_> {
+    /// Rewrites the `while` loop `stm` as a `for` loop: statements it needs
+    /// first are appended to `out`; returns the `for` loop and the
+    /// statements that follow it.
+    pub fn while_to_for(&mut self, out: &mut Vec<Stm>, stm: &Stm) -> R<(Stm, Vec<Stm>)> {
+        let Exp::Loop { params, form, body } = &stm.exp else {
+            return Err(self.err("internal error: not a loop"));
+        };
+        let LoopForm::While { cond } = *form else {
+            return Err(self.err("internal error: not a while loop"));
+        };
+        if stm.pat.len() != params.len() || body.result.len() != params.len() {
+            return Err(self.err("a loop that binds fewer results than it has parameters"));
+        }
+        let Some(ci) = params.iter().position(|(p, _)| p.var == cond) else {
+            return Err(self.err("internal error: a while condition that is not a parameter"));
+        };
+        let attrs: Vec<Attr> = stm
+            .attrs
+            .iter()
+            .copied()
+            .filter(|a| !matches!(a, Attr::Bound(_)))
+            .collect();
+        let j = self.fresh("while_iter", Type::scalar(PrimType::I64));
+        match bound_attr(&stm.attrs) {
+            Some(n) => {
+                let n = n.max(0);
+                let new_body = self.guarded_body(params, body, cond)?;
+                let for_stm = Stm {
+                    pat: stm.pat.clone(),
+                    exp: Exp::Loop {
+                        params: params.clone(),
+                        form: LoopForm::For {
+                            i: j,
+                            bound: Operand::i64(n),
+                        },
+                        body: new_body,
+                    },
+                    attrs,
+                    span: stm.span,
+                };
+                let mut after = Vec::new();
+                let done = self.bind(
+                    &mut after,
+                    "while_done",
+                    Exp::UnOp(ir::UnOp::Not, stm.pat[ci].into()),
+                )?;
+                self.push(
+                    &mut after,
+                    Vec::new(),
+                    Exp::Assert {
+                        cond: done.into(),
+                        msg: format!("a while loop ran more than its bound({n}) iterations"),
+                        args: Vec::new(),
+                    },
+                );
+                Ok((for_stm, after))
+            }
+            None => {
+                let count = self.inspect(out, stm, params, body, cond)?;
+                let for_stm = Stm {
+                    pat: stm.pat.clone(),
+                    exp: Exp::Loop {
+                        params: params.clone(),
+                        form: LoopForm::For { i: j, bound: count },
+                        body: body.clone(),
+                    },
+                    attrs,
+                    span: stm.span,
+                };
+                Ok((for_stm, Vec::new()))
+            }
+        }
+    }
+
+    /// `if c then body else (params)`, as a body whose results are the
+    /// loop's.
+    fn guarded_body(&mut self, params: &[(Param, Operand)], body: &Body, c: VarId) -> R<Body> {
+        let vars: Vec<VarId> = params.iter().map(|(p, _)| p.var).collect();
+        let pat = self.fresh_like(&vars, "next");
+        let mut stms = Vec::new();
+        self.push(
+            &mut stms,
+            pat.clone(),
+            Exp::If {
+                cond: c.into(),
+                then_body: body.clone(),
+                else_body: Body {
+                    stms: Vec::new(),
+                    result: params.iter().map(|(p, _)| p.var.into()).collect(),
+                },
+            },
+        );
+        Ok(Body {
+            stms,
+            result: pat.into_iter().map(Operand::Var).collect(),
+        })
+    }
+
+    /// Appends the inspector of a `while` loop: a renamed copy of the loop
+    /// with one more parameter counting its iterations, run on copies of
+    /// the arrays it consumes. Returns the count.
+    fn inspect(
+        &mut self,
+        out: &mut Vec<Stm>,
+        stm: &Stm,
+        params: &[(Param, Operand)],
+        body: &Body,
+        cond: VarId,
+    ) -> R<Operand> {
+        let pvars: Vec<VarId> = params.iter().map(|(p, _)| p.var).collect();
+        let (ps, mut body2) = self.rename(&pvars, body);
+        let counter = self.fresh("while_count", Type::scalar(PrimType::I64));
+        let next = self.bin(&mut body2.stms, BinOp::Add, counter.into(), Operand::i64(1))?;
+        body2.result.push(next);
+        let mut new_params = Vec::new();
+        for ((p, init), v) in params.iter().zip(&ps) {
+            let init = match init {
+                Operand::Var(x) if p.unique && !self.ty(*x).shape.is_empty() => {
+                    self.bind(out, "while_copy", Exp::Copy(*x))?.into()
+                }
+                o => *o,
+            };
+            new_params.push((
+                Param {
+                    var: *v,
+                    unique: p.unique,
+                },
+                init,
+            ));
+        }
+        new_params.push((Param::new(counter), Operand::i64(0)));
+        let ci = pvars.iter().position(|v| *v == cond).unwrap_or(0);
+        let mut pat = self.fresh_like(&stm.pat, "inspect");
+        let total = self.fresh("while_total", Type::scalar(PrimType::I64));
+        pat.push(total);
+        out.push(Stm {
+            pat,
+            exp: Exp::Loop {
+                params: new_params,
+                form: LoopForm::While { cond: ps[ci] },
+                body: body2,
+            },
+            attrs: Vec::new(),
+            span: stm.span,
+        });
+        Ok(total.into())
+    }
+}
