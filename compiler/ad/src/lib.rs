@@ -115,15 +115,16 @@
 //! - [`rev_arrays`], [`rev_control`], [`rev_soacs`], [`rev_scanred`],
 //!   [`rev_scatter`]: reverse mode through array operations, `if` and
 //!   loops, `screma`, reductions, scans and histograms, and `scatter`.
+//! - [`rev_acc`]: reverse mode of statements inside a map that touch an
+//!   adjoint held as an accumulator (indexing, `if`, loops).
 //! - [`while_loops`], [`stripmine`]: loops rewritten before reverse mode.
 
 pub mod adjoint;
 pub mod arrays;
 pub mod control;
 pub mod ctx;
-//! - [`rev_acc`]: reverse mode of statements inside a map that touch an
-//!   adjoint held as an accumulator (indexing, `if`, loops).
 pub mod jvp;
+pub mod rev_acc;
 pub mod rev_arrays;
 pub mod rev_control;
 pub mod rev_hist;
@@ -131,7 +132,6 @@ pub mod rev_scanred;
 pub mod rev_scatter;
 pub mod rev_soacs;
 pub mod scalar;
-pub mod rev_acc;
 pub mod soacs;
 pub mod stripmine;
 pub mod vjp;

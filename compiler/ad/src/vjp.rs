@@ -269,9 +269,9 @@ impl Ctx<'_> {
             | Exp::Iota { .. }
             | Exp::Scratch { .. }
             | Exp::Assert { .. } => Ok(()),
+            Exp::Index(x, _) if self.acc_adj(*x).is_some() => self.rev_index_acc(out, stm),
             Exp::Index(..)
             | Exp::Update(..)
-            Exp::Index(x, _) if self.acc_adj(*x).is_some() => self.rev_index_acc(out, stm),
             | Exp::Replicate { .. }
             | Exp::Reshape { .. }
             | Exp::Rearrange { .. }
