@@ -4,14 +4,29 @@
 //! entry points) to [`main`]; this crate provides everything else:
 //!
 //! - [`entry`]: the contract between generated code and the runtime —
-//!   [`Program`], [`EntryPoint`], [`TypeDesc`], [`Context`], [`Error`].
+//!   [`Program`], [`EntryPoint`], [`TypeDesc`], [`Error`].
+//! - [`context`]: [`Context`], the rayon thread pool entries run in and the
+//!   profiler; [`profile`]: time per named segmented operation (`-P`).
 //! - [`par`]: parallel building blocks for segmented operations (maps,
 //!   reductions, scans, histograms) on rayon, with chunking.
+//! - [`cli`]: the executable's `main`; [`options`]: its command line;
+//!   [`execute`]: running one entry on arguments from standard input;
+//!   [`server`]: the server protocol (`--server`); [`call`]: timing a call
+//!   and checking its results.
 //!
 //! Generated code runs inside the context's thread pool, so it may use rayon
-//! directly.
+//! directly. `docs/executables.md` describes the options and the protocol.
 
+pub mod call;
+pub mod cli;
+pub mod context;
 pub mod entry;
+pub mod execute;
+pub mod options;
 pub mod par;
+pub mod profile;
+pub mod server;
 
-pub use entry::{Context, EntryPoint, Error, Program, TypeDesc, main};
+pub use cli::main;
+pub use context::Context;
+pub use entry::{EntryPoint, Error, Program, TypeDesc};

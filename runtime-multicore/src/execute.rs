@@ -1,0 +1,146 @@
+//! The executable's plain mode: read the arguments of one entry point,
+//! run it (`-r` times after a warm-up run), write the results and timings.
+
+use std::io::{Read, Write};
+
+use values::{Reader, Value};
+
+use crate::call::call;
+use crate::context::Context;
+use crate::entry::{EntryPoint, Program};
+use crate::options::Options;
+
+fn signature(entry: &EntryPoint) -> String {
+    let ps: Vec<String> = entry.params.iter().map(|t| t.to_string()).collect();
+    format!("({})", ps.join(", "))
+}
+
+fn arguments_phrase(entry: &EntryPoint) -> String {
+    let n = entry.params.len();
+    format!(
+        "entry point `{}` takes {n} argument{} {}",
+        entry.name,
+        if n == 1 { "" } else { "s" },
+        signature(entry)
+    )
+}
+
+/// Reads an entry's arguments (text and binary values mixed), each at its
+/// parameter's type; errors name the entry, the parameter and the place.
+pub fn read_arguments<R: Read>(entry: &EntryPoint, input: R) -> Result<Vec<Value>, String> {
+    let mut reader = Reader::new(input);
+    let mut args = Vec::with_capacity(entry.params.len());
+    for (i, t) in entry.params.iter().enumerate() {
+        match reader.at_end() {
+            Ok(true) => {
+                return Err(format!(
+                    "{}, but the input has only {i}",
+                    arguments_phrase(entry)
+                ));
+            }
+            Ok(false) => {}
+            Err(e) => {
+                return Err(format!(
+                    "entry point `{}`, parameter {} of type {t}: invalid input at {}: {}",
+                    entry.name,
+                    i + 1,
+                    e.position,
+                    e.message
+                ));
+            }
+        }
+        match reader.read_value(&t.ranked()) {
+            Ok(v) => args.push(v),
+            Err(e) => {
+                return Err(format!(
+                    "entry point `{}`, parameter {} of type {t}: invalid input at {}: {}",
+                    entry.name,
+                    i + 1,
+                    e.position,
+                    e.message
+                ));
+            }
+        }
+    }
+    match reader.at_end() {
+        Ok(true) => Ok(args),
+        Ok(false) => Err(format!(
+            "{}, but the input has more values",
+            arguments_phrase(entry)
+        )),
+        Err(e) => Err(format!(
+            "entry point `{}`: invalid input after the last argument at {}: {}",
+            entry.name, e.position, e.message
+        )),
+    }
+}
+
+/// Writes results, one per line: text, or the binary value format.
+pub fn write_results(results: &[Value], binary: bool, out: &mut dyn Write) -> std::io::Result<()> {
+    for v in results {
+        if binary {
+            values::write_binary(v, out)?;
+        } else {
+            writeln!(out, "{v}")?;
+        }
+    }
+    out.flush()
+}
+
+/// Runs the entry that `opts` names on arguments read from `input`, writing
+/// results to `output`. Returns the message for the user on failure.
+pub fn execute(
+    program: &Program,
+    ctx: &Context,
+    opts: &Options,
+    input: impl Read,
+    output: &mut dyn Write,
+) -> Result<(), String> {
+    let entry = program
+        .entry(&opts.entry)
+        .ok_or_else(|| program.no_such_entry(&opts.entry))?;
+    let args = read_arguments(entry, input)?;
+    // With -r, one uncounted warm-up run comes first; each run gets its own
+    // copy of the arguments (made before the clock starts), the last the
+    // originals.
+    let (warmup, runs) = match opts.runs {
+        Some(n) => (1, n),
+        None => (0, 1),
+    };
+    let total = warmup + runs;
+    let mut times = Vec::with_capacity(runs);
+    let mut last = Vec::new();
+    let mut args = Some(args);
+    for i in 0..total {
+        let this = if i + 1 == total {
+            args.take().unwrap_or_default()
+        } else {
+            args.clone().unwrap_or_default()
+        };
+        // The warm-up run is left out of the profile as well as the timings.
+        let profiling = ctx.profiler().enabled();
+        if i < warmup {
+            ctx.profiler().set_enabled(false);
+        }
+        let outcome = call(ctx, entry, this);
+        ctx.profiler().set_enabled(profiling);
+        let (results, time) = outcome?;
+        if i >= warmup {
+            times.push(time);
+        }
+        last = results;
+    }
+    if let Some(path) = &opts.timing_file {
+        let text: String = times
+            .iter()
+            .map(|t| format!("{}\n", t.as_micros()))
+            .collect();
+        std::fs::write(path, text)
+            .map_err(|e| format!("cannot write the run times to {}: {e}", path.display()))?;
+    }
+    if !opts.no_print {
+        write_results(&last, opts.binary, output)
+            .map_err(|e| format!("cannot write the results: {e}"))?;
+    }
+    Ok(())
+}

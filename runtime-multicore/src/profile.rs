@@ -1,0 +1,175 @@
+//! The profiler: time per named operation.
+//!
+//! Generated code wraps each segmented operation in
+//! [`Context::profile`](crate::Context::profile), naming it after the
+//! operation and its source location. While profiling is on (`-P`, or the
+//! server's `unpause_profiling`), each call adds its wall-clock time to the
+//! operation's total; while it is off, a call costs one atomic load.
+//!
+//! [`Profiler::report`] lays the totals out as a table, the longest total
+//! first: the executable prints it on standard error at exit with `-P`, the
+//! server in answer to `report`.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Calls and total time of one named operation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpStats {
+    /// How many times it ran while profiling was on.
+    pub calls: u64,
+    /// Its total wall-clock time.
+    pub total: Duration,
+}
+
+/// Time per named operation, switched on and off at run time.
+#[derive(Debug, Default)]
+pub struct Profiler {
+    enabled: AtomicBool,
+    ops: Mutex<HashMap<String, OpStats>>,
+}
+
+impl Profiler {
+    /// A profiler, recording from the start when `enabled`.
+    pub fn new(enabled: bool) -> Profiler {
+        Profiler {
+            enabled: AtomicBool::new(enabled),
+            ops: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Whether calls are being recorded.
+    pub fn enabled(&self) -> bool {
+        self.enabled.load(Ordering::Relaxed)
+    }
+
+    /// Starts or stops recording (the totals so far are kept).
+    pub fn set_enabled(&self, on: bool) {
+        self.enabled.store(on, Ordering::Relaxed);
+    }
+
+    /// Runs `f`, adding its time to the operation `name` when recording.
+    pub fn profile<R>(&self, name: &str, f: impl FnOnce() -> R) -> R {
+        if !self.enabled() {
+            return f();
+        }
+        let start = Instant::now();
+        let r = f();
+        self.record(name, start.elapsed());
+        r
+    }
+
+    /// Adds one call taking `time` to the operation `name`.
+    pub fn record(&self, name: &str, time: Duration) {
+        let mut ops = self.ops.lock().unwrap_or_else(|e| e.into_inner());
+        match ops.get_mut(name) {
+            Some(s) => {
+                s.calls += 1;
+                s.total += time;
+            }
+            None => {
+                ops.insert(
+                    name.to_string(),
+                    OpStats {
+                        calls: 1,
+                        total: time,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Forgets every total.
+    pub fn clear(&self) {
+        self.ops.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// The operations and their totals, the longest total first (ties by name).
+    pub fn snapshot(&self) -> Vec<(String, OpStats)> {
+        let ops = self.ops.lock().unwrap_or_else(|e| e.into_inner());
+        let mut v: Vec<(String, OpStats)> = ops.iter().map(|(k, s)| (k.clone(), *s)).collect();
+        v.sort_by(|a, b| b.1.total.cmp(&a.1.total).then_with(|| a.0.cmp(&b.0)));
+        v
+    }
+
+    /// The totals as a table: one line per operation with its calls, total and
+    /// mean time in microseconds and share of the total, then a line of sums.
+    pub fn report(&self) -> String {
+        let ops = self.snapshot();
+        let total: Duration = ops.iter().map(|(_, s)| s.total).sum();
+        let width = ops.iter().map(|(n, _)| n.len()).max().unwrap_or(0).max(9);
+        let mut out = format!(
+            "{:<width$} {:>8} {:>14} {:>12} {:>7}\n",
+            "operation", "calls", "total µs", "mean µs", "share"
+        );
+        for (name, s) in &ops {
+            let us = s.total.as_secs_f64() * 1e6;
+            let share = if total.is_zero() {
+                0.0
+            } else {
+                100.0 * s.total.as_secs_f64() / total.as_secs_f64()
+            };
+            out.push_str(&format!(
+                "{name:<width$} {:>8} {us:>14.1} {:>12.1} {share:>6.1}%\n",
+                s.calls,
+                us / s.calls.max(1) as f64,
+            ));
+        }
+        let calls: u64 = ops.iter().map(|(_, s)| s.calls).sum();
+        out.push_str(&format!(
+            "{:<width$} {calls:>8} {:>14.1}\n",
+            "(all)",
+            total.as_secs_f64() * 1e6
+        ));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_only_while_enabled() {
+        let p = Profiler::new(false);
+        assert_eq!(p.profile("a", || 3), 3);
+        assert!(p.snapshot().is_empty());
+        p.set_enabled(true);
+        p.profile("a", || ());
+        p.record("b", Duration::from_millis(5));
+        p.record("a", Duration::from_millis(1));
+        let s = p.snapshot();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].0, "b");
+        assert_eq!(s[1].0, "a");
+        assert_eq!(s[1].1.calls, 2);
+        p.clear();
+        assert!(p.snapshot().is_empty());
+    }
+
+    #[test]
+    fn report_has_a_line_per_operation_and_a_total() {
+        let p = Profiler::new(true);
+        p.record("segred prog.fut:3:5", Duration::from_micros(300));
+        p.record("segmap prog.fut:2:1", Duration::from_micros(100));
+        p.record("segmap prog.fut:2:1", Duration::from_micros(100));
+        let r = p.report();
+        let lines: Vec<&str> = r.lines().collect();
+        assert_eq!(lines.len(), 4, "{r}");
+        assert!(lines[1].starts_with("segred prog.fut:3:5"), "{r}");
+        assert!(
+            lines[1].contains("300.0") && lines[1].contains("60.0%"),
+            "{r}"
+        );
+        assert!(
+            lines[2].contains(" 2 ") && lines[2].contains("100.0"),
+            "{r}"
+        );
+        assert!(
+            lines[3].starts_with("(all)") && lines[3].contains("500.0"),
+            "{r}"
+        );
+    }
+}
