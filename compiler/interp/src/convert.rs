@@ -9,7 +9,7 @@ use values::{Data, PrimValue};
 use crate::scalar::Scalar;
 use crate::value::Value;
 
-fn prim_to_values(t: PrimType) -> values::PrimType {
+pub(crate) fn prim_to_values(t: PrimType) -> values::PrimType {
     match t {
         PrimType::I8 => values::PrimType::I8,
         PrimType::I16 => values::PrimType::I16,

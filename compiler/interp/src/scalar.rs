@@ -1,15 +1,18 @@
 //! Primitive scalars and their arithmetic, with Futhark's semantics.
 //!
-//! Integers wrap at every width; `/` and `%` round towards negative infinity, `//` and
-//! `%%` truncate; shifts by at least the bit width give zero (or the sign for an
-//! arithmetic right shift). Floats follow IEEE, with `f16` computed in `f32` and
-//! rounded. A float may carry an automatic-differentiation tag ([`Scalar::Ad`]); the
+//! The semantics (integers wrap at every width; `/` and `%` round towards negative
+//! infinity, `//` and `%%` truncate; shifts by at least the bit width give zero, or the
+//! sign for an arithmetic right shift; float to integer conversion saturates) are those
+//! of [`values::scalar`], shared with the IR interpreter; this module maps the
+//! interpreter's [`Scalar`]s and operators onto them. Floats follow IEEE, with `f32`
+//! computed in `f32`, and `f16` computed in `f32` and rounded. A float may carry an automatic-differentiation tag ([`Scalar::Ad`]); the
 //! AD-aware wrappers live in [`crate::ops`], this module only handles plain values.
 
 use std::rc::Rc;
 
 use half::f16;
 use syntax::ast::PrimType;
+use values::scalar::{self as sem, ArithError, FloatBinOp, FloatFn, IntBinOp, IntUnOp};
 
 use crate::ad::AdNum;
 
@@ -187,15 +190,14 @@ impl UnOp {
     }
 }
 
-/// The bit width of an integer type.
+/// The bit width of a primitive type (1 for bool).
 pub fn int_bits(t: PrimType) -> u32 {
-    match t {
-        PrimType::I8 | PrimType::U8 => 8,
-        PrimType::I16 | PrimType::U16 | PrimType::F16 => 16,
-        PrimType::I32 | PrimType::U32 | PrimType::F32 => 32,
-        PrimType::I64 | PrimType::U64 | PrimType::F64 => 64,
-        PrimType::Bool => 1,
-    }
+    sem::bits(vt(t))
+}
+
+/// The `values` crate's name for a primitive type.
+fn vt(t: PrimType) -> values::PrimType {
+    crate::convert::prim_to_values(t)
 }
 
 impl Scalar {
@@ -289,10 +291,7 @@ impl Scalar {
             PrimType::F32 => Scalar::F32(x as f32),
             PrimType::F64 => Scalar::F64(x),
             PrimType::Bool => Scalar::Bool(x != 0.0),
-            _ => {
-                let (lo, hi) = int_range(t);
-                Scalar::from_i128(t, float_to_i128(x).clamp(lo, hi))
-            }
+            _ => Scalar::from_i128(t, sem::float_to_int(vt(t), x)),
         }
     }
 
@@ -313,24 +312,9 @@ impl Scalar {
     }
 }
 
-/// Truncates towards zero; NaN and infinities give 0 (callers saturate finite values).
-fn float_to_i128(x: f64) -> i128 {
-    if x.is_finite() { x.trunc() as i128 } else { 0 }
-}
-
 /// The least and greatest values of an integer type.
 pub fn int_range(t: PrimType) -> (i128, i128) {
-    match t {
-        PrimType::I8 => (i8::MIN as i128, i8::MAX as i128),
-        PrimType::I16 => (i16::MIN as i128, i16::MAX as i128),
-        PrimType::I32 => (i32::MIN as i128, i32::MAX as i128),
-        PrimType::I64 => (i64::MIN as i128, i64::MAX as i128),
-        PrimType::U8 => (0, u8::MAX as i128),
-        PrimType::U16 => (0, u16::MAX as i128),
-        PrimType::U32 => (0, u32::MAX as i128),
-        PrimType::U64 => (0, u64::MAX as i128),
-        _ => (0, 1),
-    }
+    sem::int_range(vt(t))
 }
 
 /// Converts a plain (untagged) scalar to type `to`.
@@ -351,203 +335,88 @@ pub fn convert_plain(x: &Scalar, to: PrimType) -> Scalar {
     }
 }
 
+/// The float operation of a binary operator, if it has one.
+fn float_op(op: BinOp) -> Option<FloatBinOp> {
+    Some(match op {
+        BinOp::Add => FloatBinOp::Add,
+        BinOp::Sub => FloatBinOp::Sub,
+        BinOp::Mul => FloatBinOp::Mul,
+        BinOp::Div | BinOp::Quot => FloatBinOp::Div,
+        BinOp::Mod | BinOp::Rem => FloatBinOp::Mod,
+        BinOp::Pow => FloatBinOp::Pow,
+        BinOp::Min => FloatBinOp::Min,
+        BinOp::Max => FloatBinOp::Max,
+        BinOp::Atan2 => FloatBinOp::Atan2,
+        BinOp::Hypot => FloatBinOp::Hypot,
+        BinOp::CopySign => FloatBinOp::CopySign,
+        _ => return None,
+    })
+}
+
+/// A comparison of two values of one type, if `op` is one.
+fn compare<T: PartialOrd>(op: BinOp, a: T, b: T) -> Option<Scalar> {
+    Some(Scalar::Bool(match op {
+        BinOp::Eq => a == b,
+        BinOp::Neq => a != b,
+        BinOp::Lt => a < b,
+        BinOp::Le => a <= b,
+        BinOp::Gt => a > b,
+        BinOp::Ge => a >= b,
+        _ => return None,
+    }))
+}
+
 fn float_bin(op: BinOp, t: PrimType, a: f64, b: f64) -> Result<Scalar, String> {
-    let r = match op {
-        BinOp::Add => a + b,
-        BinOp::Sub => a - b,
-        BinOp::Mul => a * b,
-        BinOp::Div | BinOp::Quot => a / b,
-        BinOp::Mod | BinOp::Rem => a % b,
-        BinOp::Pow => a.powf(b),
-        BinOp::Min => {
-            if a.is_nan() {
-                b
-            } else if b.is_nan() {
-                a
-            } else {
-                a.min(b)
-            }
-        }
-        BinOp::Max => {
-            if a.is_nan() {
-                b
-            } else if b.is_nan() {
-                a
-            } else {
-                a.max(b)
-            }
-        }
-        BinOp::Atan2 => a.atan2(b),
-        BinOp::Hypot => a.hypot(b),
-        BinOp::CopySign => a.copysign(b),
-        BinOp::NextAfter => return Ok(next_after(t, a, b)),
-        BinOp::Eq => return Ok(Scalar::Bool(a == b)),
-        BinOp::Neq => return Ok(Scalar::Bool(a != b)),
-        BinOp::Lt => return Ok(Scalar::Bool(a < b)),
-        BinOp::Le => return Ok(Scalar::Bool(a <= b)),
-        BinOp::Gt => return Ok(Scalar::Bool(a > b)),
-        BinOp::Ge => return Ok(Scalar::Bool(a >= b)),
-        _ => return Err(format!("operator {op:?} is not defined on {t}")),
-    };
-    Ok(Scalar::from_f64(t, r))
+    if let Some(f) = float_op(op) {
+        return Ok(Scalar::from_f64(t, sem::float_binop(f, a, b)));
+    }
+    if op == BinOp::NextAfter {
+        return Ok(match t {
+            PrimType::F32 => Scalar::F32(sem::next_after_f32(a as f32, b as f32)),
+            PrimType::F16 => Scalar::F16(sem::next_after_f16(f16::from_f64(a), f16::from_f64(b))),
+            _ => Scalar::F64(sem::next_after(a, b)),
+        });
+    }
+    compare(op, a, b).ok_or_else(|| format!("operator {op:?} is not defined on {t}"))
 }
 
 /// f32 arithmetic done in f32 so that results round exactly as in f32.
 fn f32_bin(op: BinOp, a: f32, b: f32) -> Result<Scalar, String> {
-    let r = match op {
-        BinOp::Add => a + b,
-        BinOp::Sub => a - b,
-        BinOp::Mul => a * b,
-        BinOp::Div | BinOp::Quot => a / b,
-        BinOp::Mod | BinOp::Rem => a % b,
-        BinOp::Pow => a.powf(b),
-        BinOp::Atan2 => a.atan2(b),
-        BinOp::Hypot => a.hypot(b),
-        _ => return float_bin(op, PrimType::F32, a as f64, b as f64),
-    };
-    Ok(Scalar::F32(r))
-}
-
-fn next_after(t: PrimType, a: f64, b: f64) -> Scalar {
-    match t {
-        PrimType::F32 => {
-            let (a, b) = (a as f32, b as f32);
-            Scalar::F32(if a.is_nan() || b.is_nan() {
-                f32::NAN
-            } else if a == b {
-                b
-            } else if a == 0.0 {
-                f32::from_bits(1).copysign(b)
-            } else if (a < b) == (a > 0.0) {
-                f32::from_bits(a.to_bits() + 1)
-            } else {
-                f32::from_bits(a.to_bits() - 1)
-            })
-        }
-        PrimType::F16 => {
-            let (x, y) = (f16::from_f64(a), f16::from_f64(b));
-            Scalar::F16(if x.is_nan() || y.is_nan() {
-                f16::NAN
-            } else if x == y {
-                y
-            } else if x.to_f32() == 0.0 {
-                let tiny = f16::from_bits(1);
-                if b < 0.0 { -tiny } else { tiny }
-            } else if (a < b) == (a > 0.0) {
-                f16::from_bits(x.to_bits() + 1)
-            } else {
-                f16::from_bits(x.to_bits() - 1)
-            })
-        }
-        _ => Scalar::F64(if a.is_nan() || b.is_nan() {
-            f64::NAN
-        } else if a == b {
-            b
-        } else if a == 0.0 {
-            f64::from_bits(1).copysign(b)
-        } else if (a < b) == (a > 0.0) {
-            f64::from_bits(a.to_bits() + 1)
-        } else {
-            f64::from_bits(a.to_bits() - 1)
-        }),
+    match float_op(op) {
+        Some(f) => Ok(Scalar::F32(sem::float_binop_f32(f, a, b))),
+        None => float_bin(op, PrimType::F32, a as f64, b as f64),
     }
 }
 
 fn int_bin(op: BinOp, t: PrimType, a: i128, b: i128) -> Result<Scalar, String> {
-    let bits = int_bits(t);
-    let unsigned = t.is_unsigned();
-    let r = match op {
-        BinOp::Add => a.wrapping_add(b),
-        BinOp::Sub => a.wrapping_sub(b),
-        BinOp::Mul => a.wrapping_mul(b),
-        BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem => {
-            if b == 0 {
-                return Err("Division by zero".to_string());
-            }
-            match op {
-                BinOp::Div => a.div_euclid(b) - if b < 0 && a.rem_euclid(b) != 0 { 1 } else { 0 },
-                BinOp::Mod => {
-                    let r = a % b;
-                    if r != 0 && ((r < 0) != (b < 0)) {
-                        r + b
-                    } else {
-                        r
-                    }
-                }
-                BinOp::Quot => a / b,
-                _ => a % b,
-            }
+    let iop = match op {
+        BinOp::Add => IntBinOp::Add,
+        BinOp::Sub => IntBinOp::Sub,
+        BinOp::Mul => IntBinOp::Mul,
+        BinOp::Div => IntBinOp::Div,
+        BinOp::Mod => IntBinOp::Mod,
+        BinOp::Quot => IntBinOp::Quot,
+        BinOp::Rem => IntBinOp::Rem,
+        BinOp::Pow => IntBinOp::Pow,
+        BinOp::BitAnd => IntBinOp::And,
+        BinOp::BitOr => IntBinOp::Or,
+        BinOp::BitXor => IntBinOp::Xor,
+        BinOp::Shl => IntBinOp::Shl,
+        BinOp::Shr => IntBinOp::Shr,
+        BinOp::UShr => IntBinOp::UShr,
+        BinOp::Min => IntBinOp::Min,
+        BinOp::Max => IntBinOp::Max,
+        BinOp::MulHi => IntBinOp::MulHi,
+        _ => {
+            return compare(op, a, b)
+                .ok_or_else(|| format!("operator {op:?} is not defined on {t}"));
         }
-        BinOp::Pow => {
-            if b < 0 {
-                return Err("Negative exponent".to_string());
-            }
-            let mut base = a;
-            let mut e = b;
-            let mut acc: i128 = 1;
-            while e > 0 {
-                if e & 1 == 1 {
-                    acc = wrap(t, acc.wrapping_mul(base));
-                }
-                base = wrap(t, base.wrapping_mul(base));
-                e >>= 1;
-            }
-            acc
-        }
-        BinOp::BitAnd => a & b,
-        BinOp::BitOr => a | b,
-        BinOp::BitXor => a ^ b,
-        BinOp::Shl => {
-            if b < 0 || b >= bits as i128 {
-                0
-            } else {
-                a << b
-            }
-        }
-        BinOp::Shr => {
-            if b < 0 || b >= bits as i128 {
-                if a < 0 { -1 } else { 0 }
-            } else {
-                a >> b
-            }
-        }
-        BinOp::UShr => {
-            let ua = if unsigned {
-                a
-            } else {
-                a & ((1i128 << bits) - 1)
-            };
-            if b < 0 || b >= bits as i128 {
-                0
-            } else {
-                ua >> b
-            }
-        }
-        BinOp::Min => a.min(b),
-        BinOp::Max => a.max(b),
-        BinOp::MulHi => {
-            let p = if bits == 64 && unsigned {
-                let p = (a as u128).wrapping_mul(b as u128);
-                return Ok(Scalar::from_i128(t, (p >> 64) as i128));
-            } else {
-                a.wrapping_mul(b)
-            };
-            p >> bits
-        }
-        BinOp::Eq => return Ok(Scalar::Bool(a == b)),
-        BinOp::Neq => return Ok(Scalar::Bool(a != b)),
-        BinOp::Lt => return Ok(Scalar::Bool(a < b)),
-        BinOp::Le => return Ok(Scalar::Bool(a <= b)),
-        BinOp::Gt => return Ok(Scalar::Bool(a > b)),
-        BinOp::Ge => return Ok(Scalar::Bool(a >= b)),
-        _ => return Err(format!("operator {op:?} is not defined on {t}")),
     };
-    Ok(Scalar::from_i128(t, r))
-}
-
-/// Wraps `x` to the range of integer type `t`, as an `i128`.
-fn wrap(t: PrimType, x: i128) -> i128 {
-    Scalar::from_i128(t, x).as_i128().unwrap_or(0)
+    match sem::int_binop(iop, vt(t), a, b) {
+        Ok(r) => Ok(Scalar::from_i128(t, r)),
+        Err(ArithError::DivisionByZero) => Err("Division by zero".to_string()),
+        Err(ArithError::NegativeExponent) => Err("Negative exponent".to_string()),
+    }
 }
 
 /// A binary operator on untagged scalars of the same type.
@@ -622,32 +491,14 @@ pub fn unop_plain(op: UnOp, a: &Scalar) -> Result<Scalar, String> {
         };
     }
     if let Some(x) = a.as_i128() {
-        let bits = int_bits(t);
-        let ubits = if t.is_unsigned() {
-            x
-        } else {
-            x & ((1i128 << bits) - 1)
-        };
-        let r = match op {
-            UnOp::Neg => x.wrapping_neg(),
-            UnOp::Not => !x,
-            UnOp::Abs => x.abs(),
-            UnOp::Signum => x.signum(),
-            UnOp::Popc => ubits.count_ones() as i128,
-            UnOp::Clz => {
-                if ubits == 0 {
-                    bits as i128
-                } else {
-                    (bits - (128 - ubits.leading_zeros())) as i128
-                }
-            }
-            UnOp::Ctz => {
-                if ubits == 0 {
-                    bits as i128
-                } else {
-                    ubits.trailing_zeros() as i128
-                }
-            }
+        let iop = match op {
+            UnOp::Neg => IntUnOp::Neg,
+            UnOp::Not => IntUnOp::Not,
+            UnOp::Abs => IntUnOp::Abs,
+            UnOp::Signum => IntUnOp::Signum,
+            UnOp::Popc => IntUnOp::Popc,
+            UnOp::Clz => IntUnOp::Clz,
+            UnOp::Ctz => IntUnOp::Ctz,
             _ => return Err(format!("{op:?} is not defined on {t}")),
         };
         let ty = if matches!(op, UnOp::Popc | UnOp::Clz | UnOp::Ctz) {
@@ -655,7 +506,7 @@ pub fn unop_plain(op: UnOp, a: &Scalar) -> Result<Scalar, String> {
         } else {
             t
         };
-        return Ok(Scalar::from_i128(ty, r));
+        return Ok(Scalar::from_i128(ty, sem::int_unop(iop, vt(t), x)));
     }
     if let Scalar::F32(x) = a {
         return Ok(match op {
@@ -678,89 +529,63 @@ pub fn unop_plain(op: UnOp, a: &Scalar) -> Result<Scalar, String> {
     })
 }
 
-fn float_un64(op: UnOp, x: f64) -> Result<f64, String> {
-    Ok(match op {
-        UnOp::Neg => -x,
-        UnOp::Abs => x.abs(),
-        UnOp::Signum => {
-            if x.is_nan() {
-                x
-            } else if x == 0.0 {
-                0.0
-            } else {
-                x.signum()
-            }
-        }
-        UnOp::Sqrt => x.sqrt(),
-        UnOp::Cbrt => x.cbrt(),
-        UnOp::Exp => x.exp(),
-        UnOp::Exp2 => x.exp2(),
-        UnOp::Exp10 => 10f64.powf(x),
-        UnOp::Expm1 => x.exp_m1(),
-        UnOp::Log => x.ln(),
-        UnOp::Log2 => x.log2(),
-        UnOp::Log10 => x.log10(),
-        UnOp::Log1p => x.ln_1p(),
-        UnOp::Sin => x.sin(),
-        UnOp::Cos => x.cos(),
-        UnOp::Tan => x.tan(),
-        UnOp::Asin => x.asin(),
-        UnOp::Acos => x.acos(),
-        UnOp::Atan => x.atan(),
-        UnOp::Sinh => x.sinh(),
-        UnOp::Cosh => x.cosh(),
-        UnOp::Tanh => x.tanh(),
-        UnOp::Asinh => x.asinh(),
-        UnOp::Acosh => x.acosh(),
-        UnOp::Atanh => x.atanh(),
-        UnOp::Erf => libm::erf(x),
-        UnOp::Erfc => libm::erfc(x),
-        UnOp::Gamma => libm::tgamma(x),
-        UnOp::Lgamma => libm::lgamma(x),
-        UnOp::Polygamma(n) => crate::special::polygamma(n, x),
-        UnOp::Floor => x.floor(),
-        UnOp::Ceil => x.ceil(),
-        UnOp::Round => x.round_ties_even(),
-        UnOp::Trunc => x.trunc(),
-        _ => return Err(format!("{op:?} is not defined on floats")),
+/// The shared float function of a unary operator, if it has one.
+fn float_fn(op: UnOp) -> Option<FloatFn> {
+    Some(match op {
+        UnOp::Neg => FloatFn::Neg,
+        UnOp::Abs => FloatFn::Abs,
+        UnOp::Signum => FloatFn::Signum,
+        UnOp::Sqrt => FloatFn::Sqrt,
+        UnOp::Cbrt => FloatFn::Cbrt,
+        UnOp::Exp => FloatFn::Exp,
+        UnOp::Exp2 => FloatFn::Exp2,
+        UnOp::Exp10 => FloatFn::Exp10,
+        UnOp::Expm1 => FloatFn::Expm1,
+        UnOp::Log => FloatFn::Log,
+        UnOp::Log2 => FloatFn::Log2,
+        UnOp::Log10 => FloatFn::Log10,
+        UnOp::Log1p => FloatFn::Log1p,
+        UnOp::Sin => FloatFn::Sin,
+        UnOp::Cos => FloatFn::Cos,
+        UnOp::Tan => FloatFn::Tan,
+        UnOp::Asin => FloatFn::Asin,
+        UnOp::Acos => FloatFn::Acos,
+        UnOp::Atan => FloatFn::Atan,
+        UnOp::Sinh => FloatFn::Sinh,
+        UnOp::Cosh => FloatFn::Cosh,
+        UnOp::Tanh => FloatFn::Tanh,
+        UnOp::Asinh => FloatFn::Asinh,
+        UnOp::Acosh => FloatFn::Acosh,
+        UnOp::Atanh => FloatFn::Atanh,
+        UnOp::Erf => FloatFn::Erf,
+        UnOp::Erfc => FloatFn::Erfc,
+        UnOp::Gamma => FloatFn::Gamma,
+        UnOp::Lgamma => FloatFn::Lgamma,
+        UnOp::Floor => FloatFn::Floor,
+        UnOp::Ceil => FloatFn::Ceil,
+        UnOp::Round => FloatFn::Round,
+        UnOp::Trunc => FloatFn::Trunc,
+        _ => return None,
     })
 }
 
+fn float_un64(op: UnOp, x: f64) -> Result<f64, String> {
+    match (op, float_fn(op)) {
+        (UnOp::Polygamma(n), _) => Ok(crate::special::polygamma(n, x)),
+        (_, Some(f)) => Ok(sem::float_fn(f, x)),
+        _ => Err(format!("{op:?} is not defined on floats")),
+    }
+}
+
+/// In `f32` where the result rounds exactly as Futhark's `f32` functions;
+/// `exp10`, `signum` and `polygamma` go through `f64`.
 fn float_un32(op: UnOp, x: f32) -> Result<f32, String> {
-    Ok(match op {
-        UnOp::Neg => -x,
-        UnOp::Abs => x.abs(),
-        UnOp::Sqrt => x.sqrt(),
-        UnOp::Cbrt => x.cbrt(),
-        UnOp::Exp => x.exp(),
-        UnOp::Exp2 => x.exp2(),
-        UnOp::Expm1 => x.exp_m1(),
-        UnOp::Log => x.ln(),
-        UnOp::Log2 => x.log2(),
-        UnOp::Log10 => x.log10(),
-        UnOp::Log1p => x.ln_1p(),
-        UnOp::Sin => x.sin(),
-        UnOp::Cos => x.cos(),
-        UnOp::Tan => x.tan(),
-        UnOp::Asin => x.asin(),
-        UnOp::Acos => x.acos(),
-        UnOp::Atan => x.atan(),
-        UnOp::Sinh => x.sinh(),
-        UnOp::Cosh => x.cosh(),
-        UnOp::Tanh => x.tanh(),
-        UnOp::Asinh => x.asinh(),
-        UnOp::Acosh => x.acosh(),
-        UnOp::Atanh => x.atanh(),
-        UnOp::Erf => libm::erff(x),
-        UnOp::Erfc => libm::erfcf(x),
-        UnOp::Gamma => libm::tgammaf(x),
-        UnOp::Lgamma => libm::lgammaf(x),
-        UnOp::Floor => x.floor(),
-        UnOp::Ceil => x.ceil(),
-        UnOp::Round => x.round_ties_even(),
-        UnOp::Trunc => x.trunc(),
-        _ => float_un64(op, x as f64)? as f32,
-    })
+    match (op, float_fn(op)) {
+        (UnOp::Exp10 | UnOp::Signum | UnOp::Polygamma(_), _) | (_, None) => {
+            Ok(float_un64(op, x as f64)? as f32)
+        }
+        (_, Some(f)) => Ok(sem::float_fn_f32(f, x)),
+    }
 }
 
 #[cfg(test)]

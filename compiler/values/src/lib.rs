@@ -2,7 +2,7 @@
 //!
 //! This crate is shared by the interpreter, the test and bench runners, and
 //! generated programs, so it depends on nothing of ours and on little else
-//! (`half` for `f16`).
+//! (`half` for `f16`, `libm` for the float functions std lacks).
 //!
 //! - [`prim`]: [`PrimType`] (the twelve primitive types) and [`PrimValue`]
 //!   (one typed scalar).
@@ -17,6 +17,9 @@
 //!   [`read_values`]. Errors are [`ReadError`]s with a [`Position`].
 //! - [`compare`]: comparing results with expected values using the
 //!   tolerance rule of `futhark test`.
+//! - [`scalar`]: Futhark's scalar semantics (integer wrapping, division
+//!   and modulo rounding, shifts, float to integer conversion, float
+//!   functions), shared by the reference and IR interpreters.
 //! - [`generate`]: type specifications (`[100][3]f32`), bounds, a seeded
 //!   generator, and random values for `fut dataset` and `random input`
 //!   test blocks.
@@ -47,6 +50,7 @@ pub mod generate;
 mod input;
 pub mod prim;
 pub mod reader;
+pub mod scalar;
 pub mod text;
 pub mod text_parse;
 pub mod value;

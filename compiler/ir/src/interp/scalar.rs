@@ -1,21 +1,14 @@
-//! Futhark's scalar semantics.
+//! Futhark's scalar semantics on [`PrimValue`]s.
 //!
-//! Integers wrap on overflow. `div` and `mod` round towards negative
-//! infinity (the remainder has the sign of the divisor), `quot` and `rem`
-//! towards zero; all four fail on a zero divisor. Integer `pow` fails on a
-//! negative exponent. A shift by a negative amount or by at least the bit
-//! width gives 0 (or -1 for an arithmetic right shift of a negative
-//! number). Float operations are IEEE; `mod` and `rem` on floats are
-//! `fmod`. Float to integer conversion truncates towards zero and
-//! saturates, NaN giving 0.
+//! The semantics (wrapping, rounding of division and modulo, shifts,
+//! conversions, float functions) are those of [`values::scalar`], shared
+//! with the reference interpreter; this module maps the IR's operators onto
+//! them and gives run-time errors their messages.
 
+use values::scalar::{self as sem, ArithError, FloatBinOp, FloatFn, IntBinOp, IntUnOp};
 use values::{PrimType, PrimValue, f16};
 
 use crate::syntax::{BinOp, CmpOp, ConvKind, MathFn, UnOp};
-
-fn bits(t: PrimType) -> u32 {
-    (t.byte_size() * 8) as u32
-}
 
 /// The zero of a type (`false` for `bool`).
 pub fn zero(t: PrimType) -> PrimValue {
@@ -30,14 +23,7 @@ pub fn zero(t: PrimType) -> PrimValue {
 
 /// `x` modulo 2^bits as a value of the integer type `t`.
 pub fn wrap(t: PrimType, x: i128) -> PrimValue {
-    let b = bits(t);
-    let m = x & ((1i128 << b) - 1);
-    let v = if t.is_signed_integer() && m >= (1i128 << (b - 1)) {
-        m - (1i128 << b)
-    } else {
-        m
-    };
-    PrimValue::int_of_type(t, v).unwrap_or(PrimValue::Bool(false))
+    PrimValue::int_of_type(t, sem::wrap(t, x)).unwrap_or(PrimValue::Bool(false))
 }
 
 fn float(t: PrimType, x: f64) -> PrimValue {
@@ -59,35 +45,21 @@ pub fn unop(op: UnOp, x: PrimValue) -> PrimValue {
         return PrimValue::Bool(if op == UnOp::Not { !b } else { b });
     }
     if t.is_integer() {
-        let i = int(x);
-        wrap(
-            t,
-            match op {
-                UnOp::Neg => -i,
-                UnOp::Not => !i,
-                UnOp::Abs => i.abs(),
-                UnOp::Signum => i.signum(),
-            },
-        )
+        let op = match op {
+            UnOp::Neg => IntUnOp::Neg,
+            UnOp::Not => IntUnOp::Not,
+            UnOp::Abs => IntUnOp::Abs,
+            UnOp::Signum => IntUnOp::Signum,
+        };
+        wrap(t, sem::int_unop(op, t, int(x)))
     } else {
-        let f = flt(x);
-        float(
-            t,
-            match op {
-                UnOp::Neg => -f,
-                UnOp::Not => f,
-                UnOp::Abs => f.abs(),
-                UnOp::Signum => {
-                    if f > 0.0 {
-                        1.0
-                    } else if f < 0.0 {
-                        -1.0
-                    } else {
-                        f
-                    }
-                }
-            },
-        )
+        let f = match op {
+            UnOp::Neg => FloatFn::Neg,
+            UnOp::Not => return x,
+            UnOp::Abs => FloatFn::Abs,
+            UnOp::Signum => FloatFn::Signum,
+        };
+        float(t, sem::float_fn(f, flt(x)))
     }
 }
 
@@ -105,89 +77,44 @@ pub fn binop(op: BinOp, x: PrimValue, y: PrimValue) -> Result<PrimValue, String>
         }));
     }
     if t.is_integer() {
-        let (a, b) = (int(x), int(y));
-        let w = bits(t);
-        let mask = (1i128 << w) - 1;
-        let zero_div = || Err("Division by zero".to_string());
-        let r = match op {
-            BinOp::Add => a.wrapping_add(b),
-            BinOp::Sub => a.wrapping_sub(b),
-            BinOp::Mul => a.wrapping_mul(b),
-            BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem if b == 0 => return zero_div(),
-            BinOp::Div => {
-                let q = a / b;
-                if a % b != 0 && ((a < 0) != (b < 0)) {
-                    q - 1
-                } else {
-                    q
-                }
-            }
-            BinOp::Mod => {
-                let r = a % b;
-                if r != 0 && ((r < 0) != (b < 0)) {
-                    r + b
-                } else {
-                    r
-                }
-            }
-            BinOp::Quot => a / b,
-            BinOp::Rem => a % b,
-            BinOp::Pow => {
-                if b < 0 {
-                    return Err("Negative exponent in integer power".into());
-                }
-                let (mut base, mut e, mut acc) = (a & mask, b, 1i128);
-                while e > 0 {
-                    if e & 1 == 1 {
-                        acc = acc.wrapping_mul(base) & mask;
-                    }
-                    base = base.wrapping_mul(base) & mask;
-                    e >>= 1;
-                }
-                acc
-            }
-            BinOp::Min => a.min(b),
-            BinOp::Max => a.max(b),
-            BinOp::And => a & b,
-            BinOp::Or => a | b,
-            BinOp::Xor => a ^ b,
-            BinOp::Shl => {
-                if b < 0 || b >= i128::from(w) {
-                    0
-                } else {
-                    (a & mask) << b
-                }
-            }
-            BinOp::Shr if t.is_signed_integer() => {
-                if b < 0 || b >= i128::from(w) {
-                    if a < 0 { -1 } else { 0 }
-                } else {
-                    a >> b
-                }
-            }
-            BinOp::Shr | BinOp::UShr => {
-                if b < 0 || b >= i128::from(w) {
-                    0
-                } else {
-                    (a & mask) >> b
-                }
+        let iop = match op {
+            BinOp::Add => IntBinOp::Add,
+            BinOp::Sub => IntBinOp::Sub,
+            BinOp::Mul => IntBinOp::Mul,
+            BinOp::Div => IntBinOp::Div,
+            BinOp::Mod => IntBinOp::Mod,
+            BinOp::Quot => IntBinOp::Quot,
+            BinOp::Rem => IntBinOp::Rem,
+            BinOp::Pow => IntBinOp::Pow,
+            BinOp::Min => IntBinOp::Min,
+            BinOp::Max => IntBinOp::Max,
+            BinOp::And => IntBinOp::And,
+            BinOp::Or => IntBinOp::Or,
+            BinOp::Xor => IntBinOp::Xor,
+            BinOp::Shl => IntBinOp::Shl,
+            BinOp::Shr => IntBinOp::Shr,
+            BinOp::UShr => IntBinOp::UShr,
+        };
+        return match sem::int_binop(iop, t, int(x), int(y)) {
+            Ok(r) => Ok(wrap(t, r)),
+            Err(ArithError::DivisionByZero) => Err("Division by zero".to_string()),
+            Err(ArithError::NegativeExponent) => {
+                Err("Negative exponent in integer power".to_string())
             }
         };
-        return Ok(wrap(t, r));
     }
-    let (a, b) = (flt(x), flt(y));
-    let r = match op {
-        BinOp::Add => a + b,
-        BinOp::Sub => a - b,
-        BinOp::Mul => a * b,
-        BinOp::Div => a / b,
-        BinOp::Mod | BinOp::Rem => a % b,
-        BinOp::Pow => a.powf(b),
-        BinOp::Min => a.min(b),
-        BinOp::Max => a.max(b),
+    let fop = match op {
+        BinOp::Add => FloatBinOp::Add,
+        BinOp::Sub => FloatBinOp::Sub,
+        BinOp::Mul => FloatBinOp::Mul,
+        BinOp::Div => FloatBinOp::Div,
+        BinOp::Mod | BinOp::Rem => FloatBinOp::Mod,
+        BinOp::Pow => FloatBinOp::Pow,
+        BinOp::Min => FloatBinOp::Min,
+        BinOp::Max => FloatBinOp::Max,
         _ => return Err(format!("`{}` is not defined on {t}", op.name())),
     };
-    Ok(float(t, r))
+    Ok(float(t, sem::float_binop(fop, flt(x), flt(y))))
 }
 
 /// A comparison.
@@ -249,16 +176,7 @@ pub fn convert(kind: ConvKind, to: PrimType, x: PrimValue) -> PrimValue {
         let i = match x {
             PrimValue::Bool(b) => i128::from(b),
             _ if from.is_integer() => int(x),
-            _ => {
-                let f = flt(x);
-                if !f.is_finite() {
-                    // NaN and the infinities give 0; finite values saturate.
-                    0
-                } else {
-                    let (lo, hi) = to.integer_range().unwrap_or((0, 0));
-                    (f.trunc() as i128).clamp(lo, hi)
-                }
-            }
+            _ => sem::float_to_int(to, flt(x)),
         };
         return wrap(to, i);
     }
@@ -284,55 +202,49 @@ pub fn math(f: MathFn, args: &[PrimValue]) -> PrimValue {
     let t = x.prim_type();
     let arg = |i: usize| args.get(i).copied().unwrap_or(x);
     if t.is_integer() {
-        let w = bits(t);
-        let m = (int(x) & ((1i128 << w) - 1)) as u128;
-        let i32v = |n: u32| PrimValue::I32(n as i32);
+        let i32v = |n: i128| PrimValue::I32(n as i32);
         return match f {
-            MathFn::Popc => i32v(m.count_ones()),
-            MathFn::Clz => i32v(m.leading_zeros() - (128 - w)),
-            MathFn::Ctz => i32v(if m == 0 { w } else { m.trailing_zeros() }),
-            MathFn::MulHi => {
-                let y = arg(1);
-                if t.is_signed_integer() {
-                    wrap(t, (int(x) * int(y)) >> w)
-                } else {
-                    let my = (int(y) & ((1i128 << w) - 1)) as u128;
-                    wrap(t, ((m * my) >> w) as i128)
-                }
-            }
+            MathFn::Popc => i32v(sem::int_unop(IntUnOp::Popc, t, int(x))),
+            MathFn::Clz => i32v(sem::int_unop(IntUnOp::Clz, t, int(x))),
+            MathFn::Ctz => i32v(sem::int_unop(IntUnOp::Ctz, t, int(x))),
+            MathFn::MulHi => match sem::int_binop(IntBinOp::MulHi, t, int(x), int(arg(1))) {
+                Ok(r) => wrap(t, r),
+                Err(_) => x,
+            },
             _ => x,
         };
     }
     let a = flt(x);
     let b = flt(arg(1));
     let c = flt(arg(2));
+    let f1 = |g: FloatFn| sem::float_fn(g, a);
     let r = match f {
-        MathFn::Sqrt => a.sqrt(),
-        MathFn::Cbrt => a.cbrt(),
-        MathFn::Exp => a.exp(),
-        MathFn::Expm1 => a.exp_m1(),
-        MathFn::Log => a.ln(),
-        MathFn::Log2 => a.log2(),
-        MathFn::Log10 => a.log10(),
-        MathFn::Log1p => a.ln_1p(),
-        MathFn::Sin => a.sin(),
-        MathFn::Cos => a.cos(),
-        MathFn::Tan => a.tan(),
-        MathFn::Asin => a.asin(),
-        MathFn::Acos => a.acos(),
-        MathFn::Atan => a.atan(),
-        MathFn::Sinh => a.sinh(),
-        MathFn::Cosh => a.cosh(),
-        MathFn::Tanh => a.tanh(),
-        MathFn::Asinh => a.asinh(),
-        MathFn::Acosh => a.acosh(),
-        MathFn::Atanh => a.atanh(),
-        MathFn::Atan2 => a.atan2(b),
-        MathFn::Hypot => a.hypot(b),
-        MathFn::Erf => libm::erf(a),
-        MathFn::Erfc => libm::erfc(a),
-        MathFn::Lgamma => libm::lgamma(a),
-        MathFn::Gamma => libm::tgamma(a),
+        MathFn::Sqrt => f1(FloatFn::Sqrt),
+        MathFn::Cbrt => f1(FloatFn::Cbrt),
+        MathFn::Exp => f1(FloatFn::Exp),
+        MathFn::Expm1 => f1(FloatFn::Expm1),
+        MathFn::Log => f1(FloatFn::Log),
+        MathFn::Log2 => f1(FloatFn::Log2),
+        MathFn::Log10 => f1(FloatFn::Log10),
+        MathFn::Log1p => f1(FloatFn::Log1p),
+        MathFn::Sin => f1(FloatFn::Sin),
+        MathFn::Cos => f1(FloatFn::Cos),
+        MathFn::Tan => f1(FloatFn::Tan),
+        MathFn::Asin => f1(FloatFn::Asin),
+        MathFn::Acos => f1(FloatFn::Acos),
+        MathFn::Atan => f1(FloatFn::Atan),
+        MathFn::Sinh => f1(FloatFn::Sinh),
+        MathFn::Cosh => f1(FloatFn::Cosh),
+        MathFn::Tanh => f1(FloatFn::Tanh),
+        MathFn::Asinh => f1(FloatFn::Asinh),
+        MathFn::Acosh => f1(FloatFn::Acosh),
+        MathFn::Atanh => f1(FloatFn::Atanh),
+        MathFn::Atan2 => sem::float_binop(FloatBinOp::Atan2, a, b),
+        MathFn::Hypot => sem::float_binop(FloatBinOp::Hypot, a, b),
+        MathFn::Erf => f1(FloatFn::Erf),
+        MathFn::Erfc => f1(FloatFn::Erfc),
+        MathFn::Lgamma => f1(FloatFn::Lgamma),
+        MathFn::Gamma => f1(FloatFn::Gamma),
         MathFn::Fma => {
             if t == PrimType::F32 {
                 f64::from((a as f32).mul_add(b as f32, c as f32))
@@ -341,13 +253,13 @@ pub fn math(f: MathFn, args: &[PrimValue]) -> PrimValue {
             }
         }
         MathFn::Mad => a * b + c,
-        MathFn::Floor => a.floor(),
-        MathFn::Ceil => a.ceil(),
-        MathFn::Round => a.round_ties_even(),
-        MathFn::Trunc => a.trunc(),
+        MathFn::Floor => f1(FloatFn::Floor),
+        MathFn::Ceil => f1(FloatFn::Ceil),
+        MathFn::Round => f1(FloatFn::Round),
+        MathFn::Trunc => f1(FloatFn::Trunc),
         MathFn::IsNan => return PrimValue::Bool(a.is_nan()),
         MathFn::IsInf => return PrimValue::Bool(a.is_infinite()),
-        MathFn::CopySign => a.copysign(b),
+        MathFn::CopySign => sem::float_binop(FloatBinOp::CopySign, a, b),
         MathFn::Popc | MathFn::Clz | MathFn::Ctz | MathFn::MulHi => a,
     };
     float(t, r)
