@@ -484,6 +484,15 @@ impl Ctx<'_> {
         if let Some(col) = elementwise(&sr.op) {
             return self.rev_by_columns(out, w, sr, col, ys, xs, ybar);
         }
+        let consts = |t: &Type| t.shape.iter().all(|d| matches!(d, ir::Size::Const(_)));
+        if ts.iter().any(|t| !t.shape.is_empty())
+            && ts.iter().all(|t| t.elem.is_float() && consts(t))
+        {
+            return self.rev_scan_flat(out, w, sr, ys, xs, &bars);
+        }
+        if xs.len() == 1 && ts[0].rank() == 1 && ts[0].elem.is_float() {
+            return self.rev_scan_matrix(out, w, sr, ys[0], xs[0], bars[0]);
+        }
         if ts.iter().any(|t| !t.shape.is_empty() || !t.elem.is_float()) {
             return Err(self.err(
                 "a scan on arrays or integers whose operator is not + (nor elementwise), inside vjp",
@@ -892,6 +901,428 @@ impl Ctx<'_> {
             adjs.push(self.bind(out, "adj_rows", Exp::Copy(t))?);
         }
         Ok(adjs)
+    }
+
+    /// A scan whose elements hold arrays of constant shapes (rows such as
+    /// `[2]f64`) with an operator that is not elementwise: every element
+    /// becomes a tuple of its `K` scalars, the operator one on such tuples
+    /// (rebuilding the arrays, applying the operator, reading the scalars
+    /// back), and the tuple rule applies; the adjoints are rebuilt as rows.
+    fn rev_scan_flat(
+        &mut self,
+        out: &mut Vec<Stm>,
+        w: Operand,
+        sr: &ScanRed,
+        ys: &[VarId],
+        xs: &[VarId],
+        bars: &[VarId],
+    ) -> R<Vec<VarId>> {
+        let ts: Vec<Type> = xs
+            .iter()
+            .map(|x| {
+                self.ty(*x)
+                    .row()
+                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool))
+            })
+            .collect();
+        // The positions of each component's scalars, row-major.
+        let positions: Vec<Vec<Vec<i64>>> = ts
+            .iter()
+            .map(|t| {
+                let dims: Vec<i64> = t
+                    .shape
+                    .iter()
+                    .map(|d| match d {
+                        ir::Size::Const(n) => *n,
+                        _ => 0,
+                    })
+                    .collect();
+                let mut all = vec![Vec::new()];
+                for n in dims {
+                    all = all
+                        .into_iter()
+                        .flat_map(|p: Vec<i64>| {
+                            (0..n).map(move |i| {
+                                let mut q = p.clone();
+                                q.push(i);
+                                q
+                            })
+                        })
+                        .collect();
+                }
+                all
+            })
+            .collect();
+        let sts: Vec<Type> = ts
+            .iter()
+            .zip(&positions)
+            .flat_map(|(t, ps)| ps.iter().map(|_| Type::scalar(t.elem)))
+            .collect();
+        let fix = |p: &[i64]| -> Vec<DimIndex> {
+            p.iter().map(|i| DimIndex::Fix(Operand::i64(*i))).collect()
+        };
+        // The scalars of values `vals` (one per component).
+        let scalars = {
+            let positions = positions.clone();
+            move |cx: &mut Self, b: &mut Vec<Stm>, vals: &[Operand]| -> R<Vec<Operand>> {
+                let mut res = Vec::new();
+                for (v, ps) in vals.iter().zip(&positions) {
+                    let Operand::Var(v) = v else {
+                        return Err(cx.err("internal error: a constant row"));
+                    };
+                    for p in ps {
+                        res.push(cx.bind(b, "e", Exp::Index(*v, fix(p)))?.into());
+                    }
+                }
+                Ok(res)
+            }
+        };
+        // The rows (one per component) made of `scalars`.
+        let rows = {
+            let (positions, ts) = (positions.clone(), ts.clone());
+            move |cx: &mut Self, b: &mut Vec<Stm>, scalars: &[Operand]| -> R<Vec<Operand>> {
+                let mut res = Vec::new();
+                let mut at = 0;
+                for (t, ps) in ts.iter().zip(&positions) {
+                    let mut arr = cx.bind(
+                        b,
+                        "row",
+                        Exp::Scratch {
+                            elem: t.elem,
+                            shape: t.shape.clone(),
+                        },
+                    )?;
+                    for p in ps {
+                        arr = cx.bind(b, "row", Exp::Update(arr, fix(p), scalars[at]))?;
+                        at += 1;
+                    }
+                    res.push(arr.into());
+                }
+                Ok(res)
+            }
+        };
+        let split = |cx: &mut Self, out: &mut Vec<Stm>, arrs: &[VarId]| -> R<Vec<VarId>> {
+            let arrs = arrs.to_vec();
+            let scalars = scalars.clone();
+            cx.map_index(out, "scalars", w, &sts, move |cx, b, i| {
+                let mut vals = Vec::new();
+                for a in &arrs {
+                    vals.push(cx.index_row_op(b, *a, i)?);
+                }
+                scalars(cx, b, &vals)
+            })
+        };
+        let ys_s = split(self, out, ys)?;
+        let xs_s = split(self, out, xs)?;
+        let bars_s = split(self, out, bars)?;
+        let neutral = scalars(self, out, &sr.neutral)?;
+        let kk = sts.len();
+        let pa: Vec<VarId> = sts.iter().map(|t| self.fresh("a", t.clone())).collect();
+        let pb: Vec<VarId> = sts.iter().map(|t| self.fresh("b", t.clone())).collect();
+        let mut body = Vec::new();
+        let ra = rows(
+            self,
+            &mut body,
+            &pa.iter().copied().map(Operand::Var).collect::<Vec<_>>(),
+        )?;
+        let rb = rows(
+            self,
+            &mut body,
+            &pb.iter().copied().map(Operand::Var).collect::<Vec<_>>(),
+        )?;
+        let r = self.apply_op(&mut body, &sr.op, &ra, &rb);
+        let result = scalars(self, &mut body, &r)?;
+        let mut params: Vec<Param> = pa.into_iter().map(Param::new).collect();
+        params.extend(pb.into_iter().map(Param::new));
+        let flat = ScanRed {
+            op: Lambda {
+                params,
+                ret: sts.clone(),
+                body: Body { stms: body, result },
+            },
+            neutral,
+            commutative: sr.commutative,
+        };
+        debug_assert_eq!(flat.neutral.len(), kk);
+        let adj = self.rev_scan_jacobian(out, w, &flat, &ys_s, &xs_s, &bars_s)?;
+        self.map_index(out, "adj_rows", w, &ts, move |cx, b, i| {
+            let mut vals = Vec::new();
+            for a in &adj {
+                vals.push(
+                    cx.bind(b, "e", Exp::Index(*a, vec![DimIndex::Fix(i)]))?
+                        .into(),
+                );
+            }
+            rows(cx, b, &vals)
+        })
+    }
+
+    /// A scan of float rows of a length `d` known only at run time, with
+    /// an operator on whole rows that is not elementwise: the tuple rule
+    /// with the Jacobians as `[d][d]` arrays. Row `r` of `Aᵢ` is the vjp
+    /// of the operator with the one-hot seed `e_r` (a map over `r`), the
+    /// affine maps compose by matrix products, and `x̄ᵢ` is the vjp with
+    /// seed `cᵢ`. Work `O(n·d³)`.
+    fn rev_scan_matrix(
+        &mut self,
+        out: &mut Vec<Stm>,
+        w: Operand,
+        sr: &ScanRed,
+        y: VarId,
+        x: VarId,
+        bar: VarId,
+    ) -> R<Vec<VarId>> {
+        let rt = self
+            .ty(x)
+            .row()
+            .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool));
+        let t = rt.elem;
+        let st = Type::scalar(t);
+        let ds = rt.shape[0];
+        let d = self.size_op(&ds)?;
+        let mt = Type::array(t, vec![ds, ds]);
+        let ne = sr.neutral[0];
+        let prev_x = {
+            let rt = rt.clone();
+            move |cx: &mut Self, b: &mut Vec<Stm>, i: Operand| -> R<(Operand, Operand)> {
+                let c = cx.cmp(b, CmpOp::Eq, i, Operand::i64(0))?;
+                let mut eb = Vec::new();
+                let j = cx.bin(&mut eb, BinOp::Sub, i, Operand::i64(1))?;
+                let e = cx.index_row_op(&mut eb, y, j)?;
+                let prev = cx.select_many(
+                    b,
+                    std::slice::from_ref(&rt),
+                    c,
+                    vec![ne],
+                    Body {
+                        stms: eb,
+                        result: vec![e],
+                    },
+                )[0];
+                let xi = cx.index_row_op(b, x, i)?;
+                Ok((prev, xi))
+            }
+        };
+        let op_vjp = {
+            let (op, rt) = (sr.op.clone(), rt.clone());
+            move |cx: &mut Self,
+                  b: &mut Vec<Stm>,
+                  prev: Operand,
+                  xi: Operand,
+                  seed: Operand|
+                  -> R<(Operand, Operand)> {
+                let f = cx.op_copy(&op, false);
+                let pat: Vec<VarId> = (0..3).map(|_| cx.fresh("g", rt.clone())).collect();
+                cx.vjp(
+                    &pat,
+                    &ir::AdExp {
+                        lambda: f,
+                        primals: vec![prev, xi],
+                        seeds: vec![seed],
+                    },
+                    b,
+                )?;
+                Ok((pat[1].into(), pat[2].into()))
+            }
+        };
+        // Aᵢ for every i.
+        let jac = {
+            let (prev_x, op_vjp, rt, st) = (prev_x.clone(), op_vjp.clone(), rt.clone(), st.clone());
+            self.map_index(
+                out,
+                "jacobian",
+                w,
+                std::slice::from_ref(&mt),
+                move |cx, b, i| {
+                    let (prev, xi) = prev_x(cx, b, i)?;
+                    let rows =
+                        cx.map_index(b, "jac_row", d, std::slice::from_ref(&rt), |cx, b, r| {
+                            let seed = cx.map_index(
+                                b,
+                                "onehot",
+                                d,
+                                std::slice::from_ref(&st),
+                                |cx, b, c| {
+                                    let eq = cx.cmp(b, CmpOp::Eq, c, r)?;
+                                    Ok(vec![cx.select(b, t, eq, konst(t, 1.0), konst(t, 0.0))])
+                                },
+                            )?[0];
+                            let (ga, _) = op_vjp(cx, b, prev, xi, seed.into())?;
+                            Ok(vec![ga])
+                        })?;
+                    Ok(vec![rows[0].into()])
+                },
+            )?[0]
+        };
+        // The affine maps in reverse order: (Aᵢ₊₁ᵀ, ȳᵢ), Aₙ = 0.
+        let aff = {
+            let mt = mt.clone();
+            self.map_index(
+                out,
+                "affine",
+                w,
+                &[mt.clone(), rt.clone()],
+                move |cx, b, j| {
+                    let last = cx.bin(b, BinOp::Sub, w, Operand::i64(1))?;
+                    let i = cx.bin(b, BinOp::Sub, last, j)?;
+                    let c = cx.cmp(b, CmpOp::Eq, j, Operand::i64(0))?;
+                    let z = cx.zeros_of(b, &mt)?;
+                    let mut eb = Vec::new();
+                    let i1 = cx.bin(&mut eb, BinOp::Add, i, Operand::i64(1))?;
+                    let a = cx.bind(&mut eb, "a", Exp::Index(jac, vec![DimIndex::Fix(i1)]))?;
+                    let at = cx.bind(
+                        &mut eb,
+                        "at",
+                        Exp::Rearrange {
+                            perm: vec![1, 0],
+                            arr: a,
+                        },
+                    )?;
+                    let at = cx.bind(&mut eb, "at", Exp::Copy(at))?;
+                    let m = cx.select_many(
+                        b,
+                        std::slice::from_ref(&mt),
+                        c,
+                        vec![z],
+                        Body {
+                            stms: eb,
+                            result: vec![at.into()],
+                        },
+                    )[0];
+                    let bi = cx.index_row_op(b, bar, i)?;
+                    Ok(vec![m, bi])
+                },
+            )?
+        };
+        // (M₁, b₁) then (M₂, b₂) = (M₂·M₁, b₂ + M₂·b₁).
+        let ps: Vec<VarId> = [&mt, &rt, &mt, &rt]
+            .iter()
+            .map(|ty| self.fresh("f", (*ty).clone()))
+            .collect();
+        let mut cb = Vec::new();
+        let m1t = self.bind(
+            &mut cb,
+            "m1t",
+            Exp::Rearrange {
+                perm: vec![1, 0],
+                arr: ps[0],
+            },
+        )?;
+        let dot = |cx: &mut Self, b: &mut Vec<Stm>, u: VarId, v: VarId| -> R<Operand> {
+            let p = cx.fresh("p", st.clone());
+            let q = cx.fresh("q", st.clone());
+            let mut mb = Vec::new();
+            let pq = cx.bin(&mut mb, BinOp::Mul, p.into(), q.into())?;
+            let add = cx.add_lambda(&st)?;
+            let r = cx.fresh("dot", st.clone());
+            cx.push(
+                b,
+                vec![r],
+                Exp::Screma(Box::new(Screma {
+                    w: d,
+                    inputs: vec![u, v],
+                    scans: Vec::new(),
+                    reduces: vec![ScanRed {
+                        op: add,
+                        neutral: vec![konst(t, 0.0)],
+                        commutative: true,
+                    }],
+                    map: Lambda {
+                        params: vec![Param::new(p), Param::new(q)],
+                        ret: vec![st.clone()],
+                        body: Body {
+                            stms: mb,
+                            result: vec![pq],
+                        },
+                    },
+                })),
+            );
+            Ok(r.into())
+        };
+        let (m2, b1, b2) = (ps[2], ps[1], ps[3]);
+        let row = self.fresh("row", rt.clone());
+        let mut rb = Vec::new();
+        let entries = self.map_index(
+            &mut rb,
+            "entries",
+            d,
+            std::slice::from_ref(&st),
+            |cx, b, c| {
+                let col = cx.bind(b, "col", Exp::Index(m1t, vec![DimIndex::Fix(c)]))?;
+                Ok(vec![dot(cx, b, row, col)?])
+            },
+        )?;
+        let mb_ = dot(self, &mut rb, row, b1)?;
+        let prod = self.emit_screma(
+            &mut cb,
+            "prod",
+            d,
+            vec![m2],
+            Vec::new(),
+            Lambda {
+                params: vec![Param::new(row)],
+                ret: vec![rt.clone(), st.clone()],
+                body: Body {
+                    stms: rb,
+                    result: vec![entries[0].into(), mb_],
+                },
+            },
+        );
+        let bb = self.add_values(&mut cb, &rt, b2.into(), prod[1].into())?;
+        let id_m = self.map_index(out, "identity", d, std::slice::from_ref(&rt), |cx, b, r| {
+            Ok(vec![
+                cx.map_index(
+                    b,
+                    "identity_row",
+                    d,
+                    std::slice::from_ref(&st),
+                    |cx, b, c| {
+                        let eq = cx.cmp(b, CmpOp::Eq, c, r)?;
+                        Ok(vec![cx.select(b, t, eq, konst(t, 1.0), konst(t, 0.0))])
+                    },
+                )?[0]
+                    .into(),
+            ])
+        })?[0];
+        let zb = self.zeros_of(out, &rt)?;
+        let compose = ScanRed {
+            op: Lambda {
+                params: ps.iter().copied().map(Param::new).collect(),
+                ret: vec![mt.clone(), rt.clone()],
+                body: Body {
+                    stms: cb,
+                    result: vec![prod[0].into(), bb],
+                },
+            },
+            neutral: vec![id_m.into(), zb],
+            commutative: false,
+        };
+        let id = self.id_lambda(&[mt, rt.clone()]);
+        let cs = self.emit_screma(out, "adj_scan", w, aff, vec![compose], id)[1];
+        self.map_index(
+            out,
+            "adj_scan",
+            w,
+            std::slice::from_ref(&rt),
+            move |cx, b, i| {
+                let last = cx.bin(b, BinOp::Sub, w, Operand::i64(1))?;
+                let j = cx.bin(b, BinOp::Sub, last, i)?;
+                let c = cx.index_row_op(b, cs, j)?;
+                let (prev, xi) = prev_x(cx, b, i)?;
+                let (_, gx) = op_vjp(cx, b, prev, xi, c)?;
+                Ok(vec![gx])
+            },
+        )
+    }
+
+    /// `arr[i]` as an operand, copied when it is an array.
+    fn index_row_op(&mut self, b: &mut Vec<Stm>, arr: VarId, i: Operand) -> R<Operand> {
+        let e = self.bind(b, "e", Exp::Index(arr, vec![DimIndex::Fix(i)]))?;
+        if self.ty(e).shape.is_empty() {
+            Ok(e.into())
+        } else {
+            Ok(self.bind(b, "e", Exp::Copy(e))?.into())
+        }
     }
 
     /// The adjoints of the elements of a float product, by counting zeros.

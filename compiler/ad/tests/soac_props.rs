@@ -7,7 +7,8 @@
 //!   ⟨v, J·u⟩ ≈ ⟨v, (f(x + h·u) − f(x − h·u)) / 2h⟩.
 //!
 //! Every function may use the index arrays `js: [8]i64` (buckets and
-//! scatter targets, some out of bounds) and `ks: [4]i64` as free variables.
+//! scatter targets, some out of bounds) and `ks: [4]i64`, and `two: i64`
+//! (2, a size the compiler does not know), as free variables.
 
 use ir::pass::{PipelineConfig, run_pipeline};
 use ir::{interp, parse};
@@ -44,7 +45,7 @@ fn program(body: &str, p: usize) -> String {
         )
     };
     format!(
-        "fun main(x: [8]f64, u: [8]f64, v: [{p}]f64, js: [8]i64, ks: [4]i64) -> ([{p}]f64, [{p}]f64, [8]f64) {{\n  \
+        "fun main(x: [8]f64, u: [8]f64, v: [{p}]f64, js: [8]i64, ks: [4]i64, two: i64) -> ([{p}]f64, [{p}]f64, [8]f64) {{\n  \
          let (y: [{p}]f64, t: [{p}]f64) = jvp({}, (x), (u))\n  \
          let (y2: [{p}]f64, g: [8]f64) = vjp({}, (x), (v))\n  \
          in (y, t, g)\n}}\n",
@@ -113,7 +114,14 @@ fn check(name: &str, body: &str, p: usize, zeros: bool) {
         let js: Vec<i64> = (0..8).map(|_| rng.below(6) - 1).collect();
         let ks: Vec<i64> = (0..4).map(|_| rng.below(8)).collect();
         let run = |x: &[f64]| -> Vec<Vec<f64>> {
-            let args = vec![array(x), array(&u), array(&v), indices(&js), indices(&ks)];
+            let args = vec![
+                array(x),
+                array(&u),
+                array(&v),
+                indices(&js),
+                indices(&ks),
+                Value::scalar(2i64),
+            ];
             interp::run_function(&prog, "main", args)
                 .unwrap_or_else(|e| panic!("{name}: {e}"))
                 .values
@@ -368,4 +376,40 @@ fn scatter_and_gather() {
         in ({p}c)
       })";
     check("gather", gather, 4, false);
+}
+
+/// Rows of two combined as affine maps, [a, b] then [c, d] = [a·c, b·c + d]
+/// (an operator on whole rows, not elementwise), scanned; rows of type
+/// `[2]f64` (`dim` "2") or of a size known only at run time (`dim` "two").
+fn affine_rows(dim: &str) -> String {
+    format!(
+        "    let {{p}}xr: [4][{dim}]f64 = reshape([4][{dim}], {{p}}x)
+    let {{p}}z: [{dim}]f64 = replicate([{dim}], 0.0f64)
+    let {{p}}z0: [{dim}]f64 = copy({{p}}z)
+    let {{p}}ne: [{dim}]f64 = {{p}}z0 with [0i64] = 1.0f64
+    let ({{p}}s: [4][{dim}]f64) = screma(4i64, {{p}}xr)
+      scan(\\({{p}}ra: [{dim}]f64, {{p}}rb: [{dim}]f64) -> ([{dim}]f64) {{
+        let {{p}}a: f64 = {{p}}ra[0i64]
+        let {{p}}b: f64 = {{p}}ra[1i64]
+        let {{p}}c: f64 = {{p}}rb[0i64]
+        let {{p}}d: f64 = {{p}}rb[1i64]
+        let {{p}}ac: f64 = mul({{p}}a, {{p}}c)
+        let {{p}}bc: f64 = mul({{p}}b, {{p}}c)
+        let {{p}}bcd: f64 = add({{p}}bc, {{p}}d)
+        let {{p}}o: [{dim}]f64 = copy({{p}}z)
+        let {{p}}o1: [{dim}]f64 = {{p}}o with [0i64] = {{p}}ac
+        let {{p}}o2: [{dim}]f64 = {{p}}o1 with [1i64] = {{p}}bcd
+        in ({{p}}o2)
+      }}, {{p}}ne)
+      map(\\({{p}}q: [{dim}]f64) -> ([{dim}]f64) {{
+        in ({{p}}q)
+      }})
+    let {{p}}r: [8]f64 = reshape([8], {{p}}s)"
+    )
+}
+
+#[test]
+fn row_operators() {
+    check("scan rows [2]", &affine_rows("2"), 8, false);
+    check("scan rows [two]", &affine_rows("two"), 8, false);
 }
