@@ -17,6 +17,8 @@
 //! Generated code runs inside the context's thread pool, so it may use rayon
 //! directly. `docs/executables.md` describes the options and the protocol.
 
+pub mod arr;
+pub mod batch;
 pub mod call;
 pub mod cli;
 pub mod context;
@@ -25,6 +27,7 @@ pub mod execute;
 pub mod options;
 pub mod par;
 pub mod profile;
+pub mod scalar;
 pub mod server;
 
 pub use cli::main;

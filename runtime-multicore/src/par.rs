@@ -1,1 +1,104 @@
 //! Parallel building blocks for the segmented operations of generated code.
+//!
+//! A parallel `screma` (map with scans and reductions) is split into
+//! contiguous chunks of its iteration space; each chunk runs the sequential
+//! loop of the generated code with its own partial results, so the body is
+//! a tight loop over contiguous memory that LLVM can vectorise, and small
+//! bodies are never split finer than a chunk. The partials are then
+//! combined in order: mapped rows are concatenated, reduction partials are
+//! folded with the operator, and each chunk's scan results are offset by
+//! the combined totals of the chunks before it (a second parallel pass).
+
+use rayon::prelude::*;
+
+use crate::arr::R;
+
+/// How many chunks an iteration space of `w` elements is split into: a
+/// few per thread (for load balance), never more than `w`.
+pub fn chunk_count(w: usize) -> usize {
+    let threads = rayon::current_num_threads().max(1);
+    w.min(threads * 4).max(1)
+}
+
+/// The bounds of chunk `c` of `n` over `0..w`.
+#[inline]
+pub fn chunk_bounds(w: usize, n: usize, c: usize) -> (usize, usize) {
+    (c * w / n, (c + 1) * w / n)
+}
+
+/// Runs `f(lo, hi)` on the chunks of `0..w` in parallel and returns the
+/// results in chunk order; the first failure (in chunk order) wins.
+pub fn par_chunks<O, F>(w: usize, f: F) -> R<Vec<O>>
+where
+    O: Send,
+    F: Fn(usize, usize) -> R<O> + Sync + Send,
+{
+    let n = chunk_count(w);
+    if n <= 1 {
+        return Ok(vec![f(0, w)?]);
+    }
+    (0..n)
+        .into_par_iter()
+        .map(|c| {
+            let (lo, hi) = chunk_bounds(w, n, c);
+            f(lo, hi)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect()
+}
+
+/// Concatenates the per-chunk buffers of one mapped result.
+pub fn concat_chunks<T: Clone>(parts: Vec<Vec<T>>) -> Vec<T> {
+    let mut parts = parts.into_iter();
+    let mut out = parts.next().unwrap_or_default();
+    for p in parts {
+        out.extend(p);
+    }
+    out
+}
+
+/// Adds the prefix of earlier chunks to each chunk's scanned elements, in
+/// parallel: `carries[c]` is the combined total of chunks `0..c` (`None` for
+/// the first chunk, which needs no offset).
+pub fn offset_chunks<T, F>(parts: &mut [Vec<T>], carries: &[Option<T>], op: F) -> R<()>
+where
+    T: Copy + Send + Sync,
+    F: Fn(T, T) -> R<T> + Sync + Send,
+{
+    parts
+        .par_iter_mut()
+        .zip(carries.par_iter())
+        .try_for_each(|(part, carry)| {
+            if let Some(c) = carry {
+                for x in part.iter_mut() {
+                    *x = op(*c, *x)?;
+                }
+            }
+            Ok(())
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_cover_the_space_in_order() {
+        let parts = par_chunks(1000, |lo, hi| Ok((lo..hi).collect::<Vec<_>>())).unwrap();
+        assert_eq!(concat_chunks(parts), (0..1000).collect::<Vec<_>>());
+        let sums = par_chunks(10, |lo, hi| Ok((lo..hi).sum::<usize>())).unwrap();
+        assert_eq!(sums.iter().sum::<usize>(), 45);
+        let err = par_chunks(100, |lo, _| {
+            if lo > 0 {
+                crate::arr::fail("boom", (0, 1, 2))
+            } else {
+                Ok(())
+            }
+        });
+        assert!(err.is_err());
+        let mut parts = vec![vec![1, 3], vec![2, 5]];
+        offset_chunks(&mut parts, &[None, Some(3)], |a, b| Ok(a + b)).unwrap();
+        assert_eq!(parts, vec![vec![1, 3], vec![5, 8]]);
+    }
+}

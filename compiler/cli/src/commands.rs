@@ -33,6 +33,7 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Test(a) => test(a),
         Command::Dataset(a) => dataset(*a),
         Command::Dev(a) => dev(a, color),
+        Command::Multicore(a) => crate::multicore::run(a),
     }
 }
 
@@ -126,6 +127,7 @@ fn test(args: TestArgs) -> u8 {
         _ if args.interpreted => testrun::Backend::Interp,
         crate::Backend::Interp => testrun::Backend::Interp,
         crate::Backend::Ir => testrun::Backend::Ir,
+        crate::Backend::Multicore => testrun::Backend::Multicore,
     };
     let db = database();
     let programs = match testrun::collect_programs(db.system().as_ref(), &args.paths) {

@@ -5,6 +5,7 @@
 //! errors, run-time errors, failed tests, malformed input), 2 for usage errors.
 
 mod commands;
+mod multicore;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -67,6 +68,12 @@ enum Command {
     /// pipeline up to `--print=PASS`, with the IR verifier after each one, and prints
     /// the resulting IR on standard output.
     Dev(DevArgs),
+    /// Compile a program to a native executable that runs on all cores.
+    ///
+    /// The program is compiled to Rust and built with cargo in release mode, in a
+    /// cached crate under the user's cache folder (`docs/multicore.md`). The
+    /// executable is written next to the program, without `.fut`.
+    Multicore(multicore::MulticoreArgs),
 }
 
 #[derive(Args, Debug)]
@@ -141,6 +148,8 @@ enum Backend {
     /// The core IR interpreter, after internalisation and optimisation; also
     /// checks `structure` blocks.
     Ir,
+    /// The multicore backend: all programs compiled into one native executable.
+    Multicore,
 }
 
 #[derive(Args, Debug)]

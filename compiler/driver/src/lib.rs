@@ -12,6 +12,7 @@ pub mod db;
 pub mod dev;
 pub mod imports;
 pub mod irrun;
+pub mod multicore;
 pub mod pipelines;
 pub mod prelude;
 pub mod program;

@@ -32,6 +32,9 @@ pub enum Backend {
     /// pass, run by the IR interpreter and compared with the reference
     /// interpreter.
     Ir,
+    /// The multicore backend: every program compiled to Rust, all of them
+    /// built into one executable that serves the cases (`multicore.rs`).
+    Multicore,
 }
 
 impl Backend {
@@ -40,6 +43,7 @@ impl Backend {
         match self {
             Backend::Interp => "interp",
             Backend::Ir => "ir",
+            Backend::Multicore => "multicore",
         }
     }
 }
@@ -187,6 +191,9 @@ pub fn run_tests(
     progress: &mut dyn Write,
 ) -> Summary {
     let jobs = opts.jobs.max(1).min(programs.len().max(1));
+    let batch = (opts.backend == Backend::Multicore)
+        .then(|| crate::multicore::prepare_batch(db, programs, opts, progress));
+    let batch = batch.as_ref();
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
     let mut summary = Summary::default();
@@ -203,7 +210,7 @@ pub fn run_tests(
                         let Some(path) = programs.get(i) else { break };
                         let outcome =
                             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                test_program(&db, path, opts)
+                                test_program_in(&db, path, opts, batch)
                             }))
                             .unwrap_or_else(|p| {
                                 let msg = p
@@ -299,6 +306,16 @@ pub fn is_test_program(system: &dyn System, path: &Path) -> bool {
 
 /// Tests one program.
 pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
+    test_program_in(db, path, opts, None)
+}
+
+/// Tests one program; on the multicore backend its cases run on `batch`.
+fn test_program_in(
+    db: &Database,
+    path: &Path,
+    opts: &TestOptions,
+    batch: Option<&crate::multicore::Batch>,
+) -> Outcome {
     let system = db.system().clone();
     let src = match system.read_to_string(path) {
         Ok(s) => s,
@@ -385,7 +402,8 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
     // file whose blocks have no runnable case (only `structure`, or only skipped
     // cases) runs nothing, as with Futhark.
     let mut interp: Option<interp::Interpreter> = None;
-    let needs_reference = opts.backend == Backend::Interp || opts.validate;
+    let needs_reference =
+        opts.backend == Backend::Interp || (opts.backend == Backend::Ir && opts.validate);
     let mut ir_prog: Option<Result<ir::Program, String>> = None;
     let root_id = program.root.id(db);
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
@@ -424,6 +442,16 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
                     failures.push(msg.clone());
                     return Outcome::Failed(failures);
                 }
+                let compiled = match batch {
+                    Some(b) => match b.program(path) {
+                        Ok(k) => Some((b, k)),
+                        Err(msg) => {
+                            failures.push(msg);
+                            return Outcome::Failed(failures);
+                        }
+                    },
+                    None => None,
+                };
                 let ir = ir_prog.as_ref().and_then(|r| r.as_ref().ok());
                 let ctx = CaseContext {
                     system: &*system,
@@ -432,7 +460,9 @@ pub fn test_program(db: &Database, path: &Path, opts: &TestOptions) -> Outcome {
                     entry_name,
                     case,
                 };
-                if let Err(msg) = ctx.run(&program, interp.as_mut(), ir, root_id, &sources) {
+                if let Err(msg) =
+                    ctx.run(&program, interp.as_mut(), ir, compiled, root_id, &sources)
+                {
                     failures.push(format!(
                         "entry {entry_name}, case #{} (line {}): {msg}",
                         case.index, case.line
@@ -613,6 +643,7 @@ impl CaseContext<'_> {
         program: &crate::Program,
         interp: Option<&mut interp::Interpreter>,
         ir: Option<&ir::Program>,
+        compiled: Option<(&crate::multicore::Batch, usize)>,
         root: syntax::FileId,
         sources: &crate::db::Sources,
     ) -> Result<(), String> {
@@ -620,6 +651,7 @@ impl CaseContext<'_> {
         let args = self.inputs(entry)?;
         let expected = self.expected_values(entry)?;
         let result = match (ir, interp) {
+            _ if compiled.is_some() => crate::multicore::run_case(compiled, self.entry_name, &args),
             (None, Some(interp)) => interp.call_entry(root, self.entry_name, args),
             (None, None) => return Err("no backend to run the case on".into()),
             (Some(prog), None) => crate::irrun::run_entry(prog, self.entry_name, args),

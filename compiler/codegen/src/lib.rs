@@ -1,0 +1,264 @@
+//! Code generation: core IR to Rust source for the multicore backend.
+//!
+//! [`program_module`] turns an optimised, AD-expanded core IR program into
+//! the source of one Rust module that uses the runtime crate
+//! `fut_runtime_multicore` (arrays, scalar semantics, parallel chunks) and
+//! the `values` crate. The module holds:
+//!
+//! - one Rust function per IR function (`emit`), returning `R<(..)>`;
+//! - `BATCH`: each entry point as a function on the entry function's flat
+//!   arguments (array sizes expanded), for the test runner's batch
+//!   executable (`fut_runtime_multicore::batch`);
+//! - with [`Options::standalone`], `PROGRAM`: the runtime's `Program`, whose
+//!   entries take the external arguments and report failures with their
+//!   source location, for `fut multicore`.
+//!
+//! Parallelism comes from the `flatten` crate's decisions: a SOAC it makes
+//! a segmented operation runs on chunks of its iteration space in parallel
+//! (`soac`); everything nested inside runs as sequential loops.
+//!
+//! Where this departs from DESIGN.md: there is no separate imperative IR
+//! with explicit allocations yet; the emitter writes Rust directly from the
+//! core IR, and the runtime's arrays (shared buffers with copy-on-write
+//! updates) stand in for memory planning.
+
+pub mod emit;
+pub mod runtime_sources;
+pub mod scalar;
+pub mod soac;
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use ir::{Exp, Program, Span, Type};
+
+pub use emit::Error;
+
+/// Code generation options.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Keep bounds checks (off: `--safe=false`; `#[unsafe]` statements
+    /// turn them off locally).
+    pub safe: bool,
+    /// Also emit `PROGRAM` for a standalone executable.
+    pub standalone: bool,
+    /// The program's name, for messages of the executable.
+    pub name: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            safe: true,
+            standalone: false,
+            name: "program".into(),
+        }
+    }
+}
+
+/// The source of the Rust module for `prog`. `locate` turns a span into
+/// the text of its location (`prog.fut:3:5-3:9`), used by the standalone
+/// executable's messages. Errors name the construct that cannot be
+/// compiled.
+pub fn program_module(
+    prog: &Program,
+    opts: &Options,
+    locate: &dyn Fn(Span) -> String,
+) -> Result<String, Error> {
+    let mut out = String::from(
+        "#![allow(unused_imports, unused_mut, unused_variables, unused_parens, non_snake_case, clippy::all)]\n\
+         use fut_runtime_multicore::arr::*;\n\
+         use fut_runtime_multicore::scalar::*;\n\
+         use fut_runtime_multicore::par;\n\
+         use values::{Value, f16};\n\n",
+    );
+    for (id, f) in prog.functions.iter() {
+        let mut em = emit::FnEmitter::new(prog, id, f, opts);
+        em.function()
+            .map_err(|e| format!("in function `{}`: {e}", f.name))?;
+        out.push_str(&em.out);
+    }
+    let mut batch = Vec::new();
+    for (k, e) in prog.entries.iter().enumerate() {
+        let f = &prog.functions[e.fun];
+        let name = format!("entry_{k}");
+        writeln!(
+            out,
+            "pub fn {name}(args: Vec<Value>) -> R<Vec<Value>> {{\nlet mut it = args.into_iter();"
+        )
+        .ok();
+        let mut args = Vec::new();
+        for (j, p) in f.params.iter().enumerate() {
+            let t = f
+                .var_type(p.var)
+                .ok_or("an entry parameter without a type")?;
+            let conv = arg_conversion(t);
+            writeln!(
+                out,
+                "let a{j} = at({conv}(next_arg(&mut it)?), (0, 0, 0))?;"
+            )
+            .ok();
+            args.push(format!("a{j}"));
+        }
+        let rs: Vec<String> = (0..f.ret.len()).map(|j| format!("r{j}")).collect();
+        let results: Vec<String> = f
+            .ret
+            .iter()
+            .zip(&rs)
+            .map(|(t, r)| {
+                if t.is_scalar() {
+                    format!("scalar_value({r})")
+                } else {
+                    format!("{r}.to_value()")
+                }
+            })
+            .collect();
+        writeln!(
+            out,
+            "let ({},) = {}({})?;\nOk(vec![{}])\n}}\n",
+            rs.join(", "),
+            emit::fun_name(e.fun),
+            args.join(", "),
+            results.join(", ")
+        )
+        .ok();
+        let mut ri = 0usize;
+        let mut keep = Vec::new();
+        for ev in &e.results {
+            ri += ev.values as usize;
+            keep.push((ri.max(1) - 1).to_string());
+        }
+        writeln!(
+            out,
+            "pub fn ext_{k}(args: Vec<Value>) -> R<Vec<Value>> {{\nlet mut flat = Vec::new();\nfor a in args {{\nfor d in a.shape() {{ flat.push(Value::scalar(*d as i64)); }}\nflat.push(a);\n}}\nlet mut out = {name}(flat)?;\nlet keep: &[usize] = &[{}];\nlet mut res = Vec::new();\nfor &i in keep {{ if i < out.len() {{ res.push(std::mem::replace(&mut out[i], Value::scalar(false))); }} }}\nOk(res)\n}}\n",
+            keep.join(", ")
+        )
+        .ok();
+        batch.push(format!("({:?}, ext_{k})", e.name));
+    }
+    writeln!(
+        out,
+        "pub const BATCH: &[fut_runtime_multicore::batch::BatchEntry] = &[{}];\n",
+        batch.join(", ")
+    )
+    .ok();
+    if opts.standalone {
+        standalone(prog, opts, locate, &mut out)?;
+    }
+    Ok(out)
+}
+
+fn arg_conversion(t: &Type) -> String {
+    let e = scalar::rust_prim(t.elem);
+    if t.is_scalar() {
+        format!("scalar_arg::<{e}>")
+    } else {
+        format!("(|v| Arr::<{e}>::from_value(v, {}))", t.rank())
+    }
+}
+
+fn type_desc(t: &Type, unique: bool) -> String {
+    format!(
+        "fut_runtime_multicore::TypeDesc {{ rank: {}, elem: values::PrimType::{:?}, unique: {unique} }}",
+        t.rank(),
+        t.elem
+    )
+}
+
+/// `PROGRAM` and its entry wrappers: external arguments expanded into the
+/// entry function's flat arguments, results collected, failures given
+/// their location.
+fn standalone(
+    prog: &Program,
+    opts: &Options,
+    locate: &dyn Fn(Span) -> String,
+    out: &mut String,
+) -> Result<(), Error> {
+    let mut spans = BTreeMap::new();
+    for f in prog.functions.values() {
+        collect_spans(&f.body, &mut spans, locate);
+    }
+    out.push_str("fn location(s: (u32, u32, u32)) -> &'static str {\nmatch s {\n");
+    for ((f, s, e), text) in &spans {
+        writeln!(out, "({f}, {s}, {e}) => {text:?},").ok();
+    }
+    out.push_str("_ => \"\",\n}\n}\n\n");
+    let mut entries = Vec::new();
+    for (k, e) in prog.entries.iter().enumerate() {
+        let f = &prog.functions[e.fun];
+        let mut params = Vec::new();
+        let mut supported = true;
+        let mut pi = 0usize;
+        for ev in &e.params {
+            let n = ev.values as usize;
+            let last = f
+                .params
+                .get(pi + n.saturating_sub(1))
+                .and_then(|p| f.var_type(p.var));
+            match last {
+                Some(t) if t.rank() + 1 == n => params.push(type_desc(t, ev.unique)),
+                _ => supported = false,
+            }
+            pi += n;
+        }
+        let mut results = Vec::new();
+        let mut ri = 0usize;
+        for ev in &e.results {
+            let n = ev.values as usize;
+            match f.ret.get(ri + n.saturating_sub(1)) {
+                Some(t) if n >= 1 => {
+                    results.push(type_desc(t, ev.unique));
+                }
+                _ => supported = false,
+            }
+            ri += n;
+        }
+        let body = if supported {
+            format!(
+                "ext_{k}(args).map_err(|f| {{ let l = location(f.span); fut_runtime_multicore::Error::new(if l.is_empty() {{ f.message }} else {{ format!(\"{{}}\\n  at {{}}\", f.message, l) }}) }})"
+            )
+        } else {
+            "let _ = args;\nErr(fut_runtime_multicore::Error::new(\"entry points with tuple or record parameters are not supported by multicore executables yet\"))".to_string()
+        };
+        writeln!(
+            out,
+            "fn run_{k}(_ctx: &fut_runtime_multicore::Context, args: Vec<Value>) -> Result<Vec<Value>, fut_runtime_multicore::Error> {{\n{body}\n}}\n"
+        )
+        .ok();
+        entries.push(format!(
+            "fut_runtime_multicore::EntryPoint {{ name: {:?}, params: &[{}], results: &[{}], run: run_{k} }}",
+            e.name,
+            params.join(", "),
+            results.join(", ")
+        ));
+    }
+    writeln!(
+        out,
+        "pub static PROGRAM: fut_runtime_multicore::Program = fut_runtime_multicore::Program {{ name: {:?}, entries: &[{}] }};",
+        opts.name,
+        entries.join(", ")
+    )
+    .ok();
+    Ok(())
+}
+
+fn collect_spans(
+    b: &ir::Body,
+    out: &mut BTreeMap<(u32, u32, u32), String>,
+    locate: &dyn Fn(Span) -> String,
+) {
+    for s in &b.stms {
+        if !s.span.is_none() {
+            out.entry((s.span.file, s.span.start, s.span.end))
+                .or_insert_with(|| locate(s.span));
+        }
+        for (_, nb) in ir::uses::nested_bodies(&s.exp) {
+            collect_spans(nb, out, locate);
+        }
+        if let Exp::Screma(sc) = &s.exp {
+            for op in sc.scans.iter().chain(&sc.reduces) {
+                collect_spans(&op.op.body, out, locate);
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! Flattening, first version: which SOACs of the core IR run as parallel
+//! segmented operations.
+//!
+//! The core IR's SOACs nest; a backend runs one level of them in parallel
+//! and the levels inside sequentially. This crate decides, for each SOAC
+//! statement, whether it becomes a segmented operation ([`SegOp`]) over
+//! its iteration space, and which kind:
+//!
+//! - a `screma` outside any other parallel operation becomes a `SegMap`
+//!   (map results only), a `SegRed` (with reductions) or a `SegScan` (with
+//!   scans), when every scan and reduction operand is a scalar, each scan
+//!   has one component, no input is an accumulator, and the statement is
+//!   not marked `#[sequential]`;
+//! - everything nested inside a segmented operation is sequential (a tight
+//!   loop in the body of one chunk of the parallel iteration space);
+//! - `hist`, `scatter` and accumulator updates are sequential loops for now.
+//!
+//! Distribution and interchange (splitting a map around inner parallel
+//! operations to form perfect nests) are not done yet: the outermost
+//! parallel level is the only one used.
+
+use ir::{Exp, Function, Screma, Stm};
+
+/// The kind of segmented operation a SOAC statement becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SegOp {
+    /// A parallel map.
+    Map,
+    /// A parallel map with reductions (per-chunk partials combined in order).
+    Red,
+    /// A parallel map with scans (and possibly reductions): per-chunk scans,
+    /// then each chunk offset by the totals before it.
+    Scan,
+}
+
+impl SegOp {
+    /// The name of the segmented operation.
+    pub fn name(self) -> &'static str {
+        match self {
+            SegOp::Map => "segmap",
+            SegOp::Red => "segred",
+            SegOp::Scan => "segscan",
+        }
+    }
+}
+
+/// The segmented operation statement `stm` of function `f` becomes, when
+/// it is not nested inside another one; `None` when it runs sequentially.
+pub fn seg_op(f: &Function, stm: &Stm) -> Option<SegOp> {
+    if stm.attrs.contains(&ir::Attr::Sequential) {
+        return None;
+    }
+    match &stm.exp {
+        Exp::Screma(s) => screma_seg_op(f, s),
+        _ => None,
+    }
+}
+
+fn screma_seg_op(f: &Function, s: &Screma) -> Option<SegOp> {
+    let is_acc = |t: Option<&ir::Type>| t.is_none_or(|t| t.acc);
+    if s.inputs.iter().any(|v| is_acc(f.var_type(*v))) || s.map.ret.iter().any(|t| t.acc) {
+        return None;
+    }
+    let n_scan: usize = s.scans.iter().map(|x| x.neutral.len()).sum();
+    let n_red: usize = s.reduces.iter().map(|x| x.neutral.len()).sum();
+    let operands = s.map.ret.get(..n_scan + n_red)?;
+    if operands.iter().any(|t| !t.is_scalar()) || s.scans.iter().any(|x| x.neutral.len() != 1) {
+        return None;
+    }
+    Some(if n_scan > 0 {
+        SegOp::Scan
+    } else if n_red > 0 {
+        SegOp::Red
+    } else {
+        SegOp::Map
+    })
+}
+
+/// The segmented operations of a function's top level (the statements of
+/// its body and of the bodies of its top-level loops and branches), in
+/// order; for tests and `structure`-style counts.
+pub fn top_level_seg_ops(f: &Function) -> Vec<SegOp> {
+    fn body(f: &Function, b: &ir::Body, out: &mut Vec<SegOp>) {
+        for s in &b.stms {
+            if let Some(op) = seg_op(f, s) {
+                out.push(op);
+                continue;
+            }
+            match &s.exp {
+                Exp::If {
+                    then_body,
+                    else_body,
+                    ..
+                } => {
+                    body(f, then_body, out);
+                    body(f, else_body, out);
+                }
+                Exp::Loop { body: b, .. } => body(f, b, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    body(f, &f.body, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_reductions_and_scans_become_segmented_operations() {
+        let src = "fun main(n: i64, xs: [n]f64) -> (f64, [n]f64, [n]f64) {
+  let s: f64 = screma(n, xs)
+    reduce(\\(a: f64, b: f64) -> (f64) {
+      let c: f64 = add(a, b)
+      in (c)
+    }, 0.0f64)
+    map(\\(x: f64) -> (f64) {
+      in (x)
+    })
+  let ys: [n]f64 = screma(n, xs)
+    map(\\(x: f64) -> (f64) {
+      let y: f64 = mul(x, x)
+      in (y)
+    })
+  let zs: [n]f64 = screma(n, xs)
+    scan(\\(a: f64, b: f64) -> (f64) {
+      let c: f64 = add(a, b)
+      in (c)
+    }, 0.0f64)
+    map(\\(x: f64) -> (f64) {
+      in (x)
+    })
+  in (s, ys, zs)
+}
+";
+        let prog = ir::parse::parse_program(src).unwrap();
+        let f = prog.functions.values().next().unwrap();
+        assert_eq!(
+            top_level_seg_ops(f),
+            vec![SegOp::Red, SegOp::Map, SegOp::Scan]
+        );
+    }
+}

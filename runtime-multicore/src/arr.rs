@@ -1,0 +1,627 @@
+//! Arrays of generated code and the failures of generated code.
+//!
+//! An [`Arr`] is a shape and a flat, row-major buffer shared through an
+//! [`Arc`]: aliasing an array (passing it on, binding it to another name,
+//! reshaping it) costs nothing, and an in-place update writes into the
+//! buffer when nothing else holds it ([`Arc::make_mut`]), copying it
+//! otherwise. Generated code moves an array into its last use, so the
+//! updates of a unique array in a loop happen in place.
+//!
+//! Every operation that can fail returns the message of the reference
+//! interpreter (`Index [3] out of bounds for array of shape [3].`); the
+//! generated code adds the source location and turns it into a [`Fail`].
+
+use std::sync::Arc;
+
+use values::{Data, PrimType, PrimValue, Value, f16};
+
+/// A run-time failure of generated code: a message and the source span
+/// (file number, start and end byte) of the statement that failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fail {
+    /// The message.
+    pub message: String,
+    /// File number, start and end byte; all zero when unknown.
+    pub span: (u32, u32, u32),
+}
+
+/// The result type of generated functions.
+pub type R<T> = Result<T, Fail>;
+
+/// Attaches a span to the message of a failed operation.
+#[inline]
+pub fn at<T>(r: Result<T, String>, span: (u32, u32, u32)) -> R<T> {
+    r.map_err(|message| Fail { message, span })
+}
+
+/// A failure at `span`.
+pub fn fail<T>(message: impl Into<String>, span: (u32, u32, u32)) -> R<T> {
+    Err(Fail {
+        message: message.into(),
+        span,
+    })
+}
+
+/// A primitive element type of generated code.
+pub trait Elem: Copy + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static {
+    /// Its Futhark type.
+    const PRIM: PrimType;
+    /// The buffer inside `d`, when `d` holds this type.
+    fn from_data(d: Data) -> Option<Vec<Self>>;
+    /// Wraps a buffer as [`Data`].
+    fn into_data(v: Vec<Self>) -> Data;
+    /// The scalar inside `p`, when it has this type.
+    fn from_prim(p: PrimValue) -> Option<Self>;
+    /// The scalar as a [`PrimValue`].
+    fn to_prim(self) -> PrimValue;
+}
+
+macro_rules! elem {
+    ($($t:ty => $v:ident),*) => {
+        $(impl Elem for $t {
+            const PRIM: PrimType = PrimType::$v;
+            fn from_data(d: Data) -> Option<Vec<Self>> {
+                match d {
+                    Data::$v(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn into_data(v: Vec<Self>) -> Data {
+                Data::$v(v)
+            }
+            fn from_prim(p: PrimValue) -> Option<Self> {
+                match p {
+                    PrimValue::$v(x) => Some(x),
+                    _ => None,
+                }
+            }
+            fn to_prim(self) -> PrimValue {
+                PrimValue::$v(self)
+            }
+        })*
+    };
+}
+
+elem!(i8 => I8, i16 => I16, i32 => I32, i64 => I64, u8 => U8, u16 => U16,
+    u32 => U32, u64 => U64, f16 => F16, f32 => F32, f64 => F64, bool => Bool);
+
+/// One dimension of an index: a fixed position or `start:+len*stride`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ix {
+    /// A fixed index; the dimension disappears.
+    Fix(i64),
+    /// The elements `start + k*stride` for `k < len`.
+    Range(i64, i64, i64),
+}
+
+/// `[2][3]`.
+pub fn shape_text(shape: &[usize]) -> String {
+    shape.iter().map(|d| format!("[{d}]")).collect()
+}
+
+fn ix_text(idx: &[Ix]) -> String {
+    let parts: Vec<String> = idx
+        .iter()
+        .map(|d| match d {
+            Ix::Fix(i) => i.to_string(),
+            Ix::Range(s, l, st) => format!("{s}:+{l}*{st}"),
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// A regular array: shape and shared row-major buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arr<T> {
+    /// The dimensions, outermost first.
+    pub shape: Vec<usize>,
+    /// The elements.
+    pub data: Arc<Vec<T>>,
+}
+
+impl<T: Elem> Default for Arr<T> {
+    fn default() -> Self {
+        Arr {
+            shape: vec![0],
+            data: Arc::new(Vec::new()),
+        }
+    }
+}
+
+/// Checks and converts sizes (`i64`) to a shape.
+pub fn shape_of(dims: &[i64]) -> Result<Vec<usize>, String> {
+    dims.iter()
+        .map(|&d| usize::try_from(d).map_err(|_| format!("Invalid range: negative size {d}")))
+        .collect()
+}
+
+impl<T: Elem> Arr<T> {
+    /// An array from its shape and buffer (whose length is the product of
+    /// the shape).
+    pub fn new(shape: Vec<usize>, data: Vec<T>) -> Arr<T> {
+        Arr {
+            shape,
+            data: Arc::new(data),
+        }
+    }
+
+    /// Size of dimension `d` (0 when missing).
+    #[inline]
+    pub fn dim(&self, d: usize) -> i64 {
+        self.shape.get(d).copied().unwrap_or(0) as i64
+    }
+
+    /// Number of elements of one row.
+    #[inline]
+    pub fn row_len(&self) -> usize {
+        self.shape.iter().skip(1).product()
+    }
+
+    /// The elements.
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        &self.data
+    }
+
+    /// The elements, to be written (copied first when shared).
+    #[inline]
+    pub fn make_mut(&mut self) -> &mut Vec<T> {
+        Arc::make_mut(&mut self.data)
+    }
+
+    /// A value of the value formats.
+    pub fn from_value(v: Value, rank: usize) -> Result<Arr<T>, String> {
+        if v.rank() != rank || v.prim_type() != T::PRIM {
+            return Err(format!(
+                "expected a value of type {}{}, got {}",
+                "[]".repeat(rank),
+                T::PRIM,
+                v.value_type()
+            ));
+        }
+        let (shape, data) = v.into_parts();
+        let data = T::from_data(data).ok_or("element type mismatch")?;
+        Ok(Arr::new(shape, data))
+    }
+
+    /// As a value of the value formats.
+    pub fn to_value(self) -> Value {
+        let data = Arc::try_unwrap(self.data).unwrap_or_else(|a| (*a).clone());
+        Value::new(self.shape.clone(), T::into_data(data))
+            .unwrap_or_else(|_| Value::scalar(T::default().to_prim()))
+    }
+
+    /// Element `i` of a one-dimensional array, with a bounds check.
+    #[inline]
+    pub fn get1(&self, i: i64) -> Result<T, String> {
+        match usize::try_from(i).ok().filter(|&i| i < self.shape[0]) {
+            Some(i) => Ok(self.data[i]),
+            None => Err(format!(
+                "Index [{i}] out of bounds for array of shape {}.",
+                shape_text(&self.shape)
+            )),
+        }
+    }
+
+    /// The flat position of a full index, with a bounds check.
+    pub fn flat(&self, idx: &[i64]) -> Result<usize, String> {
+        let mut off = 0usize;
+        if idx.len() != self.shape.len() {
+            return Err(self.oob(&idx.iter().map(|&i| Ix::Fix(i)).collect::<Vec<_>>()));
+        }
+        for (&i, &n) in idx.iter().zip(&self.shape) {
+            match usize::try_from(i).ok().filter(|&i| i < n) {
+                Some(i) => off = off * n + i,
+                None => {
+                    return Err(self.oob(&idx.iter().map(|&i| Ix::Fix(i)).collect::<Vec<_>>()));
+                }
+            }
+        }
+        Ok(off)
+    }
+
+    /// The element at a full index, with a bounds check.
+    #[inline]
+    pub fn get(&self, idx: &[i64]) -> Result<T, String> {
+        if idx.len() == 1 && self.shape.len() == 1 {
+            return self.get1(idx[0]);
+        }
+        let k = self.flat(idx)?;
+        Ok(self.data[k])
+    }
+
+    fn oob(&self, idx: &[Ix]) -> String {
+        let slice = idx.iter().any(|d| matches!(d, Ix::Range(..)));
+        format!(
+            "{}Index [{}] out of bounds for array of shape {}.",
+            if slice { "Invalid slice: " } else { "" },
+            ix_text(idx),
+            shape_text(&self.shape)
+        )
+    }
+
+    /// Where the elements of `self[idx]` are: the result's shape, the flat
+    /// start of each contiguous block, and the block length.
+    fn blocks(&self, idx: &[Ix]) -> Result<(Vec<usize>, Vec<usize>, usize), String> {
+        let shape = &self.shape;
+        if idx.len() > shape.len() {
+            return Err(self.oob(idx));
+        }
+        let block: usize = shape[idx.len()..].iter().product();
+        let mut strides = vec![0usize; shape.len()];
+        let mut acc = 1usize;
+        for d in (0..shape.len()).rev() {
+            strides[d] = acc;
+            acc = acc.saturating_mul(shape[d]);
+        }
+        let mut result_shape = Vec::new();
+        let mut starts = vec![0usize];
+        for (d, ix) in idx.iter().enumerate() {
+            let n = shape[d] as i64;
+            match *ix {
+                Ix::Fix(i) => {
+                    if i < 0 || i >= n {
+                        return Err(self.oob(idx));
+                    }
+                    for s in &mut starts {
+                        *s += i as usize * strides[d];
+                    }
+                }
+                Ix::Range(start, len, stride) => {
+                    if len < 0 || (stride == 0 && len > 1) {
+                        return Err(format!("Invalid slice [{}].", ix_text(idx)));
+                    }
+                    if len > 0 {
+                        let last = stride
+                            .checked_mul(len - 1)
+                            .and_then(|x| x.checked_add(start))
+                            .ok_or_else(|| self.oob(idx))?;
+                        if start < 0 || start >= n || last < 0 || last >= n {
+                            return Err(self.oob(idx));
+                        }
+                    }
+                    result_shape.push(len as usize);
+                    let mut next = Vec::with_capacity(starts.len() * len as usize);
+                    for s in &starts {
+                        for k in 0..len {
+                            next.push(s + (start + k * stride) as usize * strides[d]);
+                        }
+                    }
+                    starts = next;
+                }
+            }
+        }
+        result_shape.extend_from_slice(&shape[idx.len()..]);
+        Ok((result_shape, starts, block))
+    }
+
+    /// `self[idx]` as a new array (a row, a slice, a strided slice).
+    pub fn slice(&self, idx: &[Ix]) -> Result<Arr<T>, String> {
+        let (shape, starts, block) = self.blocks(idx)?;
+        let mut out = Vec::with_capacity(starts.len() * block);
+        for s in starts {
+            out.extend_from_slice(&self.data[s..s + block]);
+        }
+        Ok(Arr::new(shape, out))
+    }
+
+    /// Row `i` (no bounds check beyond the buffer's).
+    #[inline]
+    pub fn row(&self, i: usize) -> Arr<T> {
+        let n = self.row_len();
+        Arr::new(
+            self.shape[1..].to_vec(),
+            self.data[i * n..(i + 1) * n].to_vec(),
+        )
+    }
+
+    /// Writes the element at a full index; consumes and returns the array.
+    pub fn update1(mut self, idx: &[i64], v: T) -> Result<Arr<T>, String> {
+        let k = self.flat(idx)?;
+        self.make_mut()[k] = v;
+        Ok(self)
+    }
+
+    /// Writes `v` into `self[idx]`; consumes and returns the array.
+    pub fn update(mut self, idx: &[Ix], v: &Arr<T>) -> Result<Arr<T>, String> {
+        let (shape, starts, block) = self.blocks(idx)?;
+        if v.shape != shape {
+            return Err(format!(
+                "Size mismatch: writing a value of shape {} into a slice of shape {}",
+                shape_text(&v.shape),
+                shape_text(&shape)
+            ));
+        }
+        let data = self.make_mut();
+        for (k, s) in starts.iter().enumerate() {
+            data[*s..s + block].copy_from_slice(&v.data[k * block..(k + 1) * block]);
+        }
+        Ok(self)
+    }
+
+    /// `self[idx] = v` for a scalar `v` at a partial or sliced index (every
+    /// element of the slice).
+    pub fn update_fill(self, idx: &[Ix], v: T) -> Result<Arr<T>, String> {
+        let (shape, _, _) = self.blocks(idx)?;
+        let n = shape.iter().product();
+        let src = Arr::new(shape, vec![v; n]);
+        self.update(idx, &src)
+    }
+
+    /// An array of the given shape filled with `v`.
+    pub fn replicate(dims: &[i64], v: T) -> Result<Arr<T>, String> {
+        let shape = shape_of(dims)?;
+        let n = shape.iter().product();
+        Ok(Arr::new(shape, vec![v; n]))
+    }
+
+    /// An array of `dims` copies of `row`.
+    pub fn replicate_arr(dims: &[i64], row: &Arr<T>) -> Result<Arr<T>, String> {
+        let mut shape = shape_of(dims)?;
+        let n: usize = shape.iter().product();
+        let mut data = Vec::with_capacity(n * row.data.len());
+        for _ in 0..n {
+            data.extend_from_slice(&row.data);
+        }
+        shape.extend_from_slice(&row.shape);
+        Ok(Arr::new(shape, data))
+    }
+
+    /// An array of unspecified (default) contents.
+    pub fn scratch(dims: &[i64]) -> Result<Arr<T>, String> {
+        Arr::replicate(dims, T::default())
+    }
+
+    /// The same elements with another shape (no copy).
+    pub fn reshape(&self, dims: &[i64]) -> Result<Arr<T>, String> {
+        let shape = shape_of(dims)?;
+        if shape.iter().product::<usize>() != self.data.len() {
+            return Err(format!(
+                "Invalid reshape: cannot reshape array of shape {} into {}",
+                shape_text(&self.shape),
+                shape_text(&shape)
+            ));
+        }
+        Ok(Arr {
+            shape,
+            data: self.data.clone(),
+        })
+    }
+
+    /// Dimension `i` of the result is dimension `perm[i]` of `self`.
+    pub fn rearrange(&self, perm: &[usize]) -> Arr<T> {
+        let r = self.shape.len();
+        let new_shape: Vec<usize> = perm.iter().map(|&p| self.shape[p]).collect();
+        let mut old_strides = vec![1usize; r];
+        for d in (0..r.saturating_sub(1)).rev() {
+            old_strides[d] = old_strides[d + 1] * self.shape[d + 1];
+        }
+        let strides: Vec<usize> = perm.iter().map(|&p| old_strides[p]).collect();
+        let n = self.data.len();
+        let mut out = Vec::with_capacity(n);
+        let mut idx = vec![0usize; r];
+        for _ in 0..n {
+            let off: usize = idx.iter().zip(&strides).map(|(i, s)| i * s).sum();
+            out.push(self.data[off]);
+            for d in (0..r).rev() {
+                idx[d] += 1;
+                if idx[d] < new_shape[d] {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+        Arr::new(new_shape, out)
+    }
+
+    /// A fresh copy.
+    pub fn copy(&self) -> Arr<T> {
+        Arr::new(self.shape.clone(), self.data.to_vec())
+    }
+
+    /// Concatenation along dimension `dim`, whose result size is `len`.
+    pub fn concat(dim: usize, len: i64, arrs: &[&Arr<T>]) -> Result<Arr<T>, String> {
+        let first = arrs.first().ok_or("concat of no arrays")?;
+        if dim >= first.shape.len() {
+            return Err("concat along a missing dimension".into());
+        }
+        let mut total = 0;
+        for a in arrs {
+            let (mut x, mut y) = (a.shape.clone(), first.shape.clone());
+            if x.len() == y.len() {
+                x[dim] = 0;
+                y[dim] = 0;
+            }
+            if x != y {
+                return Err(format!(
+                    "Size mismatch: cannot concatenate arrays of shape {} and {}",
+                    shape_text(&first.shape),
+                    shape_text(&a.shape)
+                ));
+            }
+            total += a.shape[dim];
+        }
+        if total as i64 != len {
+            return Err(format!(
+                "Size mismatch: concatenation has {total} elements along dimension {dim}, expected {len}"
+            ));
+        }
+        let outer: usize = first.shape[..dim].iter().product();
+        let mut data = Vec::new();
+        for o in 0..outer {
+            for a in arrs {
+                let chunk: usize = a.shape[dim..].iter().product();
+                data.extend_from_slice(&a.data[o * chunk..(o + 1) * chunk]);
+            }
+        }
+        let mut shape = first.shape.clone();
+        shape[dim] = total;
+        Ok(Arr::new(shape, data))
+    }
+
+    /// Stacks `w` rows of shape `row_shape`, given as one flat buffer.
+    pub fn stacked(w: usize, row_shape: &[usize], data: Vec<T>) -> Result<Arr<T>, String> {
+        let mut shape = vec![w];
+        shape.extend_from_slice(row_shape);
+        if shape.iter().product::<usize>() != data.len() {
+            return Err(format!(
+                "Size mismatch: rows of irregular shape in one array of shape {}",
+                shape_text(&shape)
+            ));
+        }
+        Ok(Arr::new(shape, data))
+    }
+
+    /// Checks that the outer dimension is at least `w` (the width of a SOAC
+    /// reading the array's rows).
+    pub fn check_rows(&self, w: i64) -> Result<(), String> {
+        if w > 0 && self.dim(0) < w {
+            return Err(format!(
+                "Index [{}] out of bounds for array of shape {}.",
+                self.dim(0),
+                shape_text(&self.shape)
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl<T: Elem> Arr<T> {
+    /// The flat start and length of the block `self[idx]` for a prefix
+    /// `idx` of fixed indices; `None` when out of bounds.
+    pub fn block(&self, idx: &[i64]) -> Option<(usize, usize)> {
+        if idx.len() > self.shape.len() {
+            return None;
+        }
+        let mut off = 0usize;
+        for (&i, &n) in idx.iter().zip(&self.shape) {
+            let i = usize::try_from(i).ok().filter(|&i| i < n)?;
+            off = off * n + i;
+        }
+        let len: usize = self.shape[idx.len()..].iter().product();
+        Some((off * len, len))
+    }
+
+    /// Writes `v` at a full index; out-of-bounds writes are ignored.
+    #[inline]
+    pub fn scatter1(&mut self, idx: &[i64], v: T) {
+        if let Some((k, 1)) = self.block(idx) {
+            self.make_mut()[k] = v;
+        }
+    }
+
+    /// Writes the row `v` at a prefix index; out-of-bounds writes are
+    /// ignored; a row of the wrong shape fails.
+    pub fn scatter_row(&mut self, idx: &[i64], v: &Arr<T>) -> Result<(), String> {
+        if let Some((k, n)) = self.block(idx) {
+            if v.data.len() != n {
+                return Err("Size mismatch: scattered value does not fit its destination".into());
+            }
+            self.make_mut()[k..k + n].copy_from_slice(&v.data);
+        }
+        Ok(())
+    }
+}
+
+/// Appends a row to the buffer of a SOAC's result; every row must have
+/// the shape of the first.
+pub fn push_row<T: Elem>(
+    col: &mut Vec<T>,
+    shape: &mut Option<Vec<usize>>,
+    row: &Arr<T>,
+) -> Result<(), String> {
+    match shape {
+        Some(s) if *s != row.shape => {
+            return Err(format!(
+                "Size mismatch: rows of shape {} and {} in one array",
+                shape_text(s),
+                shape_text(&row.shape)
+            ));
+        }
+        Some(_) => {}
+        None => *shape = Some(row.shape.clone()),
+    }
+    col.extend_from_slice(&row.data);
+    Ok(())
+}
+
+/// A length (`i64`) as a `usize`; negative lengths fail.
+#[inline]
+pub fn len_of(n: i64) -> Result<usize, String> {
+    usize::try_from(n).map_err(|_| format!("Invalid range: negative size {n}"))
+}
+
+/// The next argument of an entry function.
+pub fn next_arg(it: &mut impl Iterator<Item = Value>) -> R<Value> {
+    it.next().ok_or_else(|| Fail {
+        message: "too few arguments".into(),
+        span: (0, 0, 0),
+    })
+}
+
+/// A scalar argument of an entry point.
+pub fn scalar_arg<T: Elem>(v: Value) -> Result<T, String> {
+    v.as_scalar()
+        .and_then(T::from_prim)
+        .ok_or_else(|| format!("expected a {}, got {}", T::PRIM, v.value_type()))
+}
+
+/// A scalar result of an entry point.
+pub fn scalar_value<T: Elem>(x: T) -> Value {
+    Value::scalar(x.to_prim())
+}
+
+/// An assertion's message: each `{}` of `msg` filled with the next of
+/// `vals` (integers and booleans without a type suffix).
+pub fn fill_message(msg: &str, vals: &[PrimValue]) -> String {
+    let mut out = String::new();
+    let mut vals = vals.iter();
+    let mut rest = msg;
+    while let Some(k) = rest.find("{}") {
+        let Some(v) = vals.next() else {
+            break;
+        };
+        out.push_str(&rest[..k]);
+        match (v.as_i128(), v.as_bool()) {
+            (Some(i), _) => out.push_str(&i.to_string()),
+            (None, Some(b)) => out.push_str(if b { "true" } else { "false" }),
+            _ => out.push_str(&v.to_string()),
+        }
+        rest = &rest[k + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_updates_and_messages() {
+        let a = Arr::new(vec![2, 3], vec![1, 2, 3, 4, 5, 6i32]);
+        assert_eq!(a.get(&[1, 2]), Ok(6));
+        assert_eq!(
+            a.get(&[2, 0]),
+            Err("Index [2, 0] out of bounds for array of shape [2][3].".into())
+        );
+        let col = a.slice(&[Ix::Range(0, 2, 1), Ix::Fix(1)]).unwrap();
+        assert_eq!(
+            (col.shape.clone(), col.as_slice().to_vec()),
+            (vec![2], vec![2, 5])
+        );
+        let t = a.rearrange(&[1, 0]);
+        assert_eq!(t.as_slice(), &[1, 4, 2, 5, 3, 6]);
+        let alias = a.clone();
+        let b = a.update1(&[0, 0], 9).unwrap();
+        assert_eq!(alias.as_slice()[0], 1, "a shared buffer is copied on write");
+        assert_eq!(b.as_slice()[0], 9);
+        let c = Arr::concat(0, 4, &[&b, &alias]).unwrap();
+        assert_eq!(c.shape, vec![4, 3]);
+        assert!(b.reshape(&[4]).is_err());
+        assert_eq!(
+            fill_message("Invalid range: {}...{}.", &[5i64.into(), 1i64.into()]),
+            "Invalid range: 5...1."
+        );
+    }
+}
