@@ -117,7 +117,8 @@
 //!   loops, `screma`, reductions, scans and histograms, and `scatter`.
 //! - [`rev_acc`]: reverse mode of statements inside a map that touch an
 //!   adjoint held as an accumulator (indexing, `if`, loops).
-//! - [`while_loops`], [`stripmine`]: loops rewritten before reverse mode.
+//! - [`while_loops`], [`stripmine`]: loops rewritten before reverse mode;
+//!   [`true_dep`]: arrays of `#[true_dep]` loops saved once.
 
 pub mod adjoint;
 pub mod arrays;
@@ -134,6 +135,7 @@ pub mod rev_soacs;
 pub mod scalar;
 pub mod soacs;
 pub mod stripmine;
+pub mod true_dep;
 pub mod vjp;
 pub mod while_loops;
 

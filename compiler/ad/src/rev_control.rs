@@ -14,7 +14,7 @@
 //!   ([`crate::while_loops`]) and `for` loops marked `#[stripmine(k)]` are
 //!   split into `k` nested loops ([`crate::stripmine`]).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use ir::{BinOp, Body, DimIndex, Exp, LoopForm, Operand, Param, PrimType, Stm, Type, VarId};
 
@@ -92,33 +92,74 @@ impl Ctx<'_> {
         // Sizes that are loop parameters are taken at their initial values.
         let inits: std::collections::HashMap<VarId, Operand> =
             params.iter().map(|(p, x)| (p.var, *x)).collect();
-        for (p, _) in params {
+        // Arrays of a `#[true_dep]` loop changed by chains of in-place
+        // updates save only the overwritten elements, inserted before
+        // each update.
+        let chains = crate::true_dep::chains(stm, params, body);
+        let mut inserts: HashMap<usize, Vec<Stm>> = HashMap::new();
+        // Per parameter, the checkpoint arrays the loop returns: one for
+        // a checkpointed parameter; per update of a chain, one per index
+        // and one for the overwritten elements.
+        let mut layout: Vec<Vec<VarId>> = Vec::new();
+        for ((p, _), chain) in params.iter().zip(&chains) {
             let mut pt = self.ty(p.var);
             ir::walk::subst_type(&inits, &mut pt);
             if pt.shape.contains(&ir::Size::Any) {
                 return Err(self.err("a loop whose parameters change size, inside vjp"));
             }
-            let ct = pt.array_of(n);
-            let ck0 = self.bind(
-                out,
-                "ckpt",
-                Exp::Scratch {
-                    elem: pt.elem,
-                    shape: ct.shape.clone(),
-                },
-            )?;
-            let ck = self.fresh("ckpt", ct.clone());
-            new_params.push((Param::unique(ck), ck0.into()));
-            let ck1 = self.fresh("ckpt", ct.clone());
-            self.push(
-                &mut stms,
-                vec![ck1],
-                Exp::Update(ck, vec![DimIndex::Fix(i64v)], p.var.into()),
-            );
-            results.push(Operand::Var(ck1));
-            finals.push(self.fresh("ckpt", ct));
+            let mut fins = Vec::new();
+            match chain {
+                Some(chain) if !pt.shape.is_empty() => {
+                    for u in chain {
+                        let mut ins = Vec::new();
+                        let mut saves = Vec::new();
+                        for o in &u.idx {
+                            saves.push((self.op_ty(o), *o));
+                        }
+                        let fixed = u.idx.iter().map(|o| DimIndex::Fix(*o)).collect();
+                        let old = self.bind(&mut ins, "overwritten", Exp::Index(u.cur, fixed))?;
+                        let row = Type::array(pt.elem, pt.shape[u.idx.len()..].to_vec());
+                        saves.push((row, old.into()));
+                        for (t, o) in saves {
+                            let (ck, ck0) = self.ckpt_array(out, &t, n)?;
+                            new_params.push((Param::unique(ck), ck0.into()));
+                            let ck1 = self.fresh("ckpt", self.ty(ck));
+                            self.push(
+                                &mut ins,
+                                vec![ck1],
+                                Exp::Update(ck, vec![DimIndex::Fix(i64v)], o),
+                            );
+                            results.push(Operand::Var(ck1));
+                            let f = self.fresh("ckpt", self.ty(ck));
+                            finals.push(f);
+                            fins.push(f);
+                        }
+                        inserts.entry(u.pos).or_default().extend(ins);
+                    }
+                }
+                _ => {
+                    let (ck, ck0) = self.ckpt_array(out, &pt, n)?;
+                    new_params.push((Param::unique(ck), ck0.into()));
+                    let ck1 = self.fresh("ckpt", self.ty(ck));
+                    self.push(
+                        &mut stms,
+                        vec![ck1],
+                        Exp::Update(ck, vec![DimIndex::Fix(i64v)], p.var.into()),
+                    );
+                    results.push(Operand::Var(ck1));
+                    let f = self.fresh("ckpt", self.ty(ck));
+                    finals.push(f);
+                    fins.push(f);
+                }
+            }
+            layout.push(fins);
         }
-        stms.extend(body.stms.iter().cloned());
+        for (pos, s) in body.stms.iter().enumerate() {
+            if let Some(ins) = inserts.remove(&pos) {
+                stms.extend(ins);
+            }
+            stms.push(s.clone());
+        }
         let mut result = body.result.clone();
         result.extend(results);
         let mut pat = stm.pat.clone();
@@ -133,8 +174,33 @@ impl Ctx<'_> {
             attrs: stm.attrs.clone(),
             span: stm.span,
         });
-        self.ckpt.insert(stm.pat[0], finals);
+        // The final value of a chained array, saved once: the return sweep
+        // rebuilds every iteration's array from it.
+        let mut cks = Vec::new();
+        for ((chain, fins), y) in chains.iter().zip(layout).zip(&stm.pat) {
+            if chain.is_some() && !self.ty(*y).shape.is_empty() {
+                let saved = self.bind(out, "saved_final", Exp::Copy(*y))?;
+                cks.push(saved);
+            }
+            cks.extend(fins);
+        }
+        self.ckpt.insert(stm.pat[0], cks);
         Ok(())
+    }
+
+    /// An empty checkpoint array of `n` rows of type `t` (appended to
+    /// `out`), and a fresh variable of its type for the loop parameter.
+    fn ckpt_array(&mut self, out: &mut Vec<Stm>, t: &Type, n: ir::Size) -> R<(VarId, VarId)> {
+        let ct = t.array_of(n);
+        let ck0 = self.bind(
+            out,
+            "ckpt",
+            Exp::Scratch {
+                elem: t.elem,
+                shape: ct.shape.clone(),
+            },
+        )?;
+        Ok((self.fresh("ckpt", ct), ck0))
     }
 
     /// The return sweep of a `for` loop checkpointed by [`Ctx::fwd_loop`].
@@ -181,14 +247,46 @@ impl Ctx<'_> {
         for s in &body2.stms {
             ir::uses::exp_consumes(&no_functions, self.vars(), &s.exp, &mut consumed);
         }
-        for (j, ck) in cks.iter().enumerate() {
-            let idx = Exp::Index(*ck, vec![DimIndex::Fix(ii64)]);
-            if consumed.contains(&ps[j]) {
-                let row = self.bind(&mut b, "ckpt_row", idx)?;
-                self.push(&mut b, vec![ps[j]], Exp::Copy(row));
-            } else {
-                self.push(&mut b, vec![ps[j]], idx);
-            }
+        // A chained array of a `#[true_dep]` loop is carried by the return
+        // loop, as it was at the end of the iteration being swept, and
+        // rebuilt for the iteration's start.
+        let chains = crate::true_dep::chains(stm, params, body);
+        let mut carried = Vec::new();
+        let mut cks = cks.into_iter();
+        for (j, chain) in chains.iter().enumerate() {
+            let src = match chain {
+                Some(chain) if !self.ty(pvars[j]).shape.is_empty() => {
+                    let Some(saved) = cks.next() else {
+                        return Err(self.err("internal error: a chained array not saved"));
+                    };
+                    let mut groups = Vec::new();
+                    for u in chain {
+                        let group: Vec<VarId> = cks.by_ref().take(u.idx.len() + 1).collect();
+                        groups.push(group);
+                    }
+                    let cur = self.fresh("carried", self.ty(saved));
+                    let start = self.restore_chain(&mut b, cur, chain, &groups, ii64)?;
+                    carried.push((cur, saved, start));
+                    if consumed.contains(&ps[j]) {
+                        Exp::Copy(start)
+                    } else {
+                        Exp::Atom(start.into())
+                    }
+                }
+                _ => {
+                    let Some(ck) = cks.next() else {
+                        return Err(self.err("internal error: a parameter not checkpointed"));
+                    };
+                    let idx = Exp::Index(ck, vec![DimIndex::Fix(ii64)]);
+                    if consumed.contains(&ps[j]) {
+                        let row = self.bind(&mut b, "ckpt_row", idx)?;
+                        Exp::Copy(row)
+                    } else {
+                        idx
+                    }
+                }
+            };
+            self.push(&mut b, vec![ps[j]], src);
         }
         self.fwd_body(&body2, &mut b)?;
         let diff: Vec<usize> = (0..pvars.len())
@@ -233,6 +331,7 @@ impl Ctx<'_> {
         self.leave_scope(saved);
         let mut result = swept?;
         result.extend(free_res);
+        result.extend(carried.iter().map(|(_, _, start)| Operand::Var(*start)));
         let mut lparams = Vec::new();
         let mut pat = Vec::new();
         for (&j, ap) in diff.iter().zip(&aps) {
@@ -244,6 +343,10 @@ impl Ctx<'_> {
             let init = self.adj_or_zero(out, free[q])?;
             lparams.push((Param::new(afs[q]), init));
             pat.push(self.fresh("adj_loop", self.ty(afs[q])));
+        }
+        for (cur, saved, _) in &carried {
+            lparams.push((Param::unique(*cur), (*saved).into()));
+            pat.push(self.fresh("carried", self.ty(*cur)));
         }
         self.push(
             out,

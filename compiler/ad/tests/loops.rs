@@ -172,3 +172,81 @@ fn a_while_loop_past_its_bound_is_a_run_time_error() {
     let err = run(&src, vec![Value::scalar(1.5f64)]).unwrap_err();
     assert!(err.contains("more than its bound(2) iterations"), "{err}");
 }
+
+/// A recurrence on an array, `ys[i+1] = ys[i]·ys[i+1] + ys[i+1] - 1`, in a
+/// loop of `n - 1` iterations: the gradient of the last element.
+const RECURRENCE: &str = "\
+fun main(n: i64, xs: [n]f64) -> (f64, [n]f64) {
+  let m: i64 = sub(n, 1i64)
+  let (s: f64, dxs: [n]f64) = vjp(\\(a: [n]f64) -> (f64) {
+    let c: [n]f64 = copy(a)
+    ATTR
+    let (ys: [n]f64) = loop (*acc: [n]f64 = c) for i: i64 < m {
+      let j: i64 = add(i, 1i64)
+      let p: f64 = acc[i]
+      let q: f64 = acc[j]
+      let pq: f64 = mul(p, q)
+      let r0: f64 = add(pq, q)
+      let r: f64 = sub(r0, 1.0f64)
+      let acc1: [n]f64 = acc with [j] = r
+      in (acc1)
+    }
+    let last: f64 = ys[m]
+    in (last)
+  }, (xs), (1.0f64))
+  in (s, dxs)
+}
+";
+
+#[test]
+fn true_dep_arrays_are_saved_once() {
+    let n = 300usize;
+    let xs: Vec<f64> = (0..n).map(|i| 0.997 + 0.001 * (i % 7) as f64).collect();
+    let args = || vec![Value::scalar(n as i64), Value::vector(xs.clone())];
+    let plain = run(&RECURRENCE.replace("ATTR", ""), args()).unwrap();
+    let saved_once = run(&RECURRENCE.replace("ATTR", "#[true_dep]"), args()).unwrap();
+    assert_eq!(plain.values.len(), 2);
+    assert_eq!(
+        values::compare_several(
+            &saved_once.values,
+            &plain.values,
+            values::Tolerance::DEFAULT
+        ),
+        Ok(())
+    );
+    // The gradient by hand: y[j] = y[j-1]·x[j] + x[j] - 1 in turn, so
+    // ∂y[n-1]/∂x[j] = (y[j-1] + 1) · Π_{k>j} (y[k-1] + 1), and
+    // ∂y[n-1]/∂x[0] = Π_{k≥1} x[k].
+    let mut y = xs.clone();
+    for j in 1..n {
+        y[j] = y[j - 1] * xs[j] + xs[j] - 1.0;
+    }
+    let mut grad = vec![0.0; n];
+    let mut tail = 1.0;
+    for j in (1..n).rev() {
+        grad[j] = (y[j - 1] + 1.0) * tail;
+        tail *= xs[j];
+    }
+    grad[0] = tail;
+    assert_eq!(
+        values::compare_several(
+            &saved_once.values[1..],
+            &[Value::vector(grad)],
+            values::Tolerance::DEFAULT
+        ),
+        Ok(())
+    );
+    // Checkpoints: a row of n elements per iteration without the
+    // attribute; with it, one copy of the array and a few scalars per
+    // iteration.
+    assert!(
+        plain.largest_array >= (n - 1) * n,
+        "{}",
+        plain.largest_array
+    );
+    assert!(
+        saved_once.largest_array <= n,
+        "{}",
+        saved_once.largest_array
+    );
+}
