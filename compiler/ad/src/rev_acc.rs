@@ -2,9 +2,9 @@
 //! accumulator (an array free in a map whose return sweep is being built,
 //! see [`crate::rev_soacs`]).
 //!
-//! - `y = x[i, j, …]` (indices only): `update_acc(x̄, (i, j, …), ȳ)`, one
-//!   element (or row) and not a dense array; with a slice, the contribution
-//!   is a dense array added whole.
+//! - `y = x[i, j, …]`: `update_acc(x̄, (i, j, …), ȳ)`, one element (or
+//!   row) and not a dense array; a slice `x[a:b, j]` adds each element of
+//!   `ȳ` where it was read, in a map over the range.
 //! - `if`: the branches are swept with the accumulators in scope and
 //!   return them, so a read under a condition (`if i == j then x[i] else
 //!   0`) stays one `update_acc`.
@@ -33,7 +33,9 @@ impl Ctx<'_> {
     }
 
     /// The return sweep of `y = x[idx]` where the adjoint of `x` is an
-    /// accumulator.
+    /// accumulator: `ȳ` is added where `y` was read, element by element
+    /// along the slices of `idx` (a map over each range), so the cost is
+    /// that of the read.
     pub fn rev_index_acc(&mut self, out: &mut Vec<Stm>, stm: &Stm) -> R<()> {
         let Exp::Index(x, idx) = &stm.exp else {
             return Err(self.err("internal error: not an index"));
@@ -41,22 +43,78 @@ impl Ctx<'_> {
         let Some(a) = self.adj.get(&stm.pat[0]).copied() else {
             return Ok(());
         };
-        let fixed: Option<Vec<Operand>> = idx
-            .iter()
-            .map(|d| match d {
-                DimIndex::Fix(i) => Some(*i),
-                DimIndex::Range { .. } => None,
-            })
-            .collect();
-        if let Some(is) = fixed {
-            return self.update_acc_adj(out, *x, is, a);
-        }
-        let t = self.ty(*x);
-        let Operand::Var(z) = self.zeros_of(out, &t)? else {
-            return Err(self.err("internal error: a scalar adjoint of an array"));
+        let Some(acc) = self.acc_adj(*x) else {
+            return Err(self.err("internal error: an index rule without an accumulator"));
         };
-        let c = self.bind(out, "adj_upd", Exp::Update(z, idx.clone(), a))?;
-        self.update_acc_adj(out, *x, Vec::new(), c.into())
+        let acc2 = self.add_at(out, acc, Vec::new(), idx, a)?;
+        self.adj.insert(*x, acc2.into());
+        Ok(())
+    }
+
+    /// Emits the updates of accumulator `acc` adding `a` at `prefix`
+    /// followed by `rest`; a range in `rest` becomes a map over its
+    /// elements and the rows of `a`. Returns the updated accumulator.
+    fn add_at(
+        &mut self,
+        out: &mut Vec<Stm>,
+        acc: VarId,
+        mut prefix: Vec<Operand>,
+        rest: &[DimIndex],
+        a: Operand,
+    ) -> R<VarId> {
+        let Some((first, rest)) = rest.split_first() else {
+            let acc2 = self.fresh("adj_acc", self.ty(acc));
+            self.push(
+                out,
+                vec![acc2],
+                Exp::UpdateAcc {
+                    acc,
+                    idx: prefix,
+                    value: a,
+                },
+            );
+            return Ok(acc2);
+        };
+        let (start, len, stride) = match first {
+            DimIndex::Fix(i) => {
+                prefix.push(*i);
+                return self.add_at(out, acc, prefix, rest, a);
+            }
+            DimIndex::Range { start, len, stride } => (*start, *len, *stride),
+        };
+        let Operand::Var(av) = a else {
+            return Err(self.err("internal error: a scalar adjoint of a slice"));
+        };
+        let at = self.ty(av);
+        let row_t = ir::Type::array(at.elem, at.shape[1..].to_vec());
+        let row = self.fresh("adj_row", row_t);
+        let pa = self.fresh("adj_acc", self.ty(acc));
+        let k = self.fresh("k", ir::Type::scalar(ir::PrimType::I64));
+        let mut b = Vec::new();
+        let off = self.bin(&mut b, ir::BinOp::Mul, k.into(), stride)?;
+        let i = self.bin(&mut b, ir::BinOp::Add, start, off)?;
+        prefix.push(i);
+        let pa2 = self.add_at(&mut b, pa, prefix, rest, row.into())?;
+        let acc2 = self.fresh("adj_acc", self.ty(acc));
+        self.push(
+            out,
+            vec![acc2],
+            Exp::Screma(Box::new(ir::Screma {
+                w: len,
+                inputs: vec![av, acc],
+                scans: Vec::new(),
+                reduces: Vec::new(),
+                map: ir::Lambda {
+                    params: vec![ir::Param::new(row), ir::Param::new(pa), ir::Param::new(k)],
+                    ret: vec![self.ty(acc)],
+                    body: Body {
+                        stms: b,
+                        result: vec![pa2.into()],
+                    },
+                },
+            })),
+        );
+        Ok(acc2)
     }
 
     /// Runs `rule` (the return sweep of a construct that reads the adjoints

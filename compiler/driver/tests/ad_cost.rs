@@ -121,3 +121,82 @@ entry grad [n][m] (is: [m]i64) (xs: [n]f64) (ys: [m]f64) : [n]f64 = vjp (f is) x
         (vec![is.clone(), xs.clone()], vec![is, xs, ys])
     });
 }
+
+/// `diag x`: the matrix with `x` on its diagonal.
+const DIAG: &str = "
+def diag [n] (x: [n]f64) : [n][n]f64 =
+  map (\\i -> map (\\j -> if i == j then x[i] else 0) (iota n)) (iota n)
+def trace [n] (a: [n][n]f64) : f64 = f64.sum (map (\\i -> a[i, i]) (iota n))
+";
+
+#[test]
+fn traces_of_diag() {
+    let src = format!(
+        "{DIAG}
+def f [n] (k: i64) (x: [n]f64) : f64 =
+  let a = diag x
+  in loop s = 0 for _t < k do s + trace a
+entry primal [n] (k: i64) (x: [n]f64) : f64 = f k x
+entry grad [n] (k: i64) (x: [n]f64) : [n]f64 = vjp (f k) x 1
+"
+    );
+    check_flat("k traces of diag(x)", &src, 10, 4.0, 1.3, |n| {
+        let args = vec![Value::scalar(5i64), vector(n, 1)];
+        (args.clone(), args)
+    });
+}
+
+#[test]
+fn dot_of_a_column_and_a_row_of_diag() {
+    let src = format!(
+        "{DIAG}
+def f [n] (x: [n]f64) : f64 =
+  let a = diag x
+  in f64.sum (map2 (*) a[:, 0] a[0, :])
+entry primal [n] (x: [n]f64) : f64 = f x
+entry grad [n] (x: [n]f64) : [n]f64 = vjp f x 1
+"
+    );
+    check_flat(
+        "dot(A[:,0], A[0,:]), A = diag(x)",
+        &src,
+        10,
+        4.0,
+        1.3,
+        |n| (vec![vector(n, 1)], vec![vector(n, 1)]),
+    );
+}
+
+#[test]
+fn matrix_product() {
+    let src = "
+def matmul [n][m][p] (a: [n][m]f64) (b: [m][p]f64) : [n][p]f64 =
+  map (\\row -> map (\\col -> f64.sum (map2 (*) row col)) (transpose b)) a
+entry primal [n][m][p] (a: [n][m]f64) (b: [m][p]f64) : [n][p]f64 = matmul a b
+entry grad [n][m][p] (a: [n][m]f64) (b: [m][p]f64) (c: [n][p]f64) : ([n][m]f64, [m][p]f64) =
+  vjp (\\(a, b) -> matmul a b) (a, b) c
+";
+    check_flat("matrix product", src, 3, 8.0, 1.3, |n| {
+        let a = matrix(n, n, 1);
+        let b = matrix(n, n, 2);
+        let c = matrix(n, n, 3);
+        (vec![a.clone(), b.clone()], vec![a, b, c])
+    });
+}
+
+#[test]
+fn gather_of_rows_in_nested_maps() {
+    let src = "
+def f [n][m][k] (is: [m]i64) (xss: [n][k]f64) : [m][k]f64 =
+  map (\\i -> map (\\j -> xss[i, (i + j) % k] * 2) (iota k)) is
+entry primal [n][m][k] (is: [m]i64) (xss: [n][k]f64) : [m][k]f64 = f is xss
+entry grad [n][m][k] (is: [m]i64) (xss: [n][k]f64) (ys: [m][k]f64) : [n][k]f64 =
+  vjp (f is) xss ys
+";
+    check_flat("gather in nested maps", src, 10, 6.0, 1.3, |n| {
+        let is = indices(n, n, 1);
+        let xss = matrix(n, 4, 2);
+        let ys = matrix(n, 4, 3);
+        (vec![is.clone(), xss.clone()], vec![is, xss, ys])
+    });
+}

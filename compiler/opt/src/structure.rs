@@ -4,7 +4,10 @@
 //! [`count_constructs`] counts every expression of every function, nested
 //! bodies included, by the name of its [`Exp`] variant (`"Screma"`,
 //! `"Hist"`, `"Scatter"`, `"Loop"`, `"If"`, `"Iota"`, `"Replicate"`,
-//! `"Apply"`, `"BinOp"`, …). Constructs that do not occur are absent.
+//! `"Apply"`, `"BinOp"`, …), and an expression in a body nested directly in
+//! another construct also as `"Outer/Name"` (`"Screma/UpdateAcc"`: an
+//! accumulator update in a map lambda). Constructs that do not occur are
+//! absent.
 
 use std::collections::BTreeMap;
 
@@ -44,19 +47,24 @@ pub fn construct_name(e: &Exp) -> &'static str {
     }
 }
 
-/// How many times each construct occurs in `prog`, nested bodies included.
-pub fn count_constructs(prog: &Program) -> BTreeMap<&'static str, usize> {
-    fn body(b: &Body, out: &mut BTreeMap<&'static str, usize>) {
+/// How many times each construct occurs in `prog`, nested bodies included,
+/// by name and, when nested directly in another construct, as `Outer/Name`.
+pub fn count_constructs(prog: &Program) -> BTreeMap<String, usize> {
+    fn body(b: &Body, parent: Option<&str>, out: &mut BTreeMap<String, usize>) {
         for s in &b.stms {
-            *out.entry(construct_name(&s.exp)).or_default() += 1;
+            let name = construct_name(&s.exp);
+            *out.entry(name.to_string()).or_default() += 1;
+            if let Some(p) = parent {
+                *out.entry(format!("{p}/{name}")).or_default() += 1;
+            }
             for (_, nb) in nested_bodies(&s.exp) {
-                body(nb, out);
+                body(nb, Some(name), out);
             }
         }
     }
     let mut out = BTreeMap::new();
     for f in prog.functions.values() {
-        body(&f.body, &mut out);
+        body(&f.body, None, &mut out);
     }
     out
 }
@@ -87,10 +95,17 @@ mod tests {
 ";
         let prog = ir::parse::parse_program(src).unwrap();
         let counts = count_constructs(&prog);
-        let expected: BTreeMap<&str, usize> =
-            [("BinOp", 3), ("Iota", 1), ("Loop", 1), ("Screma", 1)]
-                .into_iter()
-                .collect();
+        let expected: BTreeMap<String, usize> = [
+            ("BinOp", 3),
+            ("Iota", 1),
+            ("Loop", 1),
+            ("Loop/BinOp", 1),
+            ("Screma", 1),
+            ("Screma/BinOp", 2),
+        ]
+        .into_iter()
+        .map(|(k, n)| (k.to_string(), n))
+        .collect();
         assert_eq!(counts, expected);
     }
 }
