@@ -25,9 +25,8 @@
 //!   from `bool` drop it. A bit cast is linear in forward mode (the tangent
 //!   is cast like the value) and drops the adjoint in reverse mode.
 //! - A construct with no rule (a function application left after inlining,
-//!   accumulators, scans on tuples or arrays with operators
-//!   other than `+` in reverse mode, `hist` with operators other than `+`
-//!   in reverse mode) leaves its node
+//!   accumulators, scans in reverse mode whose elements mix arrays of
+//!   unknown sizes with an operator that is not elementwise) leaves its node
 //!   unexpanded; [`expand_ad`] reports it as an [`AdError`] naming the
 //!   construct.
 //!
@@ -76,10 +75,16 @@
 //!   scan of the reversed adjoints; with any other operator on scalars,
 //!   the adjoint `cᵢ = ȳᵢ + ∂yᵢ₊₁/∂yᵢ · cᵢ₊₁` of each result is a scan
 //!   from the end composing the linear functions `c ↦ ȳᵢ + aᵢ·c`, and
-//!   `x̄ᵢ = ∂yᵢ/∂xᵢ · cᵢ` (the partials by the vjp of the operator).
+//!   `x̄ᵢ = ∂yᵢ/∂xᵢ · cᵢ` (the partials by the vjp of the operator). On
+//!   tuples, and on rows (of constant shapes, or of one run-time length),
+//!   the same with Jacobian matrices of the operator. Elementwise
+//!   operators (`map2 f`) of scans and reductions take the scalar rule per
+//!   column ([`rev_scanred`]).
 //! - `hist` with `+` (likewise through a map): the destination's adjoint
 //!   passes through, and each value's adjoint is its bucket's (zero for an
-//!   index out of bounds).
+//!   index out of bounds). `*` counts zeros per bucket, `min`/`max` give
+//!   the adjoint to each bucket's winner, any other operator sorts the
+//!   updates into segments by bucket ([`rev_hist`]).
 //! - `scatter` (likewise through a map): each value gets the adjoint of the
 //!   element it wrote, zero when its index is out of bounds or a later
 //!   iteration wrote the same element (the last write wins, as in the
@@ -114,7 +119,8 @@
 //!   sweeps, and the scalar rules of reverse mode.
 //! - [`rev_arrays`], [`rev_control`], [`rev_soacs`], [`rev_scanred`],
 //!   [`rev_scatter`]: reverse mode through array operations, `if` and
-//!   loops, `screma`, reductions, scans and histograms, and `scatter`.
+//!   loops, `screma`, reductions, scans and histograms, and `scatter`;
+//!   [`rev_hist`]: histograms with operators other than `+`.
 //! - [`rev_acc`]: reverse mode of statements inside a map that touch an
 //!   adjoint held as an accumulator (indexing, `if`, loops).
 //! - [`while_loops`], [`stripmine`]: loops rewritten before reverse mode;

@@ -1,5 +1,4 @@
-//! Adjoints through reductions and scans with any operator, and `+`
-//! histograms.
+//! Adjoints through reductions and scans with any operator.
 //!
 //! A `screma` whose scans or non-`+` reductions need adjoints is swept back
 //! in two steps: a map-only `screma` re-computes the values the map lambda
@@ -18,15 +17,26 @@
 //!   and `max` written with comparisons take this rule, which sends the
 //!   adjoint to the element the operator selects: the first of equal
 //!   extremes, as a left-to-right evaluation does.
+//! - an elementwise operator (`map2 f` on rows, up to size assertions and
+//!   reshapes): the rows are transposed into columns and each column takes
+//!   the rule of `f` (zero counting for `map2 (*)`), in a map.
 //!
 //! Scans `yᵢ = yᵢ₋₁ ⊙ xᵢ` (`y₋₁ = ne`):
 //! - `+`: `x̄ᵢ = Σ_{j ≥ i} ȳⱼ`, a `+` scan of the reversed adjoints.
 //! - any other operator on scalars: with `aᵢ = ∂yᵢ/∂yᵢ₋₁` and
 //!   `dᵢ = ∂yᵢ/∂xᵢ` (the vjp of the operator), the total adjoint of each
 //!   result, `cᵢ = ȳᵢ + aᵢ₊₁·cᵢ₊₁`, is a scan from the end composing the
-//!   linear functions `c ↦ ȳᵢ + aᵢ₊₁·c`; then `x̄ᵢ = dᵢ·cᵢ`. Operators on
-//!   tuples or arrays (which would compose Jacobian matrices) are not
-//!   differentiated yet.
+//!   linear functions `c ↦ ȳᵢ + aᵢ₊₁·c`; then `x̄ᵢ = dᵢ·cᵢ`.
+//! - on tuples of `K` float scalars: the same with `K×K` Jacobians (row by
+//!   row from `K` vjps of the operator with one-hot seeds), composed as
+//!   affine maps `c ↦ ȳᵢ + Aᵢ₊₁ᵀ·c`; `x̄ᵢ` is the vjp with seed `cᵢ`.
+//! - on rows of constant shapes with an operator that is not elementwise:
+//!   each row becomes a tuple of its scalars and the tuple rule applies;
+//!   on rows of one run-time length `d`, the tuple rule with `[d][d]`
+//!   arrays composed by matrix products.
+//! - elementwise operators: per column, as for reductions.
+//! - scans whose elements mix arrays of unknown sizes, with an operator
+//!   that is not elementwise, have no rule yet.
 
 use ir::{
     BinOp, Body, CmpOp, DimIndex, Exp, Lambda, Operand, Param, ScanRed, Screma, Stm, Type, VarId,
