@@ -715,12 +715,24 @@ impl Cx {
                 span,
             ));
         };
-        // Sums are widened to the constructors of both branches.
+        // Sums are widened to the constructors of both branches; a payload
+        // only the other branch has is blank, with that branch's dimensions
+        // where they are known outside it (`if c then #some (replicate 2 x)
+        // else #none` makes arrays of two elements in both).
+        let visible = |v: &V, stms: &[ir::Stm]| {
+            let bound: std::collections::HashSet<ir::VarId> =
+                stms.iter().flat_map(|s| s.pat.iter().copied()).collect();
+            v.map_dims(&|d| match d {
+                Size::Var(x) if bound.contains(&x) => Size::Const(0),
+                d => d,
+            })
+        };
+        let (donor_t, donor_f) = (visible(&vt, &then_stms), visible(&vf, &else_stms));
         self.fb.reopen(then_stms);
-        let vt = self.widen(vt, &shape, span);
+        let vt = self.widen_like(vt, &shape, &[&donor_f], span);
         let then_body = self.fb.end(vt.as_ref().map(V::flat).unwrap_or_default());
         self.fb.reopen(else_stms);
-        let vf = self.widen(vf, &shape, span);
+        let vf = self.widen_like(vf, &shape, &[&donor_t], span);
         let else_body = self.fb.end(vf.as_ref().map(V::flat).unwrap_or_default());
         vt?;
         vf?;
@@ -751,10 +763,13 @@ impl Cx {
             joined = joined.and_then(|j| T::join(&j, &s));
         }
         let vs = match joined {
-            Some(j) if vs.len() > 1 => vs
-                .into_iter()
-                .map(|v| self.widen(v, &j, span))
-                .collect::<IResult<Vec<_>>>()?,
+            Some(j) if vs.len() > 1 => {
+                let all = vs.clone();
+                let others: Vec<&V> = all.iter().collect();
+                vs.into_iter()
+                    .map(|v| self.widen_like(v, &j, &others, span))
+                    .collect::<IResult<Vec<_>>>()?
+            }
             _ => vs,
         };
         let Some(first) = vs.first() else {
@@ -806,6 +821,18 @@ impl Cx {
     pub(crate) fn empty_value(&mut self, t: &T, outer: &[Size], span: syntax::Span) -> IResult<V> {
         let mut di = vec![Size::Const(0); t.num_dims()].into_iter();
         self.blank(t, outer, &mut di, span)
+    }
+
+    /// A value of shape `t` whose arrays have the dimensions `dims` (in the
+    /// order of [`V::dims`]) and hold zeros or nothing.
+    pub(crate) fn blank_with_dims(
+        &mut self,
+        t: &T,
+        dims: Vec<Size>,
+        span: syntax::Span,
+    ) -> IResult<V> {
+        let mut di = dims.into_iter();
+        self.blank(t, &[], &mut di, span)
     }
 
     /// An empty array of shape `t` (an array template; every dimension 0).
@@ -1208,13 +1235,25 @@ impl Cx {
 
     /// `match v case … `: nested ifs on the cases' tests.
     fn match_(&mut self, v: &V, cases: &[ast::Case], env: &Env, span: syntax::Span) -> IResult<V> {
+        // Cases for a constructor this value cannot have are dropped, so
+        // the last case that can match needs no test.
+        let cases: Vec<&ast::Case> = cases
+            .iter()
+            .filter(|c| crate::sums::pat_possible(&c.pat, v))
+            .collect();
+        self.match_possible(v, &cases, env, span)
+    }
+
+    fn match_possible(
+        &mut self,
+        v: &V,
+        cases: &[&ast::Case],
+        env: &Env,
+        span: syntax::Span,
+    ) -> IResult<V> {
         let Some((case, rest)) = cases.split_first() else {
             return Err(InternaliseError::at("no case matches", span));
         };
-        if !crate::sums::pat_possible(&case.pat, v) {
-            // A constructor this value cannot have.
-            return self.match_(v, rest, env, span);
-        }
         if rest.is_empty() {
             let mut sz = Sizes::new(Vec::new());
             let env2 = self.bind_pat(&case.pat, v.clone(), env.clone(), &mut sz)?;
@@ -1228,7 +1267,7 @@ impl Cx {
                 let env2 = cx.bind_pat(&case.pat, v.clone(), env.clone(), &mut sz)?;
                 cx.expr(&case.body, &env2)
             },
-            |cx| cx.match_(v, rest, env, span),
+            |cx| cx.match_possible(v, rest, env, span),
             span,
         )
     }

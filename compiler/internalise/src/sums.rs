@@ -122,6 +122,94 @@ impl Cx {
         })
     }
 
+    /// `v` widened to `t` like [`Cx::widen`], where `v` is one of the
+    /// elements of an array literal and `others` are all of them: a
+    /// constructor `v` lacks gets a blank payload of the dimensions that
+    /// another element's payload of that constructor has, as every element
+    /// of an array has the same shape (`[#none, #some [1, 2, 3]]`).
+    pub(crate) fn widen_like(
+        &mut self,
+        v: V,
+        t: &T,
+        others: &[&V],
+        span: syntax::Span,
+    ) -> IResult<V> {
+        Ok(match (v, t) {
+            (V::Tuple(vs), T::Tuple(ts)) if vs.len() == ts.len() => {
+                let mut out = Vec::new();
+                for (i, (v, t)) in vs.into_iter().zip(ts).enumerate() {
+                    let os: Vec<&V> = others
+                        .iter()
+                        .filter_map(|o| match o {
+                            V::Tuple(xs) => xs.get(i),
+                            _ => None,
+                        })
+                        .collect();
+                    out.push(self.widen_like(v, t, &os, span)?);
+                }
+                V::Tuple(out)
+            }
+            (V::Record(fs), T::Record(ts)) if fs.len() == ts.len() => {
+                let mut out = Vec::new();
+                for ((n, v), (_, t)) in fs.into_iter().zip(ts) {
+                    let os: Vec<&V> = others
+                        .iter()
+                        .filter_map(|o| match o {
+                            V::Record(xs) => xs.iter().find(|(m, _)| *m == n).map(|(_, x)| x),
+                            _ => None,
+                        })
+                        .collect();
+                    let w = self.widen_like(v, t, &os, span)?;
+                    out.push((n, w));
+                }
+                V::Record(out)
+            }
+            (V::Sum(tag, cs), T::Sum(ts)) => {
+                let mut cs = cs;
+                let mut out = Vec::new();
+                for (n, pts) in ts {
+                    let donors: Vec<&Vec<V>> = others
+                        .iter()
+                        .filter_map(|o| match o {
+                            V::Sum(_, ocs) => ocs.iter().find(|(m, _)| m == n).map(|(_, p)| p),
+                            _ => None,
+                        })
+                        .collect();
+                    let p = match cs.iter().position(|(m, _)| m == n) {
+                        Some(i) => {
+                            let (_, p) = cs.swap_remove(i);
+                            let mut ws = Vec::new();
+                            for (k, (v, t)) in p.into_iter().zip(pts).enumerate() {
+                                let os: Vec<&V> = donors.iter().filter_map(|d| d.get(k)).collect();
+                                ws.push(self.widen_like(v, t, &os, span)?);
+                            }
+                            ws
+                        }
+                        None => match donors.first() {
+                            Some(d) if d.len() == pts.len() => {
+                                let mut ws = Vec::new();
+                                for (x, t) in d.iter().zip(pts) {
+                                    let mut dims = Vec::new();
+                                    x.dims(&mut dims);
+                                    let b = self.blank_with_dims(t, dims, span)?;
+                                    ws.push(b);
+                                }
+                                ws
+                            }
+                            _ => pts
+                                .iter()
+                                .map(|t| self.empty_value(t, &[], span))
+                                .collect::<IResult<_>>()?,
+                        },
+                    };
+                    out.push((n.clone(), p));
+                }
+                V::Sum(tag, out)
+            }
+            (v, t) => self.widen(v, t, span)?,
+        })
+    }
+
     /// Widens the element `e` of an array with outer dimensions `outer`.
     fn widen_in(&mut self, e: V, t: &T, outer: &[ir::Size], span: syntax::Span) -> IResult<V> {
         Ok(match (e, t) {

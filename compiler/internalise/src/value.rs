@@ -296,6 +296,24 @@ impl V {
         }
     }
 
+    /// The value with every array dimension `d` replaced by `f(d)`.
+    pub fn map_dims(&self, f: &dyn Fn(Size) -> Size) -> V {
+        match self {
+            V::Leaf(_) | V::Fun(_) => self.clone(),
+            V::Tuple(vs) => V::Tuple(vs.iter().map(|v| v.map_dims(f)).collect()),
+            V::Record(fs) => {
+                V::Record(fs.iter().map(|(n, v)| (n.clone(), v.map_dims(f))).collect())
+            }
+            V::Arr(ds, e) => V::Arr(ds.iter().map(|d| f(*d)).collect(), Box::new(e.map_dims(f))),
+            V::Sum(t, cs) => V::Sum(
+                t.clone(),
+                cs.iter()
+                    .map(|(n, p)| (n.clone(), p.iter().map(|v| v.map_dims(f)).collect()))
+                    .collect(),
+            ),
+        }
+    }
+
     /// True when the value holds a function.
     pub fn has_fun(&self) -> bool {
         match self {
