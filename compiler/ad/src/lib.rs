@@ -55,7 +55,9 @@
 //!   iterations guarded by the condition; without, an inspector counts the
 //!   iterations. A `for` loop marked `#[stripmine(k)]` is split into `k`
 //!   nested loops of about `n^(1/k)` iterations, checkpointing about
-//!   `k·n^(1/k)` rows instead of `n`.
+//!   `k·n^(1/k)` rows instead of `n`. In a `#[true_dep]` loop, an array
+//!   that the body changes only by in-place updates is saved once, with the
+//!   elements each iteration overwrites, instead of per iteration.
 //! - `screma`: a map whose lambda is the vjp of the map lambda, giving the
 //!   adjoints of the input rows; the adjoint of an array free in the map is
 //!   an accumulator that each iteration updates where it read (a
