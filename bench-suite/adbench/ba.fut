@@ -64,15 +64,13 @@ def weight_error (w: f64) : f64 =
   1 - w * w
 
 -- The 2x15 Jacobian block of one observation: columns are the 11 camera
--- parameters, the 3 point coordinates and the weight. One `jvp` per column.
+-- parameters, the 3 point coordinates and the weight. One `vjp` per row.
 def reprojection_block (cam: [11]f64) (x: [3]f64) (w: f64) (feat: [2]f64) : [2][15]f64 =
   let err (c, p, v) = reprojection_error c p v feat
-  let column (j: i64) : [2]f64 =
-    let dcam = tabulate 11 (\k -> f64.bool (k == j))
-    let dx = tabulate 3 (\k -> f64.bool (k + 11 == j))
-    let dw = f64.bool (j == 14)
-    in jvp err (cam, x, w) (dcam, dx, dw)
-  in transpose (tabulate 15 column)
+  let row (i: i64) : [15]f64 =
+    let (dcam, dx, dw) = vjp err (cam, x, w) (tabulate 2 (\k -> f64.bool (k == i)))
+    in dcam ++ dx ++ [dw] :> [15]f64
+  in tabulate 2 row
 
 def camera_of [n] (cams: [n][11]f64) (o: [2]i32) : [11]f64 =
   cams[i64.i32 o[0]]
