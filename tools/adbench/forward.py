@@ -101,7 +101,8 @@ class Dual:
 
     def reshape(self, *shape) -> "Dual":
         """The same elements in another shape."""
-        return Dual(self.val.reshape(*shape), self.tan.reshape((self.directions,) + self.val.reshape(*shape).shape))
+        val = self.val.reshape(*shape)
+        return Dual(val, self.tan.reshape((self.directions,) + val.shape))
 
     def swapaxes(self, a: int, b: int) -> "Dual":
         """Axes `a` and `b` of the value exchanged."""
@@ -113,11 +114,6 @@ class Dual:
         """The sum over value axis `axis`."""
         axis %= self.val.ndim
         return Dual(self.val.sum(axis=axis), self.tan.sum(axis=axis + 1))
-
-    def take(self, indices, axis: int) -> "Dual":
-        """Elements at `indices` along value axis `axis` (like `numpy.take`)."""
-        axis %= self.val.ndim
-        return Dual(np.take(self.val, indices, axis=axis), np.take(self.tan, indices, axis=axis + 1))
 
 
 def _left_product(c, x: Dual) -> np.ndarray:
@@ -169,11 +165,3 @@ def stack(items, axis: int = 0):
     val = np.stack(vals, axis=axis)
     axis %= val.ndim
     return Dual(val, np.stack(tans, axis=axis + 1))
-
-
-def tangents(x, directions: int, shape) -> np.ndarray:
-    """The tangents of `x`, an array of shape (directions,) + shape (zeros for a
-    constant)."""
-    if isinstance(x, Dual):
-        return np.broadcast_to(x._tangent(shape), (directions,) + tuple(shape))
-    return np.zeros((directions,) + tuple(shape))
