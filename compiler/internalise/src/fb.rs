@@ -63,6 +63,12 @@ impl Fb {
 
     /// Appends `pat = exp`.
     pub fn push(&mut self, pat: Vec<VarId>, exp: Exp) {
+        // `#[unsafe] e` performs no run-time checks: its assertions (size
+        // coercions, slices, ranges, `assert`) are not emitted. Bounds
+        // checks are part of indexing itself and stay.
+        if matches!(exp, Exp::Assert { .. }) && self.attrs.contains(&ir::Attr::Unsafe) {
+            return;
+        }
         let fresh = produces_fresh(&exp);
         let alias = alias_source(&exp);
         for v in &pat {
