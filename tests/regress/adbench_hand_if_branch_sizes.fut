@@ -3,7 +3,9 @@
 -- accepts `let ys: [n]f64 = if c then xs else xs ++ xs`, and the size it infers for
 -- `q` in the call of `scale` is n, so the interpreter fails on the second case with
 -- "Size mismatch: expected size 2 for `q`, but the value has size 4". The IR
--- backend, which takes sizes from the arrays, computes 18. Found in
+-- backend, which takes sizes from the arrays, computes 18. (The checker unifies
+-- the branches with sizes ignored and keeps the `then` branch's type; where the
+-- branches' sizes differ, the result needs a fresh size.) Found in
 -- bench-suite/adbench/hand.fut (the posed vertices: one or three per point). Tagged
 -- no_interp until the checker is fixed; remove the tag with the fix.
 -- ==
