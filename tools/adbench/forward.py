@@ -1,8 +1,8 @@
 """Forward-mode automatic differentiation in NumPy for the BA and hand references.
 
-Directions come first here (the LSTM reference's `dual.py` puts them last): a `Dual`
-holds a value array of some shape S and its tangents in K directions at
-once, an array of shape (K,) + S. Arithmetic, the functions below and matrix products
+A `Dual` holds a value array of some shape S and its tangents in K directions at
+once, an array of shape (K,) + S (directions first, so that a tangent is a whole
+array of the value's shape). Arithmetic, the functions below and matrix products
 propagate the tangents exactly (no finite differences), so one evaluation of a
 function on `Dual` inputs seeded with K unit directions gives K columns of its
 Jacobian. Plain NumPy arrays and Python numbers mix freely with `Dual`s as constants.
