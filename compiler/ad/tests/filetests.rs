@@ -11,54 +11,49 @@
 //!   after the passes, the IR interpreter's results for the input must
 //!   equal the output (floats within the default test tolerance).
 
-use std::path::Path;
-
-use ir::pass::{PipelineConfig, run_pipeline};
-use ir::{interp, parse, verify};
-use values::{Tolerance, compare_several, read_values};
+use ir::interp;
+use irtest::Header;
+use values::{Tolerance, compare_several};
 
 fn run_file(name: &str, src: &str) {
+    let h = Header::parse(src);
     let mut passes = Vec::new();
-    let mut entry = "main".to_string();
     let mut cases: Vec<(String, String)> = Vec::new();
-    for line in src.lines() {
-        let Some(rest) = line.strip_prefix("-- ") else {
-            break;
-        };
-        if let Some(p) = rest.strip_prefix("passes:") {
-            for n in p.split_whitespace() {
-                let pass = opt::pipelines::pass_by_name(n)
-                    .or_else(|| ad::all_passes().into_iter().find(|p| p.name == n))
-                    .unwrap_or_else(|| panic!("{name}: no pass {n}"));
-                passes.push(pass);
+    for (key, value) in h.entries() {
+        match key.as_str() {
+            "passes" => {
+                for n in value.split_whitespace() {
+                    let pass = opt::pipelines::pass_by_name(n)
+                        .or_else(|| ad::all_passes().into_iter().find(|p| p.name == n))
+                        .unwrap_or_else(|| panic!("{name}: no pass {n}"));
+                    passes.push(pass);
+                }
             }
-        } else if let Some(e) = rest.strip_prefix("entry:") {
-            entry = e.trim().to_string();
-        } else if let Some(i) = rest.strip_prefix("input:") {
-            cases.push((i.to_string(), String::new()));
-        } else if let Some(o) = rest.strip_prefix("output:") {
-            let last = cases
-                .last_mut()
-                .unwrap_or_else(|| panic!("{name}: output first"));
-            last.1 = o.to_string();
+            "input" => cases.push((value.clone(), String::new())),
+            "output" => {
+                let last = cases
+                    .last_mut()
+                    .unwrap_or_else(|| panic!("{name}: output first"));
+                last.1 = value.clone();
+            }
+            _ => {}
         }
     }
+    let entry = h.value("entry").unwrap_or("main");
     assert!(!passes.is_empty(), "{name}: no `-- passes:` header");
     assert!(!cases.is_empty(), "{name}: no `-- input:` header");
-    let prog = parse::parse_program(src).unwrap_or_else(|e| panic!("{name}: {e}"));
-    if let Err(es) = verify::verify(&prog) {
+    let prog = irtest::parse(name, src);
+    if let Err(es) = ir::verify::verify(&prog) {
         panic!("{name}: input does not verify: {es:?}");
     }
-    let out = run_pipeline(&passes, prog, PipelineConfig { validate: true })
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let out = irtest::run_passes(name, &passes, prog);
     let counts = opt::structure::count_constructs(&out);
     assert_eq!(counts.get("Jvp"), None, "{name}: a jvp node is left");
     assert_eq!(counts.get("Vjp"), None, "{name}: a vjp node is left");
     for (input, output) in cases {
-        let args = read_values(input.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let expected = read_values(output.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let got =
-            interp::run_function(&out, &entry, args).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let args = irtest::read_values(name, "input", &input);
+        let expected = irtest::read_values(name, "output", &output);
+        let got = interp::run_function(&out, entry, args).unwrap_or_else(|e| panic!("{name}: {e}"));
         if let Err(m) = compare_several(&got.values, &expected, Tolerance::DEFAULT) {
             panic!("{name}: input {input}: {m}");
         }
@@ -67,17 +62,7 @@ fn run_file(name: &str, src: &str) {
 
 #[test]
 fn file_tests() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/files");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("tests/files exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "ir"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 5, "missing file tests");
-    for path in files {
-        let name = path.file_stem().unwrap().to_string_lossy().to_string();
-        let src = std::fs::read_to_string(&path).unwrap();
-        run_file(&name, &src);
+    for t in irtest::files(env!("CARGO_MANIFEST_DIR"), 5) {
+        run_file(&t.name, &t.src);
     }
 }

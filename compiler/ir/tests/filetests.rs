@@ -16,41 +16,8 @@
 //! - `-- test: run-error`: as `run`, but the run must fail; the snapshot is
 //!   the error with its span.
 
-use std::path::Path;
-
 use ir::{interp, parse, print, verify};
-
-struct Header {
-    test: String,
-    entry: String,
-    input: String,
-    output: Option<String>,
-}
-
-fn header(src: &str) -> Header {
-    let mut h = Header {
-        test: String::new(),
-        entry: "main".into(),
-        input: String::new(),
-        output: None,
-    };
-    for line in src.lines() {
-        let Some(rest) = line.strip_prefix("-- ") else {
-            break;
-        };
-        if let Some(t) = rest.strip_prefix("test:") {
-            h.test = t.trim().to_string();
-        } else if let Some(e) = rest.strip_prefix("entry:") {
-            h.entry = e.trim().to_string();
-        } else if let Some(i) = rest.strip_prefix("input:") {
-            h.input.push_str(i);
-            h.input.push('\n');
-        } else if let Some(o) = rest.strip_prefix("output:") {
-            h.output.get_or_insert_with(String::new).push_str(o);
-        }
-    }
-    h
-}
+use irtest::{Header, verified};
 
 fn roundtrip(name: &str, src: &str) -> (ir::Program, String) {
     let prog = parse::parse_program(src).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -70,16 +37,10 @@ fn roundtrip(name: &str, src: &str) -> (ir::Program, String) {
     (prog, text)
 }
 
-fn verified(name: &str, prog: &ir::Program) {
-    if let Err(es) = verify::verify(prog) {
-        let msgs: Vec<String> = es.iter().map(|e| e.to_string()).collect();
-        panic!("{name}: verification failed:\n{}", msgs.join("\n"));
-    }
-}
-
 fn run_file(name: &str, src: &str) -> String {
-    let h = header(src);
-    match h.test.as_str() {
+    let h = Header::parse(src);
+    let test = h.value("test").unwrap_or_default();
+    match test {
         "roundtrip" => {
             let (prog, text) = roundtrip(name, src);
             verified(name, &prog);
@@ -99,15 +60,15 @@ fn run_file(name: &str, src: &str) -> String {
         "run" | "run-error" => {
             let (prog, _) = roundtrip(name, src);
             verified(name, &prog);
-            let args = values::read_values(h.input.as_bytes())
-                .unwrap_or_else(|e| panic!("{name}: bad input: {e}"));
-            let result = interp::run_function(&prog, &h.entry, args);
-            match (h.test.as_str(), result) {
+            let input = h.joined("input").unwrap_or_default();
+            let args = irtest::read_values(name, "input", &input);
+            let entry = h.value("entry").unwrap_or("main");
+            let result = interp::run_function(&prog, entry, args);
+            match (test, result) {
                 ("run", Ok(out)) => {
                     let got: Vec<String> = out.values.iter().map(|v| v.to_string()).collect();
-                    if let Some(expected) = &h.output {
-                        let exp = values::read_values(expected.as_bytes())
-                            .unwrap_or_else(|e| panic!("{name}: bad output: {e}"));
+                    if let Some(expected) = h.joined("output") {
+                        let exp = irtest::read_values(name, "output", &expected);
                         assert_eq!(out.values, exp, "{name}: wrong results");
                     }
                     format!("{}\n{}\n", got.join("\n"), out.counters)
@@ -123,25 +84,15 @@ fn run_file(name: &str, src: &str) -> String {
 
 #[test]
 fn file_tests() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/files");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("tests/files exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "ir"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 10, "too few file tests");
-    for path in files {
-        let name = path.file_stem().unwrap().to_string_lossy().to_string();
-        let src = std::fs::read_to_string(&path).unwrap();
-        let out = run_file(&name, &src);
+    for t in irtest::files(env!("CARGO_MANIFEST_DIR"), 10) {
+        let out = run_file(&t.name, &t.src);
         insta::with_settings!({
             snapshot_path => "files/snapshots",
             prepend_module_to_snapshot => false,
             omit_expression => true,
-            description => path.file_name().unwrap().to_string_lossy().to_string(),
+            description => t.path.file_name().unwrap().to_string_lossy().to_string(),
         }, {
-            insta::assert_snapshot!(name, out);
+            insta::assert_snapshot!(t.name, out);
         });
     }
 }

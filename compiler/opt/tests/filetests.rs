@@ -17,63 +17,30 @@
 //!   program has exactly `N` of each named construct (see
 //!   [`opt::structure::count_constructs`]; an absent name counts 0).
 
-use std::path::Path;
-
-use ir::pass::{PipelineConfig, run_pipeline};
 use ir::{interp, parse, print, verify};
-
-#[derive(Default)]
-struct Header {
-    passes: Vec<String>,
-    entry: String,
-    input: String,
-    counters: Option<String>,
-    structure: Option<String>,
-}
-
-fn header(src: &str) -> Header {
-    let mut h = Header {
-        entry: "main".into(),
-        ..Header::default()
-    };
-    for line in src.lines() {
-        let Some(rest) = line.strip_prefix("-- ") else {
-            break;
-        };
-        if let Some(p) = rest.strip_prefix("passes:") {
-            h.passes = p.split_whitespace().map(str::to_string).collect();
-        } else if let Some(e) = rest.strip_prefix("entry:") {
-            h.entry = e.trim().to_string();
-        } else if let Some(i) = rest.strip_prefix("input:") {
-            h.input.push_str(i);
-            h.input.push('\n');
-        } else if let Some(c) = rest.strip_prefix("counters:") {
-            h.counters = Some(c.trim().to_string());
-        } else if let Some(s) = rest.strip_prefix("structure:") {
-            h.structure = Some(s.trim().to_string());
-        }
-    }
-    h
-}
+use irtest::Header;
 
 fn run_file(name: &str, src: &str) -> String {
-    let h = header(src);
-    assert!(!h.passes.is_empty(), "{name}: no `-- passes:` header");
-    let passes: Vec<_> = h
-        .passes
+    let h = Header::parse(src);
+    let names: Vec<&str> = h
+        .value("passes")
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    assert!(!names.is_empty(), "{name}: no `-- passes:` header");
+    let passes: Vec<_> = names
         .iter()
         .map(|p| opt::pipelines::pass_by_name(p).unwrap_or_else(|| panic!("{name}: no pass {p}")))
         .collect();
-    let prog = parse::parse_program(src).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let prog = irtest::parse(name, src);
     if let Err(es) = verify::verify(&prog) {
         panic!("{name}: input does not verify: {es:?}");
     }
-    let out = run_pipeline(&passes, prog.clone(), PipelineConfig { validate: true })
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let out = irtest::run_passes(name, &passes, prog.clone());
     let mut text = print::print_program(&out);
     let reparsed = parse::parse_program(&text).unwrap_or_else(|e| panic!("{name}: reparse: {e}"));
     assert_eq!(print::print_program(&reparsed), text, "{name}: round trip");
-    if let Some(expected) = &h.structure {
+    if let Some(expected) = h.value("structure") {
         let counts = opt::structure::count_constructs(&out);
         for item in expected.split(',') {
             let mut parts = item.split_whitespace();
@@ -87,12 +54,13 @@ fn run_file(name: &str, src: &str) -> String {
             assert_eq!(got, n, "{name}: number of {k} after the passes");
         }
     }
-    if !h.input.trim().is_empty() {
-        let args = values::read_values(h.input.as_bytes())
-            .unwrap_or_else(|e| panic!("{name}: bad input: {e}"));
-        let before = interp::run_function(&prog, &h.entry, args.clone())
+    let input = h.joined("input").unwrap_or_default();
+    if !input.trim().is_empty() {
+        let args = irtest::read_values(name, "input", &input);
+        let entry = h.value("entry").unwrap_or("main");
+        let before = interp::run_function(&prog, entry, args.clone())
             .unwrap_or_else(|e| panic!("{name}: before: {e}"));
-        let after = interp::run_function(&out, &h.entry, args)
+        let after = interp::run_function(&out, entry, args)
             .unwrap_or_else(|e| panic!("{name}: after: {e}"));
         assert_eq!(before.values, after.values, "{name}: results differ");
         let (b, a) = (before.counters, after.counters);
@@ -100,8 +68,8 @@ fn run_file(name: &str, src: &str) -> String {
             a.scalar_ops <= b.scalar_ops && a.reads <= b.reads && a.writes <= b.writes,
             "{name}: counts grew from {b} to {a}"
         );
-        if let Some(c) = &h.counters {
-            assert_eq!(&a.to_string(), c, "{name}: counts after the passes");
+        if let Some(c) = h.value("counters") {
+            assert_eq!(a.to_string(), c, "{name}: counts after the passes");
         }
         let got: Vec<String> = after.values.iter().map(|v| v.to_string()).collect();
         text.push_str(&format!(
@@ -114,25 +82,15 @@ fn run_file(name: &str, src: &str) -> String {
 
 #[test]
 fn file_tests() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/files");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("tests/files exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "ir"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no file tests");
-    for path in files {
-        let name = path.file_stem().unwrap().to_string_lossy().to_string();
-        let src = std::fs::read_to_string(&path).unwrap();
-        let out = run_file(&name, &src);
+    for t in irtest::files(env!("CARGO_MANIFEST_DIR"), 1) {
+        let out = run_file(&t.name, &t.src);
         insta::with_settings!({
             snapshot_path => "files/snapshots",
             prepend_module_to_snapshot => false,
             omit_expression => true,
-            description => path.file_name().unwrap().to_string_lossy().to_string(),
+            description => t.path.file_name().unwrap().to_string_lossy().to_string(),
         }, {
-            insta::assert_snapshot!(name, out);
+            insta::assert_snapshot!(t.name, out);
         });
     }
 }
