@@ -98,14 +98,25 @@ def _log_gamma_d(d: int, a: float) -> float:
     )
 
 
-def _forward(alphas, means, icf, x):
+# How many elements the per-point, per-component arrays of one block of points may
+# hold (about the number of points × K × D²), so large inputs fit in memory.
+BLOCK_ELEMENTS = 4_000_000
+
+
+def _chunks(x: np.ndarray, k: int):
+    """`x` in blocks of points whose per-point arrays stay near BLOCK_ELEMENTS."""
+    step = max(1, BLOCK_ELEMENTS // max(1, k * x.shape[1] * x.shape[1]))
+    for start in range(0, x.shape[0], step):
+        yield x[start : start + step]
+
+
+def _forward(alphas, means, icf, x, q):
     """Per point and component: x_i − μ_k, Q_k(x_i − μ_k) and main_ik."""
     d = means.shape[1]
-    q = _q_matrices(icf, d)
     v = x[:, None, :] - means[None, :, :]
     z = np.einsum("krc,nkc->nkr", q, v)
     main = alphas[None, :] + icf[:, :d].sum(axis=1)[None, :] - 0.5 * np.sum(z * z, axis=2)
-    return q, v, z, main
+    return v, z, main
 
 
 def objective(inputs) -> list:
@@ -113,7 +124,11 @@ def objective(inputs) -> list:
     alphas, means, icf, x, gamma, m = _unpack(inputs)
     k, d = means.shape
     n = x.shape[0]
-    _, _, _, main = _forward(alphas, means, icf, x)
+    q = _q_matrices(icf, d)
+    point_terms = sum(
+        float(np.sum(_logsumexp(_forward(alphas, means, icf, block, q)[2], axis=1)))
+        for block in _chunks(x, k)
+    )
     diag = icf[:, :d]
     lower = icf[:, d:]
     prior = np.sum(
@@ -124,7 +139,7 @@ def objective(inputs) -> list:
     constant = n_prime * d * (math.log(gamma) - 0.5 * math.log(2)) - _log_gamma_d(d, 0.5 * n_prime)
     total = (
         -n * d * 0.5 * math.log(2 * math.pi)
-        + np.sum(_logsumexp(main, axis=1))
+        + point_terms
         - n * _logsumexp(alphas, axis=0)
         + prior
         - k * constant
@@ -143,19 +158,24 @@ def jacobian(inputs) -> list:
     alphas, means, icf, x, gamma, m = _unpack(inputs)
     k, d = means.shape
     n = x.shape[0]
-    q, v, z, main = _forward(alphas, means, icf, x)
-    resp = np.exp(main - _logsumexp(main, axis=1)[:, None])
+    q = _q_matrices(icf, d)
+    resp_sum = np.zeros(k)
+    d_means = np.zeros((k, d))
+    d_q = np.zeros((k, d, d))
+    for block in _chunks(x, k):
+        v, z, main = _forward(alphas, means, icf, block, q)
+        resp = np.exp(main - _logsumexp(main, axis=1)[:, None])
+        resp_sum += resp.sum(axis=0)
+        d_means += np.einsum("krc,kr->kc", q, np.einsum("nk,nkr->kr", resp, z))
+        d_q -= np.einsum("nkr,nkc->krc", resp[:, :, None] * z, v)
     weights = np.exp(alphas - _logsumexp(alphas, axis=0))
-
-    d_alphas = resp.sum(axis=0) - n * weights
-    d_means = np.einsum("nk,krc,nkr->kc", resp, q, z)
-    d_q = -np.einsum("nk,nkr,nkc->krc", resp, z, v)
+    d_alphas = resp_sum - n * weights
 
     diag = icf[:, :d]
     d_icf = np.zeros_like(icf)
     idx = np.arange(d)
     d_icf[:, :d] = (
-        resp.sum(axis=0)[:, None]
+        resp_sum[:, None]
         + np.exp(diag) * d_q[:, idx, idx]
         + gamma * gamma * np.exp(2 * diag)
         - m

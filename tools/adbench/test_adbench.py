@@ -91,6 +91,19 @@ class GmmTests(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r"expected a point coordinate, found the end"):
             gmm.parse(path)
 
+    def test_blocks_of_points_give_the_same_results(self):
+        text = gmm.generate(np.random.default_rng(4), d=3, k=2, n=7)
+        inputs = gmm.parse(write_temp(text))
+        whole = [gmm.objective(inputs)[0], *gmm.jacobian(inputs)]
+        saved = gmm.BLOCK_ELEMENTS
+        gmm.BLOCK_ELEMENTS = 1  # one point a block
+        try:
+            blocks = [gmm.objective(inputs)[0], *gmm.jacobian(inputs)]
+        finally:
+            gmm.BLOCK_ELEMENTS = saved
+        for a, b in zip(whole, blocks):
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
     def test_generated_file_parses_to_the_sizes(self):
         text = gmm.generate(np.random.default_rng(3), d=3, k=2, n=5)
         inputs = gmm.parse(write_temp(text))
