@@ -231,6 +231,10 @@ fn expand(mut prog: Program) -> (Program, Vec<AdError>) {
 fn expand_body(cx: &mut ctx::Ctx<'_>, body: &mut Body, errors: &mut Vec<AdError>) {
     let stms = std::mem::take(&mut body.stms);
     for mut stm in stms {
+        if let Some((pre, split)) = soacs::split_seed_map(cx, &stm, errors) {
+            body.stms.extend(pre);
+            stm = split;
+        }
         for nested in ir::walk::nested_bodies_mut(&mut stm.exp) {
             expand_body(cx, nested, errors);
         }

@@ -8,12 +8,21 @@
 //!   paired operator, at the same bucket.
 //! - `scatter`: the tangents are scattered with the same indices into a
 //!   copy of the destination's tangent.
+//!
+//! Reverse mode over many seeds (`mjp`, which the internaliser lowers to
+//! `map (\ȳ -> vjp f x ȳ) ȳs`): a `vjp` inside a map whose function and
+//! point do not depend on the map ([`split_seed_map`]) has its forward
+//! sweep emitted once, before the map, and only its return sweep inside
+//! the map, one per seed. So that a map of no iterations still runs
+//! nothing, the split map is the `else` branch of an `if` on the map's
+//! width being zero, whose `then` branch is the map unchanged.
 
 use ir::{
     Body, Exp, Hist, HistOp, Lambda, Operand, Param, ScanRed, Scatter, ScatterDest, Screma, Stm,
     VarId,
 };
 
+use crate::AdError;
 use crate::ctx::{Ctx, R, differentiable};
 
 impl Ctx<'_> {
@@ -261,6 +270,192 @@ impl Ctx<'_> {
             attrs: stm.attrs.clone(),
             span: stm.span,
         });
+        Ok(())
+    }
+}
+
+/// When `stm` is a `screma` whose map lambda holds, at its top level, a
+/// `vjp` whose function and primal point use nothing bound in the lambda
+/// (only its seeds vary), returns `if w == 0 then stm else (forward sweep;
+/// stm with only the return sweep in its lambda)`, binding `stm`'s
+/// pattern, after the statements computing its condition; AD nodes inside
+/// the `vjp`'s function are expanded first.
+pub fn split_seed_map(
+    cx: &mut Ctx<'_>,
+    stm: &Stm,
+    errors: &mut Vec<AdError>,
+) -> Option<(Vec<Stm>, Stm)> {
+    let Exp::Screma(s) = &stm.exp else {
+        return None;
+    };
+    let lam = &s.map;
+    let mut inner = std::collections::HashSet::new();
+    inner.extend(lam.params.iter().map(|p| p.var));
+    ir::uses::body_binds(&lam.body, &mut inner);
+    let invariant = |cx: &Ctx<'_>, ad: &ir::AdExp| {
+        let free = ir::uses::lambda_free(cx.vars(), &ad.lambda);
+        free.iter().all(|v| !inner.contains(v))
+            && ad
+                .primals
+                .iter()
+                .all(|o| o.var().is_none_or(|v| !inner.contains(&v)))
+    };
+    let k = lam
+        .body
+        .stms
+        .iter()
+        .position(|st| matches!(&st.exp, Exp::Vjp(ad) if invariant(cx, ad)))?;
+    cx.span = stm.span;
+    let copy = |cx: &mut Ctx<'_>| -> Body {
+        let b = Body {
+            stms: vec![stm.clone()],
+            result: stm.pat.iter().copied().map(Operand::Var).collect(),
+        };
+        cx.rename(&[], &b).1
+    };
+    // The map unchanged, its AD nodes expanded here so that it is not
+    // split again.
+    let mut then_body = copy(cx);
+    if let Some(Exp::Screma(t)) = then_body.stms.first_mut().map(|st| &mut st.exp) {
+        crate::expand_body(cx, &mut t.map.body, errors);
+    }
+    let mut else_body = copy(cx);
+    let mut split = else_body.stms.pop()?;
+    let Exp::Screma(sc) = &mut split.exp else {
+        return None;
+    };
+    let vstm = sc.map.body.stms[k].clone();
+    let Exp::Vjp(mut ad) = vstm.exp else {
+        return None;
+    };
+    crate::expand_body(cx, &mut ad.lambda.body, errors);
+    let mut pre = Vec::new();
+    let mut rev = Vec::new();
+    match cx.split_vjp(&vstm.pat, &ad, &mut pre, &mut rev) {
+        Ok(()) => {}
+        Err(e) => {
+            errors.push(e);
+            return None;
+        }
+    }
+    let rev = match cx.copy_outer_consumed(rev) {
+        Ok(r) => r,
+        Err(e) => {
+            errors.push(e);
+            return None;
+        }
+    };
+    let tail = sc.map.body.stms.split_off(k + 1);
+    sc.map.body.stms.pop();
+    sc.map.body.stms.extend(rev);
+    sc.map.body.stms.extend(tail);
+    pre.push(split);
+    else_body.stms = pre;
+    let w = s.w;
+    let zero = cx.fresh("no_seeds", ir::Type::scalar(ir::PrimType::Bool));
+    let mut cond = Vec::new();
+    cx.push(
+        &mut cond,
+        vec![zero],
+        Exp::Cmp(ir::CmpOp::Eq, w, Operand::i64(0)),
+    );
+    let split = Stm {
+        pat: stm.pat.clone(),
+        exp: Exp::If {
+            cond: Operand::Var(zero),
+            then_body,
+            else_body,
+        },
+        attrs: stm.attrs.clone(),
+        span: stm.span,
+    };
+    Some((cond, split))
+}
+
+impl Ctx<'_> {
+    /// `stms` with every array they consume but do not bind (the forward
+    /// sweep's, outside the map) replaced by a copy made first: a lambda
+    /// may not consume what is bound outside it.
+    fn copy_outer_consumed(&mut self, stms: Vec<Stm>) -> R<Vec<Stm>> {
+        let no_functions = ir::PrimaryMap::new();
+        let mut consumed = std::collections::HashSet::new();
+        for st in &stms {
+            ir::uses::exp_consumes(&no_functions, self.vars(), &st.exp, &mut consumed);
+        }
+        let mut body = Body {
+            stms,
+            result: Vec::new(),
+        };
+        let mut bound = std::collections::HashSet::new();
+        ir::uses::body_binds(&body, &mut bound);
+        let mut outer: Vec<VarId> = consumed
+            .into_iter()
+            .filter(|v| !bound.contains(v) && !self.ty(*v).shape.is_empty() && !self.ty(*v).acc)
+            .collect();
+        if outer.is_empty() {
+            return Ok(body.stms);
+        }
+        outer.sort_by_key(|v| v.as_u32());
+        let mut copies = Vec::new();
+        let mut subst = std::collections::HashMap::new();
+        for v in outer {
+            let c = self.bind(&mut copies, "fwd_copy", Exp::Copy(v))?;
+            subst.insert(v, Operand::Var(c));
+        }
+        ir::walk::walk_body_mut(&mut body, &mut |slot| ir::walk::subst_slot(&subst, slot));
+        copies.extend(body.stms);
+        Ok(copies)
+    }
+
+    /// The expansion of `pat = vjp(lambda, primals, seeds)` in two parts:
+    /// the forward sweep into `pre` and the return sweep (with the
+    /// bindings of `pat`) into `rev`.
+    pub fn split_vjp(
+        &mut self,
+        pat: &[VarId],
+        ad: &ir::AdExp,
+        pre: &mut Vec<Stm>,
+        rev: &mut Vec<Stm>,
+    ) -> R<()> {
+        let lam = &ad.lambda;
+        let n = lam.ret.len();
+        let m = lam.params.len();
+        if ad.primals.len() != m
+            || ad.seeds.len() != n
+            || pat.len() != n + m
+            || lam.body.result.len() != n
+        {
+            return Err(self.err("a vjp whose operands do not match its lambda"));
+        }
+        for (p, x) in lam.params.iter().zip(&ad.primals) {
+            self.push(pre, vec![p.var], Exp::Atom(*x));
+        }
+        let body = self.prepare_loops(&lam.body)?;
+        self.fwd_body(&body, pre)?;
+        let saved = self.enter_scope();
+        let seeds: Vec<Option<Operand>> = ad.seeds.iter().copied().map(Some).collect();
+        let res = self.rev_body(&body, &seeds, rev);
+        let mut adjs = Vec::new();
+        if res.is_ok() {
+            for p in &lam.params {
+                adjs.push(self.adj.get(&p.var).copied());
+            }
+        }
+        self.leave_scope(saved);
+        res?;
+        for (y, r) in pat.iter().zip(&body.result) {
+            self.push(rev, vec![*y], Exp::Atom(*r));
+        }
+        for (j, a) in adjs.into_iter().enumerate() {
+            let a = match a {
+                Some(a) => a,
+                None => {
+                    let t = self.ty(pat[n + j]);
+                    self.zeros_of(rev, &t)?
+                }
+            };
+            self.push(rev, vec![pat[n + j]], Exp::Atom(a));
+        }
         Ok(())
     }
 }
