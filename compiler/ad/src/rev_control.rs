@@ -8,7 +8,9 @@
 //!   running the iterations backwards that restores an iteration's
 //!   parameters, re-executes its body and sweeps it back. Its loop
 //!   parameters are the adjoints of the loop parameters and of the free
-//!   variables the body touches.
+//!   variables the body touches. In a `#[true_dep]` loop, an array changed
+//!   only by in-place updates is not checkpointed: the return loop carries
+//!   it and rebuilds each iteration's value ([`crate::true_dep`]).
 //! - before either sweep, [`Ctx::prepare_loops`] rewrites the loops of the
 //!   differentiated body: `while` loops become `for` loops
 //!   ([`crate::while_loops`]) and `for` loops marked `#[stripmine(k)]` are
@@ -345,7 +347,10 @@ impl Ctx<'_> {
             pat.push(self.fresh("adj_loop", self.ty(afs[q])));
         }
         for (cur, saved, _) in &carried {
-            lparams.push((Param::unique(*cur), (*saved).into()));
+            // A copy of its own: the return sweep may run in a scope
+            // (a map over seeds) other than the forward sweep's.
+            let init = self.bind(out, "carried_init", Exp::Copy(*saved))?;
+            lparams.push((Param::unique(*cur), init.into()));
             pat.push(self.fresh("carried", self.ty(*cur)));
         }
         self.push(
