@@ -82,16 +82,28 @@ def homogeneous (r: [3][3]f64) : [4][4]f64 =
   , [0, 0, 0, 1]
   ]
 
--- The positions under pose `theta` of the model's vertices `indices` (as rows).
-def vertex_positions [b] [M] [Q]
+-- The model vertices the residuals read: the matched vertex of each point (simple
+-- variant), or the three corners of its matched triangle (complicated variant).
+def matched_vertices [T] [N]
+                     (triangles: [T][3]i32)
+                     (correspondences: [N]i32)
+                     (complicated: bool) : []i64 =
+  let per_point = if complicated then 3 else 1
+  in tabulate (N * per_point) (\i ->
+       if complicated
+       then i64.i32 triangles[i64.i32 correspondences[i / 3], i % 3]
+       else i64.i32 correspondences[i])
+
+-- The positions under pose `theta` of Q vertices given by their skinning weights
+-- (one per bone) and homogeneous base positions, as rows.
+def vertex_positions [b] [Q]
                      (parents: [b]i32)
                      (base_relatives: [b][4][4]f64)
                      (inverse_base_absolutes: [b][4][4]f64)
-                     (weights: [b][M]f64)
-                     (base_positions: [4][M]f64)
                      (is_mirrored: bool)
-                     (theta: [26]f64)
-                     (indices: [Q]i64) : [Q][3]f64 =
+                     (vertex_weights: [Q][b]f64)
+                     (vertex_bases: [Q][4]f64)
+                     (theta: [26]f64) : [Q][3]f64 =
   let pose = pose_columns theta
   let relatives =
     map2 (\br i -> matmul br (homogeneous (euler_rotation pose[3 + i])))
@@ -111,39 +123,21 @@ def vertex_positions [b] [M] [Q]
             let blend =
               tabulate_2d 3 4 (\r c -> f64.sum (map2 (\w t -> w * t[r, c]) ws transforms))
             in matvec blend pos)
-         (map (\j -> weights[:, j]) indices)
-         (map (\j -> base_positions[:, j]) indices)
+         vertex_weights
+         vertex_bases
   let mirrored =
     if is_mirrored then map (\v -> [-v[0], v[1], v[2]]) skinned else skinned
   let rotation = angle_axis_rotation pose[0]
   let scaled = map (\row -> map2 (*) row pose[1]) rotation
   in map (\v -> map2 (+) (matvec scaled v) pose[2]) mirrored
 
--- The residual of each point (rows) for θ and the barycentric coordinates `us`.
-def residuals [b] [M] [T] [N] [U]
-              (parents: [b]i32)
-              (base_relatives: [b][4][4]f64)
-              (inverse_base_absolutes: [b][4][4]f64)
-              (weights: [b][M]f64)
-              (base_positions: [4][M]f64)
-              (triangles: [T][3]i32)
-              (is_mirrored: bool)
-              (correspondences: [N]i32)
-              (points: [3][N]f64)
-              (theta: [26]f64)
-              (us: [U]f64) : [N][3]f64 =
+-- The residual of each point (rows) from the posed matched vertices (N of them, or
+-- 3N: a triangle's corners) and the barycentric coordinates `us` (empty, or 2N).
+def point_residuals [N] [Q] [U]
+                    (points: [3][N]f64)
+                    (vertices: [Q][3]f64)
+                    (us: [U]f64) : [N][3]f64 =
   let observed = transpose points
-  -- The vertices the residuals read: the matched vertex of each point, or the
-  -- three corners of its matched triangle.
-  let per_point = if U == 0 then 1 else 3
-  let indices =
-    tabulate (N * per_point) (\i ->
-      if U == 0
-      then i64.i32 correspondences[i]
-      else i64.i32 triangles[i64.i32 correspondences[i / 3], i % 3])
-  let vertices =
-    vertex_positions parents base_relatives inverse_base_absolutes weights
-                     base_positions is_mirrored theta indices
   in if U == 0
      then map2 (\p v -> map2 (-) p v) observed (vertices :> [N][3]f64)
      else let corners = unflatten (vertices :> [N * 3][3]f64)
@@ -168,12 +162,19 @@ entry calculate_objective [b] [M] [T] [N] [U]
                           (points: [3][N]f64)
                           (theta: [26]f64)
                           (us: [U]f64) : [N][3]f64 =
-  residuals parents base_relatives inverse_base_absolutes weights base_positions
-            triangles is_mirrored correspondences points theta us
+  let indices = matched_vertices triangles correspondences (U != 0)
+  let vertices =
+    vertex_positions parents base_relatives inverse_base_absolutes is_mirrored
+                     (map (\j -> weights[:, j]) indices)
+                     (map (\j -> base_positions[:, j]) indices)
+                     theta
+  in point_residuals points vertices us
 
 -- The Jacobian, one row per column of ADBench's 3N-row Jacobian (residuals
 -- flattened point by point): in the complicated variant first ∂/∂u1 and ∂/∂u2 of
--- every point's residual, then the 26 θ columns. One `jvp` per column.
+-- every point's residual, then the 26 θ columns. One `jvp` per column; what does
+-- not depend on θ or `us` (the matched vertices' weights and base positions, and
+-- their posed positions for the `us` columns) is computed once, outside them.
 entry calculate_jacobian [b] [M] [T] [N] [U]
                          (parents: [b]i32)
                          (base_relatives: [b][4][4]f64)
@@ -186,14 +187,19 @@ entry calculate_jacobian [b] [M] [T] [N] [U]
                          (points: [3][N]f64)
                          (theta: [26]f64)
                          (us: [U]f64) : [][N * 3]f64 =
-  let objective th u =
-    flatten (residuals parents base_relatives inverse_base_absolutes weights
-                       base_positions triangles is_mirrored correspondences points th u)
+  let indices = matched_vertices triangles correspondences (U != 0)
+  let vertex_weights = map (\j -> weights[:, j]) indices
+  let vertex_bases = map (\j -> base_positions[:, j]) indices
+  let pose th =
+    vertex_positions parents base_relatives inverse_base_absolutes is_mirrored
+                     vertex_weights vertex_bases th
   let theta_columns =
-    tabulate 26 (\j -> jvp (\th -> objective th us) theta
+    tabulate 26 (\j -> jvp (\th -> flatten (point_residuals points (pose th) us)) theta
                            (tabulate 26 (\k -> f64.bool (k == j))))
   in if U == 0
      then theta_columns
-     else let u_column (which: i64) =
-            jvp (\u -> objective theta u) us (tabulate U (\k -> f64.bool (k % 2 == which)))
+     else let vertices = pose theta
+          let u_column (which: i64) =
+            jvp (\u -> flatten (point_residuals points vertices u)) us
+                (tabulate U (\k -> f64.bool (k % 2 == which)))
           in [u_column 0, u_column 1] ++ theta_columns
