@@ -413,3 +413,31 @@ fn row_operators() {
     check("scan rows [2]", &affine_rows("2"), 8, false);
     check("scan rows [two]", &affine_rows("two"), 8, false);
 }
+
+/// A map over seeds of a `vjp` whose function and point do not depend on
+/// the map (the shape `mjp` lowers to, whose forward sweep is emitted once
+/// before the map): the gradient of `Π sin(x)` read at `ks`, scaled by a
+/// seed that depends on the map. Differentiated again in both modes.
+#[test]
+fn map_over_seeds() {
+    let body = "    let ({p}r: [4]f64) = screma(4i64, ks)
+      map(\\({p}k: i64) -> (f64) {
+        let {p}kf: f64 = to_f64({p}k)
+        let {p}sd: f64 = mul({p}kf, 0.5f64)
+        let ({p}y: f64, {p}g: [8]f64) = vjp(\\({p}z: [8]f64) -> (f64) {
+          let ({p}s: f64) = screma(8i64, {p}z)
+            reduce_comm(\\({p}a: f64, {p}b: f64) -> (f64) {
+              let {p}c: f64 = mul({p}a, {p}b)
+              in ({p}c)
+            }, 1.0f64)
+            map(\\({p}e: f64) -> (f64) {
+              let {p}se: f64 = sin({p}e)
+              in ({p}se)
+            })
+          in ({p}s)
+        }, ({p}x), ({p}sd))
+        let {p}gk: f64 = {p}g[{p}k]
+        in ({p}gk)
+      })";
+    check("map of vjp", body, 4, false);
+}
