@@ -33,6 +33,7 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Test(a) => test(a),
         Command::Dataset(a) => dataset(*a),
         Command::Dev(a) => dev(a, color),
+        Command::Bench(a) => crate::bench::run(a),
         Command::Multicore(a) => crate::multicore::run(a),
     }
 }

@@ -4,6 +4,7 @@
 //! Exit status: 0 on success, 1 when the program or its data is at fault (type
 //! errors, run-time errors, failed tests, malformed input), 2 for usage errors.
 
+mod bench;
 mod commands;
 mod multicore;
 
@@ -68,6 +69,14 @@ enum Command {
     /// pipeline up to `--print=PASS`, with the IR verifier after each one, and prints
     /// the resulting IR on standard output.
     Dev(DevArgs),
+    /// Time the datasets of programs' `-- ==` blocks.
+    ///
+    /// Per dataset: one warm-up run, then at least `-r` runs and half a second,
+    /// then more (for a bounded time) while the relative standard error of the mean
+    /// is above 1% and the run times drift. Prints the mean time in microseconds with
+    /// a 95% confidence interval and checks the results against the expected output.
+    /// The exit status is 1 if any dataset failed.
+    Bench(bench::BenchArgs),
     /// Compile a program to a native executable that runs on all cores.
     ///
     /// The program is compiled to Rust and built with cargo in release mode, in a

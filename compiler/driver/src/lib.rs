@@ -7,6 +7,7 @@
 //! - the prelude is parsed and checked once per process, however many programs are
 //!   checked.
 
+pub mod bench;
 pub mod dataset;
 pub mod db;
 pub mod dev;
