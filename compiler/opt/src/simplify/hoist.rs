@@ -7,11 +7,21 @@
 //! assertion or call, and either it cannot fail at run time or the loop
 //! (lambda) certainly runs at least once. Statements move in order, so a
 //! statement that depends only on hoisted ones is hoisted too.
+//!
+//! An assertion of a map lambda (`screma`, `hist`, `scatter`) whose
+//! operands are bound outside moves out too, when no statement before it
+//! in the lambda can fail: the first iteration would fail there first. It
+//! is guarded by `if 0 < w` (unless the width `w` is a positive
+//! constant), so an empty map still fails on nothing; such a guarded
+//! assertion moves out of an enclosing map the same way. Without its
+//! assertions, a map that is not used any more is dead code (the
+//! re-executed primal of reverse-mode AD, for one).
 
 use std::collections::HashSet;
 
+use ir::ids::EntityId;
 use ir::walk::{Occ, walk_body};
-use ir::{Body, Exp, Function, Lambda, Stm, VarId};
+use ir::{Body, CmpOp, Exp, Function, Lambda, Operand, Stm, Type, VarId, VarInfo};
 
 use super::analysis::{
     UniqueParams, consumes, free_vars, has_effect, loop_runs_at_least_once, may_fail,
@@ -28,6 +38,9 @@ pub struct Hoister<'a> {
     pub consumed: &'a HashSet<VarId>,
     /// Set when something moved.
     pub changed: bool,
+    /// Variables made while hoisting, to be added to the function's
+    /// variables in order (their ids follow the function's last one).
+    pub new_vars: Vec<VarInfo>,
 }
 
 impl Hoister<'_> {
@@ -73,21 +86,21 @@ impl Hoister<'_> {
                     self.lambda(&mut sr.op);
                 }
                 self.lambda(&mut s.map);
-                let safe = runs_at_least_once(&s.w);
-                self.extract_lambda(&mut s.map, safe)
+                let w = s.w;
+                self.extract_lambda(&mut s.map, w)
             }
             Exp::Hist(h) => {
                 for op in &mut h.hists {
                     self.lambda(&mut op.op);
                 }
                 self.lambda(&mut h.map);
-                let safe = runs_at_least_once(&h.w);
-                self.extract_lambda(&mut h.map, safe)
+                let w = h.w;
+                self.extract_lambda(&mut h.map, w)
             }
             Exp::Scatter(s) => {
                 self.lambda(&mut s.map);
-                let safe = runs_at_least_once(&s.w);
-                self.extract_lambda(&mut s.map, safe)
+                let w = s.w;
+                self.extract_lambda(&mut s.map, w)
             }
             Exp::WithAcc(w) => {
                 for i in &mut w.inputs {
@@ -111,9 +124,95 @@ impl Hoister<'_> {
         }
     }
 
-    fn extract_lambda(&mut self, l: &mut Lambda, safe: bool) -> Vec<Stm> {
-        let variant = l.params.iter().map(|p| p.var).collect();
-        self.extract(&mut l.body, variant, safe)
+    /// Takes the invariant statements, then the invariant assertions, out
+    /// of the lambda of a map of width `w`.
+    fn extract_lambda(&mut self, l: &mut Lambda, w: Operand) -> Vec<Stm> {
+        let safe = runs_at_least_once(&w);
+        let variant: HashSet<VarId> = l.params.iter().map(|p| p.var).collect();
+        let mut hoisted = self.extract(&mut l.body, variant.clone(), safe);
+        hoisted.extend(self.extract_asserts(&mut l.body, variant, w));
+        hoisted
+    }
+
+    /// The assertions of `b` (and `if`s holding only assertions) whose
+    /// operands are invariant and before which no statement can fail,
+    /// taken out of `b` and guarded by `0 < w` unless `w` is positive.
+    fn extract_asserts(
+        &mut self,
+        b: &mut Body,
+        mut variant: HashSet<VarId>,
+        w: Operand,
+    ) -> Vec<Stm> {
+        let mut out = Vec::new();
+        let mut taken = Vec::new();
+        let mut clean = true;
+        let mut kept = Vec::new();
+        for stm in std::mem::take(&mut b.stms) {
+            if clean && only_asserts(&stm) && free_vars(&stm.exp, self.fun).is_disjoint(&variant) {
+                taken.push(stm);
+                continue;
+            }
+            clean &= !has_effect(&stm.exp) && !may_fail(&stm.exp, self.fun);
+            walk_body(
+                &Body {
+                    stms: vec![stm.clone()],
+                    result: vec![],
+                },
+                &mut |o| {
+                    if let Occ::Bind(v) = o {
+                        variant.insert(v);
+                    }
+                },
+            );
+            kept.push(stm);
+        }
+        b.stms = kept;
+        if taken.is_empty() {
+            return out;
+        }
+        self.changed = true;
+        if runs_at_least_once(&w) {
+            return taken;
+        }
+        let pos = self.fresh_var("nonempty", Type::scalar(ir::PrimType::Bool));
+        let span = taken[0].span;
+        out.push(Stm {
+            pat: vec![pos],
+            exp: Exp::Cmp(CmpOp::Lt, Operand::i64(0), w),
+            attrs: Vec::new(),
+            span,
+        });
+        out.push(Stm {
+            pat: Vec::new(),
+            exp: Exp::If {
+                cond: pos.into(),
+                then_body: Body {
+                    stms: taken,
+                    result: Vec::new(),
+                },
+                else_body: Body::default(),
+            },
+            attrs: Vec::new(),
+            span,
+        });
+        out
+    }
+
+    /// A new variable, numbered after the function's variables and the
+    /// ones made before it.
+    fn fresh_var(&mut self, base: &str, ty: Type) -> VarId {
+        let taken = |n: &str| {
+            self.fun.vars.values().any(|v| v.name == n) || self.new_vars.iter().any(|v| v.name == n)
+        };
+        let mut name = base.to_string();
+        let mut k = 0;
+        while taken(&name) {
+            k += 1;
+            name = format!("{base}_{k}");
+        }
+        let id = VarId::new(self.fun.vars.len() + self.new_vars.len());
+        self.new_vars.push(VarInfo { name, ty });
+        id
     }
 
     fn extract(&mut self, b: &mut Body, mut variant: HashSet<VarId>, safe: bool) -> Vec<Stm> {
@@ -163,5 +262,24 @@ impl Hoister<'_> {
                         .all(|d| !matches!(d, ir::Size::Var(s) if variant.contains(s)))
                 })
             })
+    }
+}
+
+/// True for an assertion, or an `if` without results whose branches hold
+/// only such statements.
+fn only_asserts(stm: &Stm) -> bool {
+    match &stm.exp {
+        Exp::Assert { .. } => true,
+        Exp::If {
+            then_body,
+            else_body,
+            ..
+        } => {
+            stm.pat.is_empty()
+                && [then_body, else_body]
+                    .iter()
+                    .all(|b| b.result.is_empty() && b.stms.iter().all(only_asserts))
+        }
+        _ => false,
     }
 }

@@ -214,9 +214,13 @@ pub fn simplify_function(fun: &mut ir::Function, uniq: &UniqueParams, cfg: Confi
                 uniq,
                 consumed: &consumed,
                 changed: false,
+                new_vars: Vec::new(),
             };
             h.body(&mut body);
             changed |= h.changed;
+            for v in h.new_vars {
+                fun.vars.push(v);
+            }
             fun.body = body;
         }
         if !changed {
