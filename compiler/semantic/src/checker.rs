@@ -159,6 +159,19 @@ pub struct Checker<'a> {
     /// (`e :> []t`), with the coercion's type expression: each must be determined by
     /// the end of the top-level definition.
     pub coerce_sizes: Vec<(u32, Span)>,
+    /// Size variables standing for the size parameters of a use of a function
+    /// (`unflatten`'s `[n][m]`), with the parameter's name, the function's name, the
+    /// use, and whether a parameter type mentions it. Each of the latter must be
+    /// determined by the end of the top-level definition, unless it equals a size
+    /// that only a result type mentions (one the function makes).
+    pub inst_checks: Vec<(u32, Name, String, Span, bool)>,
+    /// The size variables of the latest instantiation that stand for size parameters
+    /// mentioned in the function's parameter types (only those can be ambiguous: one
+    /// that only a result type mentions is made by the function).
+    pub inst_param_sizes: Vec<u32>,
+    /// How many diagnostics there were when the current top-level definition
+    /// began: an ambiguous size is not reported after an error (it is its effect).
+    pub def_diag_mark: usize,
     /// Constructor/field-constrained variables, with where.
     pub open_records: Vec<(u32, Span)>,
     /// Consumed bindings and where they were consumed.
@@ -208,6 +221,9 @@ impl<'a> Checker<'a> {
             empty_arrays: Vec::new(),
             empty_lits: Vec::new(),
             coerce_sizes: Vec::new(),
+            inst_checks: Vec::new(),
+            inst_param_sizes: Vec::new(),
+            def_diag_mark: 0,
             consumed: HashMap::new(),
             consume_log: Vec::new(),
             use_log: Vec::new(),
@@ -621,6 +637,7 @@ impl<'a> Checker<'a> {
         }
         let mut sub = HashMap::new();
         self.inst_sizes.clear();
+        self.inst_param_sizes.clear();
         for p in &s.params {
             match p {
                 TParam::Type(u, _, l) => {
@@ -634,6 +651,11 @@ impl<'a> Checker<'a> {
                 }
                 TParam::Size(u, n) => {
                     let v = self.u.fresh_size();
+                    if let crate::types::Size::Var(w) = v
+                        && param_types_mention(&s.ty, *u)
+                    {
+                        self.inst_param_sizes.push(w);
+                    }
                     self.inst_sizes.push((n.clone(), v.clone()));
                     sub.insert(*u, SubstTarget::Size(v));
                 }
@@ -783,6 +805,16 @@ pub fn with_suggestion(d: Diagnostic, name: &str, cands: &[Name]) -> Diagnostic 
     match best {
         Some((_, c)) => d.with_hint(format!("did you mean `{c}`?")),
         None => d,
+    }
+}
+
+/// Whether a parameter type of the function type `t` mentions the size `uid`.
+fn param_types_mention(t: &Ty, uid: crate::types::Uid) -> bool {
+    match t {
+        Ty::Arrow(a) => {
+            crate::types::ty_mentions(&a.param, uid) || param_types_mention(&a.ret, uid)
+        }
+        _ => false,
     }
 }
 

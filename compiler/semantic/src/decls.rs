@@ -652,8 +652,9 @@ impl Checker<'_> {
     /// exhaustiveness of the pending matches.
     pub fn finish_top_level(&mut self, def_ty: Option<&Ty>) {
         let mut in_type = Vec::new();
+        let mut sizes_in_type = Vec::new();
         if let Some(t) = def_ty {
-            collect_vars(&self.u.zonk(t), &mut in_type, &mut Vec::new());
+            collect_vars(&self.u.zonk(t), &mut in_type, &mut sizes_in_type);
         }
         for (v, span) in std::mem::take(&mut self.overloads) {
             let Ty::Var(r) = self.u.shallow(&Ty::Var(v)) else {
@@ -752,9 +753,49 @@ impl Checker<'_> {
             );
             self.u.sizes[v as usize] = Some(Size::Any);
         }
+        let mut reported = Vec::new();
+        let mut checks = std::mem::take(&mut self.inst_checks);
+        let mark = self.def_diag_mark;
+        if self.diags[mark.min(self.diags.len())..]
+            .iter()
+            .any(|d| d.severity == syntax::diag::Severity::Error)
+        {
+            checks.clear();
+        }
+        let made: Vec<Size> = checks
+            .iter()
+            .filter(|c| !c.4)
+            .map(|c| self.u.size(&Size::Var(c.0)))
+            .collect();
+        for (v, name, fun, span, in_params) in checks {
+            let Size::Var(w) = self.u.size(&Size::Var(v)) else {
+                continue;
+            };
+            if !in_params
+                || sizes_in_type.contains(&w)
+                || made.contains(&Size::Var(w))
+                || reported.contains(&span)
+            {
+                continue;
+            }
+            reported.push(span);
+            self.report(
+                Diagnostic::error(
+                    "T006",
+                    format!(
+                        "Ambiguous size \"{name}\" arising from instantiation of \"{fun}\": nothing determines it"
+                    ),
+                    span,
+                    format!("the size `{name}` of this use of `{fun}` cannot be inferred"),
+                )
+                .with_hint("add a type annotation that fixes this size, e.g. `(unflatten xs : [2][3]f64)`"),
+            );
+            self.u.sizes[w as usize] = Some(Size::Any);
+        }
         for m in std::mem::take(&mut self.pending) {
             self.check_pending(&m);
         }
+        self.def_diag_mark = self.diags.len();
     }
 
     fn check_pending(&mut self, m: &PendingMatch) {

@@ -1075,6 +1075,18 @@ impl Checker<'_> {
                 let r = self.infer_var(qn, e.span);
                 if self.quiet == 0 && !self.inst_sizes.is_empty() {
                     let sizes = std::mem::take(&mut self.inst_sizes);
+                    for (n, s) in &sizes {
+                        if let crate::types::Size::Var(v) = s {
+                            let in_params = self.inst_param_sizes.contains(v);
+                            self.inst_checks.push((
+                                *v,
+                                n.clone(),
+                                qn.name.name.to_string(),
+                                e.span,
+                                in_params,
+                            ));
+                        }
+                    }
                     self.size_uses.push((e.id, sizes));
                 }
                 r

@@ -671,3 +671,16 @@ fn loop_parameter_sizes_are_not_size_arguments() {
         render(src)
     );
 }
+
+#[test]
+fn size_parameters_nothing_determines_are_ambiguous() {
+    let bad = "def g [a] [b] (xs: [a][b]f64) (zs: [a]f64) : f64 = f64.sum (flatten xs) + f64.sum zs\n\
+               def main (ys: [6]f64) (zs: [2]f64) : f64 = g (unflatten ys) zs\n";
+    assert_eq!(codes(bad), vec!["T006"], "{}", render(bad));
+    let fixed = "def g [a] [b] (xs: [a][b]f64) (zs: [a]f64) : f64 = f64.sum (flatten xs) + f64.sum zs\n\
+                 def main (ys: [6]f64) (zs: [2]f64) : f64 = g (unflatten ys : [2][3]f64) zs\n";
+    assert!(codes(fixed).is_empty(), "{}", render(fixed));
+    let returned = "def h [n] [m] (ys: [n*m]f64) : [n][m]f64 = unflatten ys\n\
+                    def main (ys: [6]f64) = h ys : [3][2]f64\n";
+    assert!(codes(returned).is_empty(), "{}", render(returned));
+}
