@@ -8,7 +8,7 @@
 //! of the destination and of the values by one of the rules below, then
 //! sweeps the values' adjoints back through the lambda as a map.
 //!
-//! - `+`: `D̄ = H̄` and `v̄ᵢ = H̄[isᵢ]`.
+//! - `+` (or `map2 (+)` on rows): `D̄ = H̄` and `v̄ᵢ = H̄[isᵢ]`.
 //! - `*` on floats, counting zeros as the reduction rule does, with the
 //!   destination element as one more factor of its bucket: per bucket the
 //!   number of zero factors `z` and the product `p` of the non-zero ones
@@ -43,12 +43,12 @@ use ir::{
 };
 
 use crate::ctx::{Ctx, R, differentiable, konst};
-use crate::rev_scanred::is_binop;
+use crate::rev_scanred::{elementwise, is_binop};
 
 /// How the return sweep treats one histogram operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HistRule {
-    /// `+` on every component.
+    /// `+` on every component, or `map2 (+)` on rows.
     Add,
     /// `*` on one float.
     Mul,
@@ -66,7 +66,15 @@ pub fn hist_rule(op: &HistOp) -> HistRule {
         commutative: true,
     };
     let scalar = op.dests.len() == 1 && op.op.ret.first().is_some_and(Type::is_scalar);
-    if is_binop(&sr, BinOp::Add) {
+    // `map2 (+)` on rows adds like `+`.
+    let rows_add = elementwise(&op.op).is_some_and(|col| {
+        let csr = ScanRed {
+            op: col.clone(),
+            ..sr.clone()
+        };
+        is_binop(&csr, BinOp::Add)
+    });
+    if is_binop(&sr, BinOp::Add) || rows_add {
         HistRule::Add
     } else if scalar && op.op.ret[0].elem.is_float() && is_binop(&sr, BinOp::Mul) {
         HistRule::Mul
