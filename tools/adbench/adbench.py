@@ -10,6 +10,7 @@ import argparse
 import hashlib
 import importlib
 import os
+import subprocess
 import sys
 import tempfile
 import zlib
@@ -244,6 +245,43 @@ def cmd_prepare(args) -> None:
             prepare_one(module, problem, entry, data, out, have_data)
 
 
+def per_call_times(exe: str, entry: str, data: bytes, runs: int, extra: list) -> list:
+    """The time of each of `runs` calls of `entry` (after one warm-up), in seconds,
+    as the executable reports them with `-t`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        times = Path(tmp) / "times.txt"
+        cmd = [exe, "-e", entry, "-n", "-r", str(runs), "-t", str(times), *extra]
+        done = subprocess.run(cmd, input=data, capture_output=True)
+        if done.returncode != 0:
+            message = done.stderr.decode(errors="replace").strip()
+            raise ToolError(f"{' '.join(cmd)} failed: {message}")
+        return [float(line) / 1e6 for line in times.read_text().split()]
+
+
+def minimum_time(exe: str, entry: str, data: bytes, budget: float, extra: list) -> float:
+    """ADBench's measure: the minimum time per call over at least ten calls and at
+    least half a second of calls (more calls while `budget` seconds allow)."""
+    runs = 10
+    times = per_call_times(exe, entry, data, runs, extra)
+    while sum(times) < 0.5 or (sum(times) < budget / 4 and len(times) < 1000):
+        runs = min(1000, runs * 4)
+        times = per_call_times(exe, entry, data, runs, extra)
+        if runs == 1000:
+            break
+    return min(times)
+
+
+def cmd_time(args) -> None:
+    data = Path(args.input).read_bytes()
+    extra = ["--num-threads", str(args.threads)] if args.threads else []
+    objective = minimum_time(args.executable, "calculate_objective", data, args.budget, extra)
+    jacobian = minimum_time(args.executable, "calculate_jacobian", data, args.budget, extra)
+    print(
+        f"{args.input}: objective {objective * 1e3:.3f} ms, Jacobian {jacobian * 1e3:.3f} ms, "
+        f"Jacobian / objective {jacobian / objective:.2f}"
+    )
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(
         prog="adbench.py", description="ADBench inputs and NumPy reference results."
@@ -274,6 +312,13 @@ def main(argv=None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--tolerance", type=float, default=1e-6)
     p.set_defaults(run=cmd_selfcheck)
+
+    p = sub.add_parser("time", help="ADBench's timing of a compiled program's two entries")
+    p.add_argument("executable", help="a program compiled with `fut multicore`")
+    p.add_argument("input", help="binary inputs, as `convert` writes them")
+    p.add_argument("--threads", type=int, help="worker threads (default: the executable's)")
+    p.add_argument("--budget", type=float, default=10.0, help="seconds to spend per entry")
+    p.set_defaults(run=cmd_time)
 
     p = sub.add_parser("prepare", help="test data for bench-suite/adbench")
     p.add_argument("--data", help="the ADBench data folder")

@@ -171,6 +171,29 @@ class ToolTests(unittest.TestCase):
             for a, b in zip(got, gmm.jacobian(gmm.parse(txt))):
                 np.testing.assert_array_equal(a, b)
 
+    def test_time_takes_the_minimum_per_call(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            exe = Path(tmp) / "fake"
+            # Stands in for a compiled program: each call of the objective takes
+            # 100 ms except one of 60 ms; the Jacobian's calls take 240 ms.
+            exe.write_text(
+                "#!/usr/bin/env python3\n"
+                "import sys\n"
+                "a = sys.argv\n"
+                "runs = int(a[a.index('-r') + 1])\n"
+                "base = 100000 if a[a.index('-e') + 1] == 'calculate_objective' else 240000\n"
+                "times = [base] * runs\n"
+                "times[runs // 2] = base * 6 // 10\n"
+                "open(a[a.index('-t') + 1], 'w').write(''.join(f'{t}\\n' for t in times))\n"
+            )
+            exe.chmod(0o755)
+            self.assertAlmostEqual(
+                adbench.minimum_time(str(exe), "calculate_objective", b"", 0.0, []), 0.06
+            )
+            self.assertAlmostEqual(
+                adbench.minimum_time(str(exe), "calculate_jacobian", b"", 0.0, []), 0.144
+            )
+
     def test_bad_sizes_are_reported(self):
         with self.assertRaises(SystemExit) as e:
             adbench.main(["generate", "gmm", "d=2", "k=x", "n=4", os.devnull])
