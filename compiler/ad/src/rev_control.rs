@@ -18,7 +18,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ir::{BinOp, Body, DimIndex, Exp, LoopForm, Operand, Param, PrimType, Stm, Type, VarId};
+use ir::{Attr, BinOp, Body, DimIndex, Exp, LoopForm, Operand, Param, PrimType, Stm, Type, VarId};
 
 use crate::ctx::{Ctx, R, differentiable, konst};
 
@@ -28,13 +28,28 @@ impl Ctx<'_> {
     /// `#[stripmine(k)]` (a `while` loop's too) is split into `k` nested
     /// loops. The loops it emits carry neither attribute, so a body is
     /// rewritten once.
+    ///
+    /// Internalisation puts the attributes of an attributed expression on
+    /// every statement emitted for it, nested ones included. A `bound` or
+    /// `stripmine` attribute that the enclosing statement carries as well
+    /// is taken as inherited and ignored: `#[bound(3)]` on a loop does not
+    /// bound the loops in its body.
     pub fn prepare_loops(&mut self, body: &Body) -> R<Body> {
+        self.prepare_loops_in(body, &[])
+    }
+
+    fn prepare_loops_in(&mut self, body: &Body, inherited: &[Attr]) -> R<Body> {
         let mut stms = Vec::with_capacity(body.stms.len());
         for stm in &body.stms {
             let mut stm = stm.clone();
+            let mut inner: Vec<Attr> = inherited.to_vec();
+            inner.extend(stm.attrs.iter().copied());
             for nested in ir::walk::nested_bodies_mut(&mut stm.exp) {
-                *nested = self.prepare_loops(nested)?;
+                *nested = self.prepare_loops_in(nested, &inner)?;
             }
+            stm.attrs.retain(|a| {
+                !(matches!(a, Attr::Bound(_) | Attr::Stripmine(_)) && inherited.contains(a))
+            });
             self.span = stm.span;
             let (stm, after) = match &stm.exp {
                 Exp::Loop {
