@@ -387,7 +387,8 @@ pub fn measure(
                     break;
                 }
                 run(&mut times)?;
-                progress.update(name, times.len(), s.mean, 1.0, Some(s.rse), false);
+                let mean = times.iter().sum::<f64>() / times.len() as f64;
+                progress.update(name, times.len(), mean, 1.0, Some(s.rse), false);
             }
         }
     }
