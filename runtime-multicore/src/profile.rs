@@ -7,8 +7,10 @@
 //! operation's total; while it is off, a call costs one atomic load.
 //!
 //! [`Profiler::report`] lays the totals out as a table, the longest total
-//! first: the executable prints it on standard error at exit with `-P`, the
-//! server in answer to `report`.
+//! first, which the executable prints on standard error at exit with `-P`.
+//! The server answers `report` with [`Profiler::report_json`], the JSON
+//! layout of Futhark's profiling reports (`events` and `memory`), so that
+//! tools reading those also read ours.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -127,6 +129,50 @@ impl Profiler {
     }
 }
 
+/// `text` as a JSON string literal.
+fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+impl Profiler {
+    /// The totals as JSON: `{"events": [...], "memory": {}}` with one event
+    /// per operation, the longest total first: `name` (the operation's kind,
+    /// the first word of its name), `duration` (total microseconds),
+    /// `provenance` (the rest of its name: the source location) and
+    /// `details` (`{"calls": N}`). Memory is not tracked, so `memory` is empty.
+    pub fn report_json(&self) -> String {
+        let events: Vec<String> = self
+            .snapshot()
+            .iter()
+            .map(|(name, s)| {
+                let (kind, place) = name.split_once(' ').unwrap_or((name.as_str(), ""));
+                format!(
+                    "{{\"name\":{},\"duration\":{},\"provenance\":{},\"details\":{{\"calls\":{}}}}}",
+                    json_string(kind),
+                    s.total.as_secs_f64() * 1e6,
+                    json_string(place),
+                    s.calls
+                )
+            })
+            .collect();
+        format!("{{\"events\":[{}],\"memory\":{{}}}}\n", events.join(","))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,6 +193,21 @@ mod tests {
         assert_eq!(s[1].1.calls, 2);
         p.clear();
         assert!(p.snapshot().is_empty());
+    }
+
+    #[test]
+    fn json_report_has_an_event_per_operation() {
+        let p = Profiler::new(true);
+        assert_eq!(p.report_json(), "{\"events\":[],\"memory\":{}}\n");
+        p.record("segred prog.fut:3:5", Duration::from_micros(300));
+        p.record("odd \"name\"\n", Duration::from_micros(2));
+        assert_eq!(
+            p.report_json(),
+            "{\"events\":[\
+             {\"name\":\"segred\",\"duration\":300,\"provenance\":\"prog.fut:3:5\",\"details\":{\"calls\":1}},\
+             {\"name\":\"odd\",\"duration\":2,\"provenance\":\"\\\"name\\\"\\n\",\"details\":{\"calls\":1}}\
+             ],\"memory\":{}}\n"
+        );
     }
 
     #[test]

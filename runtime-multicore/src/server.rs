@@ -13,7 +13,7 @@
 //! `free VAR…`, `rename OLD NEW`, `inputs ENTRY`, `outputs ENTRY`,
 //! `output ENTRY` (an entry with one result), `entry_points`, `types`,
 //! `type VAR`, `kind TYPE`, `rank TYPE`, `elemtype TYPE`, `shape VAR`,
-//! `clear`, `report`, `pause_profiling`, `unpause_profiling`,
+//! `clear`, `report` (the profile as JSON), `pause_profiling`, `unpause_profiling`,
 //! `tuning_params ENTRY` and `attributes ENTRY` (nothing to print), and
 //! `set_tuning_param` (no tuning parameters exist). End of input ends the
 //! server.
@@ -220,7 +220,7 @@ impl<'a> Server<'a> {
             }
             "report" => {
                 expect_args(cmd, &args, 0)?;
-                Ok(self.ctx.profiler().report())
+                Ok(self.ctx.profiler().report_json())
             }
             "pause_profiling" => {
                 expect_args(cmd, &args, 0)?;

@@ -338,13 +338,17 @@ fn server_session() {
     s.ok(&format!("restore {input} v []f64 w i64"));
     s.ok("call scale v2 v y");
     s.ok("pause_profiling");
-    let report = s.ok("report");
+    let report = s.ok("report").join("\n");
     assert!(
-        report.iter().any(|l| l.starts_with("segmap demo.fut:3:40")),
-        "{report:?}"
+        report.starts_with("{\"events\":[{\"name\":\"segmap\",\"duration\":"),
+        "{report}"
+    );
+    assert!(
+        report.contains("\"provenance\":\"demo.fut:3:40\",\"details\":{\"calls\":1}}"),
+        "{report}"
     );
     s.ok("clear");
-    assert!(!s.ok("report").iter().any(|l| l.starts_with("segmap")));
+    assert_eq!(s.ok("report"), vec!["{\"events\":[],\"memory\":{}}"]);
 
     let e = s.fails("call bug b");
     assert!(e.contains("internal error in entry point `bug`"), "{e}");
