@@ -1,15 +1,11 @@
 -- An `if` whose branches have different sizes (`xs` and `xs ++ xs`) must have a
--- fresh (existential) size. The checker gives it the `then` branch's size: it
--- accepts `let ys: [n]f64 = if c then xs else xs ++ xs`, and the size it infers for
--- `q` in the call of `scale` is n, so the interpreter fails on the second case with
--- "Size mismatch: expected size 2 for `q`, but the value has size 4". The IR
--- backend, which takes sizes from the arrays, computes 18. (The checker unifies
--- the branches with sizes ignored and keeps the `then` branch's type; where the
--- branches' sizes differ, the result needs a fresh size.) Found in
--- bench-suite/adbench/hand.fut (the posed vertices: one or three per point). Tagged
--- no_interp until the checker is fixed; remove the tag with the fix.
+-- fresh (existential) size. The checker used to give it the `then` branch's size:
+-- it accepted `let ys: [n]f64 = if c then xs else xs ++ xs`, and the size it
+-- inferred for `q` in the call of `scale` was n, so the interpreter failed on the
+-- second case with "Size mismatch: expected size 2 for `q`, but the value has size
+-- 4". Found in bench-suite/adbench/hand.fut (the posed vertices: one or three per
+-- point).
 -- ==
--- tags { no_interp }
 -- input { [1.0, 2.0] true 3.0 } output { 9.0 }
 -- input { [1.0, 2.0] false 3.0 } output { 18.0 }
 

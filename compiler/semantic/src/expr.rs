@@ -1066,6 +1066,60 @@ impl Checker<'_> {
         })
     }
 
+    /// The type of an `if` whose branches have the (zonked, equal up to sizes)
+    /// types `t` and `f`: where the branches' sizes differ, the result has a fresh
+    /// unknown size, as each run takes one branch or the other; an undetermined size
+    /// is the `then` branch's.
+    fn merge_branch_sizes(&self, t: &Ty, f: &Ty) -> Ty {
+        match (t, f) {
+            (Ty::Array(te, ts), Ty::Array(fe, fs)) if ts.len() == fs.len() => {
+                let dims = ts
+                    .iter()
+                    .zip(fs)
+                    .map(|(a, b)| {
+                        let (a, b) = (self.u.size(a), self.u.size(b));
+                        let rigid = |s: &Size| !matches!(s, Size::Var(_) | Size::Any);
+                        if a != b && rigid(&a) && rigid(&b) {
+                            Size::Exist(fresh_uid())
+                        } else {
+                            a
+                        }
+                    })
+                    .collect();
+                Ty::Array(Box::new(self.merge_branch_sizes(te, fe)), dims)
+            }
+            (Ty::Tuple(ts), Ty::Tuple(fs)) if ts.len() == fs.len() => Ty::Tuple(
+                ts.iter()
+                    .zip(fs)
+                    .map(|(a, b)| self.merge_branch_sizes(a, b))
+                    .collect(),
+            ),
+            (Ty::Record(ts), Ty::Record(fs)) if ts.len() == fs.len() => Ty::Record(
+                ts.iter()
+                    .zip(fs)
+                    .map(|((n, a), (_, b))| (n.clone(), self.merge_branch_sizes(a, b)))
+                    .collect(),
+            ),
+            (Ty::Sum(ts), Ty::Sum(fs)) if ts.len() == fs.len() => Ty::Sum(
+                ts.iter()
+                    .zip(fs)
+                    .map(|((n, a), (_, b))| {
+                        let args = if a.len() == b.len() {
+                            a.iter()
+                                .zip(b)
+                                .map(|(x, y)| self.merge_branch_sizes(x, y))
+                                .collect()
+                        } else {
+                            a.clone()
+                        };
+                        (n.clone(), args)
+                    })
+                    .collect(),
+            ),
+            _ => t.clone(),
+        }
+    }
+
     /// Infers an expression's type and aliases.
     pub fn infer(&mut self, e: &Expr) -> (Ty, Al) {
         match &e.kind {
@@ -1338,6 +1392,7 @@ impl Checker<'_> {
                 if res.is_ok() && self.diags.len() == diags_before_else {
                     self.check_branch_causality(&then_open, then_done, t.span, f.span);
                 }
+                let unified = res.is_ok();
                 if let Err(err) = res {
                     let d = self.unify_diag(&err, f.span, &tt, &ft);
                     let d = if d.code == "T002" {
@@ -1362,7 +1417,13 @@ impl Checker<'_> {
                 }
                 self.require_no_fun(&tt, e.span, "the result of `if`");
                 tal.join(&fal);
-                (tt, tal)
+                let t = if unified {
+                    let (zt, zf) = (self.u.zonk(&tt), self.u.zonk(&ft));
+                    self.merge_branch_sizes(&zt, &zf)
+                } else {
+                    tt
+                };
+                (t, tal)
             }
             ExprKind::Let {
                 sizes,

@@ -684,3 +684,13 @@ fn size_parameters_nothing_determines_are_ambiguous() {
                     def main (ys: [6]f64) = h ys : [3][2]f64\n";
     assert!(codes(returned).is_empty(), "{}", render(returned));
 }
+
+#[test]
+fn if_branches_of_different_sizes_have_an_unknown_size() {
+    let bad = "def main [n] (xs: [n]f64) (c: bool) : [n]f64 =\n  let ys: [n]f64 = if c then xs else xs ++ xs\n  in ys\n";
+    assert_eq!(codes(bad), vec!["S003"], "{}", render(bad));
+    let ok = "def main [n] (xs: [n]f64) (c: bool) : f64 =\n  let ys = if c then xs else xs ++ xs\n  in f64.sum (map (* 2) ys)\n";
+    assert!(codes(ok).is_empty(), "{}", render(ok));
+    let same = "def main [n] (xs: [n]f64) (c: bool) : [n]f64 =\n  if c then xs else map (* 2) xs\n";
+    assert!(codes(same).is_empty(), "{}", render(same));
+}
