@@ -1,16 +1,24 @@
-//! Which local functions capture IR variables.
+//! Which local functions capture IR variables, and lifting those that do
+//! out of their environment.
 //!
 //! A lambda or local function whose text names no local binding that holds
 //! IR variables refers only to module-level definitions and its own
 //! parameters: it is static (like a module-level function), so a function
 //! given it as an argument can still be specialised into an IR function of
 //! its own. Recursive higher-order functions need this: inlining them
-//! would not terminate. The test is on the source text, so it errs on the
+//! would not terminate. A closure that does capture IR variables is lifted
+//! ([`Cx::lift`]) when passed to a recursive function: the specialisation
+//! takes the captured values as parameters and rebuilds the closure. The test is on the source text, so it errs on the
 //! side of capturing (a name that is shadowed, or appears in a comment,
 //! counts as captured).
 
-use crate::cx::Cx;
+use std::rc::Rc;
+
+use syntax::ast::Name;
+
+use crate::cx::{Cx, KeptAlive};
 use crate::env::Env;
+use crate::value::{Closure, FunDef, V};
 
 /// Can `c` be part of an identifier?
 fn word(c: char) -> bool {
@@ -34,15 +42,179 @@ impl Cx {
     /// May the function whose source text is at `span`, defined in `env`,
     /// refer to an IR variable?
     pub(crate) fn captures(&self, env: &Env, span: syntax::Span) -> bool {
-        let Some(text) = self
+        match self.captured(env, span) {
+            Some(c) => !c.is_empty(),
+            None => true,
+        }
+    }
+
+    /// The local bindings holding IR variables that the function whose
+    /// source text is at `span`, defined in `env`, names (innermost binding
+    /// of each name); `None` when its text is not known.
+    pub(crate) fn captured(&self, env: &Env, span: syntax::Span) -> Option<Vec<(Name, V)>> {
+        let text = self
             .sources
             .get(&span.file)
-            .and_then(|s| s.get(span.start as usize..span.end as usize))
-        else {
-            return true;
+            .and_then(|s| s.get(span.start as usize..span.end as usize))?;
+        let mut out: Vec<(Name, V)> = Vec::new();
+        for (name, v) in env.vals() {
+            if out.iter().any(|(n, _)| n == name) {
+                continue;
+            }
+            if v.has_ir_var() && mentions(text, name) {
+                out.push((name.clone(), v.clone()));
+            }
+        }
+        Some(out)
+    }
+
+    /// A closure that captures IR variables, taken apart so that a
+    /// specialised recursive function can receive it: a local function or
+    /// lambda (its captured bindings), an operator section `(op y)` or a
+    /// partial application of a static function (their operands). `None`
+    /// for any other value, or when a captured value holds a function.
+    pub(crate) fn lift(&self, v: &V) -> Option<Lifted> {
+        let V::Fun(c) = v else { return None };
+        let lifted = match &**c {
+            Closure::Def {
+                def,
+                env,
+                top: false,
+                captures: true,
+            } => {
+                let start = def
+                    .params
+                    .first()
+                    .map_or(def.body.span.start, |p| p.span.start);
+                let span = syntax::Span {
+                    start,
+                    ..def.body.span
+                };
+                let captured = self.captured(env, span)?;
+                Lifted::Def {
+                    def: def.clone(),
+                    env: env.clone(),
+                    captured,
+                }
+            }
+            Closure::Flip { f: V::Fun(f), y } if !f.has_ir_var() => Lifted::Flip {
+                f: f.clone(),
+                y: y.clone(),
+            },
+            Closure::Partial { f, args, sizes } if !f.has_ir_var() => Lifted::Partial {
+                f: f.clone(),
+                args: args.clone(),
+                sizes: sizes.clone(),
+            },
+            _ => return None,
         };
-        env.vals()
-            .any(|(name, v)| v.has_ir_var() && mentions(text, name))
+        let V::Tuple(vs) = lifted.values() else {
+            return None;
+        };
+        if vs.iter().any(V::has_fun) {
+            return None;
+        }
+        Some(lifted)
+    }
+}
+
+/// A closure taken apart by [`Cx::lift`]: what it captures travels as one
+/// parameter (a tuple), and the closure is rebuilt around the parameter.
+pub(crate) enum Lifted {
+    /// A local function or lambda and the bindings it captures.
+    Def {
+        def: Rc<FunDef>,
+        env: Env,
+        captured: Vec<(Name, V)>,
+    },
+    /// `(op y)`.
+    Flip { f: Rc<Closure>, y: V },
+    /// A static function applied to some arguments.
+    Partial {
+        f: Rc<Closure>,
+        args: Vec<V>,
+        sizes: Vec<(Name, V)>,
+    },
+}
+
+impl Lifted {
+    /// The key of the closure's code and the names it captures (the shapes
+    /// of the captured values are keyed as parameters).
+    pub fn key(&self) -> String {
+        match self {
+            Lifted::Def { def, captured, .. } => {
+                let names: Vec<&str> = captured.iter().map(|(n, _)| &**n).collect();
+                format!("lam{:p}[{}]", Rc::as_ptr(def), names.join(","))
+            }
+            Lifted::Flip { f, .. } => format!("flip{:p}", Rc::as_ptr(f)),
+            Lifted::Partial { f, args, sizes } => {
+                let names: Vec<&str> = sizes.iter().map(|(n, _)| &**n).collect();
+                format!(
+                    "part{:p}/{}[{}]",
+                    Rc::as_ptr(f),
+                    args.len(),
+                    names.join(",")
+                )
+            }
+        }
+    }
+
+    /// The definitions whose addresses the key holds.
+    pub fn kept_alive(&self) -> KeptAlive {
+        match self {
+            Lifted::Def { def, .. } => KeptAlive::Def(def.clone()),
+            Lifted::Flip { f, .. } | Lifted::Partial { f, .. } => {
+                KeptAlive::Specialisation(f.clone(), Vec::new())
+            }
+        }
+    }
+
+    /// The captured values, as one parameter.
+    pub fn values(&self) -> V {
+        V::Tuple(match self {
+            Lifted::Def { captured, .. } => captured.iter().map(|(_, v)| v.clone()).collect(),
+            Lifted::Flip { y, .. } => vec![y.clone()],
+            Lifted::Partial { args, sizes, .. } => args
+                .iter()
+                .cloned()
+                .chain(sizes.iter().map(|(_, v)| v.clone()))
+                .collect(),
+        })
+    }
+
+    /// The closure again, what it captures replaced by `vals` (a tuple
+    /// like [`Lifted::values`]).
+    pub fn rebuild(&self, vals: V) -> V {
+        let V::Tuple(mut vs) = vals else {
+            return vals;
+        };
+        let c = match self {
+            Lifted::Def { def, env, captured } => {
+                let mut env = env.clone();
+                for ((n, _), v) in captured.iter().zip(vs) {
+                    env = env.bind(n.clone(), v);
+                }
+                Closure::Def {
+                    def: def.clone(),
+                    env,
+                    top: false,
+                    captures: true,
+                }
+            }
+            Lifted::Flip { f, .. } => Closure::Flip {
+                f: V::Fun(f.clone()),
+                y: vs.pop().unwrap_or_else(V::unit),
+            },
+            Lifted::Partial { f, args, sizes } => {
+                let rest = vs.split_off(args.len().min(vs.len()));
+                Closure::Partial {
+                    f: f.clone(),
+                    args: vs,
+                    sizes: sizes.iter().map(|(n, _)| n.clone()).zip(rest).collect(),
+                }
+            }
+        };
+        V::Fun(Rc::new(c))
     }
 }
 

@@ -5,14 +5,18 @@
 //! arguments' shapes (and the identities of function arguments), memoised
 //! by that key. Every other call (lambdas, local functions, module-level
 //! functions given such closures, and functions that return closures) is
-//! inlined at the call site, where the closures' variables are in scope. Futhark has no recursion, so inlining
-//! terminates; a nesting limit turns a recursive program into an error.
+//! inlined at the call site, where the closures' variables are in scope.
+//! A recursive function (which inlining would unfold forever) is always
+//! specialised: closures given to it that capture IR variables are lifted
+//! ([`crate::captures`]), their captured values becoming parameters. A
+//! nesting limit turns any other unbounded unfolding into an error.
 
 use std::rc::Rc;
 
 use ir::{Exp, Function, Operand, Param, PrimType};
 use syntax::ast::{self, Expr, TypeExpKind};
 
+use crate::captures::Lifted;
 use crate::cx::Cx;
 use crate::env::Env;
 use crate::error::{IResult, InternaliseError};
@@ -162,16 +166,41 @@ impl Cx {
                 let key = Rc::as_ptr(def) as usize;
                 // A recursive function cannot be inlined (that would not
                 // terminate), so it is specialised also for lambdas and
-                // partial applications that capture no IR variable.
-                let local_fun = |a: &V| {
-                    if def.recursive {
-                        a.has_ir_var() && a.has_local_fun()
+                // partial applications that capture no IR variable, and
+                // for lambdas that do, lifted: what they capture becomes
+                // parameters.
+                let recursive = *top
+                    && def.recursive
+                    && def
+                        .name
+                        .as_ref()
+                        .is_some_and(|n| self.mentions_name(&def.body, n));
+                let lifted: Vec<Option<Lifted>> = args
+                    .iter()
+                    .map(|a| {
+                        let capturing = a.has_ir_var() && a.has_local_fun();
+                        if recursive && capturing {
+                            self.lift(a)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                let local_fun = |(a, l): (&V, &Option<Lifted>)| {
+                    if recursive {
+                        a.has_ir_var() && a.has_local_fun() && l.is_none()
                     } else {
                         a.has_local_fun()
                     }
                 };
+                if recursive && args.iter().zip(&lifted).any(local_fun) {
+                    return Err(InternaliseError::unsupported(
+                        "a recursive function given a closure over a local function",
+                        span,
+                    ));
+                }
                 let specialise = *top
-                    && !args.iter().any(local_fun)
+                    && !args.iter().zip(&lifted).any(local_fun)
                     && !def.ret.as_ref().is_some_and(has_arrow)
                     && !self.closure_results.contains(&key);
                 // A recursive function sees itself.
@@ -184,7 +213,7 @@ impl Cx {
                 let r = if specialise {
                     // A function found to return a closure is inlined
                     // instead, where the closure's variables are in scope.
-                    match self.specialise(c, def, env, args.clone(), sizes, span) {
+                    match self.specialise(c, def, env, args.clone(), &lifted, sizes) {
                         Err(_) if self.closure_results.contains(&key) => {
                             self.inline(def, env, args, sizes)
                         }
@@ -271,9 +300,15 @@ impl Cx {
         def: &Rc<FunDef>,
         env: &Env,
         args: Vec<V>,
+        lifted: &[Option<Lifted>],
         sizes: &[(ast::Name, V)],
-        span: syntax::Span,
     ) -> IResult<V> {
+        // A lifted closure is passed as the values it captures.
+        let args: Vec<V> = args
+            .into_iter()
+            .zip(lifted.iter().chain(std::iter::repeat(&None)))
+            .map(|(a, l)| l.as_ref().map_or(a, Lifted::values))
+            .collect();
         let shapes: Vec<T> = args.iter().map(|a| a.shape(&self.fb)).collect();
         // Size arguments not determined by the parameters travel as extra
         // `i64` parameters.
@@ -290,10 +325,16 @@ impl Cx {
             key.push_str(n);
             key.push(',');
         }
+        for (i, l) in lifted.iter().enumerate() {
+            if let Some(l) = l {
+                key.push_str(&format!("|{i}:{}", l.key()));
+                self.keep_alive.push(l.kept_alive());
+            }
+        }
         let (fid, ret) = match self.memo.get(&key) {
             Some(x) => x.clone(),
             None => {
-                let x = self.build_function(def, env, &shapes, &extra, &key, span)?;
+                let x = self.build_function(def, env, &shapes, lifted, &extra, &key)?;
                 self.memo.insert(key, x.clone());
                 self.keep_alive.push(crate::cx::KeptAlive::Specialisation(
                     c.clone(),
@@ -356,11 +397,10 @@ impl Cx {
         def: &Rc<FunDef>,
         env: &Env,
         shapes: &[T],
+        lifted: &[Option<Lifted>],
         extra: &[(ast::Name, Operand)],
         key: &str,
-        span: syntax::Span,
     ) -> IResult<(ir::FunId, T)> {
-        let _ = span;
         let base = def.name.as_deref().unwrap_or("lambda");
         let name = self.fun_name(base);
         // A recursive function is registered before its body is built,
@@ -387,7 +427,14 @@ impl Cx {
             declared = Some((fid, t));
         }
         let saved = std::mem::replace(&mut self.fb, Fb::new());
-        let r = self.build_body(def, env, shapes, extra, declared.as_ref().map(|d| &d.1));
+        let r = self.build_body(
+            def,
+            env,
+            shapes,
+            lifted,
+            extra,
+            declared.as_ref().map(|d| &d.1),
+        );
         let fb = std::mem::replace(&mut self.fb, saved);
         let (params, body, ret_t, ret) = match r {
             Ok(x) => x,
@@ -420,6 +467,7 @@ impl Cx {
         def: &Rc<FunDef>,
         env: &Env,
         shapes: &[T],
+        lifted: &[Option<Lifted>],
         extra: &[(ast::Name, Operand)],
         declared: Option<&T>,
     ) -> IResult<(Vec<Param>, ir::Body, T, Vec<ir::Type>)> {
@@ -435,6 +483,10 @@ impl Cx {
                 let u = unique && !self.fb.ty(var).shape.is_empty();
                 params.push(Param { var, unique: u });
             }
+            let v = match lifted.get(args.len()) {
+                Some(Some(l)) => l.rebuild(v),
+                _ => v,
+            };
             args.push(v);
         }
         let mut sizes = Vec::new();
