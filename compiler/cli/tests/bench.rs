@@ -161,3 +161,53 @@ fn time_limit_and_bad_programs() {
     let o = fut(d.path(), &["bench", "-r", "0", "sum.fut"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn multicore_backend_runs_the_executable_as_a_server() {
+    let prog = "\
+-- ==
+-- input { [1.0, 2.0, 3.0] } output { 14.0 }
+-- input { [1.0, 2.0] } output { 7.0 }
+entry main (xs: []f64) : f64 = f64.sum (map (\\x -> x * x) xs)
+
+-- ==
+-- entry: bump
+-- input { [1, 2, 3] } output { [2, 3, 4] }
+entry bump (xs: *[]i64) : *[]i64 = map (+1) xs
+";
+    let d = dir_with(&[("mc.fut", prog)]);
+    let o = bench(
+        d.path(),
+        &[
+            "mc.fut",
+            "--backend=multicore",
+            "--pass-option=--num-threads=1",
+            "--json",
+            "mc.json",
+        ],
+    );
+    let out = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{}", text(&o.stderr));
+    // The unique argument is restored before every run, so each run bumps the
+    // original values and the results match.
+    for name in ["#0 (\"[1.0, 2.0, 3.0]\"):", "#2 (\"[1, 2, 3]\"):"] {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("no line for {name} in\n{out}"));
+        assert!(line.contains("μs (95% CI: ["), "{line}");
+    }
+    assert!(
+        out.contains("#1 (\"[1.0, 2.0]\"): FAILED\n    result differs"),
+        "{out}"
+    );
+    assert!(
+        d.path().join("mc").exists(),
+        "the executable is built next to the program"
+    );
+    let json = std::fs::read_to_string(d.path().join("mc.json")).unwrap();
+    assert!(
+        json.contains("\"mc.fut:bump\":{\"datasets\":{\"#2"),
+        "{json}"
+    );
+}
