@@ -68,11 +68,11 @@
 //!   reduce are computed again by a map, whose return sweep follows the
 //!   rules above. A float `*` reduction counts zeros: `x̄ᵢ = ȳ·p/xᵢ`
 //!   without zeros (`p` the product), `ȳ·p` for a single zero element
-//!   (`p` the product of the others), else `0`. Any other associative
-//!   operator (`min` and `max` included) takes exclusive scans from both
-//!   ends, `lᵢ` and `rᵢ`, and the vjp of `x ↦ (lᵢ ⊙ x) ⊙ rᵢ` at each
-//!   element, which gives the adjoint of a `min`/`max` to the element the
-//!   operator selects (the first of equal extremes).
+//!   (`p` the product of the others), else `0`. A selecting operator
+//!   (`min`, `max`) finds the element it selects (the first of equal
+//!   extremes) by one reduction of (value, index) pairs; it gets `ȳ`. Any
+//!   other associative operator takes exclusive scans from both ends, `lᵢ`
+//!   and `rᵢ`, and the vjp of `x ↦ (lᵢ ⊙ x) ⊙ rᵢ` at each element.
 //! - scans (likewise through a map): with `+`, `x̄ᵢ = Σ_{j ≥ i} ȳⱼ`, a `+`
 //!   scan of the reversed adjoints; with any other operator on scalars,
 //!   the adjoint `cᵢ = ȳᵢ + ∂yᵢ₊₁/∂yᵢ · cᵢ₊₁` of each result is a scan

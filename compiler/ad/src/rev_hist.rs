@@ -418,6 +418,56 @@ impl Ctx<'_> {
         Ok((dadj, vadj))
     }
 
+    /// The operator on (value, iteration) pairs that finds the winner of
+    /// a selecting operator `op` on values of type `t`: `(a, ia) ⊙ (b, ib)`
+    /// puts the earlier iteration first and keeps the operand that `op`'s
+    /// derivative selects (its vjp with seed 1), so that ties go where a
+    /// left-to-right evaluation sends them.
+    pub(crate) fn selection_pair(&mut self, op: &Lambda, t: &Type) -> R<Lambda> {
+        let i64t = Type::scalar(PrimType::I64);
+        let ps: Vec<VarId> = [t, &i64t, t, &i64t]
+            .iter()
+            .map(|ty| self.fresh("w", (*ty).clone()))
+            .collect();
+        let mut b = Vec::new();
+        let first = self.cmp(&mut b, CmpOp::Le, ps[1].into(), ps[3].into())?;
+        let x = self.select(&mut b, t.elem, first, ps[0].into(), ps[2].into());
+        let y = self.select(&mut b, t.elem, first, ps[2].into(), ps[0].into());
+        let xi = self.select(&mut b, PrimType::I64, first, ps[1].into(), ps[3].into());
+        let yi = self.select(&mut b, PrimType::I64, first, ps[3].into(), ps[1].into());
+        let f = self.rename_lambda(op);
+        let pat = vec![
+            self.fresh("r", t.clone()),
+            self.fresh("dx", t.clone()),
+            self.fresh("dy", t.clone()),
+        ];
+        let seed = if differentiable(t) {
+            konst(t.elem, 1.0)
+        } else {
+            return Err(self.err("a min/max of booleans inside vjp"));
+        };
+        self.vjp(
+            &pat,
+            &ir::AdExp {
+                lambda: f,
+                primals: vec![x, y],
+                seeds: vec![seed],
+            },
+            &mut b,
+        )?;
+        let pick = self.cmp(&mut b, CmpOp::Ne, pat[1].into(), konst(t.elem, 0.0))?;
+        let rv = self.select(&mut b, t.elem, pick, x, y);
+        let ri = self.select(&mut b, PrimType::I64, pick, xi, yi);
+        Ok(Lambda {
+            params: ps.iter().copied().map(Param::new).collect(),
+            ret: vec![t.clone(), i64t.clone()],
+            body: Body {
+                stms: b,
+                result: vec![rv, ri],
+            },
+        })
+    }
+
     /// The selection rule (`min`, `max`): the winning iteration of every
     /// bucket gets its adjoint.
     fn hist_select(
@@ -439,49 +489,7 @@ impl Ctx<'_> {
                 value: Operand::i64(-1),
             },
         )?;
-        // (a, ia) ⊙ (b, ib): the earlier iteration first, then the operand
-        // the operator's derivative selects.
-        let ps: Vec<VarId> = [&t, &i64t, &t, &i64t]
-            .iter()
-            .map(|ty| self.fresh("w", (*ty).clone()))
-            .collect();
-        let mut b = Vec::new();
-        let first = self.cmp(&mut b, CmpOp::Le, ps[1].into(), ps[3].into())?;
-        let x = self.select(&mut b, t.elem, first, ps[0].into(), ps[2].into());
-        let y = self.select(&mut b, t.elem, first, ps[2].into(), ps[0].into());
-        let xi = self.select(&mut b, PrimType::I64, first, ps[1].into(), ps[3].into());
-        let yi = self.select(&mut b, PrimType::I64, first, ps[3].into(), ps[1].into());
-        let f = self.rename_lambda(&op.op);
-        let pat = vec![
-            self.fresh("r", t.clone()),
-            self.fresh("dx", t.clone()),
-            self.fresh("dy", t.clone()),
-        ];
-        let seed = if differentiable(&t) {
-            konst(t.elem, 1.0)
-        } else {
-            return Err(self.err("a min/max histogram of booleans inside vjp"));
-        };
-        self.vjp(
-            &pat,
-            &ir::AdExp {
-                lambda: f,
-                primals: vec![x, y],
-                seeds: vec![seed],
-            },
-            &mut b,
-        )?;
-        let pick = self.cmp(&mut b, CmpOp::Ne, pat[1].into(), konst(t.elem, 0.0))?;
-        let rv = self.select(&mut b, t.elem, pick, x, y);
-        let ri = self.select(&mut b, PrimType::I64, pick, xi, yi);
-        let pair = Lambda {
-            params: ps.iter().copied().map(Param::new).collect(),
-            ret: vec![t.clone(), i64t.clone()],
-            body: Body {
-                stms: b,
-                result: vec![rv, ri],
-            },
-        };
+        let pair = self.selection_pair(&op.op, &t)?;
         let hists = vec![HistOp {
             dests: vec![d0, i0],
             neutral: vec![op.neutral[0], Operand::i64(i64::MAX)],

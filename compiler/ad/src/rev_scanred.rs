@@ -17,6 +17,10 @@
 //!   and `max` written with comparisons take this rule, which sends the
 //!   adjoint to the element the operator selects: the first of equal
 //!   extremes, as a left-to-right evaluation does.
+//! - a selecting operator on scalars (its result is one of its operands:
+//!   `min`, `max`): one reduction of (value, index) pairs finds the
+//!   element it selects, which gets `ȳ` (ties as a left-to-right
+//!   evaluation from the neutral element sends them).
 //! - an elementwise operator (`map2 f` on rows, up to size assertions and
 //!   reshapes): the rows are transposed into columns and each column takes
 //!   the rule of `f` (zero counting for `map2 (*)`), in a map.
@@ -377,6 +381,9 @@ impl Ctx<'_> {
         }
         if let Some(col) = elementwise(&sr.op) {
             return self.rev_by_columns(out, w, sr, col, &[], xs, ybar);
+        }
+        if xs.len() == 1 && ts[0].is_scalar() && crate::rev_hist::is_selection(&sr.op) {
+            return self.rev_reduce_select(out, w, sr, xs[0], ybar[0]);
         }
         if xs.len() == 1
             && ts[0].shape.is_empty()
@@ -1333,6 +1340,55 @@ impl Ctx<'_> {
         } else {
             Ok(self.bind(b, "e", Exp::Copy(e))?.into())
         }
+    }
+
+    /// The adjoints of the elements `xs` of a reduction with a selecting
+    /// operator (`min`, `max`): one reduction of (value, index) pairs finds
+    /// the element the operator selects (the neutral element counting as
+    /// index `-1`, so that it keeps ties as a left-to-right evaluation
+    /// starting from it does), which gets `ȳ`; every other element `0`.
+    fn rev_reduce_select(
+        &mut self,
+        out: &mut Vec<Stm>,
+        w: Operand,
+        sr: &ScanRed,
+        xs: VarId,
+        ybar: Operand,
+    ) -> R<Vec<VarId>> {
+        let t = Type::scalar(self.ty(xs).elem);
+        let i64t = Type::scalar(ir::PrimType::I64);
+        let pair = self.selection_pair(&sr.op, &t)?;
+        let e = self.fresh("e", t.clone());
+        let i = self.fresh("i", i64t.clone());
+        let wv = self.fresh("win_val", t.clone());
+        let wi = self.fresh("win", i64t.clone());
+        self.push(
+            out,
+            vec![wv, wi],
+            Exp::Screma(Box::new(Screma {
+                w,
+                inputs: vec![xs],
+                scans: Vec::new(),
+                reduces: vec![ScanRed {
+                    op: pair,
+                    neutral: vec![sr.neutral[0], Operand::i64(-1)],
+                    commutative: false,
+                }],
+                map: Lambda {
+                    params: vec![Param::new(e), Param::new(i)],
+                    ret: vec![t.clone(), i64t],
+                    body: Body {
+                        stms: Vec::new(),
+                        result: vec![e.into(), i.into()],
+                    },
+                },
+            })),
+        );
+        let zero = konst(t.elem, 0.0);
+        self.map_index(out, "adj_red", w, std::slice::from_ref(&t), |cx, b, j| {
+            let won = cx.cmp(b, CmpOp::Eq, j, wi.into())?;
+            Ok(vec![cx.select(b, t.elem, won, ybar, zero)])
+        })
     }
 
     /// The adjoints of the elements of a float product, by counting zeros.
