@@ -13,15 +13,16 @@
 //!
 //! ```text
 //! loop (x1, t1) = (x0, 0) for i1 < m do
-//!   loop (x, t) = (x1, t1) for i2 < m do
-//!     let x' = if t < n then (let i = t in body) else x
-//!     in (x', t + 1)
+//!   loop (x, t) = (x1, t1) for i2 < min(max(n - t1, 0), m) do
+//!     let i = t in body, and t + 1
 //! ```
 //!
-//! The counter `t` numbers the iterations; the guard skips the `mᵏ - n`
-//! iterations past the end, so the results are exactly the loop's. The
-//! counter is a loop parameter rather than `i1·m + i2`, so that no adjoint
-//! flows into `m` or `n`.
+//! The counter `t` numbers the iterations, and the innermost loop runs the
+//! iterations left (none once all `n` have run), so the results are
+//! exactly the loop's and the innermost body is the original body. The
+//! counter is a loop parameter rather than `i1·m + i2`, and `n` and `m`
+//! appear only in loop bounds, so that no adjoint flows into them. The
+//! innermost loop keeps the loop's other attributes (`#[true_dep]`).
 
 use std::collections::HashMap;
 
@@ -100,37 +101,18 @@ impl Ctx<'_> {
             });
         }
 
-        // The innermost body: the guarded original body, then the counter.
+        // The innermost body: the original body, then the counter.
         let inner = &levels[k - 1];
         let mut stms = Vec::new();
-        let in_range = self.cmp(&mut stms, CmpOp::Lt, inner.counter.into(), n)?;
-        let mut then_stms = Vec::new();
         let idx = if bt == PrimType::I64 {
             Exp::Atom(inner.counter.into())
         } else {
             Exp::Convert(ir::ConvKind::Convert, bt, inner.counter.into())
         };
-        self.push(&mut then_stms, vec![i], idx);
-        then_stms.extend(body.stms.iter().cloned());
-        let pvars: Vec<VarId> = params.iter().map(|(p, _)| p.var).collect();
-        let ys = self.fresh_like(&pvars, "step");
-        self.push(
-            &mut stms,
-            ys.clone(),
-            Exp::If {
-                cond: in_range,
-                then_body: Body {
-                    stms: then_stms,
-                    result: body.result.clone(),
-                },
-                else_body: Body {
-                    stms: Vec::new(),
-                    result: inner.params.iter().map(|p| p.var.into()).collect(),
-                },
-            },
-        );
+        self.push(&mut stms, vec![i], idx);
+        stms.extend(body.stms.iter().cloned());
         let next = self.bin(&mut stms, BinOp::Add, inner.counter.into(), Operand::i64(1))?;
-        let mut result: Vec<Operand> = ys.into_iter().map(Operand::Var).collect();
+        let mut result = body.result.clone();
         result.push(next);
         let mut nest = Body { stms, result };
 
@@ -152,18 +134,32 @@ impl Ctx<'_> {
                 .collect();
             lparams.push((Param::new(inner.counter), outer.counter.into()));
             let mut stms = Vec::new();
-            self.push(
-                &mut stms,
-                pat.clone(),
-                Exp::Loop {
+            // The innermost loop runs the iterations left, at most m.
+            let bound = if l + 2 == k {
+                let left = self.bin(&mut stms, BinOp::Sub, n, outer.counter.into())?;
+                let left = self.bin(&mut stms, BinOp::Max, left, Operand::i64(0))?;
+                self.bin(&mut stms, BinOp::Min, left, m)?
+            } else {
+                m
+            };
+            let attrs = if l + 2 == k {
+                attrs.clone()
+            } else {
+                Vec::new()
+            };
+            stms.push(Stm {
+                pat: pat.clone(),
+                exp: Exp::Loop {
                     params: lparams,
                     form: LoopForm::For {
                         i: inner.index,
-                        bound: m,
+                        bound,
                     },
                     body: nest,
                 },
-            );
+                attrs,
+                span: stm.span,
+            });
             nest = Body {
                 stms,
                 result: pat.into_iter().map(Operand::Var).collect(),

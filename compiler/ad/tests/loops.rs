@@ -249,4 +249,16 @@ fn true_dep_arrays_are_saved_once() {
         "{}",
         saved_once.largest_array
     );
+    // Strip-mined, with or without the attribute: the outer level
+    // checkpoints ⌈√299⌉ = 18 rows of the array; the innermost loop, whose
+    // body is the original one, saves the array once with the attribute.
+    for attr in ["#[stripmine(2)]", "#[true_dep, stripmine(2)]"] {
+        let out = run(&RECURRENCE.replace("ATTR", attr), args()).unwrap();
+        assert_eq!(
+            values::compare_several(&out.values, &plain.values, values::Tolerance::DEFAULT),
+            Ok(()),
+            "{attr}"
+        );
+        assert!(out.largest_array <= 18 * n, "{attr}: {}", out.largest_array);
+    }
 }
