@@ -114,9 +114,18 @@ impl<'a> Server<'a> {
     pub fn serve(&mut self, input: impl BufRead, output: &mut dyn Write) -> std::io::Result<()> {
         writeln!(output, "%%% OK")?;
         output.flush()?;
-        for line in input.lines() {
-            let line = line?;
-            match self.command(&line) {
+        let mut input = input;
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            if input.read_until(b'\n', &mut bytes)? == 0 {
+                break;
+            }
+            let reply = match std::str::from_utf8(&bytes) {
+                Ok(line) => self.command(line),
+                Err(_) => Err("the command is not valid UTF-8".to_string()),
+            };
+            match reply {
                 Ok(text) => output.write_all(text.as_bytes())?,
                 Err(msg) => {
                     writeln!(output, "%%% FAILURE")?;
@@ -426,6 +435,26 @@ fn expect_args(cmd: &str, args: &[&str], n: usize) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn serves_until_the_input_ends() {
+        let program = Program {
+            name: "t",
+            entries: &[],
+        };
+        let ctx = Context::new(Some(1), false).unwrap();
+        let mut out = Vec::new();
+        let input: &[u8] = b"entry_points\r\n\xff\nnope\n\ntypes";
+        Server::new(&program, &ctx).serve(input, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "%%% OK\n%%% OK\n\
+             %%% FAILURE\nthe command is not valid UTF-8\n%%% OK\n\
+             %%% FAILURE\nunknown command `nope`\n%%% OK\n\
+             %%% FAILURE\nempty command\n%%% OK\n\
+             %%% OK\n"
+        );
+    }
 
     #[test]
     fn words_and_quotes() {
