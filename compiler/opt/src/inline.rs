@@ -13,9 +13,15 @@
 //!   other callee only if inlining it at all its calls in the caller keeps
 //!   the caller within [`Limits::budget`] statements (all of them or none,
 //!   decided at the first: a callee copied at some calls and still called
-//!   at others would only add code). The budget keeps the program's size linear in its source
-//!   where unbounded inlining would be exponential (a chain of functions
-//!   each calling the next twice).
+//!   at others would only add code). The budget keeps the program's size
+//!   linear in its source where unbounded inlining would be exponential:
+//!   for a chain of 100 functions each calling the next twice, 12,277
+//!   statements in all with the default limits instead of 2^101 (the unit
+//!   tests measure it).
+//! - A function called from one place is copied into its caller before its
+//!   own calls are inlined, and those are then inlined in the copy, so a
+//!   chain of 100 such functions copies each body once (201 statements)
+//!   rather than each growing body again (5,150).
 //! - Calls inside the lambda of a `jvp`, `vjp` or `custom_vjp`, and in the
 //!   functions such calls reach, are inlined whatever the budget: the AD
 //!   pass differentiates code without calls.
