@@ -7,8 +7,13 @@
 //!   [`Program`], [`EntryPoint`], [`TypeDesc`], [`Error`].
 //! - [`context`]: [`Context`], the rayon thread pool entries run in and the
 //!   profiler; [`profile`]: time per named segmented operation (`-P`).
+//! - [`arr`]: the arrays of generated code (shared buffers updated in place
+//!   when unshared) and the messages of its run-time failures; [`scalar`]:
+//!   Futhark's scalar semantics where Rust's operators differ.
 //! - [`par`]: parallel building blocks for segmented operations (maps,
 //!   reductions, scans, histograms) on rayon, with chunking.
+//! - [`batch`]: one executable serving many compiled test programs, for
+//!   `fut test --backend=multicore`.
 //! - [`cli`]: the executable's `main`; [`options`]: its command line;
 //!   [`execute`]: running one entry on arguments from standard input;
 //!   [`server`]: the server protocol (`--server`); [`call`]: timing a call
