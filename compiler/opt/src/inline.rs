@@ -21,7 +21,7 @@
 //! - A function called from one place is copied into its caller before its
 //!   own calls are inlined, and those are then inlined in the copy, so a
 //!   chain of 100 such functions copies each body once (201 statements)
-//!   rather than each growing body again (5,150).
+//!   rather than each growing body again (5,151).
 //! - Calls inside the lambda of a `jvp`, `vjp` or `custom_vjp`, and in the
 //!   functions such calls reach, are inlined whatever the budget: the AD
 //!   pass differentiates code without calls.
@@ -532,7 +532,7 @@ mod tests {
         verify::verify(&out).expect("verifies");
         // Every function is called from one place: each call is inlined and
         // each original body copied once (2 statements per level, 1 for
-        // `f0`), not the growing bodies of a bottom-up order (5,150).
+        // `f0`), not the growing bodies of a bottom-up order (5,151).
         assert_eq!(out.functions.len(), 1, "{}", print::print_program(&out));
         assert_eq!(
             stats,
