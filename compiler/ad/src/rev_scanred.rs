@@ -503,16 +503,19 @@ impl Ctx<'_> {
         }
         let consts = |t: &Type| t.shape.iter().all(|d| matches!(d, ir::Size::Const(_)));
         if ts.iter().any(|t| !t.shape.is_empty())
-            && ts.iter().all(|t| t.elem.is_float() && consts(t))
+            && ts.iter().all(|t| t.elem != ir::PrimType::Bool && consts(t))
         {
             return self.rev_scan_flat(out, w, sr, ys, xs, &bars);
         }
-        if xs.len() == 1 && ts[0].rank() == 1 && ts[0].elem.is_float() {
+        if xs.len() == 1 && ts[0].rank() == 1 && ts[0].elem != ir::PrimType::Bool {
             return self.rev_scan_matrix(out, w, sr, ys[0], xs[0], bars[0]);
         }
-        if ts.iter().any(|t| !t.shape.is_empty() || !t.elem.is_float()) {
+        if ts
+            .iter()
+            .any(|t| !t.shape.is_empty() || t.elem == ir::PrimType::Bool)
+        {
             return Err(self.err(
-                "a scan on arrays or integers whose operator is not + (nor elementwise), inside vjp",
+                "a scan on booleans, or on tuples or multi-dimensional rows of sizes unknown at compile time, whose operator is not + (nor elementwise), inside vjp",
             ));
         }
         if xs.len() > 1 {
