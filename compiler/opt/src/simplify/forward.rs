@@ -222,6 +222,19 @@ impl<'a> Forward<'a> {
                     || o.var().is_some_and(|v| self.consumed.contains(&v)));
             return (!blocked).then(|| Rewrite::Values(vec![*o]));
         }
+        if let Some(vals) = identity_map(&stm.exp, self.fun) {
+            // A map copying rows of its inputs: its results are the inputs,
+            // unless either side is consumed.
+            let inputs: Vec<VarId> = vals.iter().filter_map(Operand::var).collect();
+            let blocked = stm
+                .pat
+                .iter()
+                .chain(&inputs)
+                .any(|v| self.consumed.contains(v));
+            if !blocked {
+                return Some(Rewrite::Values(vals));
+            }
+        }
         if let Some(r) = rules::fold(&stm.exp) {
             return Some(r);
         }
@@ -281,4 +294,27 @@ fn stm_defines_value(e: &Exp) -> bool {
             | Exp::Replicate { .. }
             | Exp::Convert(..)
     )
+}
+
+/// The inputs that a map-only `screma` returns row by row unchanged (its
+/// lambda has no statements and returns some of its row parameters), in
+/// the order of its results.
+fn identity_map(e: &Exp, fun: &Function) -> Option<Vec<Operand>> {
+    let Exp::Screma(s) = e else { return None };
+    if !s.scans.is_empty() || !s.reduces.is_empty() || !s.map.body.stms.is_empty() {
+        return None;
+    }
+    s.map
+        .body
+        .result
+        .iter()
+        .map(|r| {
+            let v = r.var()?;
+            let j = s.map.params[..s.inputs.len().min(s.map.params.len())]
+                .iter()
+                .position(|p| p.var == v)?;
+            let x = s.inputs[j];
+            (!fun.var_type(x).is_none_or(|t| t.acc)).then_some(Operand::Var(x))
+        })
+        .collect()
 }

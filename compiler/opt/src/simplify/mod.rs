@@ -43,7 +43,9 @@
 //!
 //! **Arrays**: `iota(n, 0i64, 1i64)[i]` → `i`; `replicate(s, x)[i...]` →
 //! `x` (or an index of `x` when there are more indices than replicated
-//! dimensions).
+//! dimensions); a map whose lambda returns some of its rows unchanged
+//! (`map (\x y -> (y, x)) xs ys`) → those inputs, when neither they nor
+//! the results are consumed.
 //!
 //! **Control**: `if` with a constant condition → the taken branch's
 //! statements; `if` whose branches have no statements and the same
