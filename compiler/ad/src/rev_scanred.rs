@@ -31,7 +31,7 @@
 //!   `dᵢ = ∂yᵢ/∂xᵢ` (the vjp of the operator), the total adjoint of each
 //!   result, `cᵢ = ȳᵢ + aᵢ₊₁·cᵢ₊₁`, is a scan from the end composing the
 //!   linear functions `c ↦ ȳᵢ + aᵢ₊₁·c`; then `x̄ᵢ = dᵢ·cᵢ`.
-//! - on tuples of `K` float scalars: the same with `K×K` Jacobians (row by
+//! - on tuples of `K` scalars (floats, or integers with integer arithmetic): the same with `K×K` Jacobians (row by
 //!   row from `K` vjps of the operator with one-hot seeds), composed as
 //!   affine maps `c ↦ ȳᵢ + Aᵢ₊₁ᵀ·c`; `x̄ᵢ` is the vjp with seed `cᵢ`.
 //! - on rows of constant shapes with an operator that is not elementwise:
@@ -611,7 +611,7 @@ impl Ctx<'_> {
         })
     }
 
-    /// The adjoints of the elements `xs` of a scan on tuples of `K` float
+    /// The adjoints of the elements `xs` of a scan on tuples of `K` numeric
     /// scalars, whose results `ys` have adjoints `bars`: the rule for
     /// scalars with `K×K` Jacobians in place of the partial derivatives.
     /// `Aᵢ = ∂yᵢ/∂yᵢ₋₁` comes row by row from `K` vjps of the operator
