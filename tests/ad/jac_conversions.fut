@@ -28,5 +28,5 @@ def f (x: [2]f64) : [4]f64 =
   in [ f64.f32 (f32.f64 a * f32.f64 b), f64.floor a * b, f64.trunc b * a + f64.sgn a * b
      , f64.bool (a < b) * a * a + f64.round b * b ]
 
-entry jac [n] (x: [n]f64) : [4][n]f64 = jacobian (4) f x
-entry agrees [n] (x: [n]f64) : bool = agree (4) f x
+entry jac (x: [2]f64) : [4][2]f64 = jacobian 4 f x
+entry agrees (x: [2]f64) : bool = agree 4 f x

@@ -36,5 +36,5 @@ def f [n] (x: [n]f64) : [12]f64 =
      ++ hist f64.min f64.inf 3 is vs
      ++ reduce_by_index (copy dest) f64.max (-f64.inf) is x
 
-entry jac [n] (x: [n]f64) : [12][n]f64 = jacobian (12) f x
-entry agrees [n] (x: [n]f64) : bool = agree (12) f x
+entry jac [n] (x: [n]f64) : [12][n]f64 = jacobian 12 f x
+entry agrees [n] (x: [n]f64) : bool = agree 12 f x

@@ -27,5 +27,5 @@ def f [n] (x: [n]f64) : [n]f64 =
       (map (* c) y, k + 1)
   in y
 
-entry jac [n] (x: [n]f64) : [n][n]f64 = jacobian (n) f x
-entry agrees [n] (x: [n]f64) : bool = agree (n) f x
+entry jac [n] (x: [n]f64) : [n][n]f64 = jacobian n f x
+entry agrees [n] (x: [n]f64) : bool = agree n f x

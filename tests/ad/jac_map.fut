@@ -24,5 +24,5 @@ def f [n] (x: [n]f64) : [n]f64 =
   let ps = map (\v -> (v * v, f64.exp v)) x
   in map3 (\v w (p, q) -> f64.sin v * w + p + q / 2) x (reverse x) ps
 
-entry jac [n] (x: [n]f64) : [n][n]f64 = jacobian (n) f x
-entry agrees [n] (x: [n]f64) : bool = agree (n) f x
+entry jac [n] (x: [n]f64) : [n][n]f64 = jacobian n f x
+entry agrees [n] (x: [n]f64) : bool = agree n f x

@@ -23,5 +23,5 @@ def f [n] (x: [n]f64) : [n]f64 =
   let s = x[0] * x[1]
   in map (\i -> s * x[i] + x[(i + 1) % n] * x[i] + f64.sum (map (* s) x) / f64.i64 n) (iota n)
 
-entry jac [n] (x: [n]f64) : [n][n]f64 = jacobian (n) f x
-entry agrees [n] (x: [n]f64) : bool = agree (n) f x
+entry jac [n] (x: [n]f64) : [n][n]f64 = jacobian n f x
+entry agrees [n] (x: [n]f64) : bool = agree n f x

@@ -36,5 +36,5 @@ def f [n] (x: [n]f64) : [n]f64 =
     else #none
   in map (\i -> area (shape i) * x[i]) (iota n)
 
-entry jac [n] (x: [n]f64) : [n][n]f64 = jacobian (n) f x
-entry agrees [n] (x: [n]f64) : bool = agree (n) f x
+entry jac [n] (x: [n]f64) : [n][n]f64 = jacobian n f x
+entry agrees [n] (x: [n]f64) : bool = agree n f x

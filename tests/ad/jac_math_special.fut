@@ -23,5 +23,5 @@ def f (x: [2]f64) : [4]f64 =
   let (a, b) = (x[0], x[1])
   in [f64.erf a, f64.erfc b, f64.lgamma (a + b), f64.gamma b]
 
-entry jac [n] (x: [n]f64) : [4][n]f64 = jacobian 4 f x
-entry agrees [n] (x: [n]f64) : bool = agree 4 f x
+entry jac (x: [2]f64) : [4][2]f64 = jacobian 4 f x
+entry agrees (x: [2]f64) : bool = agree 4 f x

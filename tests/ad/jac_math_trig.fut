@@ -35,5 +35,5 @@ def f (x: [2]f64) : [10]f64 =
   in [ f64.sin a * f64.cos b, f64.tan a, f64.asin a, f64.acos b, f64.atan (a * b)
      , f64.atan2 a b, f64.hypot a b, f64.sinh a + f64.cosh b, f64.tanh (a - b), f64.asinh b ]
 
-entry jac [n] (x: [n]f64) : [10][n]f64 = jacobian 10 f x
-entry agrees [n] (x: [n]f64) : bool = agree 10 f x
+entry jac (x: [2]f64) : [10][2]f64 = jacobian 10 f x
+entry agrees (x: [2]f64) : bool = agree 10 f x

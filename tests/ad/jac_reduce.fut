@@ -30,5 +30,5 @@ def f [n] (x: [n]f64) : [5]f64 =
   in [ reduce (+) 0 x, reduce (*) 1 x, reduce f64.min f64.inf x
      , reduce f64.max (-f64.inf) x, payload ]
 
-entry jac [n] (x: [n]f64) : [5][n]f64 = jacobian (5) f x
-entry agrees [n] (x: [n]f64) : bool = agree (5) f x
+entry jac [n] (x: [n]f64) : [5][n]f64 = jacobian 5 f x
+entry agrees [n] (x: [n]f64) : bool = agree 5 f x

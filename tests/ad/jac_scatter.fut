@@ -26,5 +26,5 @@ def f [n] (x: [n]f64) : [n]f64 =
   let vs = map (\i -> x[i] * x[0]) (iota k)
   in scatter (map (* 2) x) is vs
 
-entry jac [n] (x: [n]f64) : [n][n]f64 = jacobian (n) f x
-entry agrees [n] (x: [n]f64) : bool = agree (n) f x
+entry jac [n] (x: [n]f64) : [n][n]f64 = jacobian n f x
+entry agrees [n] (x: [n]f64) : bool = agree n f x

@@ -27,5 +27,5 @@ def f [n] (x: [n]f64) : [n]f64 =
   let y[2] = y[2] * y[0]
   in loop y for i in 1..<n do let y[i] = y[i] * y[i - 1] in y
 
-entry jac [n] (x: [n]f64) : [n][n]f64 = jacobian (n) f x
-entry agrees [n] (x: [n]f64) : bool = agree (n) f x
+entry jac [n] (x: [n]f64) : [n][n]f64 = jacobian n f x
+entry agrees [n] (x: [n]f64) : bool = agree n f x
