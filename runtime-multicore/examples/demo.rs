@@ -9,6 +9,7 @@
 //! entry index (xs: []f64) (i: i64) : f64        -- fails out of bounds
 //! entry scale (xs: *[]f64) (k: f64) : *[]f64    -- in place
 //! entry swap (x: i32) (ys: []u8) : ([]u8, i32)
+//! entry threads : i64                            -- rayon's thread count
 //! entry bug : i32                                -- a panic, as a code-generator bug would
 //! ```
 
@@ -74,6 +75,11 @@ fn swap(_: &Context, args: Vec<Value>) -> Result<Vec<Value>, Error> {
     }
 }
 
+/// The number of threads rayon sees, without installing the pool itself.
+fn threads(_: &Context, _: Vec<Value>) -> Result<Vec<Value>, Error> {
+    Ok(vec![Value::scalar(rayon::current_num_threads() as i64)])
+}
+
 fn bug(_: &Context, _: Vec<Value>) -> Result<Vec<Value>, Error> {
     let v: Vec<i32> = Vec::new();
     let i = v.len() + 3;
@@ -106,6 +112,12 @@ static PROGRAM: Program = Program {
             params: &[ty(0, PrimType::I32, false), ty(1, PrimType::U8, false)],
             results: &[ty(1, PrimType::U8, false), ty(0, PrimType::I32, false)],
             run: swap,
+        },
+        EntryPoint {
+            name: "threads",
+            params: &[],
+            results: &[ty(0, PrimType::I64, false)],
+            run: threads,
         },
         EntryPoint {
             name: "bug",

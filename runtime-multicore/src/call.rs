@@ -36,7 +36,8 @@ fn payload_text(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "unknown panic".into())
 }
 
-/// Runs `entry` on `args`, returning its results and the time the call took.
+/// Runs `entry` on `args` in the context's thread pool, returning its results
+/// and the time the call took.
 /// A run-time error of the program, a panic, or results that do not match
 /// the entry's declared types give the message for the user.
 pub fn call(
@@ -45,7 +46,10 @@ pub fn call(
     args: Vec<Value>,
 ) -> Result<(Vec<Value>, Duration), String> {
     let start = Instant::now();
-    let outcome = catch_unwind(AssertUnwindSafe(|| (entry.run)(ctx, args)));
+    // The call runs in the context's pool, so that rayon's parallel iterators
+    // in generated code use its threads (`--num-threads`) whether or not the
+    // code installs the pool itself.
+    let outcome = catch_unwind(AssertUnwindSafe(|| ctx.install(|| (entry.run)(ctx, args))));
     let time = start.elapsed();
     let results = match outcome {
         Ok(Ok(r)) => r,

@@ -8,9 +8,11 @@ use crate::profile::Profiler;
 
 /// What an entry point runs with: the thread pool and the profiler.
 ///
-/// An entry's `run` function does its work inside [`Context::install`], so
-/// that rayon's parallel iterators use this pool and its thread count, and
-/// wraps each segmented operation in [`Context::profile`].
+/// The runtime calls an entry's `run` function inside the pool (see
+/// [`crate::call::call`]), so rayon's parallel iterators in generated code
+/// use this pool and its thread count; code running elsewhere (threads of its
+/// own) can enter the pool with [`Context::install`]. Generated code wraps
+/// each segmented operation in [`Context::profile`].
 pub struct Context {
     threads: usize,
     pool: rayon::ThreadPool,

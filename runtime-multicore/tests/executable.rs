@@ -58,6 +58,15 @@ fn runs_an_entry_on_text_input() {
 }
 
 #[test]
+fn entries_run_in_a_pool_of_num_threads() {
+    for n in ["1", "3"] {
+        let o = run(&["-e", "threads", "--num-threads", n], b"");
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert_eq!(text(&o.stdout), format!("{n}i64\n"));
+    }
+}
+
+#[test]
 fn mixed_binary_input_and_binary_output() {
     let mut input = values::to_binary(&Value::vector(vec![1.0f64, 2.5])).unwrap();
     input.extend_from_slice(b" 2.0");
@@ -111,7 +120,7 @@ fn unknown_entry_lists_the_entries() {
     assert_eq!(o.status.code(), Some(1));
     let e = text(&o.stderr);
     assert!(e.contains("entry point `main` not found"), "{e}");
-    assert!(e.contains("sum, index, scale, swap, bug"), "{e}");
+    assert!(e.contains("sum, index, scale, swap, threads, bug"), "{e}");
 }
 
 #[test]
@@ -263,7 +272,7 @@ fn server_session() {
     assert_eq!(s.ok("outputs scale"), vec!["*[]f64"]);
     assert_eq!(
         s.ok("entry_points"),
-        vec!["sum", "index", "scale", "swap", "bug"]
+        vec!["sum", "index", "scale", "swap", "threads", "bug"]
     );
     assert!(
         s.fails("inputs nope")
