@@ -8,9 +8,10 @@
 //! its own. Recursive higher-order functions need this: inlining them
 //! would not terminate. A closure that does capture IR variables is lifted
 //! ([`Cx::lift`]) when passed to a recursive function: the specialisation
-//! takes the captured values as parameters and rebuilds the closure. The test is on the source text, so it errs on the
-//! side of capturing (a name that is shadowed, or appears in a comment,
-//! counts as captured).
+//! takes the captured values as parameters and rebuilds the closure (a
+//! captured local function is lifted in turn). The test is on the source
+//! text, so it errs on the side of capturing (a name that is shadowed, or
+//! appears in a comment, counts as captured).
 
 use std::rc::Rc;
 
@@ -50,7 +51,7 @@ impl Cx {
 
     /// The local bindings holding IR variables that the function whose
     /// source text is at `span`, defined in `env`, names (innermost binding
-    /// of each name); `None` when its text is not known.
+    /// of each name, sorted by name); `None` when its text is not known.
     pub(crate) fn captured(&self, env: &Env, span: syntax::Span) -> Option<Vec<(Name, V)>> {
         let text = self
             .sources
@@ -65,6 +66,9 @@ impl Cx {
                 out.push((name.clone(), v.clone()));
             }
         }
+        // By name, so that a closure rebuilt in a specialisation (its
+        // captured names bound anew, in another order) has the same key.
+        out.sort_by(|a, b| a.0.cmp(&b.0));
         Some(out)
     }
 
@@ -72,7 +76,8 @@ impl Cx {
     /// specialised recursive function can receive it: a local function or
     /// lambda (its captured bindings), an operator section `(op y)` or a
     /// partial application of a static function (their operands). `None`
-    /// for any other value, or when a captured value holds a function.
+    /// for any other value, or when a captured value holds a function that
+    /// cannot be lifted.
     pub(crate) fn lift(&self, v: &V) -> Option<Lifted> {
         let V::Fun(c) = v else { return None };
         let lifted = match &**c {
@@ -90,12 +95,20 @@ impl Cx {
                     start,
                     ..def.body.span
                 };
-                let captured = self.captured(env, span)?;
-                Lifted::Def {
+                let mut captured = Vec::new();
+                for (n, v) in self.captured(env, span)? {
+                    let part = match &v {
+                        V::Fun(_) => Part::Closure(Box::new(self.lift(&v)?)),
+                        v if v.has_fun() => return None,
+                        v => Part::Value(v.clone()),
+                    };
+                    captured.push((n, part));
+                }
+                return Some(Lifted::Def {
                     def: def.clone(),
                     env: env.clone(),
                     captured,
-                }
+                });
             }
             Closure::Flip { f: V::Fun(f), y } if !f.has_ir_var() => Lifted::Flip {
                 f: f.clone(),
@@ -125,7 +138,7 @@ pub(crate) enum Lifted {
     Def {
         def: Rc<FunDef>,
         env: Env,
-        captured: Vec<(Name, V)>,
+        captured: Vec<(Name, Part)>,
     },
     /// `(op y)`.
     Flip { f: Rc<Closure>, y: V },
@@ -137,13 +150,27 @@ pub(crate) enum Lifted {
     },
 }
 
+/// One binding a lifted local function captures.
+pub(crate) enum Part {
+    /// A value without functions.
+    Value(V),
+    /// A local function or lambda, itself lifted.
+    Closure(Box<Lifted>),
+}
+
 impl Lifted {
     /// The key of the closure's code and the names it captures (the shapes
     /// of the captured values are keyed as parameters).
     pub fn key(&self) -> String {
         match self {
             Lifted::Def { def, captured, .. } => {
-                let names: Vec<&str> = captured.iter().map(|(n, _)| &**n).collect();
+                let names: Vec<String> = captured
+                    .iter()
+                    .map(|(n, p)| match p {
+                        Part::Value(_) => n.to_string(),
+                        Part::Closure(l) => format!("{n}={}", l.key()),
+                    })
+                    .collect();
                 format!("lam{:p}[{}]", Rc::as_ptr(def), names.join(","))
             }
             Lifted::Flip { f, .. } => format!("flip{:p}", Rc::as_ptr(f)),
@@ -160,11 +187,18 @@ impl Lifted {
     }
 
     /// The definitions whose addresses the key holds.
-    pub fn kept_alive(&self) -> KeptAlive {
+    pub fn kept_alive(&self, out: &mut Vec<KeptAlive>) {
         match self {
-            Lifted::Def { def, .. } => KeptAlive::Def(def.clone()),
+            Lifted::Def { def, captured, .. } => {
+                out.push(KeptAlive::Def(def.clone()));
+                for (_, p) in captured {
+                    if let Part::Closure(l) = p {
+                        l.kept_alive(out);
+                    }
+                }
+            }
             Lifted::Flip { f, .. } | Lifted::Partial { f, .. } => {
-                KeptAlive::Specialisation(f.clone(), Vec::new())
+                out.push(KeptAlive::Specialisation(f.clone(), Vec::new()))
             }
         }
     }
@@ -172,7 +206,13 @@ impl Lifted {
     /// The captured values, as one parameter.
     pub fn values(&self) -> V {
         V::Tuple(match self {
-            Lifted::Def { captured, .. } => captured.iter().map(|(_, v)| v.clone()).collect(),
+            Lifted::Def { captured, .. } => captured
+                .iter()
+                .map(|(_, p)| match p {
+                    Part::Value(v) => v.clone(),
+                    Part::Closure(l) => l.values(),
+                })
+                .collect(),
             Lifted::Flip { y, .. } => vec![y.clone()],
             Lifted::Partial { args, sizes, .. } => args
                 .iter()
@@ -191,7 +231,11 @@ impl Lifted {
         let c = match self {
             Lifted::Def { def, env, captured } => {
                 let mut env = env.clone();
-                for ((n, _), v) in captured.iter().zip(vs) {
+                for ((n, p), v) in captured.iter().zip(vs) {
+                    let v = match p {
+                        Part::Value(_) => v,
+                        Part::Closure(l) => l.rebuild(v),
+                    };
                     env = env.bind(n.clone(), v);
                 }
                 Closure::Def {

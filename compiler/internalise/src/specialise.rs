@@ -328,7 +328,7 @@ impl Cx {
         for (i, l) in lifted.iter().enumerate() {
             if let Some(l) = l {
                 key.push_str(&format!("|{i}:{}", l.key()));
-                self.keep_alive.push(l.kept_alive());
+                l.kept_alive(&mut self.keep_alive);
             }
         }
         let (fid, ret) = match self.memo.get(&key) {
