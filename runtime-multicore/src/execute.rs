@@ -99,7 +99,7 @@ pub fn execute(
     let entry = program
         .entry(&opts.entry)
         .ok_or_else(|| program.no_such_entry(&opts.entry))?;
-    let args = read_arguments(entry, input)?;
+    let mut args = read_arguments(entry, input)?;
     // With -r, one uncounted warm-up run comes first; each run gets its own
     // copy of the arguments (made before the clock starts), the last the
     // originals.
@@ -110,12 +110,11 @@ pub fn execute(
     let total = warmup + runs;
     let mut times = Vec::with_capacity(runs);
     let mut last = Vec::new();
-    let mut args = Some(args);
     for i in 0..total {
         let this = if i + 1 == total {
-            args.take().unwrap_or_default()
+            std::mem::take(&mut args)
         } else {
-            args.clone().unwrap_or_default()
+            args.clone()
         };
         // The warm-up run is left out of the profile as well as the timings.
         let profiling = ctx.profiler().enabled();
