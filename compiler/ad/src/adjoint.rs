@@ -23,9 +23,17 @@ pub struct Saved {
 }
 
 impl Ctx<'_> {
-    /// True when `o` is a variable whose values carry adjoints.
+    /// True when `o` is a variable whose values carry adjoints: of a
+    /// differentiable type, and not bound outside the lambda of the `vjp`
+    /// being expanded (such a variable does not depend on its parameters).
     pub fn active(&self, o: &Operand) -> bool {
-        o.var().is_some_and(|v| differentiable(&self.ty(v)))
+        o.var().is_some_and(|v| {
+            let outside = self
+                .outside_vjp
+                .as_ref()
+                .is_some_and(|(n, inside)| v.as_u32() < *n as u32 && !inside.contains(&v));
+            differentiable(&self.ty(v)) && !outside
+        })
     }
 
     /// `s` as an `i64` operand.

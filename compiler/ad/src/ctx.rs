@@ -68,6 +68,11 @@ pub struct Ctx<'a> {
     /// whose forward sweep consumed copies of arrays, those arrays: its
     /// return sweep runs the branch again on fresh copies.
     pub saved_consumed: HashMap<VarId, Vec<VarId>>,
+    /// Reverse mode: the variables bound outside the lambda of the `vjp`
+    /// being expanded (ids below the first number and not in the set of
+    /// those bound inside): they do not depend on its parameters and need
+    /// no adjoint.
+    pub outside_vjp: Option<(usize, HashSet<VarId>)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -87,6 +92,7 @@ impl<'a> Ctx<'a> {
             restored: HashMap::new(),
             saved_copies: HashMap::new(),
             saved_consumed: HashMap::new(),
+            outside_vjp: None,
         }
     }
 

@@ -26,6 +26,7 @@ impl Ctx<'_> {
         {
             return Err(self.err("a vjp whose operands do not match its lambda"));
         }
+        let first_new = self.vars().len();
         for (p, x) in lam.params.iter().zip(&ad.primals) {
             self.push(out, vec![p.var], Exp::Atom(*x));
         }
@@ -33,7 +34,13 @@ impl Ctx<'_> {
         self.fwd_body(&body, out)?;
         let saved = self.enter_scope();
         let seeds: Vec<Option<Operand>> = ad.seeds.iter().copied().map(Some).collect();
+        // Variables bound outside the lambda get no adjoints (those made
+        // since the expansion began are all inside).
+        let mut inside: HashSet<VarId> = lam.params.iter().map(|p| p.var).collect();
+        ir::uses::body_binds(&lam.body, &mut inside);
+        let outer_vjp = self.outside_vjp.replace((first_new, inside));
         let res = self.rev_body(&body, &seeds, out);
+        self.outside_vjp = outer_vjp;
         let mut adjs = Vec::new();
         if res.is_ok() {
             for p in &lam.params {

@@ -200,3 +200,68 @@ entry grad [n][m][k] (is: [m]i64) (xss: [n][k]f64) (ys: [m][k]f64) : [n][k]f64 =
         (vec![is.clone(), xss.clone()], vec![is, xss, ys])
     });
 }
+
+/// The source of an ADBench program of `bench-suite/adbench/`.
+fn adbench(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../bench-suite/adbench")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The ratio of the operation counts of `calculate_jacobian` and
+/// `calculate_objective` of an ADBench program on `args`.
+fn adbench_ratio(prog: &ir::Program, args: &[Value]) -> f64 {
+    let (p, _) = run(prog, "calculate_objective", args);
+    let (g, _) = run(prog, "calculate_jacobian", args);
+    g as f64 / p as f64
+}
+
+/// GMM's inputs with `d` dimensions, `k` components and `n` points.
+fn gmm_args(d: usize, k: usize, n: usize) -> Vec<Value> {
+    let t = d * (d + 1) / 2;
+    vec![
+        vector(k, 1),
+        matrix(k, d, 2),
+        matrix(k, t, 3),
+        matrix(n, d, 4),
+        Value::scalar(1.0f64),
+        Value::scalar(0i64),
+    ]
+}
+
+#[test]
+fn adbench_gmm_gradient_costs_at_most_four_objectives() {
+    let prog = compile(&adbench("gmm.fut"));
+    let (d, k, n) = (3, 4, 20);
+    let r = adbench_ratio(&prog, &gmm_args(d, k, n));
+    println!("gmm (d = {d}, k = {k}, n = {n}): jacobian/objective = {r:.2}");
+    assert!(r <= 4.0, "gmm (d = {d}, k = {k}, n = {n}): ratio {r:.2}");
+    // With more components the reverse rule of the max in logsumexp (scans
+    // from both ends) weighs more: about 4.1 at d = 2, k = 10.
+    for (d, k, n) in [(2, 10, 50), (4, 3, 30)] {
+        let r = adbench_ratio(&prog, &gmm_args(d, k, n));
+        println!("gmm (d = {d}, k = {k}, n = {n}): jacobian/objective = {r:.2}");
+        assert!(r <= 4.5, "gmm (d = {d}, k = {k}, n = {n}): ratio {r:.2}");
+    }
+}
+
+/// LSTM's gradient costs about 6.4 to 6.9 objectives: the return sweep of
+/// its loops copies whole adjoint arrays each iteration (the adjoints of
+/// the free arrays a loop body reads are loop parameters that are not
+/// consumable, so indexing them copies). This bounds it until that is done.
+#[test]
+fn adbench_lstm_gradient_cost() {
+    let prog = compile(&adbench("lstm.fut"));
+    for (l, b, c) in [(2, 4, 6), (2, 4, 12), (3, 2, 6)] {
+        let args = vec![
+            matrix(2 * l, 4 * b, 1),
+            matrix(3, b, 2),
+            matrix(2 * l, b, 3),
+            matrix(c, b, 4),
+        ];
+        let r = adbench_ratio(&prog, &args);
+        println!("lstm (l = {l}, b = {b}, c = {c}): jacobian/objective = {r:.2}");
+        assert!(r <= 7.5, "lstm (l = {l}, b = {b}, c = {c}): ratio {r:.2}");
+    }
+}
