@@ -37,7 +37,8 @@
 //! operands. A nested scope (an `if` branch, a loop body, a map lambda) is
 //! swept back by a construct of the same kind whose body first re-executes
 //! a fresh copy of the scope's statements, so that every value the sweep
-//! needs is in scope. The rules:
+//! needs is in scope. Variables bound outside `f` do not depend on `x` and
+//! get no adjoints. The rules:
 //! - scalars: `x̄ᵢ += ∂f/∂xᵢ · ȳ` with the partial derivatives of forward
 //!   mode ([`scalar::Ctx::scalar_partials`]).
 //! - indexing: `x̄[i] += ȳ`, an in-place update of the array's adjoint;
