@@ -11,9 +11,10 @@
 //! - `+` (or `map2 (+)` on rows): `D̄ = H̄` and `v̄ᵢ = H̄[isᵢ]`.
 //! - `*` on floats, counting zeros as the reduction rule does, with the
 //!   destination element as one more factor of its bucket: per bucket the
-//!   number of zero factors `z` and the product `p` of the non-zero ones
-//!   (two histograms); a factor `x` of bucket `b` gets `H̄[b]·p/x` when
-//!   `z = 0`, `H̄[b]·p` when it is the only zero, else `0`.
+//!   number of zero factors `z`, the product `p` of the non-zero ones and
+//!   the sum of the zero ones (three histograms); a factor `x` of bucket
+//!   `b` gets `H̄[b]` times the product of the others, written so that its
+//!   derivatives are right too (see [`Ctx::zero_factor_adj`]).
 //! - a selecting operator (one that returns one of its two operands, as
 //!   `min` and `max` do): per bucket the winning iteration, by a histogram
 //!   of (value, iteration) pairs whose operator puts the earlier iteration
@@ -265,7 +266,7 @@ impl Ctx<'_> {
     }
 
     /// `\a b -> op(a, b)` on scalars of type `t`.
-    fn binop_lambda(&mut self, t: PrimType, op: BinOp) -> R<Lambda> {
+    pub(crate) fn binop_lambda(&mut self, t: PrimType, op: BinOp) -> R<Lambda> {
         let a = self.fresh("a", Type::scalar(t));
         let c = self.fresh("b", Type::scalar(t));
         let mut s = Vec::new();
@@ -327,6 +328,76 @@ impl Ctx<'_> {
         Ok(pat)
     }
 
+    /// The adjoint of factor `x` of a product with `cnt` zero factors,
+    /// `py` = ȳ times the product of the non-zero factors, and `zsum` the
+    /// sum of the zero factors (zero, but carrying their derivatives):
+    /// `py/x` without zeros; for the only zero `py`; for one of two zeros
+    /// `py·(zsum − x)` (the other zero); for a non-zero factor beside one
+    /// zero `(py/x)·zsum`; else `0`. Each is `ȳ` times the product of the
+    /// other factors written so that its own derivatives are right too
+    /// (second derivatives through zeros).
+    pub(crate) fn zero_factor_adj(
+        &mut self,
+        b: &mut Vec<Stm>,
+        t: PrimType,
+        x: Operand,
+        cnt: Operand,
+        py: Operand,
+        zsum: Operand,
+    ) -> R<Operand> {
+        let (zero, one) = (konst(t, 0.0), konst(t, 1.0));
+        let none = self.cmp(b, CmpOp::Eq, cnt, Operand::i64(0))?;
+        let mut tb = Vec::new();
+        let q = self.bin(&mut tb, BinOp::Div, py, x)?;
+        let mut eb = Vec::new();
+        let isz = self.cmp(&mut eb, CmpOp::Eq, x, zero)?;
+        let mut zb = Vec::new();
+        let c1 = self.cmp(&mut zb, CmpOp::Eq, cnt, Operand::i64(1))?;
+        let c2 = self.cmp(&mut zb, CmpOp::Eq, cnt, Operand::i64(2))?;
+        let other = self.bin(&mut zb, BinOp::Sub, zsum, x)?;
+        let f2 = self.select(&mut zb, t, c2, other, zero);
+        let f = self.select(&mut zb, t, c1, one, f2);
+        let za = self.bin(&mut zb, BinOp::Mul, py, f)?;
+        let mut nb = Vec::new();
+        let c1n = self.cmp(&mut nb, CmpOp::Eq, cnt, Operand::i64(1))?;
+        let qn = self.bin(&mut nb, BinOp::Div, py, x)?;
+        let qz = self.bin(&mut nb, BinOp::Mul, qn, zsum)?;
+        let na = self.select(&mut nb, t, c1n, qz, zero);
+        let e = self.fresh("adj", Type::scalar(t));
+        self.push(
+            &mut eb,
+            vec![e],
+            Exp::If {
+                cond: isz,
+                then_body: Body {
+                    stms: zb,
+                    result: vec![za],
+                },
+                else_body: Body {
+                    stms: nb,
+                    result: vec![na],
+                },
+            },
+        );
+        let r = self.fresh("adj", Type::scalar(t));
+        self.push(
+            b,
+            vec![r],
+            Exp::If {
+                cond: none,
+                then_body: Body {
+                    stms: tb,
+                    result: vec![q],
+                },
+                else_body: Body {
+                    stms: eb,
+                    result: vec![e.into()],
+                },
+            },
+        );
+        Ok(r.into())
+    }
+
     /// The `*` rule: zero counts and products of the non-zero factors per
     /// bucket, the destination element included.
     fn hist_mul(&mut self, out: &mut Vec<Stm>, g: &HistArgs) -> R<(Vec<VarId>, Vec<VarId>)> {
@@ -334,21 +405,24 @@ impl Ctx<'_> {
         let t = self.ty(vs).elem;
         let (zero, one) = (konst(t, 0.0), konst(t, 1.0));
         let i64t = Type::scalar(PrimType::I64);
-        let split = |cx: &mut Self, b: &mut Vec<Stm>, x: Operand| -> R<(Operand, Operand)> {
-            let isz = cx.cmp(b, CmpOp::Eq, x, zero)?;
-            let c = cx.select(b, PrimType::I64, isz, Operand::i64(1), Operand::i64(0));
-            let nz = cx.select(b, t, isz, one, x);
-            Ok((c, nz))
-        };
+        // (is a zero, the factor or 1 when zero, the factor when zero or 0).
+        let split =
+            |cx: &mut Self, b: &mut Vec<Stm>, x: Operand| -> R<(Operand, Operand, Operand)> {
+                let isz = cx.cmp(b, CmpOp::Eq, x, zero)?;
+                let c = cx.select(b, PrimType::I64, isz, Operand::i64(1), Operand::i64(0));
+                let nz = cx.select(b, t, isz, one, x);
+                let zv = cx.select(b, t, isz, x, zero);
+                Ok((c, nz, zv))
+            };
         let init = self.map_index(
             out,
             "init",
             g.m,
-            &[i64t.clone(), Type::scalar(t)],
+            &[i64t.clone(), Type::scalar(t), Type::scalar(t)],
             |cx, b, i| {
                 let d = cx.index_row(b, dest, i)?;
-                let (c, nz) = split(cx, b, d)?;
-                Ok(vec![c, nz])
+                let (c, nz, zv) = split(cx, b, d)?;
+                Ok(vec![c, nz, zv])
             },
         )?;
         let hists = vec![
@@ -362,44 +436,34 @@ impl Ctx<'_> {
                 neutral: vec![one],
                 op: self.binop_lambda(t, BinOp::Mul)?,
             },
+            HistOp {
+                dests: vec![init[2]],
+                neutral: vec![zero],
+                op: self.binop_lambda(t, BinOp::Add)?,
+            },
         ];
-        let ret = vec![i64t.clone(), i64t.clone(), i64t, Type::scalar(t)];
+        let ret = vec![
+            i64t.clone(),
+            i64t.clone(),
+            i64t.clone(),
+            Type::scalar(t),
+            i64t,
+            Type::scalar(t),
+        ];
         let ch = self.emit_hist(out, g.w, vec![g.idxs, vs], hists, ret, |cx, b, ps| {
-            let (c, nz) = split(cx, b, ps[1].into())?;
-            Ok(vec![ps[0].into(), c, ps[0].into(), nz])
+            let (c, nz, zv) = split(cx, b, ps[1].into())?;
+            let j: Operand = ps[0].into();
+            Ok(vec![j, c, j, nz, j, zv])
         })?;
-        let (cnt, prod) = (ch[0], ch[1]);
+        let (cnt, prod, zsum) = (ch[0], ch[1], ch[2]);
         // The adjoint of factor x of bucket j.
         let factor = move |cx: &mut Self, b: &mut Vec<Stm>, x: Operand, j: Operand| -> R<Operand> {
             let c = cx.bind(b, "c", Exp::Index(cnt, vec![DimIndex::Fix(j)]))?;
             let p = cx.bind(b, "p", Exp::Index(prod, vec![DimIndex::Fix(j)]))?;
+            let z = cx.bind(b, "z", Exp::Index(zsum, vec![DimIndex::Fix(j)]))?;
             let hb = cx.bind(b, "hb", Exp::Index(hbar, vec![DimIndex::Fix(j)]))?;
             let py = cx.bin(b, BinOp::Mul, p.into(), hb.into())?;
-            let none = cx.cmp(b, CmpOp::Eq, c.into(), Operand::i64(0))?;
-            let mut tb = Vec::new();
-            let q = cx.bin(&mut tb, BinOp::Div, py, x)?;
-            let mut eb = Vec::new();
-            let single = cx.cmp(&mut eb, CmpOp::Eq, c.into(), Operand::i64(1))?;
-            let isz = cx.cmp(&mut eb, CmpOp::Eq, x, zero)?;
-            let only = cx.bin(&mut eb, BinOp::And, single, isz)?;
-            let e = cx.select(&mut eb, t, only, py, zero);
-            let r = cx.fresh("adj", Type::scalar(t));
-            cx.push(
-                b,
-                vec![r],
-                Exp::If {
-                    cond: none,
-                    then_body: Body {
-                        stms: tb,
-                        result: vec![q],
-                    },
-                    else_body: Body {
-                        stms: eb,
-                        result: vec![e],
-                    },
-                },
-            );
-            Ok(r.into())
+            cx.zero_factor_adj(b, t, x, c.into(), py, z.into())
         };
         let st = [Type::scalar(t)];
         let dadj = self.map_index(out, "adj_dest", g.m, &st, |cx, b, i| {

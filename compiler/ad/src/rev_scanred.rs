@@ -10,7 +10,9 @@
 //! - `+`: every element's adjoint is `ȳ`.
 //! - `*` on floats: with `p` the product of `ne` and the non-zero elements
 //!   and `z` the number of zeros, `x̄ᵢ = ȳ·p/xᵢ` when `z = 0`, `ȳ·p` for
-//!   the zero element when `z = 1`, and `0` otherwise.
+//!   the zero element when `z = 1`, and `0` otherwise, written so that
+//!   second derivatives through the zeros are right too
+//!   ([`Ctx::zero_factor_adj`]).
 //! - any other associative operator: the exclusive scans from both ends,
 //!   `lᵢ = ne ⊙ x₀ ⊙ … ⊙ xᵢ₋₁` and `rᵢ = xᵢ₊₁ ⊙ … ⊙ xₙ₋₁ ⊙ ne`, then per
 //!   element the vjp of `x ↦ (lᵢ ⊙ x) ⊙ rᵢ` at `xᵢ` with seed `ȳ`. `min`
@@ -1403,7 +1405,8 @@ impl Ctx<'_> {
     ) -> R<Vec<VarId>> {
         let t = self.ty(xs).elem;
         let (zero, one) = (konst(t, 0.0), konst(t, 1.0));
-        // (number of zeros, product of the non-zero elements).
+        // (number of zeros, product of the non-zero elements, sum of the
+        // zero elements: zero, but carrying their derivatives).
         let x = self.fresh("x", Type::scalar(t));
         let mut b = Vec::new();
         let isz = self.cmp(&mut b, CmpOp::Eq, x.into(), zero)?;
@@ -1415,82 +1418,52 @@ impl Ctx<'_> {
             Operand::i64(0),
         );
         let nz = self.select(&mut b, t, isz, one, x.into());
-        let add = self.add_lambda(&Type::scalar(ir::PrimType::I64))?;
-        let mul = {
-            let a = self.fresh("a", Type::scalar(t));
-            let c = self.fresh("b", Type::scalar(t));
-            let mut s = Vec::new();
-            let r = self.bin(&mut s, BinOp::Mul, a.into(), c.into())?;
-            Lambda {
-                params: vec![Param::new(a), Param::new(c)],
-                ret: vec![Type::scalar(t)],
-                body: Body {
-                    stms: s,
-                    result: vec![r],
-                },
-            }
-        };
+        let zv = self.select(&mut b, t, isz, x.into(), zero);
+        let st = Type::scalar(t);
         let zs = self.fresh("zeros", Type::scalar(ir::PrimType::I64));
-        let prod = self.fresh("prod", Type::scalar(t));
+        let prod = self.fresh("prod", st.clone());
+        let zsum = self.fresh("zsum", st.clone());
+        let reduces = vec![
+            ScanRed {
+                op: self.add_lambda(&Type::scalar(ir::PrimType::I64))?,
+                neutral: vec![Operand::i64(0)],
+                commutative: true,
+            },
+            ScanRed {
+                op: self.binop_lambda(t, BinOp::Mul)?,
+                neutral: vec![one],
+                commutative: true,
+            },
+            ScanRed {
+                op: self.add_lambda(&st)?,
+                neutral: vec![zero],
+                commutative: true,
+            },
+        ];
         self.push(
             out,
-            vec![zs, prod],
+            vec![zs, prod, zsum],
             Exp::Screma(Box::new(Screma {
                 w,
                 inputs: vec![xs],
                 scans: Vec::new(),
-                reduces: vec![
-                    ScanRed {
-                        op: add,
-                        neutral: vec![Operand::i64(0)],
-                        commutative: true,
-                    },
-                    ScanRed {
-                        op: mul,
-                        neutral: vec![one],
-                        commutative: true,
-                    },
-                ],
+                reduces,
                 map: Lambda {
                     params: vec![Param::new(x)],
-                    ret: vec![Type::scalar(ir::PrimType::I64), Type::scalar(t)],
+                    ret: vec![Type::scalar(ir::PrimType::I64), st.clone(), st.clone()],
                     body: Body {
                         stms: b,
-                        result: vec![cnt, nz],
+                        result: vec![cnt, nz, zv],
                     },
                 },
             })),
         );
         let p = self.bin(out, BinOp::Mul, ne, prod.into())?;
         let py = self.bin(out, BinOp::Mul, p, ybar)?;
-        let none = self.cmp(out, CmpOp::Eq, zs.into(), Operand::i64(0))?;
-        let single = self.cmp(out, CmpOp::Eq, zs.into(), Operand::i64(1))?;
-        let ts = [Type::scalar(t)];
-        self.map_index(out, "adj_prod", w, &ts, |cx, b, i| {
+        self.map_index(out, "adj_prod", w, &[st], |cx, b, i| {
             let xi = cx.bind(b, "x", Exp::Index(xs, vec![DimIndex::Fix(i)]))?;
-            let mut tb = Vec::new();
-            let q = cx.bin(&mut tb, BinOp::Div, py, xi.into())?;
-            let mut eb = Vec::new();
-            let isz = cx.cmp(&mut eb, CmpOp::Eq, xi.into(), zero)?;
-            let only = cx.bin(&mut eb, BinOp::And, single, isz)?;
-            let e = cx.select(&mut eb, t, only, py, zero);
-            let pat = cx.fresh("adj", Type::scalar(t));
-            cx.push(
-                b,
-                vec![pat],
-                Exp::If {
-                    cond: none,
-                    then_body: Body {
-                        stms: tb,
-                        result: vec![q],
-                    },
-                    else_body: Body {
-                        stms: eb,
-                        result: vec![e],
-                    },
-                },
-            );
-            Ok(vec![pat.into()])
+            let a = cx.zero_factor_adj(b, t, xi.into(), zs.into(), py, zsum.into())?;
+            Ok(vec![a])
         })
     }
 
