@@ -65,6 +65,10 @@ pub struct CustomVjp {
     /// The nodes of the input's floats at this level, in traversal order (`None` for
     /// floats that carried no tag of this level).
     pub x_nodes: Vec<Option<usize>>,
+    /// The perturbation level of the `vjp` whose tape holds this block. `f'` may
+    /// close over values tagged at this level; their tags are stripped from its
+    /// result, so that an enclosing `jvp` or `vjp` differentiates `f'` itself.
+    pub level: u32,
 }
 
 /// The operations recorded during one reverse-mode invocation.

@@ -245,7 +245,7 @@ impl Interp {
         for (slot, d) in c.x_nodes.iter().zip(contribs) {
             if let Some(p) = slot {
                 let pty = tape.nodes.borrow()[*p].ty;
-                let d = ops::convert(&d, pty);
+                let d = ops::convert(&ad::strip_level(c.level, &d), pty);
                 adj[*p] = Some(match &adj[*p] {
                     Some(old) => at(ops::add(old, &d), span)?,
                     None => d,
@@ -297,6 +297,7 @@ impl Interp {
                 y_nodes: y_nodes.clone(),
                 x: xs,
                 x_nodes,
+                level,
             });
             tape.nodes.borrow_mut()[first].custom = Some(custom);
         }
