@@ -72,6 +72,46 @@ impl Cx {
         Some(out)
     }
 
+    /// The names the size arguments the checker inferred inside a function
+    /// definition refer to (`split zs` in a lambda may stand for `split`
+    /// at sizes `n` and `m` of the enclosing function, names its text does
+    /// not show).
+    fn size_arg_names(&self, def: &FunDef) -> Vec<Name> {
+        struct Ids(Vec<syntax::ast::NodeId>);
+        impl syntax::visit::VisitorMut for Ids {
+            fn visit_expr(&mut self, e: &mut syntax::ast::Expr) {
+                self.0.push(e.id);
+                syntax::visit::walk_expr(self, e);
+            }
+        }
+        fn names(e: &syntax::ast::Expr, out: &mut Vec<Name>) {
+            use syntax::ast::ExprKind as K;
+            match &e.kind {
+                K::Var(q) if q.quals.is_empty() => out.push(q.name.name.clone()),
+                K::BinOp(_, a, b) => {
+                    names(a, out);
+                    names(b, out);
+                }
+                K::Parens(x) => names(x, out),
+                _ => {}
+            }
+        }
+        let mut ids = Ids(Vec::new());
+        let mut body = def.body.clone();
+        syntax::visit::walk_expr(&mut ids, &mut body);
+        ids.0.push(def.body.id);
+        let file = def.body.span.file;
+        let mut out = Vec::new();
+        for id in ids.0 {
+            if let Some(args) = self.size_args.get(&(file, id)) {
+                for (_, e) in args.iter() {
+                    names(e, &mut out);
+                }
+            }
+        }
+        out
+    }
+
     /// A closure that captures IR variables, taken apart so that a
     /// specialised recursive function can receive it: a local function or
     /// lambda (its captured bindings), an operator section `(op y)` or a
@@ -85,7 +125,7 @@ impl Cx {
                 def,
                 env,
                 top: false,
-                captures: true,
+                ..
             } => {
                 let start = def
                     .params
@@ -95,8 +135,21 @@ impl Cx {
                     start,
                     ..def.body.span
                 };
+                let mut found = self.captured(env, span)?;
+                for n in self.size_arg_names(def) {
+                    if found.iter().any(|(m, _)| *m == n) {
+                        continue;
+                    }
+                    if let Some(v) = env.val(&n).filter(V::has_ir_var) {
+                        found.push((n, v));
+                    }
+                }
+                if found.is_empty() {
+                    return None;
+                }
+                found.sort_by(|a, b| a.0.cmp(&b.0));
                 let mut captured = Vec::new();
-                for (n, v) in self.captured(env, span)? {
+                for (n, v) in found {
                     let part = match &v {
                         V::Fun(_) => Part::Closure(Box::new(self.lift(&v)?)),
                         v if v.has_fun() => return None,

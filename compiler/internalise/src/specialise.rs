@@ -57,6 +57,11 @@ fn unique_result(t: &ast::TypeExp) -> bool {
     }
 }
 
+/// Is the value a local function or lambda?
+fn is_lambda(v: &V) -> bool {
+    matches!(v, V::Fun(c) if matches!(&**c, Closure::Def { top: false, .. }))
+}
+
 /// Does a type mention a function type?
 fn has_arrow(t: &ast::TypeExp) -> bool {
     match &t.kind {
@@ -178,8 +183,10 @@ impl Cx {
                 let lifted: Vec<Option<Lifted>> = args
                     .iter()
                     .map(|a| {
+                        // Lambdas are checked even when their text names no
+                        // local variable: inferred size arguments may.
                         let capturing = a.has_ir_var() && a.has_local_fun();
-                        if recursive && capturing {
+                        if recursive && (capturing || is_lambda(a)) {
                             self.lift(a)
                         } else {
                             None
