@@ -4,7 +4,8 @@
 -- 1 + c (a ⊕ b) = (1 + c a)(1 + c b)).  The derivative with respect to x[0]
 -- includes the operator's dependence on c.
 --   y = [reduce (⊕) 0 x] ++ scan (⊕) 0 x ++ reduce_by_index into 2 bins (i % 2)
--- Tagged no_ir: on the IR pipeline vjp (and mjp) give the free variable of
+-- Tagged no_ir and no_multicore (the multicore backend compiles through the
+-- same pipeline): on the IR pipeline vjp (and mjp) give the free variable of
 -- a general operator no adjoint (reduce, scan and reduce_by_index alike),
 -- so column 0 misses the operator's part.  The smallest program is
 --   def main (c: f64) (xs: []f64) =
@@ -12,7 +13,7 @@
 -- on 0.5 [1, 2], which gives 0 instead of 2.  jvp and jmp are right.
 -- The expected Jacobian agrees with central finite differences (h = 1e-6).
 -- ==
--- tags { no_ir }
+-- tags { no_ir no_multicore }
 -- entry: jac
 -- input { [0.5, -1.5, 2.0] }
 -- output { [[-3.75, 2.5, 0.3125],

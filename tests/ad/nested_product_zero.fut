@@ -8,14 +8,15 @@
 -- reduce_by_index with (*) and hist (*) alike, by jvp of vjp, vjp of vjp,
 -- jvp of jvp and vjp of jvp (tests/ad/lib/hessian.fut), whose four whole
 -- Hessians must also agree.
--- Tagged no_ir: on the IR pipeline the two nestings over vjp give 0
+-- Tagged no_ir and no_multicore (the multicore backend compiles through the
+-- same pipeline): on the IR pipeline the two nestings over vjp give 0
 -- for H[0, 1] and H[2, 1] (the reverse rule's zero case is not
 -- differentiated in the zero element); the smallest program is
 --   def f (x: [3]f64) : f64 = f64.product x
 --   def main (x: [3]f64) (v: [3]f64) = jvp (\y -> vjp f y 1) x v
 -- on [0.5, 0, 3] [0, 1, 0], expected [3, 0, 0.5].
 -- ==
--- tags { no_ir }
+-- tags { no_ir no_multicore }
 -- entry: hvp_product hvp_reduce hvp_reduce_by_index hvp_hist
 -- input { [0.5, 0.0, 3.0] [0.0, 1.0, 0.0] } output { [3.0, 0.0, 0.5] }
 -- input { [0.0, 2.0, 3.0] [1.0, 0.0, 0.0] } output { [0.0, 3.0, 2.0] }
