@@ -32,12 +32,6 @@
 -- entry: agree_hist agree_scan
 -- input { [1.0, 2.0, 3.0, 4.0] } output { true }
 -- input { [0.5, -2.0, 0.25, 1.5, 3.0] } output { true }
-
--- A zero among the elements of a multiplicative reduction or histogram is
--- in nested_product_zero.fut (it fails on the IR pipeline); scan (*) with a
--- zero is here.
--- ==
--- entry: agree_scan
 -- input { [0.5, -2.0, 0.0, 1.5, 3.0] } output { true }
 
 -- fc's vjp of vjp is in nested_hessian_scatter.fut (it fails on the IR
