@@ -717,9 +717,14 @@ impl Ctx<'_> {
         let kp = self.fresh("key", i64t.clone());
         let mut b = Vec::new();
         let out_of = self.cmp(&mut b, CmpOp::Ge, kp.into(), m)?;
+        // The operator's free variables get their adjoints through each
+        // application `Lᵢ ⊙ vᵢ`, summed over the updates.
+        let closure = self.closure_vars(&op.op);
+        let mut rts: Vec<Type> = closure.iter().map(|c| self.ty(*c)).collect();
+        rts.extend(ts.iter().cloned());
         let mut zb = Vec::new();
         let mut zs = Vec::new();
-        for t in &ts {
+        for t in &rts {
             zs.push(self.zero_adj(&mut zb, t)?);
         }
         let mut tb = Vec::new();
@@ -728,29 +733,24 @@ impl Ctx<'_> {
             .iter()
             .map(|h| self.index_row(&mut tb, *h, kp.into()))
             .collect::<R<Vec<_>>>()?;
-        let f = self.between(&op.op, &lp, &rp, &ts);
-        let pat: Vec<VarId> = ts
-            .iter()
-            .chain(&ts)
-            .map(|t| self.fresh("g", t.clone()))
-            .collect();
-        self.vjp(
-            &pat,
-            &ir::AdExp {
-                lambda: f,
-                primals: xp.iter().copied().map(Operand::Var).collect(),
-                seeds,
-            },
+        let ops = |v: &[VarId]| -> Vec<Operand> { v.iter().copied().map(Operand::Var).collect() };
+        let (xbar, mut cadj) = self.elem_adj(
             &mut tb,
+            &op.op,
+            [&ops(&lp), &ops(&xp), &ops(&rp)],
+            seeds,
+            &ts,
+            &closure,
         )?;
+        cadj.extend(xbar);
         let res = self.select_many(
             &mut b,
-            &ts,
+            &rts,
             out_of,
             zs,
             Body {
                 stms: tb,
-                result: pat[k..].iter().copied().map(Operand::Var).collect(),
+                result: cadj,
             },
         );
         let mut zstms = zb;
@@ -765,13 +765,13 @@ impl Ctx<'_> {
         inputs.push(sk);
         let lam = Lambda {
             params,
-            ret: ts.clone(),
+            ret: rts,
             body: Body {
                 stms: zstms,
                 result: res,
             },
         };
-        let gs = self.emit_screma(out, "adj_sorted", w, inputs, Vec::new(), lam);
+        let gs = self.emit_map_summing(out, "adj_sorted", w, inputs, lam, &closure)?;
         // Back to iteration order.
         let ws = w.to_size();
         let mut zdests = Vec::new();
@@ -894,25 +894,6 @@ impl Ctx<'_> {
         };
         let dadj = self.emit_screma(out, "adj_dest", m, inputs, Vec::new(), lam);
         Ok((dadj, vadj))
-    }
-
-    /// `\x -> (l ⊙ x) ⊙ r` for the variables `l` and `r` in scope.
-    fn between(&mut self, op: &Lambda, l: &[VarId], r: &[VarId], ts: &[Type]) -> Lambda {
-        let xq: Vec<VarId> = ts.iter().map(|t| self.fresh("x", t.clone())).collect();
-        let lops: Vec<Operand> = l.iter().copied().map(Operand::Var).collect();
-        let xops: Vec<Operand> = xq.iter().copied().map(Operand::Var).collect();
-        let rops: Vec<Operand> = r.iter().copied().map(Operand::Var).collect();
-        let mut fb = Vec::new();
-        let mid = self.apply_op(&mut fb, op, &lops, &xops);
-        let y = self.apply_op(&mut fb, op, &mid, &rops);
-        Lambda {
-            params: xq.into_iter().map(Param::new).collect(),
-            ret: ts.to_vec(),
-            body: Body {
-                stms: fb,
-                result: y,
-            },
-        }
     }
 
     /// The inclusive scan of `xs` by `op` in segments starting where

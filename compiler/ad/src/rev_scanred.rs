@@ -396,56 +396,209 @@ impl Ctx<'_> {
         }
         let ls = self.exclusive_scan(out, w, xs, &sr.op, &sr.neutral, false)?;
         let rs = self.exclusive_scan(out, w, xs, &sr.op, &sr.neutral, true)?;
-        let k = xs.len();
         let lp: Vec<VarId> = ts.iter().map(|t| self.fresh("l", t.clone())).collect();
         let xp: Vec<VarId> = ts.iter().map(|t| self.fresh("x", t.clone())).collect();
         let rp: Vec<VarId> = ts.iter().map(|t| self.fresh("r", t.clone())).collect();
-        let xq: Vec<VarId> = ts.iter().map(|t| self.fresh("x", t.clone())).collect();
-        let mut fb = Vec::new();
-        let lops: Vec<Operand> = lp.iter().copied().map(Operand::Var).collect();
-        let xops: Vec<Operand> = xq.iter().copied().map(Operand::Var).collect();
-        let rops: Vec<Operand> = rp.iter().copied().map(Operand::Var).collect();
-        let m = self.apply_op(&mut fb, &sr.op, &lops, &xops);
-        let y = self.apply_op(&mut fb, &sr.op, &m, &rops);
-        let f = Lambda {
-            params: xq.iter().copied().map(Param::new).collect(),
-            ret: ts.clone(),
-            body: Body {
-                stms: fb,
-                result: y,
-            },
-        };
-        let pat: Vec<VarId> = ts
-            .iter()
-            .chain(&ts)
-            .map(|t| self.fresh("g", t.clone()))
-            .collect();
+        let closure = self.closure_vars(&sr.op);
+        let ops = |v: &[VarId]| -> Vec<Operand> { v.iter().copied().map(Operand::Var).collect() };
         let mut b = Vec::new();
-        self.vjp(
-            &pat,
-            &ir::AdExp {
-                lambda: f,
-                primals: xp.iter().copied().map(Operand::Var).collect(),
-                seeds: ybar.to_vec(),
-            },
+        let (xbar, cadj) = self.elem_adj(
             &mut b,
+            &sr.op,
+            [&ops(&lp), &ops(&xp), &ops(&rp)],
+            ybar.to_vec(),
+            &ts,
+            &closure,
         )?;
         let mut params: Vec<Param> = Vec::new();
         for v in lp.iter().chain(&xp).chain(&rp) {
             params.push(Param::new(*v));
         }
+        let mut ret: Vec<Type> = closure.iter().map(|c| self.ty(*c)).collect();
+        ret.extend(ts.iter().cloned());
+        let mut result = cadj;
+        result.extend(xbar);
         let lam = Lambda {
             params,
-            ret: ts.clone(),
-            body: Body {
-                stms: b,
-                result: pat[k..].iter().copied().map(Operand::Var).collect(),
-            },
+            ret,
+            body: Body { stms: b, result },
         };
         let mut inputs = ls;
         inputs.extend_from_slice(xs);
         inputs.extend(rs);
-        Ok(self.emit_screma(out, "adj_red", w, inputs, Vec::new(), lam))
+        self.emit_map_summing(out, "adj_red", w, inputs, lam, &closure)
+    }
+
+    /// The variables free in operator `op` that carry adjoints.
+    pub(crate) fn closure_vars(&self, op: &Lambda) -> Vec<VarId> {
+        let mut v: Vec<VarId> = ir::uses::lambda_free(self.vars(), op)
+            .into_iter()
+            .filter(|x| self.active(&(*x).into()))
+            .collect();
+        v.sort_by_key(|x| x.as_u32());
+        v
+    }
+
+    /// The adjoint of `x` in `(l ⊙ x) ⊙ r` with seeds `seeds`, and the
+    /// adjoints of the operator's free variables `closure` through the
+    /// application `l ⊙ x` alone (each application of a reduction or
+    /// histogram counts once): the adjoint `m̄` of `m = l ⊙ x` comes from
+    /// the vjp of `m ↦ m ⊙ r`, then the vjp of `x ↦ l ⊙ x` with seed `m̄`
+    /// gives both.
+    pub(crate) fn elem_adj(
+        &mut self,
+        b: &mut Vec<Stm>,
+        op: &Lambda,
+        [l, x, r]: [&[Operand]; 3],
+        seeds: Vec<Operand>,
+        ts: &[Type],
+        closure: &[VarId],
+    ) -> R<(Vec<Operand>, Vec<Operand>)> {
+        let k = ts.len();
+        let fresh =
+            |cx: &mut Self| -> Vec<VarId> { ts.iter().map(|t| cx.fresh("x", t.clone())).collect() };
+        let lambda = |ps: Vec<VarId>, stms: Vec<Stm>, result: Vec<Operand>| Lambda {
+            params: ps.into_iter().map(Param::new).collect(),
+            ret: ts.to_vec(),
+            body: Body { stms, result },
+        };
+        let pat = |cx: &mut Self| -> Vec<VarId> {
+            ts.iter()
+                .chain(ts)
+                .map(|t| cx.fresh("g", t.clone()))
+                .collect()
+        };
+        if closure.is_empty() {
+            let xq = fresh(self);
+            let xo: Vec<Operand> = xq.iter().copied().map(Operand::Var).collect();
+            let mut fb = Vec::new();
+            let m = self.apply_op(&mut fb, op, l, &xo);
+            let y = self.apply_op(&mut fb, op, &m, r);
+            let f = lambda(xq, fb, y);
+            let pt = pat(self);
+            self.vjp(
+                &pt,
+                &ir::AdExp {
+                    lambda: f,
+                    primals: x.to_vec(),
+                    seeds,
+                },
+                b,
+            )?;
+            return Ok((
+                pt[k..].iter().copied().map(Operand::Var).collect(),
+                Vec::new(),
+            ));
+        }
+        let m = self.apply_op(b, op, l, x);
+        let mq = fresh(self);
+        let mo: Vec<Operand> = mq.iter().copied().map(Operand::Var).collect();
+        let mut gb = Vec::new();
+        let y = self.apply_op(&mut gb, op, &mo, r);
+        let g = lambda(mq, gb, y);
+        let p1 = pat(self);
+        self.vjp(
+            &p1,
+            &ir::AdExp {
+                lambda: g,
+                primals: m,
+                seeds,
+            },
+            b,
+        )?;
+        let mbar: Vec<Operand> = p1[k..].iter().copied().map(Operand::Var).collect();
+        let xq = fresh(self);
+        let xo: Vec<Operand> = xq.iter().copied().map(Operand::Var).collect();
+        let mut hb = Vec::new();
+        let y2 = self.apply_op(&mut hb, op, l, &xo);
+        let h = lambda(xq, hb, y2);
+        let p2 = pat(self);
+        let cadj = self.vjp_closure(
+            &p2,
+            &ir::AdExp {
+                lambda: h,
+                primals: x.to_vec(),
+                seeds: mbar,
+            },
+            b,
+            closure,
+        )?;
+        Ok((p2[k..].iter().copied().map(Operand::Var).collect(), cadj))
+    }
+
+    /// Like [`Ctx::vjp`], also returning the adjoints of the `closure`
+    /// variables (zeros for those that got none).
+    pub(crate) fn vjp_closure(
+        &mut self,
+        pat: &[VarId],
+        ad: &ir::AdExp,
+        b: &mut Vec<Stm>,
+        closure: &[VarId],
+    ) -> R<Vec<Operand>> {
+        let (mut pre, mut rev) = (Vec::new(), Vec::new());
+        let free = self.split_vjp(pat, ad, &mut pre, &mut rev)?;
+        b.extend(pre);
+        b.extend(rev);
+        let mut res = Vec::new();
+        for c in closure {
+            match free.iter().find(|(v, _)| v == c) {
+                Some((_, a)) => res.push(*a),
+                None => {
+                    let t = self.ty(*c);
+                    res.push(self.zero_adj(b, &t)?);
+                }
+            }
+        }
+        Ok(res)
+    }
+
+    /// Emits a `screma` of `lam`, whose first results are one value per
+    /// `closure` variable, summed over the iterations (`+` reductions) and
+    /// added to those variables' adjoints; returns the mapped arrays.
+    pub(crate) fn emit_map_summing(
+        &mut self,
+        out: &mut Vec<Stm>,
+        name: &str,
+        w: Operand,
+        inputs: Vec<VarId>,
+        lam: Lambda,
+        closure: &[VarId],
+    ) -> R<Vec<VarId>> {
+        if closure.is_empty() {
+            return Ok(self.emit_screma(out, name, w, inputs, Vec::new(), lam));
+        }
+        let mut reduces = Vec::new();
+        let mut pat = Vec::new();
+        for c in closure {
+            let t = self.ty(*c);
+            reduces.push(ScanRed {
+                op: self.add_lambda(&t)?,
+                neutral: vec![self.zero_adj(out, &t)?],
+                commutative: true,
+            });
+            pat.push(self.fresh("adj_closure", t));
+        }
+        let ws = w.to_size();
+        let mapped: Vec<VarId> = lam.ret[closure.len()..]
+            .iter()
+            .map(|t| self.fresh(name, t.array_of(ws)))
+            .collect();
+        pat.extend(&mapped);
+        self.push(
+            out,
+            pat.clone(),
+            Exp::Screma(Box::new(Screma {
+                w,
+                inputs,
+                scans: Vec::new(),
+                reduces,
+                map: lam,
+            })),
+        );
+        for (c, v) in closure.iter().zip(&pat) {
+            self.add_adj(out, &(*c).into(), (*v).into(), true)?;
+        }
+        Ok(mapped)
     }
 
     /// The adjoints of the elements `xs` of a scan `sr` whose results `ys`
@@ -520,7 +673,7 @@ impl Ctx<'_> {
                 "a scan on booleans, or on tuples or multi-dimensional rows of sizes unknown at compile time, whose operator is not + (nor elementwise), inside vjp",
             ));
         }
-        if xs.len() > 1 {
+        if xs.len() > 1 || !self.closure_vars(&sr.op).is_empty() {
             return self.rev_scan_jacobian(out, w, sr, ys, xs, &bars);
         }
         let t = ts[0].elem;
@@ -697,7 +850,7 @@ impl Ctx<'_> {
         // Aᵢ, row-major: row r is the adjoint of yᵢ₋₁ for seed e_r.
         let mts: Vec<Type> = (0..k * k).map(|n| ts[n % k].clone()).collect();
         let jac = {
-            let (operands, op_vjp, ts) = (operands.clone(), op_vjp.clone(), ts.clone());
+            let (operands, ts) = (operands.clone(), ts.clone());
             self.map_index(out, "jacobian", w, &mts, move |cx, b, i| {
                 let args = operands(cx, b, i)?;
                 let mut m = Vec::new();
@@ -798,20 +951,47 @@ impl Ctx<'_> {
         let id = self.id_lambda(&ats);
         let cs = self.emit_screma(out, "adj_scan", w, aff, vec![compose], id);
         let cs = cs[k * k..].to_vec();
-        self.map_index(out, "adj_scan", w, &ts, move |cx, b, i| {
-            let last = cx.bin(b, BinOp::Sub, w, Operand::i64(1))?;
-            let j = cx.bin(b, BinOp::Sub, last, i)?;
-            let mut seeds = Vec::new();
-            for c in &cs {
-                seeds.push(
-                    cx.bind(b, "c", Exp::Index(*c, vec![DimIndex::Fix(j)]))?
-                        .into(),
-                );
-            }
-            let args = operands(cx, b, i)?;
-            let g = op_vjp(cx, b, &args, seeds)?;
-            Ok(g[k..].to_vec())
-        })
+        // x̄ᵢ, and the adjoints of the operator's free variables through
+        // each application, by the vjp with seed cᵢ.
+        let closure = self.closure_vars(&sr.op);
+        let i = self.fresh("i", Type::scalar(ir::PrimType::I64));
+        let mut b = Vec::new();
+        let last = self.bin(&mut b, BinOp::Sub, w, Operand::i64(1))?;
+        let j = self.bin(&mut b, BinOp::Sub, last, i.into())?;
+        let mut seeds = Vec::new();
+        for c in &cs {
+            seeds.push(
+                self.bind(&mut b, "c", Exp::Index(*c, vec![DimIndex::Fix(j)]))?
+                    .into(),
+            );
+        }
+        let args = operands(self, &mut b, i.into())?;
+        let f = self.op_copy(&sr.op, false);
+        let pat: Vec<VarId> = ts
+            .iter()
+            .chain(&ts)
+            .chain(&ts)
+            .map(|t| self.fresh("g", t.clone()))
+            .collect();
+        let mut result = self.vjp_closure(
+            &pat,
+            &ir::AdExp {
+                lambda: f,
+                primals: args,
+                seeds,
+            },
+            &mut b,
+            &closure,
+        )?;
+        result.extend(pat[2 * k..].iter().copied().map(Operand::Var));
+        let mut ret: Vec<Type> = closure.iter().map(|c| self.ty(*c)).collect();
+        ret.extend(ts.iter().cloned());
+        let lam = Lambda {
+            params: vec![Param::new(i)],
+            ret,
+            body: Body { stms: b, result },
+        };
+        self.emit_map_summing(out, "adj_scan", w, Vec::new(), lam, &closure)
     }
 
     /// The rule of an elementwise operator (`map2 f`): every array
@@ -899,11 +1079,16 @@ impl Ctx<'_> {
             commutative: sr.commutative,
         };
         let bops: Vec<Operand> = bp.iter().copied().map(Operand::Var).collect();
+        // Adjoints the column rules give variables free in the operator
+        // would be bound inside the map over columns: they are dropped.
+        let saved = self.enter_scope();
         let res = if scan {
-            self.rev_scan(&mut b, w, &csr, yp, xp, &bops)?
+            self.rev_scan(&mut b, w, &csr, yp, xp, &bops)
         } else {
-            self.rev_reduce(&mut b, w, &csr, xp, &bops)?
+            self.rev_reduce(&mut b, w, &csr, xp, &bops)
         };
+        self.leave_scope(saved);
+        let res = res?;
         let ret: Vec<Type> = res.iter().map(|v| self.ty(*v)).collect();
         let mut lparams: Vec<Param> = params.iter().copied().map(Param::new).collect();
         lparams.push(Param::new(c));

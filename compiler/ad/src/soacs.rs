@@ -332,7 +332,7 @@ pub fn split_seed_map(
     let mut pre = Vec::new();
     let mut rev = Vec::new();
     match cx.split_vjp(&vstm.pat, &ad, &mut pre, &mut rev) {
-        Ok(()) => {}
+        Ok(_) => {}
         Err(e) => {
             errors.push(e);
             return None;
@@ -409,14 +409,15 @@ impl Ctx<'_> {
 
     /// The expansion of `pat = vjp(lambda, primals, seeds)` in two parts:
     /// the forward sweep into `pre` and the return sweep (with the
-    /// bindings of `pat`) into `rev`.
+    /// bindings of `pat`) into `rev`. Returns the adjoints that variables
+    /// free in the lambda got (which `vjp` itself does not return).
     pub fn split_vjp(
         &mut self,
         pat: &[VarId],
         ad: &ir::AdExp,
         pre: &mut Vec<Stm>,
         rev: &mut Vec<Stm>,
-    ) -> R<()> {
+    ) -> R<Vec<(VarId, Operand)>> {
         let lam = &ad.lambda;
         let n = lam.ret.len();
         let m = lam.params.len();
@@ -436,10 +437,21 @@ impl Ctx<'_> {
         let seeds: Vec<Option<Operand>> = ad.seeds.iter().copied().map(Some).collect();
         let res = self.rev_body(&body, &seeds, rev);
         let mut adjs = Vec::new();
+        let mut free = Vec::new();
         if res.is_ok() {
             for p in &lam.params {
                 adjs.push(self.adj.get(&p.var).copied());
             }
+            let mut bound: std::collections::HashSet<VarId> =
+                lam.params.iter().map(|p| p.var).collect();
+            ir::uses::body_binds(&body, &mut bound);
+            free = self
+                .adj
+                .iter()
+                .filter(|(v, _)| !bound.contains(v))
+                .map(|(v, a)| (*v, *a))
+                .collect();
+            free.sort_by_key(|(v, _)| v.as_u32());
         }
         self.leave_scope(saved);
         res?;
@@ -456,6 +468,6 @@ impl Ctx<'_> {
             };
             self.push(rev, vec![pat[n + j]], Exp::Atom(a));
         }
-        Ok(())
+        Ok(free)
     }
 }

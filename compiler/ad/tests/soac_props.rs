@@ -441,3 +441,34 @@ fn map_over_seeds() {
       })";
     check("map of vjp", body, 4, false);
 }
+
+/// a ⊙ b = a + b + c·a·b with `c = x[0]` free in the operator: the
+/// operator's dependence on `c` must reach `x[0]`'s adjoint (summed over
+/// every application of the operator).
+#[test]
+fn operators_closing_over_inputs() {
+    let genc = "        let {p}ab: f64 = mul({p}a, {p}b)
+        let {p}cab: f64 = mul({p}cv, {p}ab)
+        let {p}s0: f64 = add({p}a, {p}b)
+        let {p}c: f64 = add({p}s0, {p}cab)";
+    let cv = "    let {p}cv0: f64 = {p}x[0i64]
+    let {p}cv: f64 = mul({p}cv0, 0.3f64)\n";
+    check(
+        "reduce closure",
+        &format!("{cv}{}", scanred("reduce", genc, "0.0f64")),
+        1,
+        false,
+    );
+    check(
+        "scan closure",
+        &format!("{cv}{}", scanred("scan", genc, "0.0f64")),
+        8,
+        false,
+    );
+    check(
+        "hist closure",
+        &format!("{cv}{}", hist(genc, "0.0f64")),
+        4,
+        false,
+    );
+}
