@@ -324,20 +324,34 @@ impl Ctx<'_> {
             })
             .collect();
         let saved = self.enter_scope();
+        // The adjoint of a free array is a unique loop parameter: owned, so
+        // the reversed body updates it in place instead of copying it.
         for (f, af) in free.iter().zip(&afs) {
             self.adj.insert(*f, (*af).into());
-        }
-        let mut seeds = vec![None; pvars.len()];
-        for (&j, ap) in diff.iter().zip(&aps) {
-            seeds[j] = Some(Operand::Var(*ap));
-        }
-        let swept = self.rev_body(&body2, &seeds, &mut b).and_then(|()| {
-            let mut res = Vec::new();
-            for &j in &diff {
-                res.push(self.adj_or_zero(&mut b, ps[j])?);
+            if !self.ty(*af).shape.is_empty() {
+                self.owned.insert(*f);
             }
-            Ok(res)
-        });
+        }
+        // The adjoint of an array loop parameter is a unique loop parameter
+        // too: the seed of its result, owned.
+        let mut seeds = vec![None; pvars.len()];
+        let mut seeded = Ok(());
+        for (&j, ap) in diff.iter().zip(&aps) {
+            if self.ty(*ap).shape.is_empty() {
+                seeds[j] = Some(Operand::Var(*ap));
+            } else if seeded.is_ok() {
+                seeded = self.add_adj(&mut b, &body2.result[j], Operand::Var(*ap), true);
+            }
+        }
+        let swept = seeded
+            .and_then(|()| self.rev_body(&body2, &seeds, &mut b))
+            .and_then(|()| {
+                let mut res = Vec::new();
+                for &j in &diff {
+                    res.push(self.adj_or_zero(&mut b, ps[j])?);
+                }
+                Ok(res)
+            });
         let touched: Vec<usize> = (0..free.len())
             .filter(|&q| self.adj.get(&free[q]) != Some(&Operand::Var(afs[q])))
             .collect();
@@ -352,13 +366,31 @@ impl Ctx<'_> {
         let mut lparams = Vec::new();
         let mut pat = Vec::new();
         for (&j, ap) in diff.iter().zip(&aps) {
-            let init = self.adj_or_zero(out, stm.pat[j])?;
-            lparams.push((Param::new(*ap), init));
+            if self.ty(*ap).shape.is_empty() {
+                let init = self.adj_or_zero(out, stm.pat[j])?;
+                lparams.push((Param::new(*ap), init));
+            } else {
+                let init = self.take_owned_adj(out, stm.pat[j])?;
+                lparams.push((Param::unique(*ap), init));
+            }
             pat.push(self.fresh("adj_loop", self.ty(*ap)));
         }
         for &q in &touched {
-            let init = self.adj_or_zero(out, free[q])?;
-            lparams.push((Param::new(afs[q]), init));
+            if self.ty(afs[q]).shape.is_empty() {
+                let init = self.adj_or_zero(out, free[q])?;
+                lparams.push((Param::new(afs[q]), init));
+            } else {
+                // Consumed by the loop: the enclosing adjoint when it is
+                // owned, else a copy made once, else zeros (also when the
+                // enclosing adjoint is an accumulator, which the loop's
+                // result is added to afterwards).
+                let init = if self.acc_adj(free[q]).is_some() {
+                    self.zeros_like(out, free[q])?
+                } else {
+                    self.take_owned_adj(out, free[q])?
+                };
+                lparams.push((Param::unique(afs[q]), init));
+            }
             pat.push(self.fresh("adj_loop", self.ty(afs[q])));
         }
         for (cur, saved, _) in &carried {
@@ -378,11 +410,21 @@ impl Ctx<'_> {
             },
         );
         for (n, &j) in diff.iter().enumerate() {
-            self.add_adj(out, &params[j].1, pat[n].into(), false)?;
+            let fresh = !self.ty(pat[n]).shape.is_empty();
+            self.add_adj(out, &params[j].1, pat[n].into(), fresh)?;
         }
         for (n, &q) in touched.iter().enumerate() {
-            self.adj.insert(free[q], pat[diff.len() + n].into());
-            self.owned.remove(&free[q]);
+            let res = pat[diff.len() + n];
+            if self.acc_adj(free[q]).is_some() {
+                self.add_adj(out, &free[q].into(), res.into(), true)?;
+                continue;
+            }
+            self.adj.insert(free[q], res.into());
+            if self.ty(afs[q]).shape.is_empty() {
+                self.owned.remove(&free[q]);
+            } else {
+                self.owned.insert(free[q]);
+            }
         }
         Ok(())
     }

@@ -10,6 +10,9 @@
 //! - `-- input: VALUES` and `-- output: VALUES` (may repeat, in pairs):
 //!   after the passes, the IR interpreter's results for the input must
 //!   equal the output (floats within the default test tolerance).
+//! - `-- structure: NAME N, NAME N` (optional): after the passes, the
+//!   program has exactly `N` of each named construct (see
+//!   [`opt::structure::count_constructs`]; an absent name counts 0).
 
 use ir::interp;
 use irtest::Header;
@@ -50,6 +53,16 @@ fn run_file(name: &str, src: &str) {
     let counts = opt::structure::count_constructs(&out);
     assert_eq!(counts.get("Jvp"), None, "{name}: a jvp node is left");
     assert_eq!(counts.get("Vjp"), None, "{name}: a vjp node is left");
+    for item in h.value("structure").unwrap_or_default().split(',') {
+        let Some((construct, n)) = item.trim().rsplit_once(' ') else {
+            continue;
+        };
+        let n: usize = n
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}: bad structure count {n}"));
+        let got = counts.get(construct).copied().unwrap_or(0);
+        assert_eq!(got, n, "{name}: {construct} occurs {got} times, not {n}");
+    }
     for (input, output) in cases {
         let args = irtest::read_values(name, "input", &input);
         let expected = irtest::read_values(name, "output", &output);

@@ -246,10 +246,13 @@ fn adbench_gmm_gradient_costs_at_most_four_objectives() {
     }
 }
 
-/// LSTM's gradient costs about 6.4 to 6.9 objectives: the return sweep of
-/// its loops copies whole adjoint arrays each iteration (the adjoints of
-/// the free arrays a loop body reads are loop parameters that are not
-/// consumable, so indexing them copies). This bounds it until that is done.
+/// LSTM's gradient costs about 5.8 to 5.9 objectives. The return sweeps of
+/// its loops update the adjoints of the arrays they read in place (unique
+/// loop parameters); what is left above four is mostly the inner loop over
+/// the layers, whose body runs three times forward (once in the primal
+/// sweep, once when the outer return sweep re-executes its iteration, once
+/// in its own return sweep), and the copies of the whole states `hs` and
+/// `cs` that the inner loop's re-executed iterations update in place.
 #[test]
 fn adbench_lstm_gradient_cost() {
     let prog = compile(&adbench("lstm.fut"));
@@ -262,6 +265,6 @@ fn adbench_lstm_gradient_cost() {
         ];
         let r = adbench_ratio(&prog, &args);
         println!("lstm (l = {l}, b = {b}, c = {c}): jacobian/objective = {r:.2}");
-        assert!(r <= 7.5, "lstm (l = {l}, b = {b}, c = {c}): ratio {r:.2}");
+        assert!(r <= 6.0, "lstm (l = {l}, b = {b}, c = {c}): ratio {r:.2}");
     }
 }
