@@ -6,7 +6,8 @@
 # and two threads, and the Rust objective on one and two threads; prints a Markdown
 # table with the ratios.
 #
-# usage: tools/adbench/compare_reference.sh [--budget SECONDS] [--no-jacobian] [ADBENCH_FILE.txt ...]
+# usage: tools/adbench/compare_reference.sh [--budget SECONDS] [--no-jacobian]
+#            [--jacobian-max-mb MB] [ADBENCH_FILE.txt ...]
 #
 # Without files: the largest input of each problem in the ADBench data folder
 # ($FUT_ADBENCH_DATA, else ../shared/adbench next to the project root): GMM by N·K·D²,
@@ -14,6 +15,9 @@
 # their sizes, from the files' headers. A file's problem is the folder under the data
 # folder it sits in (gmm, ba, hand, lstm). --budget bounds the seconds spent timing
 # one entry at one thread count (default 60; at least one call is always timed).
+# The Jacobian is left out for a converted input over --jacobian-max-mb megabytes
+# (default 200): BA's largest file gives a 1 GB input whose CSR Jacobian needs about
+# 11 GB.
 # Inputs are converted once, into target/adbench-compare/ (or $FUT_ADBENCH_WORK).
 set -euo pipefail
 
@@ -23,12 +27,14 @@ data=${FUT_ADBENCH_DATA:-$root/../shared/adbench}
 work=${FUT_ADBENCH_WORK:-$root/target/adbench-compare}
 budget=60
 jacobian=1
+jacobian_max_mb=200
 files=()
 while [ $# -gt 0 ]; do
     case $1 in
         --budget) budget=${2:?--budget needs a number of seconds}; shift 2 ;;
         --no-jacobian) jacobian=0; shift ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --jacobian-max-mb) jacobian_max_mb=${2:?--jacobian-max-mb needs a number}; shift 2 ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "compare_reference.sh: unknown option $1" >&2; exit 2 ;;
         *) files+=("$1"); shift ;;
     esac
@@ -134,7 +140,13 @@ for f in "${files[@]}"; do
     o1=$(time_entry "$exe" calculate_objective "$in" 1)
     o2=$(time_entry "$exe" calculate_objective "$in" 2)
     j1=""
-    if [ "$jacobian" = 1 ]; then j1=$(time_entry "$exe" calculate_jacobian "$in" 1); fi
+    if [ "$jacobian" = 1 ]; then
+        if [ "$(stat -c %s "$in")" -gt $((jacobian_max_mb * 1000000)) ]; then
+            echo "leaving out the Jacobian of $rel: its input is over $jacobian_max_mb MB" >&2
+        else
+            j1=$(time_entry "$exe" calculate_jacobian "$in" 1)
+        fi
+    fi
     row="| \`$rel\` | $(ms "$o1") | $(ms "$j1") | $(ratio "$j1" "$o1") | $(ms "$o2") | $(ms "$r1") | $(ms "$r2") | $(ratio "$o1" "$r1") | $(ratio "$o2" "$r2") |"
     echo "$row" >&2
     rows+=("$row")
