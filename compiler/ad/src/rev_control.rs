@@ -8,7 +8,8 @@
 //!   running the iterations backwards that restores an iteration's
 //!   parameters, re-executes its body and sweeps it back. Its loop
 //!   parameters are the adjoints of the loop parameters and of the free
-//!   variables the body touches. In a `#[true_dep]` loop, an array changed
+//!   variables the body touches; those of arrays are unique, so the swept
+//!   body updates them in place. In a `#[true_dep]` loop, an array changed
 //!   only by in-place updates is not checkpointed: the return loop carries
 //!   it and rebuilds each iteration's value ([`crate::true_dep`]).
 //! - before either sweep, [`Ctx::prepare_loops`] rewrites the loops of the
@@ -400,6 +401,11 @@ impl Ctx<'_> {
             lparams.push((Param::unique(*cur), init.into()));
             pat.push(self.fresh("carried", self.ty(*cur)));
         }
+        let params_restored: Vec<VarId> = (0..pvars.len())
+            .filter(|&j| consumed.contains(&ps[j]))
+            .map(|j| ps[j])
+            .collect();
+        let b = self.elide_restore_copies(b, &result, &params_restored);
         self.push(
             out,
             pat.clone(),
@@ -427,6 +433,94 @@ impl Ctx<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The body `stms` of a return loop (with results `result`) without
+    /// its dead statements, and with the copy restoring each parameter of
+    /// `restored` made a plain alias of its source when nothing left
+    /// consumes the parameter. The body consumes a parameter it updates in
+    /// place, but the return sweep only needs the intermediate values of
+    /// the re-executed body: when the updated arrays are dead, so is the
+    /// update, and the copy is not needed.
+    fn elide_restore_copies(
+        &self,
+        stms: Vec<Stm>,
+        result: &[Operand],
+        restored: &[VarId],
+    ) -> Vec<Stm> {
+        if restored.is_empty() {
+            return stms;
+        }
+        // Dead statements, at the top level.
+        let mut live: HashSet<VarId> = HashSet::new();
+        for o in result {
+            if let Some(v) = o.var() {
+                self.mark_live(v, &mut live);
+            }
+        }
+        let mut kept = Vec::with_capacity(stms.len());
+        for stm in stms.into_iter().rev() {
+            let needed = stm.pat.iter().any(|v| live.contains(v))
+                || opt::simplify::analysis::has_effect(&stm.exp);
+            if !needed {
+                continue;
+            }
+            for v in &stm.pat {
+                self.mark_live(*v, &mut live);
+            }
+            let mut uses = HashSet::new();
+            ir::uses::exp_uses(self.vars(), &stm.exp, &mut uses);
+            for v in uses {
+                self.mark_live(v, &mut live);
+            }
+            kept.push(stm);
+        }
+        kept.reverse();
+        // The variables consumed, and those aliasing each restored parameter.
+        let no_functions = ir::PrimaryMap::new();
+        let mut consumed = HashSet::new();
+        for s in &kept {
+            ir::uses::exp_consumes(&no_functions, self.vars(), &s.exp, &mut consumed);
+        }
+        let mut aliases: HashMap<VarId, VarId> = restored.iter().map(|&p| (p, p)).collect();
+        for s in &kept {
+            let src = match &s.exp {
+                Exp::Atom(Operand::Var(x))
+                | Exp::Index(x, _)
+                | Exp::Reshape { arr: x, .. }
+                | Exp::Rearrange { arr: x, .. } => aliases.get(x).copied(),
+                _ => None,
+            };
+            if let (Some(p), [y]) = (src, s.pat.as_slice())
+                && !self.ty(*y).shape.is_empty()
+            {
+                aliases.insert(*y, p);
+            }
+        }
+        let still: HashSet<VarId> = consumed
+            .iter()
+            .filter_map(|v| aliases.get(v).copied())
+            .collect();
+        for s in &mut kept {
+            if let (Exp::Copy(src), [p]) = (&s.exp, s.pat.as_slice())
+                && restored.contains(p)
+                && !still.contains(p)
+            {
+                s.exp = Exp::Atom(Operand::Var(*src));
+            }
+        }
+        kept
+    }
+
+    /// Marks `v` and the sizes its type names as live.
+    fn mark_live(&self, v: VarId, live: &mut HashSet<VarId>) {
+        if live.insert(v) {
+            for d in self.ty(v).shape {
+                if let ir::Size::Var(s) = d {
+                    self.mark_live(s, live);
+                }
+            }
+        }
     }
 
     /// The return sweep of an `if`.
