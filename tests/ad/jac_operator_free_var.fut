@@ -4,16 +4,14 @@
 -- 1 + c (a ⊕ b) = (1 + c a)(1 + c b)).  The derivative with respect to x[0]
 -- includes the operator's dependence on c.
 --   y = [reduce (⊕) 0 x] ++ scan (⊕) 0 x ++ reduce_by_index into 2 bins (i % 2)
--- Tagged no_ir and no_multicore (the multicore backend compiles through the
--- same pipeline): on the IR pipeline vjp (and mjp) give the free variable of
--- a general operator no adjoint (reduce, scan and reduce_by_index alike),
--- so column 0 misses the operator's part.  The smallest program is
+-- Regression: vjp and mjp once gave the free variable of a general
+-- operator no adjoint, so column 0 missed the operator's part; the
+-- smallest program was
 --   def main (c: f64) (xs: []f64) =
 --     vjp (\c -> reduce (\a b -> a + b + c * a * b) 0 xs) c 1
--- on 0.5 [1, 2], which gives 0 instead of 2.  jvp and jmp are right.
+-- on 0.5 [1, 2], which gave 0 instead of 2.
 -- The expected Jacobian agrees with central finite differences (h = 1e-6).
 -- ==
--- tags { no_ir no_multicore }
 -- entry: jac
 -- input { [0.5, -1.5, 2.0] }
 -- output { [[-3.75, 2.5, 0.3125],

@@ -4,14 +4,13 @@
 -- (scatter (copy x) [0] [x1 x2]) = x1^2 x2^2 + x1^2 + x2^2, so
 -- H11 = 2 x2^2 + 2, H22 = 2 x1^2 + 2, H12 = 4 x1 x2; at [5, 2, 3]:
 -- [[0, 0, 0], [0, 20, 24], [0, 24, 10]].
--- Tagged no_ir and no_multicore (the multicore backend compiles through the
--- same pipeline): on the IR pipeline vjp of vjp through a scatter stops with
--- an internal error ("no entry found for key", compiler/ad/src/rev_acc.rs,
--- reversing the accumulator code of the inner vjp); the smallest program is
+-- Regression: reversing the inner vjp's return sweep once gave the
+-- compiler an internal error, as the adjoint of the scatter's restored
+-- destination (an accumulator inside a map) was moved to the destination
+-- inside the map's lambda; the smallest program was
 --   def f [n] (x: [n]f64) : f64 = (scatter (replicate n 0) [0] [x[1]])[0]
 --   def main [n] (x: [n]f64) (v: [n]f64) = vjp (\y -> vjp f y 1) x v
 -- ==
--- tags { no_ir no_multicore }
 -- entry: hess
 -- input { [5.0, 2.0, 3.0] } output { [[0.0, 0.0, 0.0], [0.0, 20.0, 24.0], [0.0, 24.0, 10.0]] }
 

@@ -198,10 +198,19 @@ impl Ctx<'_> {
             };
             if stm.pat.iter().any(|v| self.adj.contains_key(v)) {
                 self.rev_stm(out, stm)?;
-                let moved: Vec<(VarId, Operand)> = self
+                // An accumulator adjoint of a restored array belongs to the
+                // map whose lambda this is (the array is free in it): it
+                // stays with the array the statements now read.
+                let pairs: Vec<(VarId, VarId)> = self
                     .restored
                     .iter()
                     .filter_map(|(d, r)| Some((*d, r.var()?)))
+                    .collect();
+                let moved: Vec<(VarId, Operand)> = pairs
+                    .into_iter()
+                    .filter(|(_, r)| self.acc_adj(*r).is_none())
+                    .collect::<Vec<_>>()
+                    .into_iter()
                     .filter_map(|(d, r)| Some((d, self.adj.remove(&r)?)))
                     .collect();
                 for (d, a) in moved {
