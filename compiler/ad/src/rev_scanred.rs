@@ -1079,28 +1079,36 @@ impl Ctx<'_> {
             commutative: sr.commutative,
         };
         let bops: Vec<Operand> = bp.iter().copied().map(Operand::Var).collect();
-        // Adjoints the column rules give variables free in the operator
-        // would be bound inside the map over columns: they are dropped.
+        // The column rules give the variables free in the operator their
+        // adjoints through one column, inside the map over columns: the
+        // map returns them (zeros where a column gave none) and they are
+        // summed over the columns.
+        let closure = self.closure_vars(&csr.op);
         let saved = self.enter_scope();
         let res = if scan {
             self.rev_scan(&mut b, w, &csr, yp, xp, &bops)
         } else {
             self.rev_reduce(&mut b, w, &csr, xp, &bops)
         };
+        let mut result = Vec::new();
+        if res.is_ok() {
+            for v in &closure {
+                result.push(self.adj_or_zero(&mut b, *v)?);
+            }
+        }
         self.leave_scope(saved);
         let res = res?;
-        let ret: Vec<Type> = res.iter().map(|v| self.ty(*v)).collect();
+        let mut ret: Vec<Type> = closure.iter().map(|v| self.ty(*v)).collect();
+        ret.extend(res.iter().map(|v| self.ty(*v)));
+        result.extend(res.into_iter().map(Operand::Var));
         let mut lparams: Vec<Param> = params.iter().copied().map(Param::new).collect();
         lparams.push(Param::new(c));
         let lam = Lambda {
             params: lparams,
             ret,
-            body: Body {
-                stms: b,
-                result: res.into_iter().map(Operand::Var).collect(),
-            },
+            body: Body { stms: b, result },
         };
-        let cols = self.emit_screma(out, "adj_cols", d, inputs, Vec::new(), lam);
+        let cols = self.emit_map_summing(out, "adj_cols", d, inputs, lam, &closure)?;
         let mut adjs = Vec::new();
         for v in cols {
             let t = transpose(self, out, v, true)?;
@@ -1504,20 +1512,36 @@ impl Ctx<'_> {
         };
         let id = self.id_lambda(&[mt, rt.clone()]);
         let cs = self.emit_screma(out, "adj_scan", w, aff, vec![compose], id)[1];
-        self.map_index(
-            out,
-            "adj_scan",
-            w,
-            std::slice::from_ref(&rt),
-            move |cx, b, i| {
-                let last = cx.bin(b, BinOp::Sub, w, Operand::i64(1))?;
-                let j = cx.bin(b, BinOp::Sub, last, i)?;
-                let c = cx.index_row_op(b, cs, j)?;
-                let (prev, xi) = prev_x(cx, b, i)?;
-                let (_, gx) = op_vjp(cx, b, prev, xi, c)?;
-                Ok(vec![gx])
+        // x̄ᵢ, and the adjoints of the operator's free variables through
+        // each application, by the vjp at (yᵢ₋₁, xᵢ) with seed cᵢ.
+        let closure = self.closure_vars(&sr.op);
+        let i = self.fresh("i", Type::scalar(ir::PrimType::I64));
+        let mut b = Vec::new();
+        let last = self.bin(&mut b, BinOp::Sub, w, Operand::i64(1))?;
+        let j = self.bin(&mut b, BinOp::Sub, last, i.into())?;
+        let c = self.index_row_op(&mut b, cs, j)?;
+        let (prev, xi) = prev_x(self, &mut b, i.into())?;
+        let f = self.op_copy(&sr.op, false);
+        let pat: Vec<VarId> = (0..3).map(|_| self.fresh("g", rt.clone())).collect();
+        let mut result = self.vjp_closure(
+            &pat,
+            &ir::AdExp {
+                lambda: f,
+                primals: vec![prev, xi],
+                seeds: vec![c],
             },
-        )
+            &mut b,
+            &closure,
+        )?;
+        result.push(pat[2].into());
+        let mut ret: Vec<Type> = closure.iter().map(|c| self.ty(*c)).collect();
+        ret.push(rt);
+        let lam = Lambda {
+            params: vec![Param::new(i)],
+            ret,
+            body: Body { stms: b, result },
+        };
+        self.emit_map_summing(out, "adj_scan", w, Vec::new(), lam, &closure)
     }
 
     /// `arr[i]` as an operand, copied when it is an array.
