@@ -159,7 +159,13 @@ impl Ctx<'_> {
         };
         let seeds: Vec<Option<Operand>> =
             stm.pat.iter().map(|v| self.adj.get(v).copied()).collect();
-        let outer: Vec<Operand> = accs.iter().map(|x| self.adj[x]).collect();
+        let Some(outer) = accs
+            .iter()
+            .map(|x| self.adj.get(x).copied())
+            .collect::<Option<Vec<Operand>>>()
+        else {
+            return Err(self.err("internal error: an if rule without an accumulator"));
+        };
         let mut branches = Vec::new();
         for branch in [then_body, else_body] {
             let (_, b2) = self.rename(&[], branch);
@@ -187,7 +193,13 @@ impl Ctx<'_> {
         free.sort_by_key(|v| v.as_u32());
         let mut bodies = Vec::new();
         for (mut stms, adj, _) in branches {
-            let mut result: Vec<Operand> = accs.iter().map(|x| adj[x]).collect();
+            let Some(mut result) = accs
+                .iter()
+                .map(|x| adj.get(x).copied())
+                .collect::<Option<Vec<Operand>>>()
+            else {
+                return Err(self.err("internal error: a branch lost an accumulator adjoint"));
+            };
             for f in &free {
                 result.push(match adj.get(f) {
                     Some(a) => *a,
