@@ -98,11 +98,12 @@ impl Checker<'_> {
             t
         };
         let t = match name {
-            "+" | "-" | "*" | "/" | "%" | "//" | "%%" | "**" => {
+            "+" | "-" | "*" | "/" | "%" | "**" => {
                 let t = class(self, mask_numeric());
                 arrow(t.clone(), arrow(t.clone(), t))
             }
-            "&" | "|" | "^" | "<<" | ">>" | ">>>" => {
+            // Quotient and remainder rounding towards zero exist for integers only.
+            "//" | "%%" | "&" | "|" | "^" | "<<" | ">>" | ">>>" => {
                 let t = class(self, mask_integral());
                 arrow(t.clone(), arrow(t.clone(), t))
             }
