@@ -437,8 +437,10 @@ impl Unifier {
                 if (size_has_var(&x) || size_has_var(&y)) && size_poly(&x) != size_poly(&y) =>
             {
                 // Size parameters inside a compound size are inferred by matching
-                // the structure (`n*m` against `k*l`).
-                if o1 == o2 {
+                // the structure (`n*m` against `k*l`), only where the two structures
+                // agree: after constant folding `2*k*1` is `2*k`, and matching it
+                // against `n*m*l` would take `l` to be `k`.
+                if o1 == o2 && self.same_structure(&x, &y) {
                     let (a1, b1, a2, b2) = (a1.clone(), b1.clone(), a2.clone(), b2.clone());
                     self.unify_size(&a1, &a2)?;
                     self.unify_size(&b1, &b2)?;
@@ -460,6 +462,19 @@ impl Unifier {
                 Err(UErr::Unknown(x.clone(), y.clone()))
             }
             _ => Ok(()),
+        }
+    }
+
+    /// Whether two sizes have the same operator structure, where an unresolved size
+    /// variable stands for any subtree: the condition for matching them part by part.
+    fn same_structure(&self, x: &Size, y: &Size) -> bool {
+        match (self.size(x), self.size(y)) {
+            (Size::Var(_), _) | (_, Size::Var(_)) => true,
+            (Size::Op(o1, a1, b1), Size::Op(o2, a2, b2)) => {
+                o1 == o2 && self.same_structure(&a1, &a2) && self.same_structure(&b1, &b2)
+            }
+            (Size::Op(..), _) | (_, Size::Op(..)) => false,
+            _ => true,
         }
     }
 
