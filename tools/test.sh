@@ -3,13 +3,16 @@
 # integration tests of every crate, then the .fut corpus under tests/ on the reference
 # interpreter, then the same corpus through the core-IR pipeline (internalise, optimise
 # and differentiate with the verifier after every pass, run on the IR interpreter, and
-# compare with the reference interpreter).
+# compare with the reference interpreter), then on the multicore backend.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --locked
 cargo build --locked -p fut
 ./target/debug/fut test -i tests/
 ./target/debug/fut test --backend=ir tests/
+# The same corpus on the multicore backend: every program compiled to Rust, all of
+# them built into one executable (docs/multicore.md).
+./target/debug/fut test --backend=multicore tests/
 # The ADBench programs (bench-suite/adbench/README.md) on prepared data.
 python3 -m unittest discover -s tools/adbench
 python3 tools/adbench/adbench.py selfcheck

@@ -33,7 +33,16 @@ where
     O: Send,
     F: Fn(usize, usize) -> R<O> + Sync + Send,
 {
-    let n = chunk_count(w);
+    par_chunks_n(w, chunk_count(w), f)
+}
+
+/// Like [`par_chunks`] with `n` chunks.
+pub fn par_chunks_n<O, F>(w: usize, n: usize, f: F) -> R<Vec<O>>
+where
+    O: Send,
+    F: Fn(usize, usize) -> R<O> + Sync + Send,
+{
+    let n = n.clamp(1, w.max(1));
     if n <= 1 {
         return Ok(vec![f(0, w)?]);
     }
@@ -48,13 +57,33 @@ where
         .collect()
 }
 
-/// Concatenates the per-chunk buffers of one mapped result.
-pub fn concat_chunks<T: Clone>(parts: Vec<Vec<T>>) -> Vec<T> {
-    let mut parts = parts.into_iter();
-    let mut out = parts.next().unwrap_or_default();
-    for p in parts {
-        out.extend(p);
+/// How many chunks a histogram of `bins` buckets over `w` iterations is
+/// split into: each chunk fills a partial histogram of `bins` buckets, so
+/// the chunks are capped such that the partials cost no more than the
+/// iterations themselves (1: update the destination directly).
+pub fn hist_chunks(w: usize, bins: usize) -> usize {
+    chunk_count(w).min(w / bins.max(1)).max(1)
+}
+
+/// Concatenates the per-chunk buffers of one mapped result, copying the
+/// chunks in parallel.
+pub fn concat_chunks<T: Copy + Default + Send + Sync>(parts: Vec<Vec<T>>) -> Vec<T> {
+    if parts.len() <= 1 {
+        return parts.into_iter().next().unwrap_or_default();
     }
+    let total = parts.iter().map(Vec::len).sum();
+    let mut out = vec![T::default(); total];
+    let mut slices = Vec::with_capacity(parts.len());
+    let mut rest = out.as_mut_slice();
+    for p in &parts {
+        let (head, tail) = rest.split_at_mut(p.len());
+        slices.push(head);
+        rest = tail;
+    }
+    slices
+        .into_par_iter()
+        .zip(parts.par_iter())
+        .for_each(|(dst, src)| dst.copy_from_slice(src));
     out
 }
 
@@ -100,5 +129,7 @@ mod tests {
         let mut parts = vec![vec![1, 3], vec![2, 5]];
         offset_chunks(&mut parts, &[None, Some(3)], |a, b| Ok(a + b)).unwrap();
         assert_eq!(parts, vec![vec![1, 3], vec![5, 8]]);
+        assert_eq!(hist_chunks(10, 1000), 1);
+        assert!(hist_chunks(1 << 20, 10) >= 1);
     }
 }

@@ -56,6 +56,8 @@ pub struct FnEmitter<'a> {
     /// The operator closure of each accumulator variable (`None`: updates
     /// overwrite).
     acc_ops: HashMap<VarId, Option<String>>,
+    /// The neutral element (a Rust expression) of each accumulator operator.
+    acc_neutral: HashMap<String, String>,
     fresh: usize,
     /// Nesting depth of parallel regions being emitted.
     in_par: usize,
@@ -120,6 +122,7 @@ impl<'a> FnEmitter<'a> {
             out: String::new(),
             levels: Vec::new(),
             acc_ops: HashMap::new(),
+            acc_neutral: HashMap::new(),
             fresh: 0,
             in_par: 0,
             unsafe_depth: 0,
@@ -571,15 +574,22 @@ impl<'a> FnEmitter<'a> {
                     && flatten::seg_op(self.f, s).is_some();
                 crate::soac::screma(self, s, sc, par, sp)
             }
-            Exp::Hist(h) => crate::soac::hist(self, s, h, sp),
+            Exp::Hist(h) => {
+                if self.in_par == 0 && flatten::seg_op(self.f, s) == Some(flatten::SegOp::Hist) {
+                    crate::seghist::seg_hist(self, h, sp)
+                } else {
+                    crate::soac::hist(self, s, h, sp)
+                }
+            }
             Exp::Scatter(sc) => crate::soac::scatter(self, s, sc, sp),
             Exp::WithAcc(wa) => {
                 self.w("{\n");
                 let mut params = Vec::new();
                 for (k, (input, p)) in wa.inputs.iter().zip(&wa.lambda.params).enumerate() {
                     let op = match &input.op {
-                        Some((l, _)) => {
+                        Some((l, ne)) => {
                             let name = format!("accop_{}_{k}", self.next_id());
+                            self.acc_neutral.insert(name.clone(), self.read(ne));
                             let t = scalar::rust_prim(self.ty(input.arr)?.elem);
                             writeln!(self.out, "let {name} = |x_: {t}, y_: {t}| -> R<{t}> {{").ok();
                             self.lambda_call_body(l, &["x_".into(), "y_".into()])?;
@@ -761,6 +771,22 @@ impl<'a> FnEmitter<'a> {
             self.in_par -= 1;
         }
         r
+    }
+
+    pub(crate) fn enter_par(&mut self) {
+        self.in_par += 1;
+    }
+
+    pub(crate) fn leave_par(&mut self) {
+        self.in_par -= 1;
+    }
+
+    /// The operator closure and neutral element of accumulator `v`, when it
+    /// has an operator.
+    pub(crate) fn acc_op(&self, v: VarId) -> Option<(String, String)> {
+        let op = self.acc_ops.get(&v)?.clone()?;
+        let ne = self.acc_neutral.get(&op)?.clone();
+        Some((op, ne))
     }
 
     pub(crate) fn set_acc_op(&mut self, v: VarId, from: VarId) {

@@ -25,6 +25,7 @@
 pub mod emit;
 pub mod runtime_sources;
 pub mod scalar;
+pub mod seghist;
 pub mod soac;
 
 use std::collections::BTreeMap;
@@ -260,5 +261,49 @@ fn collect_spans(
                 collect_spans(&op.op.body, out, locate);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = "fun main(n: i64, xs: [n]f64) -> (f64, [n]f64) {
+  let s: f64 = screma(n, xs)
+    reduce(\\(a: f64, b: f64) -> (f64) {
+      let c: f64 = add(a, b)
+      in (c)
+    }, 0.0f64)
+    map(\\(x: f64) -> (f64) {
+      let y: f64 = mul(x, x)
+      in (y)
+    })
+  let i: f64 = xs[3i64]
+  let ys: [n]f64 = copy(xs)
+  let zs: [n]f64 = ys with [0i64] = i
+  in (s, zs)
+}
+";
+
+    #[test]
+    fn segmented_reduction_bounds_checks_and_in_place_updates() {
+        let prog = ir::parse::parse_program(SRC).unwrap();
+        let m = program_module(&prog, &Options::default(), &|_| String::new()).unwrap();
+        // The reduction is a segmented operation on chunks, combined in order.
+        assert!(m.contains("par::par_chunks_n("), "{m}");
+        // Indexing is checked and names the statement's span.
+        assert!(m.contains(".get1("), "{m}");
+        // `ys` is moved into its update (its last use), not cloned.
+        assert!(!m.contains("clone().update1"), "{m}");
+        assert!(m.contains("pub const BATCH"), "{m}");
+        assert!(!m.contains("PROGRAM"), "{m}");
+        let unchecked = Options {
+            safe: false,
+            standalone: true,
+            ..Options::default()
+        };
+        let m = program_module(&prog, &unchecked, &|_| "p.fut:1:1-1:2".into()).unwrap();
+        assert!(!m.contains(".get1("), "{m}");
+        assert!(m.contains("pub static PROGRAM"), "{m}");
     }
 }

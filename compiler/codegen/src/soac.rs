@@ -10,7 +10,7 @@ use crate::scalar::rust_prim;
 
 type E<T> = Result<T, String>;
 
-fn tuple(items: &[String]) -> String {
+pub(crate) fn tuple(items: &[String]) -> String {
     if items.len() == 1 {
         format!("({},)", items[0])
     } else {
@@ -21,7 +21,7 @@ fn tuple(items: &[String]) -> String {
 /// Emits `let NAME = |..| -> R<..> { .. };` for a scan or reduction
 /// operator; the closure takes `2k` arguments and returns one value (k = 1)
 /// or a tuple.
-fn op_closure(em: &mut FnEmitter, name: &str, op: &ScanRed) -> E<()> {
+pub(crate) fn op_closure(em: &mut FnEmitter, name: &str, op: &ScanRed) -> E<()> {
     let k = op.neutral.len();
     let mut params = Vec::new();
     let mut args = Vec::new();
@@ -67,7 +67,12 @@ struct Outputs {
     collectors: Vec<(String, Type)>,
 }
 
-fn lambda_args(em: &FnEmitter, id: usize, inputs: &[VarId], l: &ir::Lambda) -> E<Vec<String>> {
+pub(crate) fn input_args(
+    em: &FnEmitter,
+    id: usize,
+    inputs: &[VarId],
+    l: &ir::Lambda,
+) -> E<Vec<String>> {
     let mut args = Vec::new();
     let mut acc_k = 0;
     for v in inputs {
@@ -104,7 +109,7 @@ fn acc_states(em: &mut FnEmitter, id: usize, inputs: &[VarId], l: &ir::Lambda) -
     Ok(k)
 }
 
-fn check_inputs(em: &mut FnEmitter, id: usize, inputs: &[VarId], sp: &str) -> E<()> {
+pub(crate) fn check_inputs(em: &mut FnEmitter, id: usize, inputs: &[VarId], sp: &str) -> E<()> {
     for v in inputs {
         if !em.var_type(*v)?.acc {
             em.write(&format!(
@@ -147,7 +152,7 @@ fn screma_loop(
         ));
     }
     em.write(&format!("for i_{id} in {lo}..{hi} {{\n"));
-    let args = lambda_args(em, id, &s.inputs, &s.map)?;
+    let args = input_args(em, id, &s.inputs, &s.map)?;
     let r = em.inline_body(&s.map, &args, false)?;
     em.write(&format!("let r_{id} = {r};\n"));
     let field = |k: usize| format!("r_{id}.{k}");
@@ -251,7 +256,7 @@ pub fn screma(em: &mut FnEmitter, stm: &Stm, s: &Screma, par: bool, sp: &str) ->
                 .push((format!("col_{id}_{}", n_scan + k), t.clone()));
         }
     }
-    let n_acc = acc_states(em, id, &s.inputs, &s.map)?;
+    acc_states(em, id, &s.inputs, &s.map)?;
     // Accumulator results carry the operators of the inputs they came from.
     let acc_inputs: Vec<VarId> = s
         .inputs
@@ -271,103 +276,50 @@ pub fn screma(em: &mut FnEmitter, stm: &Stm, s: &Screma, par: bool, sp: &str) ->
             acc_k += 1;
         }
     }
-    if par && n_acc == 0 {
-        let mut part_types: Vec<String> = outs
-            .collectors
-            .iter()
-            .map(|(_, t)| format!("Vec<{}>", rust_prim(t.elem)))
-            .collect();
-        part_types.extend(outs.red_states.iter().map(|(_, t)| rust_type(t)));
-        part_types.extend(
-            outs.collectors
-                .iter()
-                .map(|_| "Option<Vec<usize>>".to_string()),
-        );
-        em.write(&format!(
-            "let parts_{id} = par::par_chunks(w_{id}, |lo_{id}: usize, hi_{id}: usize| -> R<{}> {{\n",
-            tuple(&part_types)
-        ));
-        screma_loop(
-            em,
-            id,
-            s,
-            &outs,
-            &format!("lo_{id}"),
-            &format!("hi_{id}"),
-            sp,
-        )?;
-        let mut fields: Vec<String> = outs.collectors.iter().map(|(c, _)| c.clone()).collect();
-        fields.extend(outs.red_states.iter().map(|(r, _)| r.clone()));
-        fields.extend(outs.collectors.iter().map(|(c, _)| format!("shp_{c}")));
-        em.write(&format!("Ok({})\n}})?;\n", tuple(&fields)));
-        // Combine the chunks' partials in order.
-        for (c, t) in &outs.collectors {
-            em.write(&format!(
-                "let mut pc_{c}: Vec<Vec<{}>> = Vec::new();\nlet mut shp_{c}: Option<Vec<usize>> = None;\n",
-                rust_prim(t.elem)
-            ));
+    let results = {
+        let mut results = Vec::new();
+        let mut coll = outs.collectors.iter();
+        for _ in 0..n_scan {
+            if let Some((c, t)) = coll.next() {
+                results.push(collected(em, id, c, t, &stm.exp, sp));
+            }
         }
-        let mut ne = s.reduces.iter().flat_map(|x| x.neutral.iter());
-        for (name, t) in &outs.red_states {
-            let n = ne
-                .next()
-                .map(|o| em.operand_by_value(o))
-                .unwrap_or_default();
-            em.write(&format!("let mut {name}: {} = {n};\n", rust_type(t)));
+        results.extend(outs.red_states.iter().map(|(r, _)| r.clone()));
+        let mut acc_k = 0;
+        for t in &rets[n_scan + n_red..] {
+            if t.acc {
+                results.push(format!("as_{id}_{acc_k}"));
+                acc_k += 1;
+            } else if let Some((c, t)) = coll.next() {
+                results.push(collected(em, id, c, t, &stm.exp, sp));
+            }
         }
-        let nc = outs.collectors.len();
-        let nr = outs.red_states.len();
-        let pnames: Vec<String> = (0..2 * nc + nr).map(|k| format!("q{k}_")).collect();
-        em.write(&format!(
-            "for part_ in parts_{id} {{\nlet {} = part_;\n",
-            tuple(&pnames)
-        ));
-        for (k, (c, _)) in outs.collectors.iter().enumerate() {
-            em.write(&format!(
-                "pc_{c}.push(q{k}_);\nif shp_{c}.is_none() {{ shp_{c} = q{}_; }}\n",
-                nc + nr + k
-            ));
+        results
+    };
+    let accs: Option<Vec<(String, String)>> = acc_inputs.iter().map(|v| em.acc_op(*v)).collect();
+    match accs {
+        _ if !par => screma_loop(em, id, s, &outs, "0", &format!("w_{id}"), sp)?,
+        Some(ops) if ops.is_empty() => {
+            let nc = format!("par::chunk_count(w_{id})");
+            par_screma(em, id, s, &outs, n_scan, &[], &nc, sp)?;
         }
-        let mut r0 = 0;
-        for (j, rd) in s.reduces.iter().enumerate() {
-            let m = rd.neutral.len();
-            let st: Vec<String> = outs.red_states[r0..r0 + m]
-                .iter()
-                .map(|x| x.0.clone())
+        Some(ops) if s.scans.is_empty() => {
+            // Accumulators with operators: each chunk updates its own partial
+            // accumulators, combined afterwards; one chunk updates them in place.
+            let sizes: Vec<String> = (0..ops.len())
+                .map(|k| format!("as_{id}_{k}.as_slice().len()"))
                 .collect();
-            let xs: Vec<String> = (0..m).map(|k| format!("q{}_", nc + r0 + k)).collect();
-            em.write(&apply_op(&format!("rop_{id}_{j}"), &st, &xs));
-            r0 += m;
-        }
-        em.write("}\n");
-        for (j, (c, t)) in outs.collectors.iter().take(n_scan).enumerate() {
-            let tn = rust_type(t);
             em.write(&format!(
-                "{{\nlet mut car_: Vec<Option<{tn}>> = Vec::new();\nlet mut run_: Option<{tn}> = None;\nfor p_ in &pc_{c} {{\ncar_.push(run_);\nif let Some(&l_) = p_.last() {{\nrun_ = Some(match run_ {{ None => l_, Some(r_) => sop_{id}_{j}(r_, l_)? }});\n}}\n}}\npar::offset_chunks(&mut pc_{c}, &car_, |a_, b_| sop_{id}_{j}(a_, b_))?;\n}}\n"
+                "let nc_{id} = par::hist_chunks(w_{id}, {});\nif nc_{id} <= 1 {{\n",
+                sizes.join(" + ")
             ));
+            screma_loop(em, id, s, &outs, "0", &format!("w_{id}"), sp)?;
+            em.write(&format!("{}\n}} else {{\n", tuple(&results)));
+            par_screma(em, id, s, &outs, n_scan, &ops, &format!("nc_{id}"), sp)?;
+            em.write(&format!("{}\n}}\n}}", tuple(&results)));
+            return Ok(());
         }
-        for (c, _) in &outs.collectors {
-            em.write(&format!("let {c} = par::concat_chunks(pc_{c});\n"));
-        }
-    } else {
-        screma_loop(em, id, s, &outs, "0", &format!("w_{id}"), sp)?;
-    }
-    let mut results = Vec::new();
-    let mut coll = outs.collectors.iter();
-    for _ in 0..n_scan {
-        if let Some((c, t)) = coll.next() {
-            results.push(collected(em, id, c, t, &stm.exp, sp));
-        }
-    }
-    results.extend(outs.red_states.iter().map(|(r, _)| r.clone()));
-    let mut acc_k = 0;
-    for t in &rets[n_scan + n_red..] {
-        if t.acc {
-            results.push(format!("as_{id}_{acc_k}"));
-            acc_k += 1;
-        } else if let Some((c, t)) = coll.next() {
-            results.push(collected(em, id, c, t, &stm.exp, sp));
-        }
+        _ => screma_loop(em, id, s, &outs, "0", &format!("w_{id}"), sp)?,
     }
     em.write(&format!("{}\n}}", tuple(&results)));
     Ok(())
@@ -399,7 +351,7 @@ pub fn hist(em: &mut FnEmitter, stm: &Stm, h: &Hist, sp: &str) -> E<()> {
     }
     acc_states(em, id, &h.inputs, &h.map)?;
     em.write(&format!("for i_{id} in 0..w_{id} {{\n"));
-    let args = lambda_args(em, id, &h.inputs, &h.map)?;
+    let args = input_args(em, id, &h.inputs, &h.map)?;
     let r = em.inline_body(&h.map, &args, false)?;
     em.write(&format!("let r_{id} = {r};\n"));
     let mut off = 0;
@@ -469,7 +421,7 @@ pub fn scatter(em: &mut FnEmitter, stm: &Stm, s: &Scatter, sp: &str) -> E<()> {
     }
     acc_states(em, id, &s.inputs, &s.map)?;
     em.write(&format!("for i_{id} in 0..w_{id} {{\n"));
-    let args = lambda_args(em, id, &s.inputs, &s.map)?;
+    let args = input_args(em, id, &s.inputs, &s.map)?;
     let r = em.inline_body(&s.map, &args, false)?;
     em.write(&format!("let r_{id} = {r};\n"));
     // The value operands' types decide between element and row writes.
@@ -497,4 +449,127 @@ pub fn scatter(em: &mut FnEmitter, stm: &Stm, s: &Scatter, sp: &str) -> E<()> {
     em.write("}\n");
     em.write(&format!("{}\n}}", tuple(&dests)));
     Ok(())
+}
+
+/// The parallel part of a segmented screma: the loop run on `nc` (a Rust
+/// expression) chunks, and the chunks' partials combined in order.
+/// `accs` are the operators and neutral elements of the accumulator
+/// inputs: each chunk updates partial accumulators of their own, which are
+/// then combined into the accumulators with the operators.
+#[allow(clippy::too_many_arguments)]
+fn par_screma(
+    em: &mut FnEmitter,
+    id: usize,
+    s: &Screma,
+    outs: &Outputs,
+    n_scan: usize,
+    accs: &[(String, String)],
+    nc: &str,
+    sp: &str,
+) -> E<()> {
+    let mut part_types: Vec<String> = outs
+        .collectors
+        .iter()
+        .map(|(_, t)| format!("Vec<{}>", rust_prim(t.elem)))
+        .collect();
+    part_types.extend(outs.red_states.iter().map(|(_, t)| rust_type(t)));
+    part_types.extend(
+        outs.collectors
+            .iter()
+            .map(|_| "Option<Vec<usize>>".to_string()),
+    );
+    for k in 0..accs.len() {
+        part_types.push(format!("Arr<{}>", acc_elem(em, s, k)?));
+    }
+    em.write(&format!(
+        "let parts_{id} = par::par_chunks_n(w_{id}, {nc}, |lo_{id}: usize, hi_{id}: usize| -> R<{}> {{\n",
+        tuple(&part_types)
+    ));
+    for (k, (_, ne)) in accs.iter().enumerate() {
+        em.write(&format!(
+            "let mut as_{id}_{k} = Arr::new(as_{id}_{k}.shape.clone(), vec![{ne}; as_{id}_{k}.as_slice().len()]);\n"
+        ));
+    }
+    screma_loop(
+        em,
+        id,
+        s,
+        outs,
+        &format!("lo_{id}"),
+        &format!("hi_{id}"),
+        sp,
+    )?;
+    let mut fields: Vec<String> = outs.collectors.iter().map(|(c, _)| c.clone()).collect();
+    fields.extend(outs.red_states.iter().map(|(r, _)| r.clone()));
+    fields.extend(outs.collectors.iter().map(|(c, _)| format!("shp_{c}")));
+    fields.extend((0..accs.len()).map(|k| format!("as_{id}_{k}")));
+    em.write(&format!("Ok({})\n}})?;\n", tuple(&fields)));
+    // Combine the chunks' partials in order.
+    for (c, t) in &outs.collectors {
+        em.write(&format!(
+            "let mut pc_{c}: Vec<Vec<{}>> = Vec::new();\nlet mut shp_{c}: Option<Vec<usize>> = None;\n",
+            rust_prim(t.elem)
+        ));
+    }
+    let mut ne = s.reduces.iter().flat_map(|x| x.neutral.iter());
+    for (name, t) in &outs.red_states {
+        let n = ne
+            .next()
+            .map(|o| em.operand_by_value(o))
+            .unwrap_or_default();
+        em.write(&format!("let mut {name}: {} = {n};\n", rust_type(t)));
+    }
+    let nc_ = outs.collectors.len();
+    let nr = outs.red_states.len();
+    let na = accs.len();
+    let pnames: Vec<String> = (0..2 * nc_ + nr + na).map(|k| format!("q{k}_")).collect();
+    em.write(&format!(
+        "for part_ in parts_{id} {{\nlet {} = part_;\n",
+        tuple(&pnames)
+    ));
+    for (k, (c, _)) in outs.collectors.iter().enumerate() {
+        em.write(&format!(
+            "pc_{c}.push(q{k}_);\nif shp_{c}.is_none() {{ shp_{c} = q{}_; }}\n",
+            nc_ + nr + k
+        ));
+    }
+    let mut r0 = 0;
+    for (j, rd) in s.reduces.iter().enumerate() {
+        let m = rd.neutral.len();
+        let st: Vec<String> = outs.red_states[r0..r0 + m]
+            .iter()
+            .map(|x| x.0.clone())
+            .collect();
+        let xs: Vec<String> = (0..m).map(|k| format!("q{}_", nc_ + r0 + k)).collect();
+        em.write(&apply_op(&format!("rop_{id}_{j}"), &st, &xs));
+        r0 += m;
+    }
+    for (k, (op, _)) in accs.iter().enumerate() {
+        em.write(&format!(
+            "{{\nlet o_ = as_{id}_{k}.make_mut();\nfor (e_, x_) in q{}_.as_slice().iter().enumerate() {{ o_[e_] = {op}(o_[e_], *x_)?; }}\n}}\n",
+            2 * nc_ + nr + k
+        ));
+    }
+    em.write("}\n");
+    for (j, (c, t)) in outs.collectors.iter().take(n_scan).enumerate() {
+        let tn = rust_type(t);
+        em.write(&format!(
+            "{{\nlet mut car_: Vec<Option<{tn}>> = Vec::new();\nlet mut run_: Option<{tn}> = None;\nfor p_ in &pc_{c} {{\ncar_.push(run_);\nif let Some(&l_) = p_.last() {{\nrun_ = Some(match run_ {{ None => l_, Some(r_) => sop_{id}_{j}(r_, l_)? }});\n}}\n}}\npar::offset_chunks(&mut pc_{c}, &car_, |a_, b_| sop_{id}_{j}(a_, b_))?;\n}}\n"
+        ));
+    }
+    for (c, _) in &outs.collectors {
+        em.write(&format!("let {c} = par::concat_chunks(pc_{c});\n"));
+    }
+    Ok(())
+}
+
+/// The element type of the `k`-th accumulator input of `s`.
+fn acc_elem(em: &FnEmitter, s: &Screma, k: usize) -> E<&'static str> {
+    let v = s
+        .inputs
+        .iter()
+        .filter(|v| em.var_type(**v).is_ok_and(|t| t.acc))
+        .nth(k)
+        .ok_or("a missing accumulator input")?;
+    Ok(rust_prim(em.var_type(*v)?.elem))
 }

@@ -106,6 +106,11 @@ impl TestOptions {
         tags.insert("disable".into());
         tags.insert("notest".into());
         tags.insert(format!("no_{}", self.backend.name()));
+        // The multicore backend compiles what the IR pipeline produces, so what
+        // the IR pipeline cannot run yet it cannot either.
+        if self.backend == Backend::Multicore {
+            tags.insert("no_ir".into());
+        }
         tags
     }
 }

@@ -9,11 +9,18 @@
 //! - a `screma` outside any other parallel operation becomes a `SegMap`
 //!   (map results only), a `SegRed` (with reductions) or a `SegScan` (with
 //!   scans), when every scan and reduction operand is a scalar, each scan
-//!   has one component, no input is an accumulator, and the statement is
-//!   not marked `#[sequential]`;
+//!   has one component, there is no scan if an input is an accumulator,
+//!   and the statement is not marked `#[sequential]`. Accumulators are
+//!   updated per chunk: partial accumulators, combined with their operator
+//!   afterwards (the backend runs the statement sequentially when an
+//!   accumulator has no operator);
 //! - everything nested inside a segmented operation is sequential (a tight
 //!   loop in the body of one chunk of the parallel iteration space);
-//! - `hist`, `scatter` and accumulator updates are sequential loops for now.
+//! - a `hist` outside any other parallel operation becomes a `SegHist` when
+//!   every destination is one-dimensional and no input is an accumulator:
+//!   each chunk of the iteration space fills its own partial histogram,
+//!   and the partials are combined into the destinations with the operator;
+//! - `scatter` and accumulator updates are sequential loops for now.
 //!
 //! Distribution and interchange (splitting a map around inner parallel
 //! operations to form perfect nests) are not done yet: the outermost
@@ -31,6 +38,8 @@ pub enum SegOp {
     /// A parallel map with scans (and possibly reductions): per-chunk scans,
     /// then each chunk offset by the totals before it.
     Scan,
+    /// A parallel histogram (per-chunk partial histograms, combined).
+    Hist,
 }
 
 impl SegOp {
@@ -40,6 +49,7 @@ impl SegOp {
             SegOp::Map => "segmap",
             SegOp::Red => "segred",
             SegOp::Scan => "segscan",
+            SegOp::Hist => "seghist",
         }
     }
 }
@@ -52,13 +62,31 @@ pub fn seg_op(f: &Function, stm: &Stm) -> Option<SegOp> {
     }
     match &stm.exp {
         Exp::Screma(s) => screma_seg_op(f, s),
+        Exp::Hist(h) => hist_seg_op(f, h),
         _ => None,
     }
 }
 
+fn hist_seg_op(f: &Function, h: &ir::Hist) -> Option<SegOp> {
+    let is_acc = |t: Option<&ir::Type>| t.is_none_or(|t| t.acc);
+    if h.inputs.iter().any(|v| is_acc(f.var_type(*v))) {
+        return None;
+    }
+    let one_dim = |v: &ir::VarId| f.var_type(*v).is_some_and(|t| t.rank() == 1 && !t.acc);
+    if !h.hists.iter().all(|op| op.dests.iter().all(one_dim)) {
+        return None;
+    }
+    h.map
+        .ret
+        .iter()
+        .all(|t| t.is_scalar())
+        .then_some(SegOp::Hist)
+}
+
 fn screma_seg_op(f: &Function, s: &Screma) -> Option<SegOp> {
     let is_acc = |t: Option<&ir::Type>| t.is_none_or(|t| t.acc);
-    if s.inputs.iter().any(|v| is_acc(f.var_type(*v))) || s.map.ret.iter().any(|t| t.acc) {
+    let accs = s.inputs.iter().any(|v| is_acc(f.var_type(*v))) || s.map.ret.iter().any(|t| t.acc);
+    if accs && !s.scans.is_empty() {
         return None;
     }
     let n_scan: usize = s.scans.iter().map(|x| x.neutral.len()).sum();
