@@ -1,13 +1,12 @@
 -- A Hessian-vector product (jvp of a vjp) of a function that reads its argument at
 -- computed indices inside a map. The reverse pass turns those reads into
--- accumulator updates (with_acc/update_acc), and the forward pass does not
--- differentiate those, so `fut test --backend=ir` stops with "jvp is not expanded".
+-- accumulator updates (with_acc/update_acc), which the forward pass did not
+-- differentiate, so `fut test --backend=ir` stopped with "jvp is not expanded".
 -- Found with the ADBench GMM objective (the strictly-lower entries of Q read by
 -- index in a map). Here f(x) = sum_i x[i] x[i+1] (cyclic), so (H v)[j] =
--- v[j+1] + v[j-1]. Tagged no_ir until the forward pass handles accumulators;
--- remove the tag then.
+-- v[j+1] + v[j-1]. Runs on the IR backend since forward mode has rules for
+-- accumulators (compiler/ad/src/fwd_acc.rs).
 -- ==
--- tags { no_ir }
 -- input { [1.0, 2.0, 0.5, 3.0] [1.0, 0.0, 2.0, -1.0] }
 -- output { [-1.0, 3.0, -1.0, 3.0] }
 

@@ -105,9 +105,8 @@ impl Ctx<'_> {
             Exp::Apply { .. } => {
                 Err(self.err("a function application inside jvp (the callee was not inlined)"))
             }
-            Exp::WithAcc(_) | Exp::UpdateAcc { .. } => {
-                Err(self.err("accumulators (with_acc/update_acc) inside jvp"))
-            }
+            Exp::WithAcc(w) => self.with_acc_stm(out, stm, w),
+            Exp::UpdateAcc { acc, idx, value } => self.update_acc_stm(out, stm, *acc, idx, value),
             Exp::Jvp(_) => Err(self.err("a jvp that could not be expanded, inside jvp")),
             Exp::Vjp(_) => Err(self.err("vjp inside jvp (reverse mode is not compiled yet)")),
             Exp::CustomVjp(c) => self.custom_vjp_stm(out, stm, c),

@@ -24,8 +24,11 @@
 //! - Numeric conversions convert the tangent (adjoint); conversions to or
 //!   from `bool` drop it. A bit cast is linear in forward mode (the tangent
 //!   is cast like the value) and drops the adjoint in reverse mode.
+//! - Accumulators (from an inner `vjp`'s expansion) carry tangent
+//!   accumulators beside them ([`fwd_acc`]); reverse mode has no rule for
+//!   them, so a `vjp` of a `vjp` through a gather is not expanded.
 //! - A construct with no rule (a function application left after inlining,
-//!   accumulators, scans in reverse mode whose elements mix arrays of
+//!   accumulators in reverse mode, scans in reverse mode whose elements mix arrays of
 //!   unknown sizes with an operator that is not elementwise) leaves its node
 //!   unexpanded; [`expand_ad`] reports it as an [`AdError`] naming the
 //!   construct.
@@ -115,6 +118,7 @@
 //!   `rearrange`, `concat`, `copy`, `scratch`.
 //! - [`control`]: `if` and `loop`.
 //! - [`soacs`]: `screma` (map, scans, reductions), `hist` and `scatter`.
+//! - [`fwd_acc`]: `with_acc` and `update_acc`.
 //! - [`jvp`]: the expansion of one `jvp` node and the per-statement dispatch.
 //! - [`adjoint`]: reverse mode's adjoint bookkeeping (accumulation, sums,
 //!   scopes, fresh copies of bodies for re-execution).
@@ -133,6 +137,7 @@ pub mod adjoint;
 pub mod arrays;
 pub mod control;
 pub mod ctx;
+pub mod fwd_acc;
 pub mod jvp;
 pub mod rev_acc;
 pub mod rev_arrays;

@@ -2,7 +2,8 @@
 //!
 //! - `screma`: the map lambda also takes the tangent rows of the inputs
 //!   that carry one (before the optional index parameter) and also returns
-//!   tangents; each scan and reduction runs the jvp of its operator on
+//!   tangents (an accumulator input with a tangent gets its tangent
+//!   accumulator as another input, returned beside it); each scan and reduction runs the jvp of its operator on
 //!   (value, tangent) pairs, with zero tangents as neutral elements.
 //! - `hist`: each histogram also updates a tangent destination with the
 //!   paired operator, at the same bucket.
@@ -34,9 +35,6 @@ impl Ctx<'_> {
         let mut params = lam.params[..n.min(lam.params.len())].to_vec();
         let mut tin = Vec::new();
         for (k, inp) in inputs.iter().enumerate() {
-            if self.ty(*inp).acc {
-                return Err(self.err("an accumulator input of a SOAC"));
-            }
             if let Some(Operand::Var(t)) = self.tangent(&(*inp).into()) {
                 let p = lam.params[k].var;
                 let tp = self.fresh_tan(p);
@@ -137,9 +135,34 @@ impl Ctx<'_> {
         result.extend_from_slice(&lam.body.result[off..]);
         ret.extend_from_slice(&lam.ret[off..]);
         pat.extend_from_slice(&stm.pat[off..]);
+        let acc_tans: Vec<bool> = s
+            .inputs
+            .iter()
+            .filter(|v| self.ty(**v).acc)
+            .map(|v| self.tangent(&(*v).into()).is_some())
+            .collect();
+        let mut acc_ord = 0;
         for &m in &mapped {
             if lam.ret[m].acc {
-                return Err(self.err("an accumulator result of a screma"));
+                // The k-th accumulator result continues the k-th
+                // accumulator input, and so do their tangents.
+                let r = lam.body.result[m];
+                let want = acc_tans.get(acc_ord).copied().unwrap_or(false);
+                acc_ord += 1;
+                match (self.tangent(&r), want) {
+                    (Some(t), true) => {
+                        result.push(t);
+                        ret.push(lam.ret[m].clone());
+                        self.tan_result(&mut pat, stm.pat[m]);
+                    }
+                    (None, false) => {}
+                    _ => {
+                        return Err(self.err(
+                            "an accumulator result of a screma whose tangent does not follow its input's",
+                        ));
+                    }
+                }
+                continue;
             }
             if differentiable(&lam.ret[m]) {
                 result.push(self.tan_or_zero(&mut bout, &lam.body.result[m])?);
@@ -171,6 +194,9 @@ impl Ctx<'_> {
     /// Emits a `hist` with tangent destinations.
     pub fn hist_stm(&mut self, out: &mut Vec<Stm>, stm: &Stm, h: &Hist) -> R<()> {
         let lam = &h.map;
+        if h.inputs.iter().any(|v| self.ty(*v).acc) {
+            return Err(self.err("an accumulator input of a hist"));
+        }
         let (params, tin) = self.map_params(lam, &h.inputs)?;
         let mut bout = Vec::new();
         self.diff_body(&lam.body, &mut bout)?;
@@ -226,6 +252,9 @@ impl Ctx<'_> {
     /// Emits a `scatter` with tangent destinations.
     pub fn scatter_stm(&mut self, out: &mut Vec<Stm>, stm: &Stm, s: &Scatter) -> R<()> {
         let lam = &s.map;
+        if s.inputs.iter().any(|v| self.ty(*v).acc) {
+            return Err(self.err("an accumulator input of a scatter"));
+        }
         let (params, tin) = self.map_params(lam, &s.inputs)?;
         let mut bout = Vec::new();
         self.diff_body(&lam.body, &mut bout)?;

@@ -1,0 +1,79 @@
+-- Hessian-vector products of functions whose maps read their argument at
+-- computed indices (gathers).  The reverse pass turns those reads into
+-- accumulator updates (with_acc/update_acc), which the forward pass then
+-- differentiates: a jvp of a vjp.  Each product is compared with values
+-- computed by hand and with the vjp of a jvp.
+--
+-- f x = sum_i x[i] * x[(i+1) % n] (cyclic), so for n >= 3
+--   (H v)[j] = v[(j+1) % n] + v[(j-1) % n].
+-- g x = sum_i x[idx[i]]^3 with an index array that repeats entries, so
+--   (H v)[j] = 6 c[j] x[j] v[j], c[j] the number of times idx holds j.
+-- h x = sum_i x[i] * exp(x[idx[i]]) mixes a row read with a gather:
+--   checked against the vjp of a jvp and a finite difference of gradients.
+-- ==
+-- entry: hvp_f_hand
+-- input { [1.0, 2.0, 0.5, 3.0, -1.5] [1.0, 0.0, 2.0, -1.0, 0.5] }
+-- output { true }
+-- input { [0.25, -2.0, 4.0] [3.0, -1.0, 0.5] }
+-- output { true }
+
+-- ==
+-- entry: hvp_f
+-- input { [1.0, 2.0, 0.5, 3.0, -1.5] [1.0, 0.0, 2.0, -1.0, 0.5] }
+-- output { [0.5, 3.0, -1.0, 2.5, 0.0] }
+
+-- ==
+-- entry: hvp_g_hand
+-- input { [1.0, -2.0, 0.5, 3.0] [0i64, 2i64, 2i64, 3i64, 0i64, 2i64] [1.0, 2.0, -1.0, 0.5] }
+-- output { true }
+
+-- ==
+-- entry: hvp_g
+-- input { [1.0, -2.0, 0.5, 3.0] [0i64, 2i64, 2i64, 3i64, 0i64, 2i64] [1.0, 2.0, -1.0, 0.5] }
+-- output { [12.0, 0.0, -9.0, 9.0] }
+
+-- ==
+-- entry: hvp_h_agrees
+-- input { [0.5, -1.0, 0.25, 1.5] [3i64, 0i64, 0i64, 2i64] [1.0, -0.5, 2.0, 0.75] }
+-- output { true }
+
+def close (a: f64) (b: f64) : bool = f64.abs (a - b) <= 1e-9 * (1 + f64.abs a + f64.abs b)
+
+def all_close [n] (a: [n]f64) (b: [n]f64) : bool = and (map2 close a b)
+
+def f [n] (xs: [n]f64) : f64 = f64.sum (map (\i -> xs[i] * xs[(i + 1) % n]) (iota n))
+
+def g [n] [m] (idx: [m]i64) (xs: [n]f64) : f64 =
+  f64.sum (map (\i -> let y = xs[i] in y * y * y) idx)
+
+def h [n] (idx: [n]i64) (xs: [n]f64) : f64 =
+  f64.sum (map2 (\x i -> x * f64.exp xs[i]) xs idx)
+
+entry hvp_f [n] (xs: [n]f64) (v: [n]f64) : [n]f64 =
+  jvp (\p -> vjp f p 1) xs v
+
+entry hvp_f_hand [n] (xs: [n]f64) (v: [n]f64) : bool =
+  let hand = tabulate n (\j -> v[(j + 1) % n] + v[(j + n - 1) % n])
+  let a = jvp (\p -> vjp f p 1) xs v
+  let b = vjp (\p -> jvp f p v) xs 1
+  in all_close a hand && all_close b hand
+
+entry hvp_g [n] [m] (xs: [n]f64) (idx: [m]i64) (v: [n]f64) : [n]f64 =
+  jvp (\p -> vjp (g idx) p 1) xs v
+
+entry hvp_g_hand [n] [m] (xs: [n]f64) (idx: [m]i64) (v: [n]f64) : bool =
+  let c = hist (+) 0 n idx (replicate m 1i64)
+  let hand = map3 (\cj x vj -> 6 * f64.i64 cj * x * vj) c xs v
+  let a = jvp (\p -> vjp (g idx) p 1) xs v
+  let b = vjp (\p -> jvp (g idx) p v) xs 1
+  in all_close a hand && all_close b hand
+
+entry hvp_h_agrees [n] (xs: [n]f64) (idx: [n]i64) (v: [n]f64) : bool =
+  let a = jvp (\p -> vjp (h idx) p 1) xs v
+  let b = vjp (\p -> jvp (h idx) p v) xs 1
+  let eps = 1e-6
+  let grad p = vjp (h idx) p 1
+  let fd = map2 (\gp gm -> (gp - gm) / (2 * eps))
+                (grad (map2 (\x d -> x + eps * d) xs v))
+                (grad (map2 (\x d -> x - eps * d) xs v))
+  in all_close a b && and (map2 (\x y -> f64.abs (x - y) <= 1e-5 * (1 + f64.abs x)) a fd)
