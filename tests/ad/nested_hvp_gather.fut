@@ -10,6 +10,9 @@
 --   (H v)[j] = 6 c[j] x[j] v[j], c[j] the number of times idx holds j.
 -- h x = sum_i x[i] * exp(x[idx[i]]) mixes a row read with a gather:
 --   checked against the vjp of a jvp and a finite difference of gradients.
+-- k x = 2 x[0] + sum_{i>0} x[i] * x[i-1] reads under a condition, and
+-- l x = sum_i (loop a = 1 for j < 2 do a * x[(i+j) % n]) in a loop (l = f):
+--   (H_k v)[j] = v[j-1] (j > 0) + v[j+1] (j < n-1).
 -- ==
 -- entry: hvp_f_hand
 -- input { [1.0, 2.0, 0.5, 3.0, -1.5] [1.0, 0.0, 2.0, -1.0, 0.5] }
@@ -35,6 +38,11 @@
 -- ==
 -- entry: hvp_h_agrees
 -- input { [0.5, -1.0, 0.25, 1.5] [3i64, 0i64, 0i64, 2i64] [1.0, -0.5, 2.0, 0.75] }
+-- output { true }
+
+-- ==
+-- entry: hvp_cond_loop_hand
+-- input { [1.0, 2.0, 0.5, 3.0, -1.5] [1.0, 0.0, 2.0, -1.0, 0.5] }
 -- output { true }
 
 def close (a: f64) (b: f64) : bool = f64.abs (a - b) <= 1e-9 * (1 + f64.abs a + f64.abs b)
@@ -77,3 +85,17 @@ entry hvp_h_agrees [n] (xs: [n]f64) (idx: [n]i64) (v: [n]f64) : bool =
                 (grad (map2 (\x d -> x + eps * d) xs v))
                 (grad (map2 (\x d -> x - eps * d) xs v))
   in all_close a b && and (map2 (\x y -> f64.abs (x - y) <= 1e-5 * (1 + f64.abs x)) a fd)
+
+def k [n] (xs: [n]f64) : f64 =
+  f64.sum (map (\i -> if i > 0 then xs[i] * xs[i - 1] else xs[0] * 2) (iota n))
+
+def l [n] (xs: [n]f64) : f64 =
+  f64.sum (map (\i -> loop a = 1 for j < 2 do a * xs[(i + j) % n]) (iota n))
+
+entry hvp_cond_loop_hand [n] (xs: [n]f64) (v: [n]f64) : bool =
+  let hand_k = tabulate n (\j -> (if j > 0 then v[j - 1] else 0) + (if j < n - 1 then v[j + 1] else 0))
+  let hand_l = tabulate n (\j -> v[(j + 1) % n] + v[(j + n - 1) % n])
+  in all_close (jvp (\p -> vjp k p 1) xs v) hand_k
+     && all_close (vjp (\p -> jvp k p v) xs 1) hand_k
+     && all_close (jvp (\p -> vjp l p 1) xs v) hand_l
+     && all_close (vjp (\p -> jvp l p v) xs 1) hand_l

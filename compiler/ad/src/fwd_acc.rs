@@ -13,7 +13,10 @@
 //!   index carries no tangent.
 //!
 //! Accumulators passed through a `screma` get their tangent accumulators
-//! passed alongside ([`crate::soacs`]).
+//! passed alongside ([`crate::soacs`]); an `if` returning an accumulator
+//! also returns its tangent accumulator, and a loop with an accumulator
+//! parameter gets a tangent accumulator parameter (the rules of
+//! [`crate::control`] followed by these).
 
 use ir::{AccInput, BinOp, Body, Exp, Lambda, Operand, Param, Stm, VarId, WithAcc};
 
@@ -174,5 +177,130 @@ impl Ctx<'_> {
             )),
             None => Ok(()),
         }
+    }
+
+    /// Emits an `if` with tangents, its accumulator results included.
+    pub fn if_acc_stm(&mut self, out: &mut Vec<Stm>, stm: &Stm) -> R<()> {
+        self.if_stm(out, stm)?;
+        let accs: Vec<usize> = (0..stm.pat.len())
+            .filter(|&k| self.ty(stm.pat[k]).acc)
+            .collect();
+        if accs.is_empty() {
+            return Ok(());
+        }
+        let mut tans = Vec::new();
+        let Some(Stm {
+            exp:
+                Exp::If {
+                    then_body,
+                    else_body,
+                    ..
+                },
+            ..
+        }) = out.last()
+        else {
+            return Err(self.err("internal error: an if without its tangent if"));
+        };
+        for &k in &accs {
+            let (tr, er) = (then_body.result[k], else_body.result[k]);
+            match (self.tangent(&tr), self.tangent(&er)) {
+                (Some(t), Some(e)) => tans.push((k, t, e)),
+                (None, None) => {}
+                _ => {
+                    return Err(self.err(
+                        "an if whose branches return an accumulator with a tangent in only one branch",
+                    ));
+                }
+            }
+        }
+        let mut pats = Vec::new();
+        for &(k, _, _) in &tans {
+            let tp = self.fresh_tan(stm.pat[k]);
+            self.tan.insert(stm.pat[k], tp.into());
+            pats.push(tp);
+        }
+        if let Some(Stm {
+            pat,
+            exp:
+                Exp::If {
+                    then_body,
+                    else_body,
+                    ..
+                },
+            ..
+        }) = out.last_mut()
+        {
+            for ((_, t, e), tp) in tans.into_iter().zip(pats) {
+                then_body.result.push(t);
+                else_body.result.push(e);
+                pat.push(tp);
+            }
+        }
+        Ok(())
+    }
+
+    /// Emits a `loop` with tangent parameters, its accumulator parameters
+    /// included: each gets a tangent accumulator parameter starting from
+    /// the initial accumulator's tangent.
+    pub fn loop_acc_stm(&mut self, out: &mut Vec<Stm>, stm: &Stm) -> R<()> {
+        let Exp::Loop { params, .. } = &stm.exp else {
+            return Err(self.err("internal error: not a loop"));
+        };
+        let mut added = Vec::new();
+        for (k, (p, init)) in params.iter().enumerate() {
+            if !self.ty(p.var).acc {
+                continue;
+            }
+            match self.tangent(init) {
+                Some(ti) => {
+                    let tp = self.fresh_tan(p.var);
+                    self.tan.insert(p.var, tp.into());
+                    added.push((k, *p, tp, ti));
+                }
+                None => {
+                    self.tan.remove(&p.var);
+                }
+            }
+        }
+        self.loop_stm(out, stm)?;
+        if added.is_empty() {
+            return Ok(());
+        }
+        let mut results = Vec::new();
+        let mut pats = Vec::new();
+        for &(k, _, _, _) in &added {
+            let Exp::Loop { body, .. } = &stm.exp else {
+                return Err(self.err("internal error: not a loop"));
+            };
+            let Some(t) = self.tangent(&body.result[k]) else {
+                return Err(self.err(
+                    "a loop whose body returns an accumulator that lost its tangent inside jvp",
+                ));
+            };
+            results.push(t);
+            let tp = self.fresh_tan(stm.pat[k]);
+            self.tan.insert(stm.pat[k], tp.into());
+            pats.push(tp);
+        }
+        let Some(Stm {
+            pat,
+            exp: Exp::Loop { params, body, .. },
+            ..
+        }) = out.last_mut()
+        else {
+            return Err(self.err("internal error: a loop without its tangent loop"));
+        };
+        for (((_, p, tp, ti), r), y) in added.into_iter().zip(results).zip(pats) {
+            params.push((
+                Param {
+                    var: tp,
+                    unique: p.unique,
+                },
+                ti,
+            ));
+            body.result.push(r);
+            pat.push(y);
+        }
+        Ok(())
     }
 }

@@ -97,8 +97,8 @@ impl Ctx<'_> {
             | Exp::Rearrange { .. }
             | Exp::Concat { .. }
             | Exp::Copy(_) => self.array_stm(out, stm),
-            Exp::If { .. } => self.if_stm(out, stm),
-            Exp::Loop { .. } => self.loop_stm(out, stm),
+            Exp::If { .. } => self.if_acc_stm(out, stm),
+            Exp::Loop { .. } => self.loop_acc_stm(out, stm),
             Exp::Screma(s) => self.screma_stm(out, stm, s),
             Exp::Hist(h) => self.hist_stm(out, stm, h),
             Exp::Scatter(s) => self.scatter_stm(out, stm, s),
