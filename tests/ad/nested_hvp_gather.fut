@@ -13,6 +13,9 @@
 -- k x = 2 x[0] + sum_{i>0} x[i] * x[i-1] reads under a condition, and
 -- l x = sum_i (loop a = 1 for j < 2 do a * x[(i+j) % n]) in a loop (l = f):
 --   (H_k v)[j] = v[j-1] (j > 0) + v[j+1] (j < n-1).
+-- q icf = |Q y|² with Q lower triangular, its strictly-lower entries read
+--   from icf at computed indices under a condition (as in ADBench's GMM
+--   objective): checked against the vjp of a jvp and finite differences.
 -- ==
 -- entry: hvp_f_hand
 -- input { [1.0, 2.0, 0.5, 3.0, -1.5] [1.0, 0.0, 2.0, -1.0, 0.5] }
@@ -43,6 +46,11 @@
 -- ==
 -- entry: hvp_cond_loop_hand
 -- input { [1.0, 2.0, 0.5, 3.0, -1.5] [1.0, 0.0, 2.0, -1.0, 0.5] }
+-- output { true }
+
+-- ==
+-- entry: hvp_qform_agrees
+-- input { [0.5, -0.25, 0.1, 1.5, -2.0, 0.75] [1.0, 2.0, -1.0] [0.3, -1.0, 0.5, 2.0, 0.25, -0.5] }
 -- output { true }
 
 def close (a: f64) (b: f64) : bool = f64.abs (a - b) <= 1e-9 * (1 + f64.abs a + f64.abs b)
@@ -99,3 +107,22 @@ entry hvp_cond_loop_hand [n] (xs: [n]f64) (v: [n]f64) : bool =
      && all_close (vjp (\p -> jvp k p v) xs 1) hand_k
      && all_close (jvp (\p -> vjp l p 1) xs v) hand_l
      && all_close (vjp (\p -> jvp l p v) xs 1) hand_l
+
+def lower_index (d: i64) (r: i64) (c: i64) : i64 =
+  d + c * (d - 1) - c * (c - 1) / 2 + (r - c - 1)
+
+def qform [t] [d] (y: [d]f64) (icf: [t]f64) : f64 =
+  let qy = tabulate d (\r -> f64.exp icf[r] * y[r]
+                             + f64.sum (map (\c -> if c < r then icf[lower_index d r c] * y[c] else 0)
+                                            (iota d)))
+  in f64.sum (map (\z -> z * z) qy)
+
+entry hvp_qform_agrees [t] [d] (icf: [t]f64) (y: [d]f64) (v: [t]f64) : bool =
+  let a = jvp (\p -> vjp (qform y) p 1) icf v
+  let b = vjp (\p -> jvp (qform y) p v) icf 1
+  let eps = 1e-6
+  let grad p = vjp (qform y) p 1
+  let fd = map2 (\gp gm -> (gp - gm) / (2 * eps))
+                (grad (map2 (\x e -> x + eps * e) icf v))
+                (grad (map2 (\x e -> x - eps * e) icf v))
+  in all_close a b && and (map2 (\x z -> f64.abs (x - z) <= 1e-5 * (1 + f64.abs x)) a fd)
