@@ -29,27 +29,9 @@ impl Cx {
         span: syntax::Span,
     ) -> IResult<V> {
         let mut hidden = Vec::new();
-        self.coerce_in(v, te, env, &mut hidden, what, span, true)
+        self.coerce_in(v, te, env, &mut hidden, what, span)
     }
 
-    /// Gives the arrays of a call's result `v` the sizes that the callee's
-    /// declared return type `te` names, evaluated in `env` (the callee's
-    /// parameters bound to the arguments). The callee's body already ensures
-    /// them, so nothing is checked; the caller then knows the sizes without
-    /// running the call, which an empty `map` over calls needs for its rows.
-    pub(crate) fn declared_result_sizes(
-        &mut self,
-        v: V,
-        te: &TypeExp,
-        env: &Env,
-        what: &Expr,
-        span: syntax::Span,
-    ) -> IResult<V> {
-        let mut hidden = Vec::new();
-        self.coerce_in(v, te, env, &mut hidden, what, span, false)
-    }
-
-    #[allow(clippy::too_many_arguments)]
     fn coerce_in(
         &mut self,
         v: V,
@@ -58,21 +40,20 @@ impl Cx {
         hidden: &mut Vec<Name>,
         what: &Expr,
         span: syntax::Span,
-        check: bool,
     ) -> IResult<V> {
         match (&te.kind, v) {
-            (TypeExpKind::Unique(t), v) => self.coerce_in(v, t, env, hidden, what, span, check),
+            (TypeExpKind::Unique(t), v) => self.coerce_in(v, t, env, hidden, what, span),
             (TypeExpKind::Existential(names, t), v) => {
                 let n = hidden.len();
                 hidden.extend(names.iter().map(|i| i.name.clone()));
-                let r = self.coerce_in(v, t, env, hidden, what, span, check);
+                let r = self.coerce_in(v, t, env, hidden, what, span);
                 hidden.truncate(n);
                 r
             }
             (TypeExpKind::Tuple(ts), V::Tuple(vs)) if ts.len() == vs.len() => {
                 let mut out = Vec::new();
                 for (t, x) in ts.iter().zip(vs) {
-                    out.push(self.coerce_in(x, t, env, hidden, what, span, check)?);
+                    out.push(self.coerce_in(x, t, env, hidden, what, span)?);
                 }
                 Ok(V::Tuple(out))
             }
@@ -80,7 +61,7 @@ impl Cx {
                 let mut out = Vec::new();
                 for (n, x) in vs {
                     let x = match fs.iter().find(|(m, _)| m.name == n) {
-                        Some((_, t)) => self.coerce_in(x, t, env, hidden, what, span, check)?,
+                        Some((_, t)) => self.coerce_in(x, t, env, hidden, what, span)?,
                         None => x,
                     };
                     out.push((n, x));
@@ -104,12 +85,7 @@ impl Cx {
                 let mut new = ds.clone();
                 for (k, s) in sizes.iter().enumerate() {
                     let Some(s) = s else { continue };
-                    let o = if check {
-                        self.size_value(s, env, hidden)
-                    } else {
-                        self.declared_size_value(s, env, hidden)
-                    };
-                    let Some(o) = o else {
+                    let Some(o) = self.size_value(s, env, hidden) else {
                         continue;
                     };
                     let old = size_operand(ds[k]);
@@ -119,10 +95,6 @@ impl Cx {
                     if let (Operand::Const(a), Operand::Const(b)) = (o, old)
                         && a.as_i128() == b.as_i128()
                     {
-                        continue;
-                    }
-                    new[k] = o.to_size();
-                    if !check {
                         continue;
                     }
                     let cond = self.fb.scalar("size_ok", Exp::Cmp(CmpOp::Eq, old, o))?;
@@ -142,6 +114,7 @@ impl Cx {
                         },
                     );
                     self.fb.span = saved;
+                    new[k] = o.to_size();
                 }
                 if new == ds {
                     return Ok(V::Arr(ds, e));
@@ -178,44 +151,6 @@ impl Cx {
             Operand::Const(c) => Some(Operand::i64(i64::try_from(c.as_i128()?).ok()?)),
             Operand::Var(v) if self.fb.ty(v) == ir::Type::scalar(PrimType::I64) => Some(o),
             Operand::Var(_) => None,
-        }
-    }
-
-    /// The `i64` value of a size expression of a declared return type, when
-    /// every name in it is in scope and none is hidden. Its literals are
-    /// `i64` (the checker gives no type to literals of declared types).
-    fn declared_size_value(&mut self, s: &Expr, env: &Env, hidden: &[Name]) -> Option<Operand> {
-        if !simple_size(s, env, hidden) {
-            return None;
-        }
-        match &s.kind {
-            ExprKind::Literal(ast::Literal::Int { value, .. }) => {
-                Some(Operand::i64(i64::try_from(*value).ok()?))
-            }
-            ExprKind::Var(q) => match env.val(&q.name.name) {
-                Some(V::Leaf(Operand::Var(v)))
-                    if self.fb.ty(v) == ir::Type::scalar(PrimType::I64) =>
-                {
-                    Some(Operand::Var(v))
-                }
-                Some(V::Leaf(Operand::Const(c))) => {
-                    Some(Operand::i64(i64::try_from(c.as_i128()?).ok()?))
-                }
-                _ => None,
-            },
-            ExprKind::Parens(x) => self.declared_size_value(x, env, hidden),
-            ExprKind::BinOp(op, a, b) => {
-                let op = match &*op.name.name {
-                    "+" => ir::BinOp::Add,
-                    "-" => ir::BinOp::Sub,
-                    "*" => ir::BinOp::Mul,
-                    _ => return None,
-                };
-                let a = self.declared_size_value(a, env, hidden)?;
-                let b = self.declared_size_value(b, env, hidden)?;
-                self.fb.scalar("d", Exp::BinOp(op, a, b)).ok()
-            }
-            _ => None,
         }
     }
 

@@ -310,7 +310,6 @@ impl Cx {
         lifted: &[Option<Lifted>],
         sizes: &[(ast::Name, V)],
     ) -> IResult<V> {
-        let orig_args = args.clone();
         // A lifted closure is passed as the values it captures.
         let args: Vec<V> = args
             .into_iter()
@@ -370,10 +369,6 @@ impl Cx {
             ops.push(o);
         }
         let (v, pat) = ret.instantiate(&mut self.fb, "r", &mut |fb, n, t| fb.var(n, t));
-        let declared = match &def.ret {
-            Some(rt) if lifted.iter().all(Option::is_none) => Some((rt, orig_args)),
-            _ => None,
-        };
         let fresh = def.ret.as_ref().is_some_and(unique_result);
         self.fb.push(
             pat.clone(),
@@ -388,13 +383,6 @@ impl Cx {
             for p in pat {
                 self.fb.mark_owned(p);
             }
-        }
-        // The declared result sizes, where the parameters give them, replace
-        // the sizes the call returns.
-        if let Some((rt, orig_args)) = declared {
-            let span = def.body.span;
-            let env = self.bind_params(def, env, orig_args, sizes)?;
-            return self.declared_result_sizes(v, rt, &env, &def.body, span);
         }
         Ok(v)
     }
