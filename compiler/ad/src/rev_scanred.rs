@@ -123,6 +123,14 @@ pub fn elementwise(op: &Lambda) -> Option<&Lambda> {
 }
 
 impl Ctx<'_> {
+    /// The type of a row of the array `x` (`bool` for a scalar, which has
+    /// no rows: the rules never use that type).
+    fn row_type(&self, x: VarId) -> Type {
+        self.ty(x)
+            .row()
+            .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool))
+    }
+
     /// The identity lambda on rows of types `ts`.
     pub(crate) fn id_lambda(&mut self, ts: &[Type]) -> Lambda {
         let ps: Vec<VarId> = ts.iter().map(|t| self.fresh("x", t.clone())).collect();
@@ -253,14 +261,7 @@ impl Ctx<'_> {
         w: Operand,
         xs: &[VarId],
     ) -> R<Vec<VarId>> {
-        let ts: Vec<Type> = xs
-            .iter()
-            .map(|x| {
-                self.ty(*x)
-                    .row()
-                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool))
-            })
-            .collect();
+        let ts: Vec<Type> = xs.iter().map(|x| self.row_type(*x)).collect();
         let xs = xs.to_vec();
         self.map_index(out, "rev", w, &ts, |cx, b, i| {
             let last = cx.bin(b, BinOp::Sub, w, Operand::i64(1))?;
@@ -288,14 +289,7 @@ impl Ctx<'_> {
         ne: &[Operand],
         rev: bool,
     ) -> R<Vec<VarId>> {
-        let ts: Vec<Type> = xs
-            .iter()
-            .map(|x| {
-                self.ty(*x)
-                    .row()
-                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool))
-            })
-            .collect();
+        let ts: Vec<Type> = xs.iter().map(|x| self.row_type(*x)).collect();
         let ins = if rev {
             self.reverse_arrays(out, w, xs)?
         } else {
@@ -361,14 +355,7 @@ impl Ctx<'_> {
         xs: &[VarId],
         ybar: &[Operand],
     ) -> R<Vec<VarId>> {
-        let ts: Vec<Type> = xs
-            .iter()
-            .map(|x| {
-                self.ty(*x)
-                    .row()
-                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool))
-            })
-            .collect();
+        let ts: Vec<Type> = xs.iter().map(|x| self.row_type(*x)).collect();
         if is_binop(sr, BinOp::Add) {
             let ws = w.to_size();
             let mut res = Vec::new();
@@ -612,14 +599,7 @@ impl Ctx<'_> {
         xs: &[VarId],
         ybar: &[Operand],
     ) -> R<Vec<VarId>> {
-        let ts: Vec<Type> = xs
-            .iter()
-            .map(|x| {
-                self.ty(*x)
-                    .row()
-                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool))
-            })
-            .collect();
+        let ts: Vec<Type> = xs.iter().map(|x| self.row_type(*x)).collect();
         let mut bars = Vec::new();
         for a in ybar {
             match a.var() {
@@ -638,10 +618,7 @@ impl Ctx<'_> {
             }
             let mut res = Vec::new();
             for ((r, op), z) in rev.into_iter().zip(ops).zip(zeros) {
-                let t = self
-                    .ty(r)
-                    .row()
-                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool));
+                let t = self.row_type(r);
                 let id = self.id_lambda(std::slice::from_ref(&t));
                 let scan = ScanRed {
                     op,
@@ -1045,10 +1022,7 @@ impl Ctx<'_> {
         let params: Vec<VarId> = inputs
             .iter()
             .map(|v| {
-                let t = self
-                    .ty(*v)
-                    .row()
-                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool));
+                let t = self.row_type(*v);
                 self.fresh("col", t)
             })
             .collect();
@@ -1132,14 +1106,7 @@ impl Ctx<'_> {
         xs: &[VarId],
         bars: &[VarId],
     ) -> R<Vec<VarId>> {
-        let ts: Vec<Type> = xs
-            .iter()
-            .map(|x| {
-                self.ty(*x)
-                    .row()
-                    .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool))
-            })
-            .collect();
+        let ts: Vec<Type> = xs.iter().map(|x| self.row_type(*x)).collect();
         // The positions of each component's scalars, row-major.
         let positions: Vec<Vec<Vec<i64>>> = ts
             .iter()
@@ -1285,10 +1252,7 @@ impl Ctx<'_> {
         x: VarId,
         bar: VarId,
     ) -> R<Vec<VarId>> {
-        let rt = self
-            .ty(x)
-            .row()
-            .unwrap_or_else(|| Type::scalar(ir::PrimType::Bool));
+        let rt = self.row_type(x);
         let t = rt.elem;
         let st = Type::scalar(t);
         let ds = rt.shape[0];
