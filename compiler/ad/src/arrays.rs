@@ -2,7 +2,9 @@
 //! tangent arrays. Indexing reads the tangent array; an in-place update
 //! writes the value's tangent into a fresh copy of the array's tangent;
 //! `iota` and `scratch` have no tangent (their elements are constants or
-//! written later).
+//! written later). Over many seeds ([`crate::jmp`]) the tangents have one
+//! more, innermost, dimension, which every rule leaves in place: only
+//! `reshape` and `rearrange` name it.
 
 use ir::{Exp, Operand, Stm};
 
@@ -36,13 +38,18 @@ impl Ctx<'_> {
                 shape: shape.clone(),
                 value: t,
             }),
-            Exp::Reshape { shape, arr } => self.tan_var(*arr).map(|t| Exp::Reshape {
-                shape: shape.clone(),
-                arr: t,
+            Exp::Reshape { shape, arr } => self.tan_var(*arr).map(|t| {
+                let mut shape = shape.clone();
+                shape.extend(self.vec);
+                Exp::Reshape { shape, arr: t }
             }),
-            Exp::Rearrange { perm, arr } => self.tan_var(*arr).map(|t| Exp::Rearrange {
-                perm: perm.clone(),
-                arr: t,
+            Exp::Rearrange { perm, arr } => self.tan_var(*arr).map(|t| {
+                // Over many seeds the seed dimension stays innermost.
+                let mut perm = perm.clone();
+                if self.vec.is_some() {
+                    perm.push(perm.len());
+                }
+                Exp::Rearrange { perm, arr: t }
             }),
             Exp::Copy(arr) => self.tan_var(*arr).map(Exp::Copy),
             Exp::Concat { dim, len, arrs } => {

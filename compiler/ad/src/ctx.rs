@@ -73,6 +73,10 @@ pub struct Ctx<'a> {
     /// those bound inside): they do not depend on its parameters and need
     /// no adjoint.
     pub outside_vjp: Option<(usize, HashSet<VarId>)>,
+    /// Forward mode over many seeds ([`crate::jmp`]): the number of
+    /// tangents every variable carries, held as an extra innermost
+    /// dimension of its tangent; `None` for one tangent per variable.
+    pub vec: Option<Size>,
 }
 
 impl<'a> Ctx<'a> {
@@ -93,6 +97,7 @@ impl<'a> Ctx<'a> {
             saved_copies: HashMap::new(),
             saved_consumed: HashMap::new(),
             outside_vjp: None,
+            vec: None,
         }
     }
 
@@ -132,8 +137,20 @@ impl<'a> Ctx<'a> {
     /// A new variable for the tangent of `v`.
     pub fn fresh_tan(&mut self, v: VarId) -> VarId {
         let name = format!("{}_tan", self.name(v));
-        let ty = self.ty(v);
+        let ty = self.tan_ty(&self.ty(v));
         self.fresh(&name, ty)
+    }
+
+    /// The type of the tangent of a value of type `t`: `t` itself, or with
+    /// the number of seeds as an innermost dimension over many seeds.
+    pub fn tan_ty(&self, t: &Type) -> Type {
+        let mut t = t.clone();
+        if let Some(k) = self.vec
+            && !t.acc
+        {
+            t.shape.push(k);
+        }
+        t
     }
 
     /// The name of `v`.
@@ -278,7 +295,7 @@ impl<'a> Ctx<'a> {
         match self.tangent(o) {
             Some(t) => Ok(t),
             None => {
-                let t = self.op_ty(o);
+                let t = self.tan_ty(&self.op_ty(o));
                 self.zeros_of(out, &t)
             }
         }
@@ -292,7 +309,10 @@ impl<'a> Ctx<'a> {
                 Ok(self.bind(out, "tan_copy", Exp::Copy(t))?.into())
             }
             Some(t) => Ok(t),
-            None => self.zeros_like(out, v),
+            None => {
+                let t = self.tan_ty(&self.ty(v));
+                self.zeros_of(out, &t)
+            }
         }
     }
 

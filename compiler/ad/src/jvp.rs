@@ -77,6 +77,11 @@ impl Ctx<'_> {
                 }
                 Ok(())
             }
+            Exp::UnOp(..) | Exp::BinOp(..) | Exp::Convert(..) | Exp::Math(..)
+                if self.vec.is_some() =>
+            {
+                self.lift_scalar(out, stm)
+            }
             Exp::UnOp(..) | Exp::BinOp(..) | Exp::Convert(..) | Exp::Math(..) => {
                 out.push(stm.clone());
                 if let [y] = stm.pat.as_slice()
@@ -104,6 +109,9 @@ impl Ctx<'_> {
             Exp::Scatter(s) => self.scatter_stm(out, stm, s),
             Exp::Apply { .. } => {
                 Err(self.err("a function application inside jvp (the callee was not inlined)"))
+            }
+            Exp::WithAcc(_) | Exp::UpdateAcc { .. } if self.vec.is_some() => {
+                Err(self.err("accumulators in forward mode over many seeds"))
             }
             Exp::WithAcc(w) => self.with_acc_stm(out, stm, w),
             Exp::UpdateAcc { acc, idx, value } => self.update_acc_stm(out, stm, *acc, idx, value),

@@ -120,6 +120,8 @@
 //! - [`soacs`]: `screma` (map, scans, reductions), `hist` and `scatter`.
 //! - [`fwd_acc`]: `with_acc` and `update_acc`.
 //! - [`jvp`]: the expansion of one `jvp` node and the per-statement dispatch.
+//! - [`jmp`]: a map of `jvp` over seeds (`jmp`) expanded once for all
+//!   seeds, tangents carrying the seeds as an innermost dimension.
 //! - [`adjoint`]: reverse mode's adjoint bookkeeping (accumulation, sums,
 //!   scopes, fresh copies of bodies for re-execution).
 //! - [`vjp`]: the expansion of one `vjp` node, the forward and return
@@ -138,6 +140,7 @@ pub mod arrays;
 pub mod control;
 pub mod ctx;
 pub mod fwd_acc;
+pub mod jmp;
 pub mod jvp;
 pub mod rev_acc;
 pub mod rev_arrays;
@@ -237,7 +240,9 @@ fn expand(mut prog: Program) -> (Program, Vec<AdError>) {
 fn expand_body(cx: &mut ctx::Ctx<'_>, body: &mut Body, errors: &mut Vec<AdError>) {
     let stms = std::mem::take(&mut body.stms);
     for mut stm in stms {
-        if let Some((pre, split)) = soacs::split_seed_map(cx, &stm, errors) {
+        if let Some((pre, split)) = jmp::vector_seed_map(cx, &stm, errors)
+            .or_else(|| soacs::split_seed_map(cx, &stm, errors))
+        {
             body.stms.extend(pre);
             stm = split;
         }

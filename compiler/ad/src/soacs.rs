@@ -84,8 +84,8 @@ impl Ctx<'_> {
         let mut ne = neutral.to_vec();
         for &j in &slots {
             result.push(self.tan_or_zero(&mut bout, &op.body.result[j])?);
-            ret.push(op.ret[j].clone());
-            let t = self.op_ty(&neutral[j]);
+            ret.push(self.tan_ty(&op.ret[j]));
+            let t = self.tan_ty(&self.op_ty(&neutral[j]));
             ne.push(self.zeros_of(out, &t)?);
         }
         let lam = Lambda {
@@ -120,7 +120,7 @@ impl Ctx<'_> {
             pat.extend_from_slice(&stm.pat[off..off + k]);
             for &j in &slots {
                 result.push(self.tan_or_zero(&mut bout, &lam.body.result[off + j])?);
-                ret.push(lam.ret[off + j].clone());
+                ret.push(self.tan_ty(&lam.ret[off + j]));
                 self.tan_result(&mut pat, stm.pat[off + j]);
             }
             ops.push(ScanRed {
@@ -152,7 +152,7 @@ impl Ctx<'_> {
                 match (self.tangent(&r), want) {
                     (Some(t), true) => {
                         result.push(t);
-                        ret.push(lam.ret[m].clone());
+                        ret.push(self.tan_ty(&lam.ret[m]));
                         self.tan_result(&mut pat, stm.pat[m]);
                     }
                     (None, false) => {}
@@ -166,7 +166,7 @@ impl Ctx<'_> {
             }
             if differentiable(&lam.ret[m]) {
                 result.push(self.tan_or_zero(&mut bout, &lam.body.result[m])?);
-                ret.push(lam.ret[m].clone());
+                ret.push(self.tan_ty(&lam.ret[m]));
                 self.tan_result(&mut pat, stm.pat[m]);
             }
         }
@@ -218,7 +218,7 @@ impl Ctx<'_> {
             pat.extend_from_slice(&stm.pat[poff..poff + k]);
             for &j in &slots {
                 result.push(self.tan_or_zero(&mut bout, &lam.body.result[off + 1 + j])?);
-                ret.push(lam.ret[off + 1 + j].clone());
+                ret.push(self.tan_ty(&lam.ret[off + 1 + j]));
                 self.tan_result(&mut pat, stm.pat[poff + j]);
             }
             hists.push(HistOp {
@@ -277,7 +277,7 @@ impl Ctx<'_> {
                 result.extend_from_slice(&lam.body.result[off..off + dest.rank]);
                 ret.extend_from_slice(&lam.ret[off..off + dest.rank]);
                 result.push(self.tan_or_zero(&mut bout, &value)?);
-                ret.push(lam.ret[off + dest.rank].clone());
+                ret.push(self.tan_ty(&lam.ret[off + dest.rank]));
                 self.tan_result(&mut pat, stm.pat[d]);
             }
             off += dest.rank + 1;
