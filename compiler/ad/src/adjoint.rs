@@ -25,9 +25,13 @@ pub struct Saved {
 impl Ctx<'_> {
     /// True when `o` is a variable whose values carry adjoints: of a
     /// differentiable type, and not bound outside the lambda of the `vjp`
-    /// being expanded (such a variable does not depend on its parameters).
+    /// being expanded (such a variable does not depend on its parameters),
+    /// and not marked inactive.
     pub fn active(&self, o: &Operand) -> bool {
         o.var().is_some_and(|v| {
+            if self.inactive.contains(&v) {
+                return false;
+            }
             let outside = self
                 .outside_vjp
                 .as_ref()
@@ -238,7 +242,7 @@ impl Ctx<'_> {
     /// A copy of `params` and `body` in which every variable bound inside
     /// (parameters, patterns, nested parameters and loop indices) is
     /// replaced by a fresh one, so that the copy can be executed again in
-    /// the same function.
+    /// the same function. A copy of an inactive variable is inactive.
     pub fn rename(&mut self, params: &[VarId], body: &Body) -> (Vec<VarId>, Body) {
         let mut binds: HashSet<VarId> = params.iter().copied().collect();
         ir::uses::body_binds(body, &mut binds);
@@ -249,6 +253,9 @@ impl Ctx<'_> {
         for v in &binds {
             let name = self.name(*v);
             let nv = self.fresh(&name, self.ty(*v));
+            if self.inactive.contains(v) {
+                self.inactive.insert(nv);
+            }
             subst.insert(*v, nv.into());
             fresh.push(nv);
         }

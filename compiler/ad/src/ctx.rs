@@ -73,6 +73,10 @@ pub struct Ctx<'a> {
     /// those bound inside): they do not depend on its parameters and need
     /// no adjoint.
     pub outside_vjp: Option<(usize, HashSet<VarId>)>,
+    /// Reverse mode: variables that carry no adjoint although bound inside
+    /// the `vjp` being expanded (the adjoint arrays that the reverse rule
+    /// of accumulators reads, see [`crate::rev_with_acc`]).
+    pub inactive: HashSet<VarId>,
     /// Forward mode over many seeds ([`crate::jmp`]): the number of
     /// tangents every variable carries, held as an extra innermost
     /// dimension of its tangent; `None` for one tangent per variable.
@@ -97,6 +101,7 @@ impl<'a> Ctx<'a> {
             saved_copies: HashMap::new(),
             saved_consumed: HashMap::new(),
             outside_vjp: None,
+            inactive: HashSet::new(),
             vec: None,
         }
     }

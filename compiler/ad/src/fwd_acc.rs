@@ -24,7 +24,7 @@ use crate::ctx::{Ctx, R, differentiable};
 
 /// True when `op` is `\(a, b) -> a + b` (in either order), under which
 /// accumulation is linear.
-fn is_addition(op: &Lambda) -> bool {
+pub(crate) fn is_addition(op: &Lambda) -> bool {
     let [a, b] = op.params.as_slice() else {
         return false;
     };

@@ -25,10 +25,11 @@
 //!   from `bool` drop it. A bit cast is linear in forward mode (the tangent
 //!   is cast like the value) and drops the adjoint in reverse mode.
 //! - Accumulators (from an inner `vjp`'s expansion) carry tangent
-//!   accumulators beside them ([`fwd_acc`]); reverse mode has no rule for
-//!   them, so a `vjp` of a `vjp` through a gather is not expanded.
+//!   accumulators beside them ([`fwd_acc`]); in reverse mode, each update
+//!   of a `+` accumulator gets the adjoint of the result where it wrote
+//!   ([`rev_with_acc`]), so a `vjp` of a `vjp` through a gather expands.
 //! - A construct with no rule (a function application left after inlining,
-//!   accumulators in reverse mode, scans in reverse mode whose elements mix arrays of
+//!   accumulators with operators other than `+` in reverse mode, scans in reverse mode whose elements mix arrays of
 //!   unknown sizes with an operator that is not elementwise) leaves its node
 //!   unexpanded; [`expand_ad`] reports it as an [`AdError`] naming the
 //!   construct.
@@ -132,6 +133,8 @@
 //!   [`rev_hist`]: histograms with operators other than `+`.
 //! - [`rev_acc`]: reverse mode of statements inside a map that touch an
 //!   adjoint held as an accumulator (indexing, `if`, loops).
+//! - [`rev_with_acc`]: reverse mode of `with_acc` and `update_acc`
+//!   (a `vjp` of code that an inner `vjp` expanded).
 //! - [`while_loops`], [`stripmine`]: loops rewritten before reverse mode;
 //!   [`true_dep`]: arrays of `#[true_dep]` loops saved once.
 
@@ -149,6 +152,7 @@ pub mod rev_hist;
 pub mod rev_scanred;
 pub mod rev_scatter;
 pub mod rev_soacs;
+pub mod rev_with_acc;
 pub mod scalar;
 pub mod soacs;
 pub mod stripmine;

@@ -311,9 +311,10 @@ impl Ctx<'_> {
             Exp::Apply { .. } => {
                 Err(self.err("a function application inside vjp (the callee was not inlined)"))
             }
-            Exp::WithAcc(_) | Exp::UpdateAcc { .. } => {
-                Err(self.err("accumulators (with_acc/update_acc) inside vjp"))
-            }
+            Exp::WithAcc(w) => self.rev_with_acc(out, stm, w),
+            Exp::UpdateAcc { .. } => Err(self.err(
+                "an accumulator update outside its with_acc inside vjp (reverse mode has no rule for it)",
+            )),
             Exp::Jvp(_) => Err(self.err("a jvp that could not be expanded, inside vjp")),
             Exp::Vjp(_) => Err(self.err("a vjp that could not be expanded, inside vjp")),
             Exp::CustomVjp(c) => self.rev_custom_vjp(out, stm, c),
