@@ -11,15 +11,19 @@
 //! inside a map's return sweep), the accumulator is passed on; otherwise a
 //! `with_acc` around the return sweep turns the adjoint accumulated so far
 //! (or zeros) into one. Scalars free in the map sum their adjoints over the
-//! iterations with one `+` reduction each. A reduction with `+` passes its
+//! iterations with one `+` reduction each. An input row that the lambda
+//! only reads by indexing, of an input whose adjoint is such an
+//! accumulator already, is read from the input instead (`x[i, j]` for
+//! `row[j]`), so its reads are updates of that accumulator and no dense
+//! adjoint row is built per iteration. A reduction with `+` passes its
 //! result's adjoint unchanged to every element it reduced; scans and
 //! reductions with other operators go through [`crate::rev_scanred`].
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use ir::{
-    AccInput, BinOp, Body, Exp, Lambda, Operand, Param, ScanRed, Screma, Size, Stm, Type, VarId,
-    WithAcc,
+    AccInput, BinOp, Body, DimIndex, Exp, Lambda, Operand, Param, PrimType, ScanRed, Screma, Size,
+    Stm, Type, VarId, WithAcc,
 };
 
 use crate::ctx::{Ctx, R, differentiable, konst};
@@ -46,7 +50,8 @@ impl Ctx<'_> {
         let nred = at - nscan;
         let nin = s.inputs.len();
         let pvars: Vec<VarId> = s.map.params.iter().map(|p| p.var).collect();
-        let (ps, body) = self.rename(&pvars, &s.map.body);
+        let (mut ps, mut body) = self.rename(&pvars, &s.map.body);
+        let indexed = self.index_rows(s, &mut ps, &mut body);
         // Seeds of the lambda's results and the extra inputs.
         let mut seeds: Vec<Option<Operand>> = vec![None; nscan];
         for v in &stm.pat[nscan..nscan + nred] {
@@ -68,7 +73,11 @@ impl Ctx<'_> {
             }
         }
         // Each array free in the lambda gets an accumulator parameter.
-        let cands = self.acc_candidates(&s.map);
+        let cands = self.acc_candidates(&Lambda {
+            params: ps.iter().copied().map(Param::new).collect(),
+            ret: s.map.ret.clone(),
+            body: body.clone(),
+        });
         let acc_params: Vec<VarId> = cands
             .iter()
             .map(|x| {
@@ -85,7 +94,7 @@ impl Ctx<'_> {
         let swept = self.rev_body(&body, &seeds, &mut b).and_then(|()| {
             let mut res = Vec::new();
             for p in &ps[..nin] {
-                if self.active(&(*p).into()) {
+                if self.active(&(*p).into()) && !indexed.contains(p) {
                     res.push((*p, self.adj_or_zero(&mut b, *p)?));
                 }
             }
@@ -205,6 +214,40 @@ impl Ctx<'_> {
         Ok(())
     }
 
+    /// Rewrites the re-executed lambda `body` of the return sweep of `s` so
+    /// that an input row that the lambda only reads by indexing (`p[j]`,
+    /// outside loops) is read from the input array instead (`x[i, j]`, `i`
+    /// the iteration's index, added to `ps` if the lambda had none). The
+    /// array is then free in the lambda and its adjoint an accumulator
+    /// updated where the row was read, instead of a dense adjoint row
+    /// built from zeros in every iteration. Returns the rewritten row
+    /// parameters, which get no adjoint of their own.
+    fn index_rows(&mut self, s: &Screma, ps: &mut Vec<VarId>, body: &mut Body) -> HashSet<VarId> {
+        let nin = s.inputs.len();
+        let mut rows = HashMap::new();
+        for (p, x) in ps[..nin].iter().zip(&s.inputs) {
+            let t = self.ty(*x);
+            if t.shape.len() >= 2
+                && !t.shape.contains(&Size::Any)
+                && self.active(&(*x).into())
+                && self.acc_adj(*x).is_some()
+                && only_indexed(body, *p)
+            {
+                rows.insert(*p, *x);
+            }
+        }
+        if rows.is_empty() {
+            return HashSet::new();
+        }
+        if ps.len() == nin {
+            let i = self.fresh("i", Type::scalar(PrimType::I64));
+            ps.push(i);
+        }
+        let i = ps[nin];
+        index_inputs(body, &rows, i);
+        rows.into_keys().collect()
+    }
+
     /// The arrays free in `lam` that can carry adjoints, in a fixed order:
     /// each gets an accumulator in the return sweep of a map of `lam`.
     fn acc_candidates(&self, lam: &Lambda) -> Vec<VarId> {
@@ -302,5 +345,62 @@ impl Ctx<'_> {
         res.extend(&outer[..nacc]);
         res.extend(&outer[nacc + nfree..]);
         Ok(res)
+    }
+}
+
+/// True when every use of `p` in `body` is an index `p[…]`, in `body` or in
+/// the branches and map lambdas nested in it (not in loops, whose return
+/// sweeps build dense adjoints).
+fn only_indexed(body: &Body, p: VarId) -> bool {
+    let mut uses = 0usize;
+    ir::walk::walk_body(body, &mut |o| {
+        if o == ir::walk::Occ::Use(p) {
+            uses += 1;
+        }
+    });
+    uses > 0 && count_indexes(body, p) == uses
+}
+
+/// The number of statements `… = p[…]` in `body` and in the branches and
+/// map lambdas nested in it.
+fn count_indexes(body: &Body, p: VarId) -> usize {
+    body.stms
+        .iter()
+        .map(|stm| match &stm.exp {
+            Exp::Index(x, _) if *x == p => 1,
+            Exp::If {
+                then_body,
+                else_body,
+                ..
+            } => count_indexes(then_body, p) + count_indexes(else_body, p),
+            Exp::Screma(s) => count_indexes(&s.map.body, p),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Replaces every `p[j…]` in `body` (and in the branches and map lambdas
+/// nested in it) by `x[i, j…]`, for each row parameter `p` of input `x` in
+/// `rows`.
+fn index_inputs(body: &mut Body, rows: &HashMap<VarId, VarId>, i: VarId) {
+    for stm in &mut body.stms {
+        match &mut stm.exp {
+            Exp::Index(x, idx) => {
+                if let Some(arr) = rows.get(x) {
+                    *x = *arr;
+                    idx.insert(0, DimIndex::Fix(i.into()));
+                }
+            }
+            Exp::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                index_inputs(then_body, rows, i);
+                index_inputs(else_body, rows, i);
+            }
+            Exp::Screma(s) => index_inputs(&mut s.map.body, rows, i),
+            _ => {}
+        }
     }
 }

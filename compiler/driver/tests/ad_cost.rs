@@ -268,3 +268,168 @@ fn adbench_lstm_gradient_cost() {
         assert!(r <= 5.8, "lstm (l = {l}, b = {b}, c = {c}): ratio {r:.2}");
     }
 }
+
+/// The ratio of the operation counts of entry `grad` on `grad_args` and
+/// entry `primal` on `primal_args`.
+fn entry_ratio(
+    prog: &ir::Program,
+    primal: &str,
+    primal_args: &[Value],
+    grad: &str,
+    grad_args: &[Value],
+) -> f64 {
+    let (p, _) = run(prog, primal, primal_args);
+    let (g, _) = run(prog, grad, grad_args);
+    g as f64 / p as f64
+}
+
+/// `n` integers in `[0, bound)` as `i32`.
+fn indices32(n: usize, bound: usize, seed: u64) -> Vec<i32> {
+    let mut rng = values::generate::Rng::new(seed);
+    (0..n)
+        .map(|_| rng.int_in(0, bound as i128 - 1) as i32)
+        .collect()
+}
+
+/// BA's program with an entry `objective_vjp`: the vjp of the objective
+/// with respect to the cameras, the points and the weights, for one
+/// cotangent of its two results.
+fn ba_source() -> String {
+    format!(
+        "{}
+entry objective_vjp [n] [m] [p]
+                    (cams: [n][11]f64) (X: [m][3]f64) (w: [p]f64)
+                    (obs: [p][2]i32) (feat: [p][2]f64)
+                    (reproj_bar: [p][2]f64) (w_bar: [p]f64)
+                    : ([n][11]f64, [m][3]f64, [p]f64) =
+  vjp (\\(c, x, v) -> calculate_objective c x v obs feat) (cams, X, w) (reproj_bar, w_bar)
+",
+        adbench("ba.fut")
+    )
+}
+
+/// BA's objective arguments for `n` cameras, `m` points and `p`
+/// observations, and the vjp's (the same followed by a cotangent).
+fn ba_args(n: usize, m: usize, p: usize) -> (Vec<Value>, Vec<Value>) {
+    let cams = indices32(p, n, 5);
+    let pts = indices32(p, m, 6);
+    let obs: Vec<i32> = cams.iter().zip(&pts).flat_map(|(&c, &x)| [c, x]).collect();
+    let primal = vec![
+        matrix(n, 11, 1),
+        matrix(m, 3, 2),
+        vector(p, 3),
+        Value::array(vec![p, 2], obs).expect("shape matches"),
+        matrix(p, 2, 4),
+    ];
+    let mut grad = primal.clone();
+    grad.push(matrix(p, 2, 7));
+    grad.push(vector(p, 8));
+    (primal, grad)
+}
+
+/// BA's vjp costs about 4.9 objectives, the same at both sizes (the
+/// target is 4).
+#[test]
+fn adbench_ba_vjp_cost() {
+    let prog = compile(&ba_source());
+    for (n, m, p) in [(3, 10, 20), (5, 40, 100)] {
+        let (primal, grad) = ba_args(n, m, p);
+        let r = entry_ratio(
+            &prog,
+            "calculate_objective",
+            &primal,
+            "objective_vjp",
+            &grad,
+        );
+        println!("ba (n = {n}, m = {m}, p = {p}): vjp/objective = {r:.2}");
+        assert!(r <= 4.9, "ba (n = {n}, m = {m}, p = {p}): ratio {r:.2}");
+    }
+}
+
+/// Hand's program with an entry `objective_vjp`: the vjp of the objective
+/// with respect to the pose `theta` and the barycentric coordinates `us`,
+/// for one cotangent of the residuals.
+fn hand_source() -> String {
+    format!(
+        "{}
+entry objective_vjp [b] [M] [T] [N] [U]
+                    (parents: [b]i32)
+                    (base_relatives: [b][4][4]f64)
+                    (inverse_base_absolutes: [b][4][4]f64)
+                    (weights: [b][M]f64)
+                    (base_positions: [4][M]f64)
+                    (triangles: [T][3]i32)
+                    (is_mirrored: bool)
+                    (correspondences: [N]i32)
+                    (points: [3][N]f64)
+                    (theta: [26]f64)
+                    (us: [U]f64)
+                    (residuals_bar: [N][3]f64) : ([26]f64, [U]f64) =
+  vjp (\\(th, u) -> calculate_objective parents base_relatives inverse_base_absolutes
+                                       weights base_positions triangles is_mirrored
+                                       correspondences points th u)
+      (theta, us) residuals_bar
+",
+        adbench("hand.fut")
+    )
+}
+
+/// Hand's objective arguments for `m` vertices, `t` triangles and `n`
+/// points (22 bones, ADBench's skeleton size), the complicated variant
+/// when `complicated`; and the vjp's (followed by a cotangent).
+fn hand_args(m: usize, t: usize, n: usize, complicated: bool) -> (Vec<Value>, Vec<Value>) {
+    let b = 22;
+    let mut rng = values::generate::Rng::new(9);
+    let parents: Vec<i32> = (0..b)
+        .map(|i| {
+            if i == 0 {
+                -1
+            } else {
+                rng.int_in(-1, i as i128 - 1) as i32
+            }
+        })
+        .collect();
+    let triangles = indices32(3 * t, m, 10);
+    let correspondences = indices32(n, if complicated { t } else { m }, 11);
+    let u = if complicated { 2 * n } else { 0 };
+    let primal = vec![
+        Value::vector(parents),
+        Value::array(vec![b, 4, 4], floats(16 * b, 1)).expect("shape matches"),
+        Value::array(vec![b, 4, 4], floats(16 * b, 2)).expect("shape matches"),
+        matrix(b, m, 3),
+        matrix(4, m, 4),
+        Value::array(vec![t, 3], triangles).expect("shape matches"),
+        Value::scalar(false),
+        Value::vector(correspondences),
+        matrix(3, n, 5),
+        vector(26, 6),
+        Value::vector(floats(u, 7)),
+    ];
+    let mut grad = primal.clone();
+    grad.push(matrix(n, 3, 8));
+    (primal, grad)
+}
+
+/// Hand's vjp costs 7.6 objectives on the simple variant with few points,
+/// less with more points (the bones' transforms weigh less); the target is 4.
+#[test]
+fn adbench_hand_vjp_cost() {
+    let prog = compile(&hand_source());
+    for (m, t, n, complicated) in [(30, 20, 10, false), (30, 20, 10, true), (60, 40, 40, true)] {
+        let (primal, grad) = hand_args(m, t, n, complicated);
+        let r = entry_ratio(
+            &prog,
+            "calculate_objective",
+            &primal,
+            "objective_vjp",
+            &grad,
+        );
+        println!(
+            "hand (m = {m}, t = {t}, n = {n}, complicated = {complicated}): vjp/objective = {r:.2}"
+        );
+        assert!(
+            r <= 7.6,
+            "hand (n = {n}, complicated = {complicated}): ratio {r:.2}"
+        );
+    }
+}
