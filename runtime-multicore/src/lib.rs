@@ -14,6 +14,8 @@
 //!   reductions, scans, histograms) on rayon, with chunking.
 //! - [`batch`]: one executable serving many compiled test programs, for
 //!   `fut test --backend=multicore`.
+//! - [`typed`]: the typed arrays and calls of generated libraries
+//!   (`fut multicore --library`).
 //! - [`cli`]: the executable's `main`; [`options`]: its command line;
 //!   [`execute`]: running one entry on arguments from standard input;
 //!   [`server`]: the server protocol (`--server`); [`call`]: timing a call
@@ -34,6 +36,7 @@ pub mod par;
 pub mod profile;
 pub mod scalar;
 pub mod server;
+pub mod typed;
 
 pub use cli::main;
 pub use context::Context;

@@ -23,6 +23,7 @@
 //! updates) stand in for memory planning.
 
 pub mod emit;
+pub mod library;
 pub mod runtime_sources;
 pub mod scalar;
 pub mod seghist;
@@ -123,12 +124,21 @@ pub fn program_module(
             results.join(", ")
         )
         .ok();
-        let mut ri = 0usize;
-        let mut keep = Vec::new();
-        for ev in &e.results {
-            ri += ev.values as usize;
-            keep.push((ri.max(1) - 1).to_string());
-        }
+        // The results the caller gets: every component of each external
+        // result (scalars and arrays, not the sizes before arrays).
+        let rtypes: Vec<&Type> = f.ret.iter().collect();
+        let keep: Vec<String> = match library::group_components(&e.results, &rtypes) {
+            Some(groups) => groups.concat().iter().map(|c| c.to_string()).collect(),
+            None => {
+                let mut ri = 0usize;
+                let mut keep = Vec::new();
+                for ev in &e.results {
+                    ri += ev.values as usize;
+                    keep.push((ri.max(1) - 1).to_string());
+                }
+                keep
+            }
+        };
         writeln!(
             out,
             "pub fn ext_{k}(args: Vec<Value>) -> R<Vec<Value>> {{\nlet mut flat = Vec::new();\nfor a in args {{\nfor d in a.shape() {{ flat.push(Value::scalar(*d as i64)); }}\nflat.push(a);\n}}\nlet mut out = {name}(flat)?;\nlet keep: &[usize] = &[{}];\nlet mut res = Vec::new();\nfor &i in keep {{ if i < out.len() {{ res.push(std::mem::replace(&mut out[i], Value::scalar(false))); }} }}\nOk(res)\n}}\n",
@@ -179,7 +189,7 @@ fn standalone(
     for f in prog.functions.values() {
         collect_spans(&f.body, &mut spans, locate);
     }
-    out.push_str("fn location(s: (u32, u32, u32)) -> &'static str {\nmatch s {\n");
+    out.push_str("pub fn location(s: (u32, u32, u32)) -> &'static str {\nmatch s {\n");
     for ((f, s, e), text) in &spans {
         writeln!(out, "({f}, {s}, {e}) => {text:?},").ok();
     }
@@ -187,39 +197,31 @@ fn standalone(
     let mut entries = Vec::new();
     for (k, e) in prog.entries.iter().enumerate() {
         let f = &prog.functions[e.fun];
-        let mut params = Vec::new();
-        let mut supported = true;
-        let mut pi = 0usize;
-        for ev in &e.params {
-            let n = ev.values as usize;
-            let last = f
-                .params
-                .get(pi + n.saturating_sub(1))
-                .and_then(|p| f.var_type(p.var));
-            match last {
-                Some(t) if t.rank() + 1 == n => params.push(type_desc(t, ev.unique)),
-                _ => supported = false,
-            }
-            pi += n;
-        }
-        let mut results = Vec::new();
-        let mut ri = 0usize;
-        for ev in &e.results {
-            let n = ev.values as usize;
-            match f.ret.get(ri + n.saturating_sub(1)) {
-                Some(t) if n >= 1 => {
-                    results.push(type_desc(t, ev.unique));
-                }
-                _ => supported = false,
-            }
-            ri += n;
-        }
+        // Tuple and record parameters and results are given and written as
+        // their components, in order (records by field name).
+        let ptypes: Vec<&Type> = f.params.iter().filter_map(|p| f.var_type(p.var)).collect();
+        let rtypes: Vec<&Type> = f.ret.iter().collect();
+        let descs = |groups: &[ir::EntryValue], types: &[&Type]| {
+            library::group_components(groups, types).map(|gs| {
+                gs.iter()
+                    .zip(groups)
+                    .flat_map(|(cs, g)| cs.iter().map(|&c| type_desc(types[c], g.unique)))
+                    .collect::<Vec<_>>()
+            })
+        };
+        let supported_params = (ptypes.len() == f.params.len())
+            .then(|| descs(&e.params, &ptypes))
+            .flatten();
+        let supported_results = descs(&e.results, &rtypes);
+        let supported = supported_params.is_some() && supported_results.is_some();
+        let params = supported_params.unwrap_or_default();
+        let results = supported_results.unwrap_or_default();
         let body = if supported {
             format!(
                 "ext_{k}(args).map_err(|f| {{ let l = location(f.span); fut_runtime_multicore::Error::new(if l.is_empty() {{ f.message }} else {{ format!(\"{{}}\\n  at {{}}\", f.message, l) }}) }})"
             )
         } else {
-            "let _ = args;\nErr(fut_runtime_multicore::Error::new(\"entry points with tuple or record parameters are not supported by multicore executables yet\"))".to_string()
+            "let _ = args;\nErr(fut_runtime_multicore::Error::new(\"this entry point's parameter or result types are not supported by multicore executables\"))".to_string()
         };
         writeln!(
             out,

@@ -13,6 +13,7 @@ pub mod db;
 pub mod dev;
 pub mod imports;
 pub mod irrun;
+pub mod library;
 pub mod multicore;
 pub mod pipelines;
 pub mod prelude;

@@ -71,7 +71,7 @@ fn hash_of(parts: &[&str]) -> String {
     format!("{:016x}", h.finish())
 }
 
-fn write_if_changed(path: &Path, contents: &str) -> Result<(), String> {
+pub(crate) fn write_if_changed(path: &Path, contents: &str) -> Result<(), String> {
     if std::fs::read_to_string(path).is_ok_and(|c| c == contents) {
         return Ok(());
     }
@@ -84,7 +84,7 @@ fn write_if_changed(path: &Path, contents: &str) -> Result<(), String> {
 
 /// The `[workspace.dependencies]` entries of the workspace manifest, as
 /// `name = spec` lines.
-fn workspace_deps(manifest: &str) -> Vec<(String, String)> {
+pub(crate) fn workspace_deps(manifest: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut inside = false;
     for line in manifest.lines() {
@@ -103,7 +103,7 @@ fn workspace_deps(manifest: &str) -> Vec<(String, String)> {
 /// A member crate's manifest made standalone: workspace-inherited fields
 /// and dependencies replaced by their values, path dependencies pointing
 /// at the sibling crates in the cache.
-fn standalone_manifest(manifest: &str, deps: &[(String, String)]) -> String {
+pub(crate) fn standalone_manifest(manifest: &str, deps: &[(String, String)]) -> String {
     let mut out = String::new();
     let mut section = String::new();
     for line in manifest.lines() {

@@ -1,0 +1,223 @@
+//! The library-crate test: `fut multicore --library` writes a crate for
+//! `tests/library/entries.fut`, a small Rust program depending on it by
+//! path calls every entry point, and its printed results are checked.
+//!
+//! The crates are written under the fut cache folder (`library-test/`) and
+//! built with the target directory generated executables share, in the
+//! profile test batches use, so after the first build only what changed is
+//! compiled again. cargo runs `--offline` first, as for executables.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fut(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_fut"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("fut runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Writes `contents` to `path` unless it already holds them (so cargo sees
+/// unchanged files as fresh).
+fn write(path: &Path, contents: &str) {
+    if std::fs::read_to_string(path).is_ok_and(|c| c == contents) {
+        return;
+    }
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, contents).expect("write");
+}
+
+const APP_MANIFEST: &str = "[package]\nname = \"fut-library-test-app\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
+[dependencies]\nentries = { path = \"../entries\" }\n\n\
+[profile.release]\nopt-level = 1\ndebug = false\nincremental = false\ncodegen-units = 16\n\n[workspace]\n";
+
+/// Calls every entry point of the library and prints one line per result;
+/// errors are printed, not propagated, so the test sees them.
+const APP_MAIN: &str = r#"use entries::{Array, Context, Record0};
+
+fn main() {
+    let ctx = Context::with_threads(2).expect("context");
+    println!("threads {}", ctx.num_threads());
+
+    let xs = Array::from_vec(vec![1.0, 2.5, -3.0], [3]).unwrap();
+    let ys = ctx.scale(2.0, &xs).unwrap();
+    println!("scale {:?} {:?}", ys.shape(), ys.to_vec());
+    println!("input kept {:?}", xs.to_vec());
+
+    let m = Array::from_vec(vec![1i32, 2, 3, 4, 5, 6], [2, 3]).unwrap();
+    let (rows, total) = ctx.row_sums(&m).unwrap();
+    println!("row_sums {:?} {total}", rows.to_vec());
+
+    let bs = Array::from_vec(vec![true, false, true], [3]).unwrap();
+    let (neg, count) = ctx.negate_count(&bs).unwrap();
+    println!("negate_count {:?} {count}", neg.into_vec());
+
+    let m = Array::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [3, 2]).unwrap();
+    let t = ctx.transpose_scaled(&m, 10.0).unwrap();
+    println!("transpose_scaled {:?} {:?}", t.shape(), t.to_vec());
+
+    let v = Array::from_vec(vec![1.0, 2.0], [2]).unwrap();
+    println!("pick {}", ctx.pick(&v, 1).unwrap());
+    match ctx.pick(&v, 5) {
+        Ok(x) => println!("pick out of bounds gave {x}"),
+        Err(e) => println!("pick error {:?}", e.message),
+    }
+
+    println!("move {}", ctx.r#move(3).unwrap());
+    println!("new {}", ctx.new_().unwrap());
+
+    let b = Array::from_vec(vec![10i64, 20, 30], [3]).unwrap();
+    let (x, n, bs) = ctx.combine(&(1.5, 2), &Record0 { a: 0.25, b }).unwrap();
+    println!("combine {x} {n} {:?}", bs.to_vec());
+
+    match Array::<f64, 2>::from_vec(vec![1.0; 5], [2, 3]) {
+        Ok(_) => println!("from_vec accepted a bad shape"),
+        Err(e) => println!("from_vec error {:?}", e.message),
+    }
+    match Context::with_threads(0) {
+        Ok(_) => println!("zero threads accepted"),
+        Err(e) => println!("context error {:?}", e.message),
+    }
+}
+"#;
+
+fn cargo_build(manifest: &Path, target: &Path, offline: bool) -> std::process::Output {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.args(["build", "--release", "--quiet", "--manifest-path"])
+        .arg(manifest)
+        .arg("--target-dir")
+        .arg(target);
+    if offline {
+        c.arg("--offline");
+    }
+    c.env_remove("RUSTFLAGS")
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_TARGET_DIR");
+    c.output().expect("cargo runs")
+}
+
+#[test]
+fn a_rust_program_calls_every_entry_point_of_a_generated_library() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let source = repo.join("tests/library/entries.fut");
+    let cache = driver::multicore::cache_dir();
+    let root: PathBuf = cache.join("library-test");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    let prog = root.join("entries.fut");
+    write(&prog, &std::fs::read_to_string(&source).expect("source"));
+
+    let o = fut(&root, &["multicore", "--library", "entries.fut"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let lib = root.join("entries");
+    for f in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "README.md",
+        "src/lib.rs",
+        "src/program.rs",
+        "runtime/fut-runtime-multicore/src/typed.rs",
+        "runtime/values/src/lib.rs",
+    ] {
+        assert!(lib.join(f).is_file(), "the crate lacks {f}");
+    }
+    let readme = std::fs::read_to_string(lib.join("README.md")).expect("readme");
+    assert!(readme.contains("Context::with_threads"), "{readme}");
+    assert!(readme.contains("| `r#move` |"), "{readme}");
+
+    let app = root.join("app");
+    write(&app.join("Cargo.toml"), APP_MANIFEST);
+    write(&app.join("src/main.rs"), APP_MAIN);
+    if !app.join("Cargo.lock").exists() {
+        std::fs::copy(lib.join("Cargo.lock"), app.join("Cargo.lock")).expect("lock");
+    }
+    let target = cache.join("target");
+    let manifest = app.join("Cargo.toml");
+    let mut out = cargo_build(&manifest, &target, true);
+    if !out.status.success() {
+        let err = text(&out.stderr);
+        if err.contains("offline") || err.contains("network") {
+            out = cargo_build(&manifest, &target, false);
+        }
+    }
+    assert!(
+        out.status.success(),
+        "the program using the library does not build:\n{}",
+        text(&out.stderr)
+    );
+
+    let exe = target.join("release").join("fut-library-test-app");
+    let run = Command::new(&exe).output().expect("the program runs");
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{stdout}\n{}", text(&run.stderr));
+    let expected = [
+        "threads 2",
+        "scale [3] [2.0, 5.0, -6.0]",
+        "input kept [1.0, 2.5, -3.0]",
+        "row_sums [6, 15] 21",
+        "negate_count [false, true, false] 2",
+        "transpose_scaled [2, 3] [10.0, 30.0, 50.0, 20.0, 40.0, 60.0]",
+        "pick 2",
+        "pick error \"Index [5] out of bounds for array of shape [2].\\n  at entries.fut:35:41-35:46\"",
+        "move 4",
+        "new 7",
+        "combine 1.75 5 [11, 21, 31]",
+        "from_vec error \"an array of shape [2][3] needs 6 elements, but 5 were given\"",
+        "context error \"the number of threads must be at least 1\"",
+    ];
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines, expected, "{stdout}");
+}
+
+/// Standalone executables take a tuple or record parameter as its
+/// components (records in field-name order) and write each component of
+/// the results on a line of its own; the server lists the components.
+#[test]
+fn executables_take_tuple_and_record_parameters_as_their_components() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(
+        repo.join("tests/library/entries.fut"),
+        dir.path().join("entries.fut"),
+    )
+    .expect("copy");
+    let o = fut(dir.path(), &["multicore", "entries.fut", "-o", "entries"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let exe = dir.path().join("entries");
+    let run = |args: &[&str], input: &str| {
+        use std::io::Write;
+        let mut child = Command::new(&exe)
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the executable starts");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write");
+        child.wait_with_output().expect("the executable runs")
+    };
+    // (p.0, p.1), then the record's fields a and b.
+    let o = run(&["-e", "combine"], "1.5 2 0.25 [10i64, 20i64, 30i64]");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "1.75f64\n5i32\n[11i64, 21i64, 31i64]\n");
+    let o = run(&["-e", "combine"], "1.5 2 0.25");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        text(&o.stderr),
+        "Error: entry point `combine` takes 4 arguments (f64, i32, f64, []i64), but the input has only 3\n"
+    );
+    let o = run(&["--server"], "inputs combine\noutputs row_sums\n");
+    assert_eq!(
+        text(&o.stdout),
+        "%%% OK\nf64\ni32\nf64\n[]i64\n%%% OK\n[]i32\ni32\n%%% OK\n"
+    );
+}

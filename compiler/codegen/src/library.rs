@@ -1,0 +1,617 @@
+//! Library crates (`fut multicore --library`): the typed Rust API of a
+//! program's entry points.
+//!
+//! An entry point's external parameters and results each cover one or more
+//! consecutive values of the entry function: [`components`] finds, in such a
+//! group, the values a caller gives or gets (scalars and arrays), leaving
+//! out the sizes that precede each array. A group of one component is a
+//! scalar or an `Array<T, D>` in the API; a tuple is a Rust tuple of its
+//! components (nested tuples flattened); a record of scalars and arrays is
+//! a generated struct `RecordN` with one public field per record field, in
+//! the order of the field names.
+//!
+//! [`library`] writes the crate's `src/lib.rs` (the `Context`, the record
+//! structs, re-exports of the runtime's typed arrays and errors),
+//! `src/program.rs` (the program module with, appended, one method of
+//! `Context` per entry point calling the entry function directly on the
+//! arrays' shared buffers) and a `README.md` with an example.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use ir::{EntryValue, Program, Span, Type};
+
+use crate::{Error, Options, emit, scalar};
+
+/// The components of a group of entry-function values with these types:
+/// their indices in `types`, or `None` when the group is not a sequence of
+/// scalars and arrays each preceded by its sizes.
+pub fn components(types: &[&Type]) -> Option<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut j = types.len();
+    while j > 0 {
+        let t = types[j - 1];
+        if t.acc {
+            return None;
+        }
+        let r = t.rank();
+        if j < r + 1 {
+            return None;
+        }
+        if !types[j - 1 - r..j - 1]
+            .iter()
+            .all(|s| s.is_prim(values::PrimType::I64))
+        {
+            return None;
+        }
+        out.push(j - 1);
+        j -= r + 1;
+    }
+    out.reverse();
+    Some(out)
+}
+
+/// The components of each external value in `groups`, as indices into
+/// `types` (all of the entry function's parameters or results).
+pub fn group_components(groups: &[EntryValue], types: &[&Type]) -> Option<Vec<Vec<usize>>> {
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    for g in groups {
+        let n = g.values as usize;
+        let part = types.get(at..at + n)?;
+        let comps = components(part)?;
+        if comps.is_empty() {
+            return None;
+        }
+        out.push(comps.into_iter().map(|c| c + at).collect());
+        at += n;
+    }
+    (at == types.len()).then_some(out)
+}
+
+/// The files of a library crate.
+#[derive(Clone, Debug)]
+pub struct Library {
+    /// `src/lib.rs`.
+    pub lib_rs: String,
+    /// `src/program.rs`.
+    pub program_rs: String,
+    /// `README.md`.
+    pub readme: String,
+}
+
+/// Rust's keywords (strict and reserved) and the names a crate cannot use.
+const KEYWORDS: &[&str] = &[
+    "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
+    "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
+    "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+];
+
+/// Names of `Context`'s own functions, which entry methods must not take.
+const CONTEXT_NAMES: &[&str] = &["new", "with_threads", "num_threads", "inner"];
+
+/// A Rust identifier for a Futhark name: `'` becomes `_q`, keywords are
+/// raw identifiers (`r#match`), and the few that cannot be raw get `_`
+/// appended.
+pub fn rust_ident(name: &str) -> String {
+    let s = name.replace('\'', "_q");
+    if ["self", "Self", "super", "crate"].contains(&s.as_str()) {
+        format!("{s}_")
+    } else if KEYWORDS.contains(&s.as_str()) {
+        format!("r#{s}")
+    } else {
+        s
+    }
+}
+
+/// A valid package and crate name for a program called `stem`: lower-case
+/// letters, digits and `_`, not starting with a digit, not a keyword or
+/// the name of a standard crate.
+pub fn crate_name(stem: &str) -> String {
+    let mut s: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    s = s.trim_matches('_').to_string();
+    if s.is_empty() {
+        s = "program".into();
+    }
+    if s.starts_with(|c: char| c.is_ascii_digit()) {
+        s = format!("fut_{s}");
+    }
+    if KEYWORDS.contains(&s.as_str())
+        || [
+            "std",
+            "core",
+            "alloc",
+            "proc_macro",
+            "test",
+            "build",
+            "values",
+            "rayon",
+            "libm",
+        ]
+        .contains(&s.as_str())
+    {
+        s.push_str("_fut");
+    }
+    s
+}
+
+/// The API type of one component.
+fn api_type(t: &Type) -> String {
+    let e = scalar::rust_prim(t.elem);
+    if t.is_scalar() {
+        e.to_string()
+    } else {
+        format!("Array<{e}, {}>", t.rank())
+    }
+}
+
+/// The field names of a record type's text (`{a: f64, b: []i64}`) when
+/// every field is a scalar or an array.
+fn record_fields(text: &str) -> Option<Vec<String>> {
+    let inner = text.trim().strip_prefix('{')?.strip_suffix('}')?;
+    let mut fields = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0usize;
+    let mut pieces = Vec::new();
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                pieces.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&inner[start..]);
+    for p in pieces {
+        let (name, ty) = p.split_once(':')?;
+        let ty = ty.trim().trim_start_matches('*');
+        if ty.starts_with('(') || ty.starts_with('{') {
+            return None;
+        }
+        let name = name.trim();
+        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        fields.push(name.to_string());
+    }
+    Some(fields)
+}
+
+/// How one external value appears in the API.
+enum Shape {
+    /// One scalar or array.
+    Single,
+    /// A Rust tuple of the components.
+    Tuple,
+    /// A generated struct with these field names.
+    Record(String, Vec<String>),
+}
+
+/// One external parameter or result.
+struct Ext {
+    comps: Vec<usize>,
+    shape: Shape,
+}
+
+impl Ext {
+    fn api_type(&self, types: &[&Type]) -> String {
+        match &self.shape {
+            Shape::Single => api_type(types[self.comps[0]]),
+            Shape::Tuple => {
+                let parts: Vec<String> = self.comps.iter().map(|&c| api_type(types[c])).collect();
+                format!("({})", parts.join(", "))
+            }
+            Shape::Record(name, _) => name.clone(),
+        }
+    }
+
+    /// The Rust expressions of the components of the value `v`.
+    fn parts(&self, v: &str) -> Vec<String> {
+        match &self.shape {
+            Shape::Single => vec![v.to_string()],
+            Shape::Tuple => (0..self.comps.len()).map(|i| format!("{v}.{i}")).collect(),
+            Shape::Record(_, fields) => fields
+                .iter()
+                .map(|f| format!("{v}.{}", rust_ident(f)))
+                .collect(),
+        }
+    }
+}
+
+/// Records seen so far: type text to struct name and fields.
+#[derive(Default)]
+struct Records {
+    by_text: BTreeMap<String, String>,
+    decls: String,
+}
+
+impl Records {
+    fn shape(&mut self, text: &str, comps: &[usize], types: &[&Type]) -> Shape {
+        if comps.len() == 1 {
+            return Shape::Single;
+        }
+        match record_fields(text) {
+            Some(fields) if fields.len() == comps.len() => {
+                let n = self.by_text.len();
+                let name = self
+                    .by_text
+                    .entry(text.to_string())
+                    .or_insert_with(|| format!("Record{n}"))
+                    .clone();
+                if self.by_text.len() > n {
+                    let mut decl = format!(
+                        "/// The record type `{text}` of the program.\n#[derive(Clone, Debug, PartialEq)]\npub struct {name} {{\n"
+                    );
+                    for (f, &c) in fields.iter().zip(comps) {
+                        writeln!(
+                            decl,
+                            "    /// Field `{f}`.\n    pub {}: {},",
+                            rust_ident(f),
+                            api_type(types[c])
+                        )
+                        .ok();
+                    }
+                    decl.push_str("}\n\n");
+                    self.decls.push_str(&decl);
+                }
+                Shape::Record(name, fields)
+            }
+            _ => Shape::Tuple,
+        }
+    }
+}
+
+/// An entry point as the API sees it.
+struct Api {
+    name: String,
+    method: String,
+    params: Vec<Ext>,
+    signature: String,
+}
+
+/// The library crate of `prog`, called `krate`, compiled from the source
+/// file `source` (for the documentation). `opts.standalone` is implied.
+pub fn library(
+    prog: &Program,
+    opts: &Options,
+    locate: &dyn Fn(Span) -> String,
+    krate: &str,
+    source: &str,
+) -> Result<Library, Error> {
+    let opts = Options {
+        standalone: true,
+        ..opts.clone()
+    };
+    let mut program_rs = crate::program_module(prog, &opts, locate)?;
+    let mut records = Records::default();
+    let mut apis = Vec::new();
+    let mut used = std::collections::HashSet::new();
+    for e in &prog.entries {
+        let f = &prog.functions[e.fun];
+        let ptypes: Vec<&Type> = f
+            .params
+            .iter()
+            .map(|p| f.var_type(p.var).ok_or("an entry parameter without a type"))
+            .collect::<Result<_, _>>()?;
+        let rtypes: Vec<&Type> = f.ret.iter().collect();
+        let unsupported = || {
+            format!(
+                "entry point `{}`: its parameter or result types cannot be given a typed API",
+                e.name
+            )
+        };
+        let pgroups = group_components(&e.params, &ptypes).ok_or_else(unsupported)?;
+        let rgroups = group_components(&e.results, &rtypes).ok_or_else(unsupported)?;
+        let mut ext = |vs: &[EntryValue], groups: Vec<Vec<usize>>, types: &[&Type]| {
+            vs.iter()
+                .zip(groups)
+                .map(|(v, comps)| Ext {
+                    shape: records.shape(&v.ty, &comps, types),
+                    comps,
+                })
+                .collect::<Vec<_>>()
+        };
+        let params = ext(&e.params, pgroups, &ptypes);
+        let results = ext(&e.results, rgroups, &rtypes);
+        let mut method = rust_ident(&e.name);
+        if CONTEXT_NAMES.contains(&method.as_str()) {
+            method.push('_');
+        }
+        while !used.insert(method.clone()) {
+            method.push('_');
+        }
+        let mut sig: Vec<String> = e
+            .params
+            .iter()
+            .map(|p| format!("{}{}", if p.unique { "*" } else { "" }, p.ty))
+            .collect();
+        let sig_results: Vec<&str> = e.results.iter().map(|r| r.ty.as_str()).collect();
+        sig.push(if sig_results.len() == 1 {
+            sig_results[0].to_string()
+        } else {
+            format!("({})", sig_results.join(", "))
+        });
+        let signature = format!("{}: {}", e.name, sig.join(" -> "));
+        // The method: arguments to flat values, the call, results back.
+        let mut m = String::new();
+        let arg_types: Vec<String> = params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let t = p.api_type(&ptypes);
+                match p.shape {
+                    Shape::Single if ptypes[p.comps[0]].is_scalar() => format!("a{i}: {t}"),
+                    _ => format!("a{i}: &{t}"),
+                }
+            })
+            .collect();
+        let out_types: Vec<String> = results.iter().map(|r| r.api_type(&rtypes)).collect();
+        let out_type = if out_types.len() == 1 {
+            out_types[0].clone()
+        } else {
+            format!("({})", out_types.join(", "))
+        };
+        writeln!(
+            m,
+            "    /// Runs entry point `{}` of `{source}`:\n    ///\n    /// ```text\n    /// {signature}\n    /// ```\n    ///\n    /// A run-time error of the program (an index out of bounds, a failed\n    /// assertion, sizes that do not match) is an `Err` naming its source\n    /// location.\n    pub fn {method}(&self{}{}) -> Result<{out_type}, Error> {{",
+            e.name,
+            if arg_types.is_empty() { "" } else { ", " },
+            arg_types.join(", ")
+        )
+        .ok();
+        let mut flat = Vec::new();
+        let mut k = 0usize;
+        for (i, p) in params.iter().enumerate() {
+            for (part, &c) in p.parts(&format!("a{i}")).into_iter().zip(&p.comps) {
+                let t = ptypes[c];
+                if t.is_scalar() {
+                    writeln!(m, "        let x{k} = {part};").ok();
+                } else {
+                    writeln!(m, "        let x{k} = {part}.to_arr();").ok();
+                    for d in 0..t.rank() {
+                        flat.push(format!("x{k}.dim({d})"));
+                    }
+                }
+                flat.push(format!("x{k}"));
+                k += 1;
+            }
+        }
+        let rs: Vec<String> = (0..rtypes.len()).map(|j| format!("r{j}")).collect();
+        writeln!(
+            m,
+            "        let ({},) = fut_runtime_multicore::typed::call(&self.inner, {:?}, location, move || {}({}))?;",
+            rs.join(", "),
+            e.name,
+            emit::fun_name(e.fun),
+            flat.join(", ")
+        )
+        .ok();
+        let value = |c: usize| {
+            if rtypes[c].is_scalar() {
+                format!("r{c}")
+            } else {
+                format!("Array::from_arr(r{c})")
+            }
+        };
+        let outs: Vec<String> = results
+            .iter()
+            .map(|r| match &r.shape {
+                Shape::Single => value(r.comps[0]),
+                Shape::Tuple => format!(
+                    "({})",
+                    r.comps
+                        .iter()
+                        .map(|&c| value(c))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                Shape::Record(name, fields) => format!(
+                    "{name} {{ {} }}",
+                    fields
+                        .iter()
+                        .zip(&r.comps)
+                        .map(|(f, &c)| format!("{}: {}", rust_ident(f), value(c)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            })
+            .collect();
+        let out = if outs.len() == 1 {
+            outs[0].clone()
+        } else {
+            format!("({})", outs.join(", "))
+        };
+        writeln!(m, "        Ok({out})\n    }}\n").ok();
+        apis.push((
+            Api {
+                name: e.name.clone(),
+                method,
+                params,
+                signature,
+            },
+            m,
+        ));
+    }
+    program_rs.push_str(
+        "\n// The typed API: one method of `Context` per entry point.\n#[allow(unused_imports)]\nuse crate::{Array, Error};\n#[allow(unused_imports)]\nuse crate::*;\n\nimpl crate::Context {\n",
+    );
+    for (_, m) in &apis {
+        program_rs.push_str(m);
+    }
+    program_rs.push_str("}\n");
+    let lib_rs = lib_rs(krate, source, &apis, &records.decls);
+    let readme = readme(krate, source, &apis, prog);
+    Ok(Library {
+        lib_rs,
+        program_rs,
+        readme,
+    })
+}
+
+fn lib_rs(krate: &str, source: &str, apis: &[(Api, String)], records: &str) -> String {
+    let mut out = format!(
+        "//! `{krate}`: the entry points of `{source}`, compiled by `fut multicore --library`.\n//!\n\
+         //! Create a [`Context`] (a pool of worker threads), build arrays with\n\
+         //! [`Array::from_vec`], and call the entry points as methods of the\n\
+         //! context. Each returns `Result<_, Error>`.\n//!\n//! Entry points:\n//!\n"
+    );
+    for (a, _) in apis {
+        writeln!(out, "//! - [`Context::{}`]: `{}`", a.method, a.signature).ok();
+    }
+    out.push_str(
+        "\n#[allow(dead_code, clippy::all)]\nmod program;\n\n\
+         pub use fut_runtime_multicore::Error;\n\
+         pub use fut_runtime_multicore::typed::{Array, Element};\n\
+         pub use values::f16;\n\n\
+         /// What entry points run in: a pool of worker threads.\n\
+         pub struct Context {\n    inner: fut_runtime_multicore::Context,\n}\n\n\
+         impl Context {\n\
+         \x20   /// A context with one worker thread per core.\n\
+         \x20   pub fn new() -> Result<Context, Error> {\n\
+         \x20       Ok(Context { inner: fut_runtime_multicore::Context::new(None, false)? })\n    }\n\n\
+         \x20   /// A context with `n` worker threads (at least 1).\n\
+         \x20   pub fn with_threads(n: usize) -> Result<Context, Error> {\n\
+         \x20       Ok(Context { inner: fut_runtime_multicore::Context::new(Some(n), false)? })\n    }\n\n\
+         \x20   /// The number of worker threads.\n\
+         \x20   pub fn num_threads(&self) -> usize {\n        self.inner.num_threads()\n    }\n}\n\n",
+    );
+    out.push_str(records);
+    out
+}
+
+/// A sample argument of this API type, for the README's example.
+fn sample(t: &Type) -> String {
+    let one = match t.elem {
+        values::PrimType::Bool => "true".to_string(),
+        values::PrimType::F16 => "f16::from_f32(1.0)".to_string(),
+        p => format!("1{}", scalar::rust_prim(p)),
+    };
+    if t.is_scalar() {
+        one
+    } else {
+        let shape = vec!["2"; t.rank()].join(", ");
+        let n = 1usize << t.rank();
+        format!("&Array::from_vec(vec![{one}; {n}], [{shape}])?")
+    }
+}
+
+fn readme(krate: &str, source: &str, apis: &[(Api, String)], prog: &Program) -> String {
+    let mut out = format!(
+        "# {krate}\n\nThe entry points of `{source}` as a Rust library, generated by\n\
+         `fut multicore --library`. It runs them in parallel on all cores, with the\n\
+         runtime of `fut`'s multicore backend (vendored under `runtime/`, so the crate\n\
+         builds on its own).\n\n\
+         Add it to a crate as a path dependency:\n\n```toml\n[dependencies]\n{krate} = {{ path = \"path/to/{krate}\" }}\n```\n\n\
+         ## API\n\n\
+         - `Context::new()` (one worker thread per core) or `Context::with_threads(n)`;\n\
+         - `Array<T, D>`: an array of rank `D` of a primitive type `T` (`i8`…`u64`,\n  `f16`, `f32`, `f64`, `bool`): `Array::from_vec(data, shape)` (an `Err` when\n  the number of elements does not match the shape), `.shape()`, `.to_vec()`,\n  `.into_vec()`, `.as_slice()`;\n\
+         - one method of `Context` per entry point; scalars are passed by value,\n  arrays, tuples and records by reference; tuples are Rust tuples and records\n  structs (`RecordN`, fields in the order of their names); an entry with several\n  results returns a tuple;\n\
+         - `Error`: its `message` is the program's run-time error with its source\n  location (`Index [5] out of bounds for array of shape [2].` then\n  `  at prog.fut:3:5-3:9`).\n\n\
+         Entry points:\n\n| method | Futhark |\n|---|---|\n"
+    );
+    for (a, _) in apis {
+        writeln!(out, "| `{}` | `{}` |", a.method, a.signature).ok();
+    }
+    if let Some((a, _)) = apis.first() {
+        let f = prog
+            .entries
+            .iter()
+            .find(|e| e.name == a.name)
+            .map(|e| &prog.functions[e.fun]);
+        let mut args = Vec::new();
+        if let Some(f) = f {
+            for p in &a.params {
+                let ty = |c: usize| f.var_type(f.params[c].var);
+                let parts: Vec<String> =
+                    p.comps.iter().filter_map(|&c| ty(c)).map(sample).collect();
+                args.push(match &p.shape {
+                    Shape::Single => parts.join(""),
+                    Shape::Tuple => format!("&({})", parts.join(", ").replace('&', "")),
+                    Shape::Record(name, fields) => format!(
+                        "&{krate}::{name} {{ {} }}",
+                        fields
+                            .iter()
+                            .zip(&parts)
+                            .map(|(f, v)| format!("{}: {}", rust_ident(f), v.replace('&', "")))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                });
+            }
+        }
+        writeln!(
+            out,
+            "\n## Example\n\n```rust\nuse {krate}::{{Array, Context, Error}};\n\nfn main() -> Result<(), Error> {{\n    let ctx = Context::with_threads(4)?;\n    let out = ctx.{}({})?;\n    println!(\"{{out:?}}\");\n    Ok(())\n}}\n```\n\nAn array result is read back with `.to_vec()` and `.shape()`.",
+            a.method,
+            args.join(", ")
+        )
+        .ok();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn components_skip_the_sizes_of_arrays() {
+        let f64s = Type::scalar(values::PrimType::F64);
+        let i64s = Type::scalar(values::PrimType::I64);
+        let arr = Type {
+            elem: values::PrimType::F64,
+            shape: vec![ir::Size::Const(2)],
+            acc: false,
+        };
+        // (f64, i64, [n]f64) as f64, i64, n, array.
+        let ts = [&f64s, &i64s, &i64s, &arr];
+        assert_eq!(components(&ts), Some(vec![0, 1, 3]));
+        assert_eq!(components(&[&arr]), None);
+        let groups = [
+            EntryValue {
+                ty: "(f64, i64)".into(),
+                unique: false,
+                values: 2,
+            },
+            EntryValue {
+                ty: "[]f64".into(),
+                unique: false,
+                values: 2,
+            },
+        ];
+        assert_eq!(
+            group_components(&groups, &ts),
+            Some(vec![vec![0, 1], vec![3]])
+        );
+    }
+
+    #[test]
+    fn names_and_record_fields() {
+        assert_eq!(rust_ident("match"), "r#match");
+        assert_eq!(rust_ident("self"), "self_");
+        assert_eq!(rust_ident("f'"), "f_q");
+        assert_eq!(crate_name("My Prog"), "my_prog");
+        assert_eq!(crate_name("3d"), "fut_3d");
+        assert_eq!(crate_name("test"), "test_fut");
+        assert_eq!(
+            record_fields("{a: f64, b: [n]i64}"),
+            Some(vec!["a".to_string(), "b".to_string()])
+        );
+        assert_eq!(record_fields("{a: (f64, i32), b: i64}"), None);
+        assert_eq!(record_fields("(f64, i32)"), None);
+    }
+}

@@ -1,0 +1,143 @@
+//! `fut multicore --library`: a program compiled into a Rust library crate
+//! with a typed API (`codegen::library`), written to a folder a user adds
+//! as a path dependency.
+//!
+//! The crate holds everything it needs to build without `fut` or its
+//! source tree: the generated `src/lib.rs` and `src/program.rs`, a copy of
+//! the runtime and values crates under `runtime/` (written from the
+//! sources embedded in `fut`, as for executables), a `Cargo.lock` with the
+//! workspace's dependency versions (so it builds offline where `fut`'s
+//! dependencies are already downloaded) and a `README.md` with an example.
+
+use std::path::{Path, PathBuf};
+
+use syntax::diag::location;
+
+use crate::db::Database;
+use crate::multicore::{standalone_manifest, workspace_deps, write_if_changed};
+use crate::program::load_program;
+
+/// Options of `fut multicore --library`.
+#[derive(Clone, Debug)]
+pub struct LibraryOptions {
+    /// Keep bounds checks (`--safe=false` turns them off).
+    pub safe: bool,
+    /// The crate's folder (default: the program's path without `.fut`).
+    pub output: Option<PathBuf>,
+}
+
+/// What [`write_library`] wrote.
+#[derive(Clone, Debug)]
+pub struct Written {
+    /// The crate's folder.
+    pub dir: PathBuf,
+    /// The package (and crate) name.
+    pub name: String,
+}
+
+/// The crate's manifest: the runtime and values crates as vendored path
+/// dependencies, and the crates generated code uses directly.
+fn manifest(name: &str, deps: &[(String, String)]) -> String {
+    let spec = |crate_name: &str, default: &str| {
+        deps.iter()
+            .find(|(k, _)| k == crate_name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| default.to_string())
+    };
+    format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\
+         description = \"Entry points of a Futhark program, compiled by fut multicore --library\"\n\n\
+         [dependencies]\n\
+         fut-runtime-multicore = {{ path = \"runtime/fut-runtime-multicore\" }}\n\
+         values = {{ path = \"runtime/values\" }}\n\
+         rayon = {}\nlibm = \"0.2\"\n",
+        spec("rayon", "\"1\"")
+    )
+}
+
+/// Compiles the program at `path` and writes its library crate; returns
+/// where and under which name.
+pub fn write_library(db: &Database, path: &Path, opts: &LibraryOptions) -> Result<Written, String> {
+    let program = load_program(db, path).map_err(|e| e.to_string())?;
+    if !program.is_ok() {
+        let sources = db.sources();
+        return Err(crate::render::diagnostics(
+            &program.diagnostics,
+            &sources,
+            false,
+        ));
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "prog".into());
+    let source = path
+        .file_name()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "prog.fut".into());
+    let name = codegen::library::crate_name(&stem);
+    let ir = crate::irrun::compile(db, &program, false)?;
+    let sources = db.sources();
+    let locate = |s: ir::Span| {
+        location(
+            &sources,
+            syntax::Span::new(syntax::FileId(s.file), s.start, s.end),
+        )
+    };
+    let copts = codegen::Options {
+        safe: opts.safe,
+        standalone: true,
+        name: stem.clone(),
+    };
+    let lib = codegen::library::library(&ir, &copts, &locate, &name, &source)
+        .map_err(|e| format!("the multicore backend cannot compile this program: {e}"))?;
+    let dir = opts
+        .output
+        .clone()
+        .unwrap_or_else(|| path.with_extension(""));
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!(
+            "cannot write the library crate to {}: it is a file, not a folder",
+            dir.display()
+        ));
+    }
+    let embedded = codegen::runtime_sources::FILES;
+    let deps = workspace_deps(codegen::runtime_sources::file("Cargo.toml").unwrap_or(""));
+    for (file, contents) in embedded {
+        match *file {
+            "Cargo.toml" => {}
+            "Cargo.lock" => write_if_changed(&dir.join("Cargo.lock"), contents)?,
+            _ => {
+                let text = if file.ends_with("/Cargo.toml") {
+                    standalone_manifest(contents, &deps)
+                } else {
+                    contents.to_string()
+                };
+                write_if_changed(&dir.join("runtime").join(file), &text)?;
+            }
+        }
+    }
+    write_if_changed(&dir.join("Cargo.toml"), &manifest(&name, &deps))?;
+    write_if_changed(&dir.join("src/lib.rs"), &lib.lib_rs)?;
+    write_if_changed(&dir.join("src/program.rs"), &lib.program_rs)?;
+    write_if_changed(&dir.join("README.md"), &lib.readme)?;
+    write_if_changed(&dir.join(".gitignore"), "/target\n")?;
+    Ok(Written { dir, name })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifest_names_the_vendored_runtime() {
+        let m = manifest("prog", &[("rayon".into(), "\"1.10\"".into())]);
+        assert!(m.contains("name = \"prog\""), "{m}");
+        assert!(
+            m.contains("fut-runtime-multicore = { path = \"runtime/fut-runtime-multicore\" }"),
+            "{m}"
+        );
+        assert!(m.contains("rayon = \"1.10\""), "{m}");
+        assert!(!m.contains("[workspace]"), "{m}");
+    }
+}

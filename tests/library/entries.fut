@@ -1,0 +1,50 @@
+-- Entry points of several shapes, for the library-crate test
+-- (compiler/cli/tests/library.rs builds a Rust program against the crate
+-- `fut multicore --library` writes for this file and checks its results).
+-- The blocks below check the same entries on every backend.
+
+-- ==
+-- entry: scale
+-- input { 2.0 [1.0, 2.5, -3.0] } output { [2.0, 5.0, -6.0] }
+entry scale (k: f64) (xs: []f64) : []f64 = map (* k) xs
+
+-- ==
+-- entry: row_sums
+-- input { [[1, 2, 3], [4, 5, 6]] } output { [6, 15] 21 }
+entry row_sums (m: [][]i32) : ([]i32, i32) =
+  let rs = map i32.sum m
+  in (rs, i32.sum rs)
+
+-- ==
+-- entry: negate_count
+-- input { [true, false, true] } output { [false, true, false] 2i64 }
+entry negate_count (bs: []bool) : ([]bool, i64) =
+  (map (\b -> !b) bs, i64.sum (map (\b -> if b then 1 else 0) bs))
+
+-- ==
+-- entry: transpose_scaled
+-- input { [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]] 10.0 }
+-- output { [[10.0, 30.0, 50.0], [20.0, 40.0, 60.0]] }
+entry transpose_scaled (m: [][]f64) (k: f64) : [][]f64 =
+  transpose (map (map (* k)) m)
+
+-- ==
+-- entry: pick
+-- input { [1.0, 2.0] 1i64 } output { 2.0 }
+-- input { [1.0, 2.0] 5i64 } error: out of bounds
+entry pick (xs: []f64) (i: i64) : f64 = xs[i]
+
+-- ==
+-- entry: move
+-- input { 3i32 } output { 4i32 }
+entry move (x: i32) : i32 = x + 1
+
+-- ==
+-- entry: new
+-- input { } output { 7i64 }
+entry new : i64 = 7
+
+-- Tuple and record parameters (opaque to the interpreter's input reader,
+-- so no test block): the library takes a Rust tuple and a struct.
+entry combine (p: (f64, i32)) (r: {b: []i64, a: f64}) : (f64, i32, []i64) =
+  (p.0 + r.a, p.1 + i32.i64 (length r.b), map (+ 1) r.b)
