@@ -150,6 +150,13 @@ mod tests {
         assert_eq!(alias.as_slice(), &[1, 2, 3]);
     }
 
+    #[test]
+    fn contexts_and_arrays_can_be_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Context>();
+        shared::<Array<f64, 2>>();
+    }
+
     fn locate(s: (u32, u32, u32)) -> &'static str {
         if s == (1, 2, 3) { "p.fut:1:3-1:4" } else { "" }
     }
