@@ -19,18 +19,15 @@
 //! transposed to put their dimension innermost, and the tangents of the
 //! results back; the map then only hands out the rows.
 //!
-//! So that a map over no seeds still runs nothing (and fails on nothing),
-//! the rewritten map is the `else` branch of an `if` on the number of
-//! seeds being zero, whose `then` branch is the map expanded as usual.
-//! Anything the vector mode has no rule for (accumulators, from a `vjp`
-//! inside the function) leaves the map to the usual expansion, one `jvp`
-//! per seed.
+//! With no seeds the primal still runs once, as the reference
+//! interpreter's `jmp` does. Anything the vector mode has no rule for
+//! (accumulators, from a `vjp` inside the function) leaves the map to the
+//! usual expansion, one `jvp` per seed.
 
 use std::collections::HashSet;
 
 use ir::{AdExp, Body, Exp, Lambda, Operand, Param, Screma, Size, Stm, VarId};
 
-use crate::AdError;
 use crate::ctx::{Ctx, R, differentiable};
 
 /// The operand holding size `k`.
@@ -207,16 +204,11 @@ impl Ctx<'_> {
 
 /// When `stm` is a map over seeds whose lambda holds, at its top level, a
 /// `jvp` whose function and point use nothing bound in the lambda and
-/// whose seeds are rows the map reads, returns `if w == 0 then stm else
-/// (the jvp for every seed at once; stm handing out its rows)`, binding
-/// `stm`'s pattern, after the statements computing its condition; AD nodes
-/// inside the `jvp`'s function are expanded first. `None` leaves the map
-/// to the usual expansion.
-pub fn vector_seed_map(
-    cx: &mut Ctx<'_>,
-    stm: &Stm,
-    errors: &mut Vec<AdError>,
-) -> Option<(Vec<Stm>, Stm)> {
+/// whose seeds are rows the map reads, returns the `jvp` expanded for
+/// every seed at once and `stm` handing out the rows of its results; AD
+/// nodes inside the `jvp`'s function are expanded first. `None` leaves
+/// the map to the usual expansion.
+pub fn vector_seed_map(cx: &mut Ctx<'_>, stm: &Stm) -> Option<(Vec<Stm>, Stm)> {
     let Exp::Screma(s) = &stm.exp else {
         return None;
     };
@@ -257,15 +249,15 @@ pub fn vector_seed_map(
         _ => return None,
     };
     cx.span = stm.span;
+    // A renamed copy, so that nothing is changed when a rule is missing.
     let copy = |cx: &mut Ctx<'_>| -> Body {
         let b = Body {
             stms: vec![stm.clone()],
-            result: stm.pat.iter().copied().map(Operand::Var).collect(),
+            result: Vec::new(),
         };
         cx.rename(&[], &b).1
     };
-    let mut else_body = copy(cx);
-    let mut split = else_body.stms.pop()?;
+    let mut split = copy(cx).stms.pop()?;
     let Exp::Screma(sc) = &mut split.exp else {
         return None;
     };
@@ -312,30 +304,6 @@ pub fn vector_seed_map(
     let pos = ninputs.min(sc.map.params.len());
     sc.map.params.splice(pos..pos, new_params);
     sc.map.body.stms.splice(at..=at, repl);
-    pre.push(split);
-    else_body.stms = pre;
-    // The map unchanged, its AD nodes expanded here so that it is not
-    // rewritten again.
-    let mut then_body = copy(cx);
-    if let Some(Exp::Screma(t)) = then_body.stms.first_mut().map(|st| &mut st.exp) {
-        crate::expand_body(cx, &mut t.map.body, errors);
-    }
-    let zero = cx.fresh("no_seeds", ir::Type::scalar(ir::PrimType::Bool));
-    let mut cond = Vec::new();
-    cx.push(
-        &mut cond,
-        vec![zero],
-        Exp::Cmp(ir::CmpOp::Eq, s.w, Operand::i64(0)),
-    );
-    let split = Stm {
-        pat: stm.pat.clone(),
-        exp: Exp::If {
-            cond: Operand::Var(zero),
-            then_body,
-            else_body,
-        },
-        attrs: stm.attrs.clone(),
-        span: stm.span,
-    };
-    Some((cond, split))
+    split.pat = stm.pat.clone();
+    Some((pre, split))
 }

@@ -244,8 +244,8 @@ fn expand(mut prog: Program) -> (Program, Vec<AdError>) {
 fn expand_body(cx: &mut ctx::Ctx<'_>, body: &mut Body, errors: &mut Vec<AdError>) {
     let stms = std::mem::take(&mut body.stms);
     for mut stm in stms {
-        if let Some((pre, split)) = jmp::vector_seed_map(cx, &stm, errors)
-            .or_else(|| soacs::split_seed_map(cx, &stm, errors))
+        if let Some((pre, split)) =
+            jmp::vector_seed_map(cx, &stm).or_else(|| soacs::split_seed_map(cx, &stm, errors))
         {
             body.stms.extend(pre);
             stm = split;

@@ -23,6 +23,8 @@ use ir::{
     VarId,
 };
 
+use std::collections::HashSet;
+
 use crate::AdError;
 use crate::ctx::{Ctx, R, differentiable};
 
@@ -96,6 +98,61 @@ impl Ctx<'_> {
         Ok((lam, ne, slots))
     }
 
+    /// Over many seeds, the tangent part of a paired operator (from
+    /// [`Self::pair_op`], `k` values and `t` tangents) as an operator of its
+    /// own, when the tangents it computes do not depend on the values (as
+    /// for `+`): the scan or reduction then runs twice, once on the values
+    /// and once on the `[k]` tangent rows with an elementwise operator,
+    /// instead of once on pairs that mix scalars and rows, which reverse
+    /// mode does not differentiate.
+    fn split_pair_op(&mut self, paired: &ScanRed, k: usize, t: usize) -> Option<ScanRed> {
+        self.vec?;
+        let op = &paired.op;
+        if t == 0 || op.params.len() != 2 * (k + t) || op.body.result.len() != k + t {
+            return None;
+        }
+        let mut primal: HashSet<VarId> = op.params[..k]
+            .iter()
+            .chain(&op.params[k + t..2 * k + t])
+            .map(|p| p.var)
+            .collect();
+        let mut stms = Vec::new();
+        for st in &op.body.stms {
+            if ir::uses::exp_free(self.vars(), &st.exp)
+                .iter()
+                .any(|v| primal.contains(v))
+            {
+                primal.extend(st.pat.iter().copied());
+            } else {
+                stms.push(st.clone());
+            }
+        }
+        let result = op.body.result[k..].to_vec();
+        if result
+            .iter()
+            .any(|r| r.var().is_some_and(|v| primal.contains(&v)))
+        {
+            return None;
+        }
+        let params = op.params[k..k + t]
+            .iter()
+            .chain(&op.params[2 * k + t..])
+            .copied()
+            .collect();
+        // Renamed: statements that do not depend on the values (constants)
+        // are in the operator on values too.
+        let op = self.rename_lambda(&Lambda {
+            params,
+            ret: op.ret[k..].to_vec(),
+            body: Body { stms, result },
+        });
+        Some(ScanRed {
+            op,
+            neutral: paired.neutral[k..].to_vec(),
+            commutative: paired.commutative,
+        })
+    }
+
     /// Appends to `pat` a fresh tangent variable for `v` and records it.
     fn tan_result(&mut self, pat: &mut Vec<VarId>, v: VarId) {
         let t = self.fresh_tan(v);
@@ -111,8 +168,8 @@ impl Ctx<'_> {
         self.diff_body(&lam.body, &mut bout)?;
         let (mut result, mut ret, mut pat) = (Vec::new(), Vec::new(), Vec::new());
         let mut off = 0;
-        let mut ops = Vec::new();
-        for sr in s.scans.iter().chain(&s.reduces) {
+        let (mut scans, mut reduces) = (Vec::new(), Vec::new());
+        for (i, sr) in s.scans.iter().chain(&s.reduces).enumerate() {
             let k = sr.neutral.len();
             let (op, neutral, slots) = self.pair_op(out, &sr.op, &sr.neutral)?;
             result.extend_from_slice(&lam.body.result[off..off + k]);
@@ -123,14 +180,25 @@ impl Ctx<'_> {
                 ret.push(self.tan_ty(&lam.ret[off + j]));
                 self.tan_result(&mut pat, stm.pat[off + j]);
             }
-            ops.push(ScanRed {
+            let paired = ScanRed {
                 op,
                 neutral,
                 commutative: sr.commutative,
-            });
+            };
+            let ops = if i < s.scans.len() {
+                &mut scans
+            } else {
+                &mut reduces
+            };
+            match self.split_pair_op(&paired, k, slots.len()) {
+                Some(tangent) => {
+                    ops.push(sr.clone());
+                    ops.push(tangent);
+                }
+                None => ops.push(paired),
+            }
             off += k;
         }
-        let reduces = ops.split_off(s.scans.len());
         let mapped: Vec<usize> = (off..lam.ret.len()).collect();
         result.extend_from_slice(&lam.body.result[off..]);
         ret.extend_from_slice(&lam.ret[off..]);
@@ -177,7 +245,7 @@ impl Ctx<'_> {
             exp: Exp::Screma(Box::new(Screma {
                 w: s.w,
                 inputs,
-                scans: ops,
+                scans,
                 reduces,
                 map: Lambda {
                     params,
