@@ -827,7 +827,7 @@ module f64: (float with t = f64 with int_t = u64) = {
   def lerp (v0: f64) (v1: f64) (a: f64): f64 = v0 + (v1 - v0) * a
   def mad (a: f64) (b: f64) (c: f64): f64 = a * b + c
   def copysign (x: f64) (y: f64): f64 =
-    from_bits ((to_bits x & 9223372036854775807u64) | (to_bits y & 9223372036854775808u64))
+    if (to_bits x & 9223372036854775808u64) == (to_bits y & 9223372036854775808u64) then x else -x
   def nextafter (x: f64) (y: f64): f64 =
     if isnan x || isnan y then nan
     else if x == y then y
@@ -942,7 +942,7 @@ module f32: (float with t = f32 with int_t = u32) = {
   def lerp (v0: f32) (v1: f32) (a: f32): f32 = v0 + (v1 - v0) * a
   def mad (a: f32) (b: f32) (c: f32): f32 = a * b + c
   def copysign (x: f32) (y: f32): f32 =
-    from_bits ((to_bits x & 2147483647u32) | (to_bits y & 2147483648u32))
+    if (to_bits x & 2147483648u32) == (to_bits y & 2147483648u32) then x else -x
   def nextafter (x: f32) (y: f32): f32 =
     if isnan x || isnan y then nan
     else if x == y then y
@@ -1060,7 +1060,7 @@ module f16: (float with t = f16 with int_t = u16) = {
   def lerp (v0: f16) (v1: f16) (a: f16): f16 = v0 + (v1 - v0) * a
   def mad (a: f16) (b: f16) (c: f16): f16 = a * b + c
   def copysign (x: f16) (y: f16): f16 =
-    from_bits ((to_bits x & 32767u16) | (to_bits y & 32768u16))
+    if (to_bits x & 32768u16) == (to_bits y & 32768u16) then x else -x
   def nextafter (x: f16) (y: f16): f16 =
     if isnan x || isnan y then nan
     else if x == y then y

@@ -180,7 +180,9 @@ def float_module(t, bits, int_t, mb, eb):
     L.append("  def lerp (v0: %s) (v1: %s) (a: %s): %s = v0 + (v1 - v0) * a" % (t, t, t, t))
     L.append("  def mad (a: %s) (b: %s) (c: %s): %s = a * b + c" % (t, t, t, t))
     L.append("  def copysign (x: %s) (y: %s): %s =" % (t, t, t))
-    L.append("    from_bits ((to_bits x & %d%s) | (to_bits y & %d%s))" % (ones ^ sign, int_t, sign, int_t))
+    # The sign comparison is on bits; the value is x or -x, so that AD
+    # sees the derivative (1 or -1 with respect to x, 0 with respect to y).
+    L.append("    if (to_bits x & %d%s) == (to_bits y & %d%s) then x else -x" % (sign, int_t, sign, int_t))
     L.append("  def nextafter (x: %s) (y: %s): %s =" % (t, t, t))
     L.append("    if isnan x || isnan y then nan")
     L.append("    else if x == y then y")

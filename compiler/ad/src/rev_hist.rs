@@ -14,7 +14,7 @@
 //!   number of zero factors `z`, the product `p` of the non-zero ones and
 //!   the sum of the zero ones (three histograms); a factor `x` of bucket
 //!   `b` gets `H̄[b]` times the product of the others, written so that its
-//!   derivatives are right too (see [`Ctx::zero_factor_adj`]).
+//!   derivatives are right too (see `zero_factor_adj`).
 //! - a selecting operator (one that returns one of its two operands, as
 //!   `min` and `max` do): per bucket the winning iteration, by a histogram
 //!   of (value, iteration) pairs whose operator puts the earlier iteration

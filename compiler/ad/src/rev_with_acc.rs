@@ -10,7 +10,8 @@
 //! rule sweeps back an accumulator-free copy of the body that computes `L`:
 //! - the accumulator becomes a scalar, the sum so far of the products
 //!   `⟨r̄[i], v⟩` (starting from zero); `r̄` and its reads carry no adjoint
-//!   ([`Ctx::inactive`](crate::ctx::Ctx::inactive));
+//!   ([`Ctx::inactive`](crate::ctx::Ctx::inactive)), and an update out of
+//!   bounds (which changes nothing) adds nothing;
 //! - a `screma` taking the accumulator sums its iterations' products with a
 //!   new `+` reduction, an `if` returns the sum from its branches, and a
 //!   loop carries it as a parameter;
@@ -30,8 +31,8 @@
 use std::collections::{HashMap, HashSet};
 
 use ir::{
-    Body, DimIndex, Exp, Lambda, Operand, Param, PrimValue, ScanRed, Screma, Stm, Type, VarId,
-    WithAcc,
+    BinOp, Body, DimIndex, Exp, Lambda, Operand, Param, PrimValue, ScanRed, Screma, Stm, Type,
+    VarId, WithAcc,
 };
 
 use crate::ctx::{Ctx, R, konst};
@@ -390,6 +391,8 @@ impl Ctx<'_> {
     }
 
     /// The copy of `update_acc(acc, idx, value)` where `acc` became `l`.
+    /// An update at an index out of bounds changes nothing, so the copy's
+    /// update is guarded by the index check (none without an index).
     fn lin_update(
         &mut self,
         out: &mut Vec<Stm>,
@@ -401,22 +404,96 @@ impl Ctx<'_> {
         match l {
             Lin::Dead => Ok(Lin::Dead),
             Lin::Dot { sum, adj } => {
-                let at = self.bind(out, "acc_adj", Exp::Index(adj, dims))?;
+                let at_ty = self.ty(adj);
+                let inb = self.idx_in_bounds(out, &at_ty, idx)?;
+                let mut b = Vec::new();
+                let at = self.bind(&mut b, "acc_adj", Exp::Index(adj, dims))?;
                 self.inactive.insert(at);
-                let p = self.dot(out, *value, at)?;
+                let p = self.dot(&mut b, *value, at)?;
+                let p = match inb {
+                    None => {
+                        out.extend(b);
+                        p
+                    }
+                    Some(c) => {
+                        let v = self.fresh("acc_dot", Type::scalar(at_ty.elem));
+                        self.push(
+                            out,
+                            vec![v],
+                            Exp::If {
+                                cond: c,
+                                then_body: Body {
+                                    stms: b,
+                                    result: vec![p],
+                                },
+                                else_body: Body {
+                                    stms: Vec::new(),
+                                    result: vec![konst(at_ty.elem, 0.0)],
+                                },
+                            },
+                        );
+                        v.into()
+                    }
+                };
                 let sum = if is_zero(&sum) {
                     p
                 } else {
-                    self.bin(out, ir::BinOp::Add, sum, p)?
+                    self.bin(out, BinOp::Add, sum, p)?
                 };
                 Ok(Lin::Dot { sum, adj })
             }
             Lin::Array(a) => {
-                let v = self.fresh("acc_arr", self.ty(a));
-                self.push(out, vec![v], Exp::Update(a, dims, *value));
+                let t = self.ty(a);
+                let inb = self.idx_in_bounds(out, &t, idx)?;
+                let v = self.fresh("acc_arr", t.clone());
+                let update = Exp::Update(a, dims, *value);
+                match inb {
+                    None => self.push(out, vec![v], update),
+                    Some(c) => {
+                        let w = self.fresh("acc_arr", t);
+                        self.push(
+                            out,
+                            vec![v],
+                            Exp::If {
+                                cond: c,
+                                then_body: Body {
+                                    stms: vec![Stm {
+                                        pat: vec![w],
+                                        exp: update,
+                                        attrs: Vec::new(),
+                                        span: self.span,
+                                    }],
+                                    result: vec![w.into()],
+                                },
+                                else_body: Body {
+                                    stms: Vec::new(),
+                                    result: vec![a.into()],
+                                },
+                            },
+                        );
+                    }
+                }
                 Ok(Lin::Array(v))
             }
         }
+    }
+
+    /// `0 <= idx[d] < shape[d]` for every index of `idx` into an array of
+    /// type `t`; `None` without indices.
+    fn idx_in_bounds(
+        &mut self,
+        out: &mut Vec<Stm>,
+        t: &Type,
+        idx: &[Operand],
+    ) -> R<Option<Operand>> {
+        if idx.is_empty() {
+            return Ok(None);
+        }
+        let dims = t.shape[..idx.len()]
+            .iter()
+            .map(|n| self.size_op(n))
+            .collect::<R<Vec<Operand>>>()?;
+        Ok(Some(self.in_bounds(out, idx, &dims)?))
     }
 
     /// `⟨v, t⟩`: a product for scalars, else the sum of the elementwise
@@ -424,7 +501,7 @@ impl Ctx<'_> {
     fn dot(&mut self, out: &mut Vec<Stm>, v: Operand, t: VarId) -> R<Operand> {
         let tt = self.ty(t);
         if tt.shape.is_empty() {
-            return self.bin(out, ir::BinOp::Mul, v, t.into());
+            return self.bin(out, BinOp::Mul, v, t.into());
         }
         let Operand::Var(vv) = v else {
             return Err(self.err("internal error: a constant row update"));
@@ -570,7 +647,7 @@ impl Ctx<'_> {
             let sum = if is_zero(&s0) {
                 v.into()
             } else {
-                self.bin(out, ir::BinOp::Add, s0, v.into())?
+                self.bin(out, BinOp::Add, s0, v.into())?
             };
             map.insert(y, Lin::Dot { sum, adj });
         }

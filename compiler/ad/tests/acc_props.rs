@@ -1,0 +1,222 @@
+//! Property tests of AD through accumulators (`with_acc`, `update_acc`):
+//! for a function `f: [8]f64 -> [P]f64` whose body accumulates into arrays,
+//! at random points `x` with random directions `u` and adjoint seeds `v`,
+//! reverse mode agrees with forward mode (⟨v, J·u⟩ from `jvp` equals
+//! ⟨Jᵀ·v, u⟩ from `vjp`), and forward mode with central finite
+//! differences. The index arrays `js: [8]i64` (some out of bounds) and
+//! `ks: [4]i64` are free in every function.
+
+use ir::pass::{PipelineConfig, run_pipeline};
+use ir::{interp, parse};
+use values::Value;
+
+/// A 64-bit linear congruential generator, so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn unit(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 11) as f64) / ((1u64 << 53) as f64)
+    }
+
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+
+    fn below(&mut self, n: i64) -> i64 {
+        (self.unit() * n as f64) as i64
+    }
+}
+
+/// `main(x, u, v, js, ks)` returning `f(x)`, `J·u` and `Jᵀ·v`, for the body
+/// `body` (its result `{p}r: [p]f64`, `{p}` a prefix that keeps the two
+/// copies' names apart).
+fn program(body: &str, p: usize) -> String {
+    let lam = |pre: &str| {
+        format!(
+            "\\({pre}x: [8]f64) -> ([{p}]f64) {{\n{}\n    in ({pre}r)\n  }}",
+            body.replace("{p}", pre)
+        )
+    };
+    format!(
+        "fun main(x: [8]f64, u: [8]f64, v: [{p}]f64, js: [8]i64, ks: [4]i64) -> ([{p}]f64, [{p}]f64, [8]f64) {{\n  \
+         let (y: [{p}]f64, t: [{p}]f64) = jvp({}, (x), (u))\n  \
+         let (y2: [{p}]f64, g: [8]f64) = vjp({}, (x), (v))\n  \
+         in (y, t, g)\n}}\n",
+        lam("f_"),
+        lam("r_")
+    )
+}
+
+fn literal<T: std::fmt::Debug>(xs: &[T], suffix: &str) -> Value {
+    let elems: Vec<String> = xs.iter().map(|x| format!("{x:?}{suffix}")).collect();
+    let text = format!("[{}]", elems.join(", "));
+    values::read_values(text.as_bytes()).unwrap().remove(0)
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.to_string()
+        .trim_matches(|c| c == '[' || c == ']')
+        .split(',')
+        .map(|e| e.trim().trim_end_matches("f64").parse().unwrap())
+        .collect()
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Checks `body` at six random points.
+fn check(name: &str, body: &str, p: usize) {
+    let text = program(body, p);
+    let prog = parse::parse_program(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+    let prog = run_pipeline(&[ad::AD_PASS], prog, PipelineConfig { validate: true })
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let counts = opt::structure::count_constructs(&prog);
+    assert_eq!(counts.get("Vjp"), None, "{name}: a vjp is left");
+    assert_eq!(counts.get("Jvp"), None, "{name}: a jvp is left");
+    let mut rng = Rng(0xacc ^ name.len() as u64);
+    for _ in 0..6 {
+        let x: Vec<f64> = (0..8).map(|_| rng.range(-2.0, 2.0)).collect();
+        let u: Vec<f64> = (0..8).map(|_| rng.range(-1.0, 1.0)).collect();
+        let v: Vec<f64> = (0..p).map(|_| rng.range(-1.0, 1.0)).collect();
+        // Indices 0..4, sometimes out of bounds (-1 or 4).
+        let js: Vec<i64> = (0..8).map(|_| rng.below(6) - 1).collect();
+        let ks: Vec<i64> = (0..4).map(|_| rng.below(4)).collect();
+        let run = |x: &[f64]| -> Vec<Vec<f64>> {
+            let args = vec![
+                literal(x, "f64"),
+                literal(&u, "f64"),
+                literal(&v, "f64"),
+                literal(&js, "i64"),
+                literal(&ks, "i64"),
+            ];
+            interp::run_function(&prog, "main", args)
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+                .values
+                .iter()
+                .map(floats)
+                .collect()
+        };
+        let at = run(&x);
+        let fwd = dot(&v, &at[1]);
+        let rev = dot(&at[2], &u);
+        assert!(
+            (fwd - rev).abs() <= 1e-9 * (1.0 + fwd.abs()),
+            "{name} at {x:?}, js {js:?}, ks {ks:?}: <v, Ju> = {fwd}, <J^T v, u> = {rev}"
+        );
+        let h = 1e-6;
+        let plus: Vec<f64> = x.iter().zip(&u).map(|(a, b)| a + h * b).collect();
+        let minus: Vec<f64> = x.iter().zip(&u).map(|(a, b)| a - h * b).collect();
+        let fd: Vec<f64> = run(&plus)[0]
+            .iter()
+            .zip(&run(&minus)[0])
+            .map(|(a, b)| (a - b) / (2.0 * h))
+            .collect();
+        let fd = dot(&v, &fd);
+        assert!(
+            (fwd - fd).abs() <= 1e-5 * (1.0 + fwd.abs()),
+            "{name} at {x:?}, js {js:?}: jvp {fwd}, finite differences {fd}"
+        );
+    }
+}
+
+/// `\(c, d) -> c + d` on `f64`, the operator of a summing accumulator.
+const PLUS: &str = "op(\\({p}c: f64, {p}d: f64) -> (f64) {
+      let {p}e: f64 = add({p}c, {p}d)
+      in ({p}e)
+    }, 0.0f64)";
+
+#[test]
+fn summing_accumulator_in_a_map() {
+    // r[js[i]] += x[i]·sin(x[ks[i mod 4]]) over a destination 0.5·x[0..4].
+    let body = format!(
+        "    let {{p}}z: [4]f64 = {{p}}x[0i64:+4i64*1i64]
+    let {{p}}zc: [4]f64 = copy({{p}}z)
+    let ({{p}}r: [4]f64) = with_acc({{p}}zc {PLUS}) \\({{p}}a0: acc([4]f64)) -> (acc([4]f64)) {{
+      let {{p}}a1: acc([4]f64) = screma(8i64, {{p}}x, js, {{p}}a0)
+        map(\\({{p}}y: f64, {{p}}j: i64, {{p}}ac: acc([4]f64), {{p}}i: i64) -> (acc([4]f64)) {{
+          let {{p}}m: i64 = mod({{p}}i, 4i64)
+          let {{p}}k: i64 = ks[{{p}}m]
+          let {{p}}xk: f64 = {{p}}x[{{p}}k]
+          let {{p}}s: f64 = sin({{p}}xk)
+          let {{p}}w: f64 = mul({{p}}y, {{p}}s)
+          let {{p}}ac2: acc([4]f64) = update_acc({{p}}ac, ({{p}}j), {{p}}w)
+          in ({{p}}ac2)
+        }})
+      in ({{p}}a1)
+    }}"
+    );
+    check("map", &body, 4);
+}
+
+#[test]
+fn accumulator_shared_by_nested_maps_and_rows() {
+    // Nested maps share one accumulator of rows: row ks[i] gets
+    // (x[i]·x[j], x[j]²) for every j < 8 with js[j] in bounds.
+    let body = format!(
+        "    let {{p}}z: [4][2]f64 = replicate([4][2], 0.0f64)
+    let ({{p}}q: [4][2]f64) = with_acc({{p}}z {PLUS}) \\({{p}}a0: acc([4][2]f64)) -> (acc([4][2]f64)) {{
+      let {{p}}a1: acc([4][2]f64) = screma(4i64, ks, {{p}}a0)
+        map(\\({{p}}k: i64, {{p}}ac: acc([4][2]f64), {{p}}i: i64) -> (acc([4][2]f64)) {{
+          let {{p}}xi: f64 = {{p}}x[{{p}}i]
+          let {{p}}ac3: acc([4][2]f64) = screma(8i64, {{p}}x, js, {{p}}ac)
+            map(\\({{p}}y: f64, {{p}}j: i64, {{p}}bc: acc([4][2]f64)) -> (acc([4][2]f64)) {{
+              let {{p}}ok: bool = le(0i64, {{p}}j)
+              let {{p}}bc3: acc([4][2]f64) = if {{p}}ok then {{
+                let {{p}}w: f64 = mul({{p}}xi, {{p}}y)
+                let {{p}}w2: f64 = mul({{p}}y, {{p}}y)
+                let {{p}}row: [2]f64 = replicate([2], {{p}}w)
+                let {{p}}row2: [2]f64 = {{p}}row with [1i64] = {{p}}w2
+                let {{p}}bc2: acc([4][2]f64) = update_acc({{p}}bc, ({{p}}k), {{p}}row2)
+                in ({{p}}bc2)
+              }} else {{
+                in ({{p}}bc)
+              }}
+              in ({{p}}bc3)
+            }})
+          in ({{p}}ac3)
+        }})
+      in ({{p}}a1)
+    }}
+    let {{p}}r: [8]f64 = reshape([8], {{p}}q)"
+    );
+    check("nested", &body, 8);
+}
+
+#[test]
+fn accumulator_through_a_loop_and_overwrites() {
+    // A loop adds x[i]·x[i+1] at js[i]; an overwriting accumulator over
+    // x[4..8] is written at ks[0] and then ks[1] (the later write wins when
+    // they are equal), with products of x.
+    let body = format!(
+        "    let {{p}}z: [4]f64 = replicate([4], 1.0f64)
+    let {{p}}b: [4]f64 = {{p}}x[4i64:+4i64*1i64]
+    let {{p}}bc: [4]f64 = copy({{p}}b)
+    let ({{p}}s: [4]f64, {{p}}o: [4]f64) = with_acc({{p}}z {PLUS}, {{p}}bc) \\({{p}}a0: acc([4]f64), {{p}}w0: acc([4]f64)) -> (acc([4]f64), acc([4]f64)) {{
+      let {{p}}a1: acc([4]f64) = loop ({{p}}ac: acc([4]f64) = {{p}}a0) for {{p}}i: i64 < 7i64 {{
+        let {{p}}y: f64 = {{p}}x[{{p}}i]
+        let {{p}}i1: i64 = add({{p}}i, 1i64)
+        let {{p}}y1: f64 = {{p}}x[{{p}}i1]
+        let {{p}}m: f64 = mul({{p}}y, {{p}}y1)
+        let {{p}}j: i64 = js[{{p}}i]
+        let {{p}}ac2: acc([4]f64) = update_acc({{p}}ac, ({{p}}j), {{p}}m)
+        in ({{p}}ac2)
+      }}
+      let {{p}}k0: i64 = ks[0i64]
+      let {{p}}k1: i64 = ks[1i64]
+      let {{p}}x0: f64 = {{p}}x[0i64]
+      let {{p}}x1: f64 = {{p}}x[1i64]
+      let {{p}}e0: f64 = mul({{p}}x0, {{p}}x1)
+      let {{p}}w1: acc([4]f64) = update_acc({{p}}w0, ({{p}}k0), {{p}}e0)
+      let {{p}}e1: f64 = exp({{p}}x1)
+      let {{p}}w2: acc([4]f64) = update_acc({{p}}w1, ({{p}}k1), {{p}}e1)
+      in ({{p}}a1, {{p}}w2)
+    }}
+    let {{p}}r: [8]f64 = concat(0, [8], {{p}}s, {{p}}o)"
+    );
+    check("loop_overwrite", &body, 8);
+}
