@@ -220,3 +220,44 @@ fn accumulator_through_a_loop_and_overwrites() {
     );
     check("loop_overwrite", &body, 8);
 }
+
+/// The message with which the AD pass stops on `body`.
+fn ad_error(body: &str) -> String {
+    let text = program(body, 4);
+    let prog = parse::parse_program(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    match ad::expand_ad(prog) {
+        Ok(_) => panic!("the AD pass accepted\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn accumulators_without_a_reverse_rule_are_errors() {
+    // An accumulator multiplying: no reverse rule.
+    let times = "    let {p}z: [4]f64 = replicate([4], 1.0f64)
+    let ({p}r: [4]f64) = with_acc({p}z op(\\({p}c: f64, {p}d: f64) -> (f64) {
+      let {p}e: f64 = mul({p}c, {p}d)
+      in ({p}e)
+    }, 1.0f64)) \\({p}a0: acc([4]f64)) -> (acc([4]f64)) {
+      let {p}y: f64 = {p}x[0i64]
+      let {p}a1: acc([4]f64) = update_acc({p}a0, (1i64), {p}y)
+      in ({p}a1)
+    }";
+    let e = ad_error(times);
+    assert!(e.contains("operator is not `+`"), "{e}");
+    // Overwrites inside a map: which write wins depends on the order.
+    let map = "    let {p}z: [4]f64 = replicate([4], 1.0f64)
+    let ({p}r: [4]f64) = with_acc({p}z) \\({p}a0: acc([4]f64)) -> (acc([4]f64)) {
+      let {p}a1: acc([4]f64) = screma(8i64, {p}x, js, {p}a0)
+        map(\\({p}y: f64, {p}j: i64, {p}ac: acc([4]f64)) -> (acc([4]f64)) {
+          let {p}ac2: acc([4]f64) = update_acc({p}ac, ({p}j), {p}y)
+          in ({p}ac2)
+        })
+      in ({p}a1)
+    }";
+    let e = ad_error(map);
+    assert!(
+        e.contains("overwriting accumulator updated inside a map"),
+        "{e}"
+    );
+}
