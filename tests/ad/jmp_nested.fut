@@ -22,7 +22,7 @@
 -- no iterations whose rows' size is computed inside it), so that case is
 -- tagged no_ir (and no_multicore, which compiles the same IR).
 -- ==
--- entry: under_vjp
+-- entry: under_vjp under_vjp_affine
 -- input { [1.0, 2.0, 3.0] [[1.0, 0.0, 0.0], [0.0, 1.0, -1.0]] } output { true }
 -- input { [0.3, -1.2, 0.8] [[0.5, -1.0, 2.0], [1.0, 1.0, 1.0], [-0.75, 0.0, 1.5]] } output { true }
 -- no_ir no_multicore input { [1.5, 0.4, -2.0] empty([0][3]f64) } output { true }
@@ -60,10 +60,22 @@ entry hess (x: [3]f64) (ds: [][3]f64) : [][3]f64 = jmp grad x ds
 
 -- Under vjp, against forward mode over each unit vector (jvp of jmp, which
 -- under_jvp checks against one jvp per seed).
-entry under_vjp [k] (x: [3]f64) (ds: [k][3]f64) : bool =
+def rev_fwd [k] (f: [3]f64 -> [3]f64) (x: [3]f64) (ds: [k][3]f64) : bool =
   let h z = weigh (jmp f z ds)
   let unit j = map (\i -> if i == j then 1 else 0) (iota 3)
   in close1 (vjp h x 1) (map (\j -> jvp h x (unit j)) (iota 3))
+
+-- A scan of affine maps v -> a v + b composed left to right, on pairs:
+-- its operator's tangents read the values, so over many seeds it scans
+-- (value, [k] tangents) pairs, which reverse mode does not differentiate;
+-- under vjp, jmp of it keeps one jvp per seed.
+def affine (x: [3]f64) : [3]f64 =
+  let (a, b) = unzip (scan (\(a1, b1) (a2, b2) -> (a1 * a2, b1 * a2 + b2)) (1, 0)
+                           (map (\v -> (f64.cos v, f64.sin v)) x))
+  in map2 (+) a b
+
+entry under_vjp [k] (x: [3]f64) (ds: [k][3]f64) : bool = rev_fwd f x ds
+entry under_vjp_affine [k] (x: [3]f64) (ds: [k][3]f64) : bool = rev_fwd affine x ds
 
 entry under_jvp [k] (x: [3]f64) (ds: [k][3]f64) : bool =
   let u = [0.5, -0.25, 1.0]

@@ -81,6 +81,9 @@ pub struct Ctx<'a> {
     /// tangents every variable carries, held as an extra innermost
     /// dimension of its tangent; `None` for one tangent per variable.
     pub vec: Option<Size>,
+    /// How many `vjp` nodes enclose the code being expanded: forward mode
+    /// over many seeds avoids there what reverse mode cannot differentiate.
+    pub under_vjp: usize,
 }
 
 impl<'a> Ctx<'a> {
@@ -103,6 +106,7 @@ impl<'a> Ctx<'a> {
             outside_vjp: None,
             inactive: HashSet::new(),
             vec: None,
+            under_vjp: 0,
         }
     }
 

@@ -21,8 +21,10 @@
 //!
 //! With no seeds the primal still runs once, as the reference
 //! interpreter's `jmp` does. Anything the vector mode has no rule for
-//! (accumulators, from a `vjp` inside the function) leaves the map to the
-//! usual expansion, one `jvp` per seed.
+//! (accumulators, from a `vjp` inside the function; inside a `vjp`, a
+//! scan on pairs of values and `[k]` tangents, which reverse mode does not
+//! differentiate) leaves the map to the usual expansion, one `jvp` per
+//! seed.
 
 use std::collections::HashSet;
 

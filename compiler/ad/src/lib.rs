@@ -250,9 +250,12 @@ fn expand_body(cx: &mut ctx::Ctx<'_>, body: &mut Body, errors: &mut Vec<AdError>
             body.stms.extend(pre);
             stm = split;
         }
+        let rev = usize::from(matches!(stm.exp, Exp::Vjp(_)));
+        cx.under_vjp += rev;
         for nested in ir::walk::nested_bodies_mut(&mut stm.exp) {
             expand_body(cx, nested, errors);
         }
+        cx.under_vjp -= rev;
         let mut out = Vec::new();
         cx.span = stm.span;
         let res = match &stm.exp {

@@ -195,6 +195,15 @@ impl Ctx<'_> {
                     ops.push(sr.clone());
                     ops.push(tangent);
                 }
+                None if i < s.scans.len()
+                    && !slots.is_empty()
+                    && self.vec.is_some()
+                    && self.under_vjp > 0 =>
+                {
+                    return Err(
+                        self.err("a scan on values and the tangents of many seeds, inside vjp")
+                    );
+                }
                 None => ops.push(paired),
             }
             off += k;
@@ -425,7 +434,9 @@ pub fn split_seed_map(
     let Exp::Vjp(mut ad) = vstm.exp else {
         return None;
     };
+    cx.under_vjp += 1;
     crate::expand_body(cx, &mut ad.lambda.body, errors);
+    cx.under_vjp -= 1;
     let mut pre = Vec::new();
     let mut rev = Vec::new();
     match cx.split_vjp(&vstm.pat, &ad, &mut pre, &mut rev) {
