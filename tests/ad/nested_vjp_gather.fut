@@ -14,6 +14,9 @@
 --   one accumulator) = (sum_{i in idx} x[i])^2: H = 2 c c^T.
 -- k and l read under a condition and in a loop (as in nested_hvp_gather.fut):
 --   (H_k v)[j] = v[j-1] (j > 0) + v[j+1] (j < n-1), H_l = H_cyc.
+-- cube x = sum_{i in idx} x[i]^2 * x[(i+1) % n] on integers (differentiated
+--   with integer arithmetic): for idx = [0, 2, 2, 1],
+--   H = [[2x1, 2x0, 4x2], [2x0, 2x2, 2x1], [4x2, 2x1, 4x0]].
 -- qform is ADBench GMM's quadratic form through a lower-triangular matrix
 --   read at computed indices under a condition: checked against jvp of vjp
 --   and finite differences of gradients.
@@ -61,6 +64,11 @@
 -- entry: hvp_cond_loop
 -- input { [1.0, 2.0, 0.5, 3.0, -1.5] [1.0, 0.0, 2.0, -1.0, 0.5] }
 -- output { true }
+
+-- ==
+-- entry: hvp_int hvp_int_fwd
+-- input { [1i64, 2i64, -3i64] [0i64, 2i64, 2i64, 1i64] [1i64, -1i64, 2i64] }
+-- output { [-22i64, 16i64, -8i64] }
 
 -- ==
 -- entry: hvp_qform_agrees
@@ -155,3 +163,14 @@ entry hvp_qform_agrees [t] [d] (icf: [t]f64) (y: [d]f64) (v: [t]f64) : bool =
                 (grad (map2 (\x e -> x + eps * e) icf v))
                 (grad (map2 (\x e -> x - eps * e) icf v))
   in all_close a b && and (map2 (\x z -> f64.abs (x - z) <= 1e-5 * (1 + f64.abs x)) a fd)
+
+def cube [n] [m] (idx: [m]i64) (xs: [n]i64) : i64 =
+  i64.sum (map (\i -> xs[i] * xs[i] * xs[(i + 1) % n]) idx)
+
+def grad_cube [n] [m] (idx: [m]i64) (xs: [n]i64) : [n]i64 = vjp (cube idx) xs 1
+
+entry hvp_int [n] [m] (xs: [n]i64) (idx: [m]i64) (v: [n]i64) : [n]i64 =
+  vjp (grad_cube idx) xs v
+
+entry hvp_int_fwd [n] [m] (xs: [n]i64) (idx: [m]i64) (v: [n]i64) : [n]i64 =
+  jvp (grad_cube idx) xs v

@@ -25,14 +25,14 @@
 //! after the sweep, the result's with the written elements zeroed (the last
 //! write to an element takes its adjoint), goes to `a`. Overwrites inside a
 //! map, and accumulators with another operator, are reported as errors.
-//! An accumulator of integers, or whose result has no adjoint, contributes
-//! nothing: its updates are left out of the copy.
+//! Accumulators of integers follow the same rule in integer arithmetic; an
+//! accumulator whose result has no adjoint contributes nothing: its
+//! updates are left out of the copy.
 
 use std::collections::{HashMap, HashSet};
 
 use ir::{
-    BinOp, Body, DimIndex, Exp, Lambda, Operand, Param, PrimValue, ScanRed, Screma, Stm, Type,
-    VarId, WithAcc,
+    BinOp, Body, DimIndex, Exp, Lambda, Operand, Param, ScanRed, Screma, Stm, Type, VarId, WithAcc,
 };
 
 use crate::ctx::{Ctx, R, konst};
@@ -60,9 +60,8 @@ type Map = HashMap<VarId, Lin>;
 
 fn is_zero(o: &Operand) -> bool {
     match o {
-        Operand::Const(PrimValue::F64(x)) => *x == 0.0,
-        Operand::Const(PrimValue::F32(x)) => *x == 0.0,
-        _ => false,
+        Operand::Const(c) => c.as_f64() == Some(0.0) || c.as_i128() == Some(0),
+        Operand::Var(_) => false,
     }
 }
 
@@ -96,7 +95,7 @@ impl Ctx<'_> {
                     ));
                 }
                 (_, None) => Lin::Dead,
-                (Some(_), Some(Operand::Var(a))) if t.elem.is_float() => {
+                (Some(_), Some(Operand::Var(a))) if t.elem != ir::PrimType::Bool => {
                     self.inactive.insert(a);
                     sums.push((inp.arr, a));
                     Lin::Dot {
