@@ -17,6 +17,10 @@
 -- cube x = sum_{i in idx} x[i]^2 * x[(i+1) % n] on integers (differentiated
 --   with integer arithmetic): for idx = [0, 2, 2, 1],
 --   H = [[2x1, 2x0, 4x2], [2x0, 2x2, 2x1], [4x2, 2x1, 4x0]].
+-- tri x = sum_i x[i]^2 * x[(i+1) % n] has third derivatives 2 at (i, i, i+1)
+--   and its permutations, so T(v, w)[k] = 2 (v[k] w[k+1] + v[k+1] w[k])
+--   + 2 v[k-1] w[k-1] (cyclically): computed by jvp of vjp of vjp, vjp of
+--   vjp of vjp and vjp of jvp of vjp.
 -- qform is ADBench GMM's quadratic form through a lower-triangular matrix
 --   read at computed indices under a condition: checked against jvp of vjp
 --   and finite differences of gradients.
@@ -69,6 +73,11 @@
 -- entry: hvp_int hvp_int_fwd
 -- input { [1i64, 2i64, -3i64] [0i64, 2i64, 2i64, 1i64] [1i64, -1i64, 2i64] }
 -- output { [-22i64, 16i64, -8i64] }
+
+-- ==
+-- entry: third_jvv third_vvv third_vjv
+-- input { [1.0, 2.0, -3.0, 0.5] [1.0, -1.0, 2.0, 0.5] [0.25, 1.0, -2.0, 3.0] }
+-- output { [4.5, 8.5, 8.0, -1.75] }
 
 -- ==
 -- entry: hvp_qform_agrees
@@ -174,3 +183,16 @@ entry hvp_int [n] [m] (xs: [n]i64) (idx: [m]i64) (v: [n]i64) : [n]i64 =
 
 entry hvp_int_fwd [n] [m] (xs: [n]i64) (idx: [m]i64) (v: [n]i64) : [n]i64 =
   jvp (grad_cube idx) xs v
+
+def tri [n] (xs: [n]f64) : f64 = f64.sum (map (\i -> xs[i] * xs[i] * xs[(i + 1) % n]) (iota n))
+
+def grad_tri [n] (xs: [n]f64) : [n]f64 = vjp tri xs 1
+
+entry third_jvv [n] (xs: [n]f64) (v: [n]f64) (w: [n]f64) : [n]f64 =
+  jvp (\p -> vjp grad_tri p v) xs w
+
+entry third_vvv [n] (xs: [n]f64) (v: [n]f64) (w: [n]f64) : [n]f64 =
+  vjp (\p -> vjp grad_tri p v) xs w
+
+entry third_vjv [n] (xs: [n]f64) (v: [n]f64) (w: [n]f64) : [n]f64 =
+  vjp (\p -> jvp grad_tri p v) xs w
