@@ -10,6 +10,11 @@
 //! - `scatter`: the tangents are scattered with the same indices into a
 //!   copy of the destination's tangent.
 //!
+//! Over many seeds ([`crate::jmp`]) the tangent rows and results have the
+//! seeds as an innermost dimension, and a scan or reduction whose
+//! operator's tangents do not read the values (`+`) runs as two: one on
+//! the values, one on the tangent rows (`split_pair_op`).
+//!
 //! Reverse mode over many seeds (`mjp`, which the internaliser lowers to
 //! `map (\ȳ -> vjp f x ȳ) ȳs`): a `vjp` inside a map whose function and
 //! point do not depend on the map ([`split_seed_map`]) has its forward
