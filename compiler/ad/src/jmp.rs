@@ -279,9 +279,23 @@ pub fn vector_seed_map(cx: &mut Ctx<'_>, stm: &Stm) -> Option<(Vec<Stm>, Stm)> {
     if jstm.pat.len() != 2 * n {
         return None;
     }
+    // The results become aliases of arrays bound outside the lambda (or
+    // of its rows): those the rest of the lambda consumes are copies.
+    let no_functions = ir::PrimaryMap::new();
+    let mut consumed = HashSet::new();
+    for st in &sc.map.body.stms[at + 1..] {
+        ir::uses::exp_consumes(&no_functions, cx.vars(), &st.exp, &mut consumed);
+    }
+    let bind = |cx: &mut Ctx<'_>, out: &mut Vec<Stm>, y: VarId, v: Operand| {
+        let exp = match v {
+            Operand::Var(a) if consumed.contains(&y) && !cx.ty(a).shape.is_empty() => Exp::Copy(a),
+            v => Exp::Atom(v),
+        };
+        cx.push(out, vec![y], exp);
+    };
     let mut repl = Vec::new();
     for (y, p) in jstm.pat.iter().zip(&primals) {
-        cx.push(&mut repl, vec![*y], Exp::Atom(*p));
+        bind(cx, &mut repl, *y, *p);
     }
     let mut new_params = Vec::new();
     for (j, t) in tans.into_iter().enumerate() {
@@ -301,7 +315,7 @@ pub fn vector_seed_map(cx: &mut Ctx<'_>, stm: &Stm) -> Option<(Vec<Stm>, Stm)> {
                 cx.zeros_of(&mut repl, &ty).ok()?
             }
         };
-        cx.push(&mut repl, vec![y], Exp::Atom(v));
+        bind(cx, &mut repl, y, v);
     }
     let pos = ninputs.min(sc.map.params.len());
     sc.map.params.splice(pos..pos, new_params);
