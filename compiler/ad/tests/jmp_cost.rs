@@ -3,7 +3,7 @@
 //! operation counter (scalar operations + array elements read + written)
 //! after the AD pass and the optimiser's clean-up.
 //!
-//! `f` is the function of the `mjp` figure in `docs/ad.md`: a loop of 10
+//! `f` has the shape of the function of the `mjp` figure in `docs/ad.md`: a loop of 10
 //! iterations of a map, then a scan, then a map, over 8 elements. One
 //! `jvp` costs the primal plus one tangent sweep. A map of `jvp` over 8
 //! seeds expanded once for all seeds must cost about the primal plus 8
