@@ -199,48 +199,17 @@ pub fn run_tests(
     let batch = (opts.backend == Backend::Multicore)
         .then(|| crate::multicore::prepare_batch(db, programs, opts, progress));
     let batch = batch.as_ref();
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
     let mut summary = Summary::default();
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let db = db.clone();
-            let next = &next;
-            let spawned = std::thread::Builder::new()
-                .stack_size(crate::STACK_SIZE)
-                .spawn_scoped(scope, move || {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::SeqCst);
-                        let Some(path) = programs.get(i) else { break };
-                        let outcome =
-                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                test_program_in(&db, path, opts, batch)
-                            }))
-                            .unwrap_or_else(|p| {
-                                let msg = p
-                                    .downcast_ref::<String>()
-                                    .cloned()
-                                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                                    .unwrap_or_else(|| "unknown panic".into());
-                                Outcome::Failed(vec![format!(
-                                    "internal compiler error (a bug in fut): {msg}"
-                                )])
-                            });
-                        if tx.send((i, outcome)).is_err() {
-                            break;
-                        }
-                    }
-                });
-            if let Err(e) = spawned {
-                let _ = writeln!(out, "error: cannot start a test thread: {e}");
-                break;
-            }
-        }
-        drop(tx);
+    let work = |db: &Database, i: usize| test_program_in(db, &programs[i], opts, batch);
+    on_workers(db, programs.len(), jobs, &work, &mut |rx| {
         let total = programs.len();
         let mut done = 0;
         for (i, outcome) in rx {
+            let outcome = outcome.unwrap_or_else(|msg| {
+                Outcome::Failed(vec![format!(
+                    "internal compiler error (a bug in fut): {msg}"
+                )])
+            });
             done += 1;
             let path = &programs[i];
             if opts.progress {
@@ -299,6 +268,64 @@ pub fn run_tests(
     let _ = writeln!(out, "{}", summary.closing_line());
     let _ = out.flush();
     summary
+}
+
+/// The result of item `i` of [`on_workers`], or the message of its panic.
+pub(crate) type WorkerResult<T> = (usize, Result<T, String>);
+
+/// Runs `work(db, i)` for every `i < count` on `jobs` threads with large
+/// stacks, each with its own database handle; `results` receives the
+/// results as they come (in any order), on the calling thread. A panic in
+/// `work` is caught and becomes `Err` with its message.
+pub(crate) fn on_workers<T: Send>(
+    db: &Database,
+    count: usize,
+    jobs: usize,
+    work: &(dyn Fn(&Database, usize) -> T + Sync),
+    results: &mut dyn FnMut(mpsc::Receiver<WorkerResult<T>>),
+) {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel();
+    let run = |db: &Database, tx: &mpsc::Sender<WorkerResult<T>>| {
+        loop {
+            let i = next.fetch_add(1, Ordering::SeqCst);
+            if i >= count {
+                break;
+            }
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(db, i))).map_err(
+                |p| {
+                    p.downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_else(|| "unknown panic".into())
+                },
+            );
+            if tx.send((i, r)).is_err() {
+                break;
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        let mut workers = 0;
+        for _ in 0..jobs.max(1) {
+            let tx = tx.clone();
+            let db = db.clone();
+            let run = &run;
+            let spawned = std::thread::Builder::new()
+                .stack_size(crate::STACK_SIZE)
+                .spawn_scoped(scope, move || run(&db, &tx));
+            if spawned.is_err() {
+                break;
+            }
+            workers += 1;
+        }
+        if workers == 0 {
+            // No thread could be started: the work is done here.
+            run(db, &tx);
+        }
+        drop(tx);
+        results(rx);
+    });
 }
 
 /// Is this file a test program (does it have a `-- ==` block)?

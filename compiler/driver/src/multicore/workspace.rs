@@ -1,0 +1,296 @@
+//! The cargo workspace of a `fut test --backend=multicore` run.
+//!
+//! The run's programs are spread over [`CRATES`] crates by a hash of their
+//! path, each crate a module per program and a `main` serving calls
+//! (`fut_runtime_multicore::batch::serve`). One `cargo build --workspace`
+//! builds them all, so rustc runs on several crates at once (one large
+//! crate keeps a single core busy for most of its build), and each crate
+//! links into its own executable.
+//!
+//! The workspace stays at the same place from run to run
+//! (`tests/<key>/` in the cache, the key made from the folders holding the
+//! programs), and files are written only when their contents change, so
+//! cargo rebuilds only the crates whose programs changed: editing or adding
+//! one program rebuilds one crate, and a run with nothing changed builds
+//! nothing. A lock file keeps two runs from writing the same workspace at
+//! once.
+
+use std::collections::BTreeMap;
+use std::collections::BTreeSet;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use super::{cargo_build, dependencies, hash_of, write_if_changed, write_lock};
+
+/// How many crates a run's programs are spread over (fewer when there are
+/// fewer programs). Enough to keep a few cores busy and to make a rebuild
+/// after an edit small, few enough that the crates' links stay cheap.
+pub(super) const CRATES: usize = 8;
+
+/// Cargo's settings for test crates: quick to compile, fast enough for test
+/// data.
+const PROFILE: &str =
+    "[profile.release]\nopt-level = 1\ndebug = false\nincremental = false\ncodegen-units = 16\n";
+
+/// A crate of the workspace.
+pub(super) struct Member {
+    /// Its number, below [`CRATES`].
+    pub index: usize,
+    /// The programs it holds (their indices in the run), in module order.
+    pub programs: Vec<usize>,
+    /// Their modules' source.
+    pub modules: Vec<String>,
+}
+
+/// What a build gave.
+pub(super) struct Built {
+    /// The executable of each crate that built.
+    pub executables: BTreeMap<usize, PathBuf>,
+    /// Rustc's and cargo's error output.
+    pub errors: String,
+}
+
+/// The workspace of a run, in the cache.
+pub(super) struct Workspace {
+    dir: PathBuf,
+    target: PathBuf,
+    key: String,
+}
+
+/// The crate that holds the program at `path`.
+pub(super) fn crate_of(path: &Path) -> usize {
+    let p = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let h = hash_of(&[&p.to_string_lossy()]);
+    u64::from_str_radix(&h, 16).map_or(0, |x| (x % CRATES as u64) as usize)
+}
+
+impl Workspace {
+    /// The workspace for a run over `programs`, in the cache folder `cache`.
+    pub fn new(cache: &Path, programs: &[PathBuf]) -> Workspace {
+        let folders: BTreeSet<String> = programs
+            .iter()
+            .map(|p| {
+                let p = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+                p.parent()
+                    .map(|d| d.to_string_lossy().to_string())
+                    .unwrap_or_default()
+            })
+            .collect();
+        let mut parts: Vec<&str> = folders.iter().map(|s| s.as_str()).collect();
+        parts.push(PROFILE);
+        let key = hash_of(&parts)[..12].to_string();
+        Workspace {
+            dir: cache.join("tests").join(&key),
+            target: cache.join("target"),
+            key,
+        }
+    }
+
+    /// The folder of crate `index`.
+    pub fn member_dir(&self, index: usize) -> PathBuf {
+        self.dir.join(format!("c{index}"))
+    }
+
+    fn package(&self, index: usize) -> String {
+        format!("fut-tests-{}-{index}", self.key)
+    }
+
+    /// Takes the workspace's lock (held until the result is dropped), telling
+    /// `say` when another run holds it.
+    pub fn lock(&self, say: &mut dyn FnMut(&str)) -> Result<File, String> {
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|e| format!("cannot create {}: {e}", self.dir.display()))?;
+        let path = self.dir.join(".lock");
+        let file =
+            File::create(&path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        if file.try_lock().is_err() {
+            say("waiting for another test run building the same programs");
+            file.lock()
+                .map_err(|e| format!("cannot lock {}: {e}", path.display()))?;
+        }
+        Ok(file)
+    }
+
+    /// Writes `members` (and removes what earlier runs left that they do not
+    /// have), builds them, and calls `built(fresh)` as each crate's executable
+    /// is ready (`fresh`: it was up to date).
+    pub fn build(
+        &self,
+        runtime: &Path,
+        members: &[Member],
+        built: &mut dyn FnMut(bool),
+    ) -> Result<Built, String> {
+        self.write(runtime, members)?;
+        let mut executables = BTreeMap::new();
+        let names: BTreeMap<String, usize> = members
+            .iter()
+            .map(|m| (self.package(m.index), m.index))
+            .collect();
+        let run = cargo_build(
+            &self.dir.join("Cargo.toml"),
+            &self.target,
+            &["--workspace", "--keep-going"],
+            &mut |exe, fresh| {
+                let name = exe.file_name().map(|n| n.to_string_lossy().to_string());
+                if let Some(&k) = name.and_then(|n| names.get(&n)) {
+                    executables.insert(k, exe.to_path_buf());
+                    built(fresh);
+                }
+            },
+        )?;
+        Ok(Built {
+            executables,
+            errors: run.stderr,
+        })
+    }
+
+    fn write(&self, runtime: &Path, members: &[Member]) -> Result<(), String> {
+        let list: Vec<String> = members
+            .iter()
+            .map(|m| format!("\"c{}\"", m.index))
+            .collect();
+        let root = format!(
+            "[workspace]\nresolver = \"3\"\nmembers = [{}]\n\n{PROFILE}",
+            list.join(", ")
+        );
+        write_if_changed(&self.dir.join("Cargo.toml"), &root)?;
+        write_lock(&self.dir)?;
+        let deps = dependencies(runtime);
+        for m in members {
+            let dir = self.member_dir(m.index);
+            let manifest = format!(
+                "[package]\nname = \"{}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n{deps}",
+                self.package(m.index)
+            );
+            write_if_changed(&dir.join("Cargo.toml"), &manifest)?;
+            write_if_changed(&dir.join("src/main.rs"), &main_rs(m.modules.len()))?;
+            for (k, src) in m.modules.iter().enumerate() {
+                write_if_changed(&dir.join(format!("src/p{k}.rs")), src)?;
+            }
+            remove_stale_modules(&dir.join("src"), m.modules.len());
+        }
+        let kept: BTreeSet<String> = members.iter().map(|m| format!("c{}", m.index)).collect();
+        for k in 0..CRATES {
+            let name = format!("c{k}");
+            if !kept.contains(&name) && self.dir.join(&name).exists() {
+                let _ = std::fs::remove_dir_all(self.dir.join(&name));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Removes the modules `pK.rs` with `K >= count` that an earlier run left in
+/// `src`.
+fn remove_stale_modules(src: &Path, count: usize) {
+    let Ok(entries) = std::fs::read_dir(src) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        let k = name
+            .strip_prefix('p')
+            .and_then(|r| r.strip_suffix(".rs"))
+            .and_then(|d| d.parse::<usize>().ok());
+        if k.is_some_and(|k| k >= count) {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+/// The `main.rs` of a crate of `count` modules, served by
+/// `fut_runtime_multicore::batch::serve`.
+fn main_rs(count: usize) -> String {
+    let mut main_rs = String::new();
+    for k in 0..count {
+        main_rs.push_str(&format!("mod p{k};\n"));
+    }
+    main_rs.push_str("\nstatic PROGRAMS: &[&[fut_runtime_multicore::batch::BatchEntry]] = &[");
+    for k in 0..count {
+        main_rs.push_str(&format!("p{k}::BATCH, "));
+    }
+    main_rs.push_str("];\n\nfn main() {\n    fut_runtime_multicore::batch::serve(PROGRAMS)\n}\n");
+    main_rs
+}
+
+/// The modules of crate `member` (`c<member>/src/pK.rs`) that cargo's error
+/// output `text` names, each with the lines of its first error.
+pub(super) fn failing_modules(text: &str, member: usize) -> BTreeMap<usize, String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let prefix = format!("c{member}/src/p");
+    let mut out = BTreeMap::new();
+    for (i, l) in lines.iter().enumerate() {
+        let mut from = 0;
+        while let Some(at) = l[from..].find(&prefix).map(|a| a + from) {
+            from = at + prefix.len();
+            let before = l[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric()) {
+                continue;
+            }
+            let rest = &l[from..];
+            let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+            if !rest[digits.len()..].starts_with(".rs") {
+                continue;
+            }
+            if let Ok(k) = digits.parse::<usize>() {
+                out.entry(k).or_insert_with(|| {
+                    lines[i.saturating_sub(1)..(i + 1).min(lines.len())].join("\n")
+                });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_their_modules() {
+        let text = "error[E0308]: mismatched types\n --> c2/src/p12.rs:3:4\nerror: x\n --> c2/src/main.rs:1:1\n --> c12/src/p5.rs:1:1\n --> /cache/tests/k/c2/src/p3.rs:1:1\n";
+        let bad = failing_modules(text, 2);
+        assert_eq!(bad.keys().copied().collect::<Vec<_>>(), vec![3, 12]);
+        assert!(bad[&12].contains("mismatched types"));
+        assert_eq!(
+            failing_modules(text, 12)
+                .keys()
+                .copied()
+                .collect::<Vec<_>>(),
+            vec![5]
+        );
+        assert!(failing_modules(text, 1).is_empty());
+    }
+
+    #[test]
+    fn programs_stay_in_their_crate() {
+        let a = crate_of(Path::new("/no/such/dir/a.fut"));
+        assert!(a < CRATES);
+        assert_eq!(a, crate_of(Path::new("/no/such/dir/a.fut")));
+        let spread: BTreeSet<usize> = (0..64)
+            .map(|i| crate_of(Path::new(&format!("/no/such/dir/p{i}.fut"))))
+            .collect();
+        assert!(spread.len() > CRATES / 2, "{spread:?}");
+    }
+
+    #[test]
+    fn the_main_module_serves_every_module() {
+        let m = main_rs(2);
+        assert!(m.starts_with("mod p0;\nmod p1;\n"));
+        assert!(m.contains("&[p0::BATCH, p1::BATCH, ]"));
+    }
+
+    #[test]
+    fn the_workspace_is_keyed_by_folders() {
+        let cache = Path::new("/cache");
+        let a = Workspace::new(cache, &[PathBuf::from("/x/a.fut")]);
+        let b = Workspace::new(
+            cache,
+            &[PathBuf::from("/x/b.fut"), PathBuf::from("/x/a.fut")],
+        );
+        let c = Workspace::new(cache, &[PathBuf::from("/y/a.fut")]);
+        assert_eq!(a.dir, b.dir);
+        assert_ne!(a.dir, c.dir);
+        assert!(a.package(3).ends_with("-3"));
+    }
+}
