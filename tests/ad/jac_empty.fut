@@ -6,12 +6,11 @@
 --   y = [sum x, prod x, max x (or 0 when empty), loop p = 1 for v in x do p * v + v,
 --        hist (+) into bin 0 of x * x] ++ scan (+) x
 -- For [3]: rows [1], [1], [1], [p + 1 = 2], [6], [1].
--- The empty case of `agrees` is tagged no_ir and no_multicore (the
--- multicore backend compiles through the same pipeline): internalisation gives a
--- function's result a size unknown until it runs (`f` returns `[5 + n]f64`,
--- which becomes `[?]f64`), and a map with no iterations over calls to it
--- gets inner size 0 on the IR pipeline, so jac_jvp's
--- `transpose (map (\j -> jvp f x ...) (iota 0))` is [0][0], not [5][0].
+-- The empty case of `agrees` needs the row count of
+-- `transpose (map (\j -> jvp f x ...) (iota 0))` in jac_jvp to be 5 + n
+-- with no iteration to compute it: internalisation takes it from `f`'s
+-- declared result size `[5 + n]f64`, computed once before the map (it
+-- was 0 on the IR pipeline, which took the row size from the first row).
 -- ==
 -- entry: jac
 -- input { empty([0]f64) } output { empty([5][0]f64) }
@@ -19,7 +18,7 @@
 
 -- ==
 -- entry: agrees
--- no_ir no_multicore input { empty([0]f64) } output { true }
+-- input { empty([0]f64) } output { true }
 -- input { [3.0] } output { true }
 -- input { [-0.5, 2.0] } output { true }
 

@@ -29,6 +29,9 @@ pub(crate) struct Fb {
     owned: Vec<HashSet<VarId>>,
     /// The variable an alias (slice, reshape, copy of a name) was made from.
     alias_of: HashMap<VarId, VarId>,
+    /// The sizes that callees' declared return types give the result
+    /// sizes of calls in this function ([`crate::invariant`]).
+    pub declared_sizes: HashMap<VarId, crate::invariant::SizeExp>,
 }
 
 impl Fb {
@@ -40,6 +43,7 @@ impl Fb {
             attrs: Vec::new(),
             owned: vec![HashSet::new()],
             alias_of: HashMap::new(),
+            declared_sizes: HashMap::new(),
         }
     }
 

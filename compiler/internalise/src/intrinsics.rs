@@ -268,6 +268,10 @@ impl Cx {
         if !forward {
             seeds.extend(inner.iter().map(|_| i64c(0)));
         }
+        let mut invariant = Vec::new();
+        for v in &inner {
+            invariant.push(self.invariant_size(&lambda, *v)?);
+        }
         let primals = x.leaf_list();
         let mut pat = Vec::new();
         for t in &ret {
@@ -291,7 +295,12 @@ impl Cx {
         let subst: Vec<(ir::VarId, Size)> = inner
             .iter()
             .enumerate()
-            .map(|(k, v)| (*v, Size::Var(pat[n + k])))
+            .map(|(k, v)| {
+                (
+                    *v,
+                    invariant[k].map_or(Size::Var(pat[n + k]), |d| d.to_size()),
+                )
+            })
             .collect();
         let sub = |s: Size| match s {
             Size::Var(v) => subst
@@ -612,6 +621,10 @@ impl Cx {
             .collect();
         // The types of the lambda's results with inner sizes, before `?`.
         let leaf_types: Vec<ir::Type> = rv.leaf_list().iter().map(|o| self.fb.op_ty(o)).collect();
+        let mut invariant = Vec::new();
+        for v in &inner {
+            invariant.push(self.invariant_size(&lam, *v)?);
+        }
         self.fb.push(
             pat.clone(),
             Exp::Screma(Box::new(Screma {
@@ -629,11 +642,14 @@ impl Cx {
         }
         // Sizes computed per element: the map is regular, so every element
         // has the first element's sizes (the interpreter checks that the
-        // rows agree); an empty map has size 0.
+        // rows agree); an empty map has size 0, unless the size does not
+        // depend on the element (`crate::invariant`).
         let mut subst = Vec::new();
         for (k, v) in inner.iter().enumerate() {
-            let sizes = pat[n + k];
-            let d = self.first_or_zero(w, sizes)?;
+            let d = match invariant[k] {
+                Some(d) => d,
+                None => self.first_or_zero(w, pat[n + k])?,
+            };
             subst.push((*v, d.to_size()));
         }
         let sub = |s: Size| match s {

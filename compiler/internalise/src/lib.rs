@@ -52,6 +52,7 @@ pub mod exprs;
 mod fb;
 mod index;
 mod intrinsics;
+mod invariant;
 pub mod modules;
 mod patterns;
 pub mod specialise;

@@ -310,6 +310,12 @@ impl Cx {
         lifted: &[Option<Lifted>],
         sizes: &[(ast::Name, V)],
     ) -> IResult<V> {
+        // The arguments as the callee's declared return type sees them
+        // (a lifted closure's captured values aside).
+        let declared_env = match &def.ret {
+            Some(_) if lifted.iter().all(Option::is_none) => Some(args.clone()),
+            _ => None,
+        };
         // A lifted closure is passed as the values it captures.
         let args: Vec<V> = args
             .into_iter()
@@ -377,6 +383,26 @@ impl Cx {
                 args: ops,
             },
         );
+        // The sizes the declared return type gives the call's result, for
+        // a SOAC over calls that needs them without running one
+        // (`crate::invariant`). The parameters are bound to the arguments
+        // in a scope of their own, whose statements nothing uses.
+        if let (Some(rt), Some(orig)) = (&def.ret, declared_env) {
+            self.fb.begin();
+            let penv = self.bind_params(def, env, orig, sizes);
+            let mut sizes_of = std::collections::HashMap::new();
+            if let Ok(penv) = &penv {
+                self.declared_result_sizes(&v, rt, penv, &pat, &mut Vec::new(), &mut sizes_of);
+            }
+            let discarded = self.fb.end(Vec::new());
+            let mut gone = std::collections::HashSet::new();
+            ir::uses::body_binds(&discarded, &mut gone);
+            for (d, e) in sizes_of {
+                if !e.mentions_any(&gone) {
+                    self.fb.declared_sizes.insert(d, e);
+                }
+            }
+        }
         // Results of a unique return type share nothing with the arguments;
         // any other result may alias them and is copied before it is consumed.
         if fresh {
