@@ -35,18 +35,27 @@ impl Ctx<'_> {
     /// `stripmine` attribute that the enclosing statement carries as well
     /// is taken as inherited and ignored: `#[bound(3)]` on a loop does not
     /// bound the loops in its body.
+    ///
+    /// An unbounded `while` loop that no adjoint reaches
+    /// ([`Ctx::reached`]) stays a `while` loop: it needs no inspector.
     pub fn prepare_loops(&mut self, body: &Body) -> R<Body> {
-        self.prepare_loops_in(body, &[])
+        let reached = self.reached(body);
+        self.prepare_loops_in(body, &[], &reached)
     }
 
-    fn prepare_loops_in(&mut self, body: &Body, inherited: &[Attr]) -> R<Body> {
+    fn prepare_loops_in(
+        &mut self,
+        body: &Body,
+        inherited: &[Attr],
+        reached: &HashSet<VarId>,
+    ) -> R<Body> {
         let mut stms = Vec::with_capacity(body.stms.len());
         for stm in &body.stms {
             let mut stm = stm.clone();
             let mut inner: Vec<Attr> = inherited.to_vec();
             inner.extend(stm.attrs.iter().copied());
             for nested in ir::walk::nested_bodies_mut(&mut stm.exp) {
-                *nested = self.prepare_loops_in(nested, &inner)?;
+                *nested = self.prepare_loops_in(nested, &inner, reached)?;
             }
             stm.attrs.retain(|a| {
                 !(matches!(a, Attr::Bound(_) | Attr::Stripmine(_)) && inherited.contains(a))
@@ -56,7 +65,11 @@ impl Ctx<'_> {
                 Exp::Loop {
                     form: LoopForm::While { .. },
                     ..
-                } => self.while_to_for(&mut stms, &stm)?,
+                } if crate::while_loops::bound_attr(&stm.attrs).is_some()
+                    || stm.pat.iter().any(|v| reached.contains(v)) =>
+                {
+                    self.while_to_for(&mut stms, &stm)?
+                }
                 _ => (stm, Vec::new()),
             };
             match (&stm.exp, crate::stripmine::stripmine_attr(&stm.attrs)) {
@@ -112,9 +125,9 @@ impl Ctx<'_> {
             params.iter().map(|(p, x)| (p.var, *x)).collect();
         // Arrays of a `#[true_dep]` loop changed by chains of in-place
         // updates save only the overwritten elements, inserted before
-        // each update.
+        // each update (`crate::true_dep`).
         let chains = crate::true_dep::chains(stm, params, body);
-        let mut inserts: HashMap<usize, Vec<Stm>> = HashMap::new();
+        let mut saves = crate::true_dep::ChainSaves::default();
         // Per parameter, the checkpoint arrays the loop returns: one for
         // a checkpointed parameter; per update of a chain, one per index
         // and one for the overwritten elements.
@@ -128,31 +141,11 @@ impl Ctx<'_> {
             let mut fins = Vec::new();
             match chain {
                 Some(chain) if !pt.shape.is_empty() => {
-                    for u in chain {
-                        let mut ins = Vec::new();
-                        let mut saves = Vec::new();
-                        for o in &u.idx {
-                            saves.push((self.op_ty(o), *o));
-                        }
-                        let fixed = u.idx.iter().map(|o| DimIndex::Fix(*o)).collect();
-                        let old = self.bind(&mut ins, "overwritten", Exp::Index(u.cur, fixed))?;
-                        let row = Type::array(pt.elem, pt.shape[u.idx.len()..].to_vec());
-                        saves.push((row, old.into()));
-                        for (t, o) in saves {
-                            let (ck, ck0) = self.ckpt_array(out, &t, n)?;
-                            new_params.push((Param::unique(ck), ck0.into()));
-                            let ck1 = self.fresh("ckpt", self.ty(ck));
-                            self.push(
-                                &mut ins,
-                                vec![ck1],
-                                Exp::Update(ck, vec![DimIndex::Fix(i64v)], o),
-                            );
-                            results.push(Operand::Var(ck1));
-                            let f = self.fresh("ckpt", self.ty(ck));
-                            finals.push(f);
-                            fins.push(f);
-                        }
-                        inserts.entry(u.pos).or_default().extend(ins);
+                    for ck in self.save_chain(out, chain, &pt, n, i64v, &mut saves)? {
+                        new_params.push((Param::unique(ck.param), ck.init.into()));
+                        results.push(Operand::Var(ck.result));
+                        finals.push(ck.last);
+                        fins.push(ck.last);
                     }
                 }
                 _ => {
@@ -172,12 +165,7 @@ impl Ctx<'_> {
             }
             layout.push(fins);
         }
-        for (pos, s) in body.stms.iter().enumerate() {
-            if let Some(ins) = inserts.remove(&pos) {
-                stms.extend(ins);
-            }
-            stms.push(s.clone());
-        }
+        let stms = saves.apply(body, stms);
         let mut result = body.result.clone();
         result.extend(results);
         let mut pat = stm.pat.clone();
@@ -208,7 +196,12 @@ impl Ctx<'_> {
 
     /// An empty checkpoint array of `n` rows of type `t` (appended to
     /// `out`), and a fresh variable of its type for the loop parameter.
-    fn ckpt_array(&mut self, out: &mut Vec<Stm>, t: &Type, n: ir::Size) -> R<(VarId, VarId)> {
+    pub(crate) fn ckpt_array(
+        &mut self,
+        out: &mut Vec<Stm>,
+        t: &Type,
+        n: ir::Size,
+    ) -> R<(VarId, VarId)> {
         let ct = t.array_of(n);
         let ck0 = self.bind(
             out,
@@ -277,13 +270,8 @@ impl Ctx<'_> {
                     let Some(saved) = cks.next() else {
                         return Err(self.err("internal error: a chained array not saved"));
                     };
-                    let mut groups = Vec::new();
-                    for u in chain {
-                        let group: Vec<VarId> = cks.by_ref().take(u.idx.len() + 1).collect();
-                        groups.push(group);
-                    }
                     let cur = self.fresh("carried", self.ty(saved));
-                    let start = self.restore_chain(&mut b, cur, chain, &groups, ii64)?;
+                    let start = self.restore_chained(&mut b, cur, chain, &mut cks, ii64)?;
                     carried.push((cur, saved, start));
                     if consumed.contains(&ps[j]) {
                         Exp::Copy(start)

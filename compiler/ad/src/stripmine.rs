@@ -12,17 +12,21 @@
 //! `loop (x) = x0 for i < n do body` becomes, for `k = 2`,
 //!
 //! ```text
-//! loop (x1, t1) = (x0, 0) for i1 < m do
-//!   loop (x, t) = (x1, t1) for i2 < min(max(n - t1, 0), m) do
-//!     let i = t in body, and t + 1
+//! loop (x1) = (x0) for i1 < m do
+//!   let b = i1·m
+//!   loop (x) = (x1) for i2 < min(max(n - b, 0), m) do
+//!     let i = b + i2 in body
 //! ```
 //!
-//! The counter `t` numbers the iterations, and the innermost loop runs the
-//! iterations left (none once all `n` have run), so the results are
-//! exactly the loop's and the innermost body is the original body. The
-//! counter is a loop parameter rather than `i1·m + i2`, and `n` and `m`
-//! appear only in loop bounds, so that no adjoint flows into them. The
-//! innermost loop keeps the loop's other attributes (`#[true_dep]`).
+//! The iteration number `i` is computed from the loop indices (with more
+//! levels, `b` at level `l + 1` is `(b + i_l)·m`), and the innermost loop
+//! runs the iterations left (none once all `n` have run), so the results
+//! are exactly the loop's and the innermost body is the original body.
+//! Nothing but the original parameters is carried, so nothing else is
+//! checkpointed. An adjoint that reaches `i` (a body converting it to a
+//! float) reaches `b` and `m` but stops there: `m` is computed through
+//! `ceil`, whose derivative is zero, and `n` appears only in loop bounds.
+//! The innermost loop keeps the loop's other attributes (`#[true_dep]`).
 
 use std::collections::HashMap;
 
@@ -41,10 +45,9 @@ pub fn stripmine_attr(attrs: &[Attr]) -> Option<u32> {
     })
 }
 
-/// One level of the loop nest: its parameters, counter and index.
+/// One level of the loop nest: its parameters and index.
 struct Level {
     params: Vec<Param>,
-    counter: VarId,
     index: VarId,
 }
 
@@ -96,47 +99,61 @@ impl Ctx<'_> {
             };
             levels.push(Level {
                 params: ps,
-                counter: self.fresh("strip_count", Type::scalar(PrimType::I64)),
                 index: self.fresh("strip_i", Type::scalar(PrimType::I64)),
             });
         }
+        // `base[l]`: the number of iterations before those of the current
+        // loop at level `l` (`base[0]` = 0), a function of the indices of
+        // the levels outside it: base[l + 1] = (base[l] + i_l)·m.
+        let bases: Vec<VarId> = (0..k)
+            .map(|_| self.fresh("strip_base", Type::scalar(PrimType::I64)))
+            .collect();
 
-        // The innermost body: the original body, then the counter.
-        let inner = &levels[k - 1];
+        // The innermost body: the iteration number, then the original body.
         let mut stms = Vec::new();
+        let t = self.bin(
+            &mut stms,
+            BinOp::Add,
+            bases[k - 1].into(),
+            levels[k - 1].index.into(),
+        )?;
         let idx = if bt == PrimType::I64 {
-            Exp::Atom(inner.counter.into())
+            Exp::Atom(t)
         } else {
-            Exp::Convert(ir::ConvKind::Convert, bt, inner.counter.into())
+            Exp::Convert(ir::ConvKind::Convert, bt, t)
         };
         self.push(&mut stms, vec![i], idx);
         stms.extend(body.stms.iter().cloned());
-        let next = self.bin(&mut stms, BinOp::Add, inner.counter.into(), Operand::i64(1))?;
-        let mut result = body.result.clone();
-        result.push(next);
-        let mut nest = Body { stms, result };
+        let mut nest = Body {
+            stms,
+            result: body.result.clone(),
+        };
 
         // Wrap each level in the loop of the level inside it.
         for l in (0..k - 1).rev() {
             let (outer, inner) = (&levels[l], &levels[l + 1]);
-            let vars: Vec<VarId> = outer
-                .params
-                .iter()
-                .map(|p| p.var)
-                .chain([outer.counter])
-                .collect();
+            let vars: Vec<VarId> = outer.params.iter().map(|p| p.var).collect();
             let pat = self.fresh_like(&vars, "out");
-            let mut lparams: Vec<(Param, Operand)> = inner
+            let lparams: Vec<(Param, Operand)> = inner
                 .params
                 .iter()
                 .zip(&outer.params)
                 .map(|(p, q)| (*p, q.var.into()))
                 .collect();
-            lparams.push((Param::new(inner.counter), outer.counter.into()));
             let mut stms = Vec::new();
+            let before = if l == 0 {
+                Operand::Var(outer.index)
+            } else {
+                self.bin(&mut stms, BinOp::Add, bases[l].into(), outer.index.into())?
+            };
+            self.push(
+                &mut stms,
+                vec![bases[l + 1]],
+                Exp::BinOp(BinOp::Mul, before, m),
+            );
             // The innermost loop runs the iterations left, at most m.
             let bound = if l + 2 == k {
-                let left = self.bin(&mut stms, BinOp::Sub, n, outer.counter.into())?;
+                let left = self.bin(&mut stms, BinOp::Sub, n, bases[l + 1].into())?;
                 let left = self.bin(&mut stms, BinOp::Max, left, Operand::i64(0))?;
                 self.bin(&mut stms, BinOp::Min, left, m)?
             } else {
@@ -167,17 +184,14 @@ impl Ctx<'_> {
         }
 
         let outer = &levels[0];
-        let mut lparams: Vec<(Param, Operand)> = outer
+        let lparams: Vec<(Param, Operand)> = outer
             .params
             .iter()
             .zip(params)
             .map(|(p, (_, init))| (*p, *init))
             .collect();
-        lparams.push((Param::new(outer.counter), Operand::i64(0)));
-        let mut pat = stm.pat.clone();
-        pat.push(self.fresh("strip_total", Type::scalar(PrimType::I64)));
         out.push(Stm {
-            pat,
+            pat: stm.pat.clone(),
             exp: Exp::Loop {
                 params: lparams,
                 form: LoopForm::For {

@@ -14,10 +14,16 @@
 //! Both give the `while` loop's results exactly; the bounded form always
 //! runs `n` iterations (the extra ones do nothing), the inspector form runs
 //! the loop twice forward.
+//!
+//! A loop that no adjoint reaches (its results feed only comparisons,
+//! indices, loop bounds or nothing at all, see [`Ctx::reached`]) is never
+//! swept back, so an unbounded one stays a `while` loop: no inspector.
 
-use ir::{Attr, BinOp, Body, Exp, LoopForm, Operand, Param, PrimType, Stm, Type, VarId};
+use std::collections::HashSet;
 
-use crate::ctx::{Ctx, R};
+use ir::{Attr, BinOp, Body, ConvKind, Exp, LoopForm, Operand, Param, PrimType, Stm, Type, VarId};
+
+use crate::ctx::{Ctx, R, differentiable};
 
 /// The iteration bound of `#[bound(n)]` among `attrs`.
 pub fn bound_attr(attrs: &[Attr]) -> Option<i64> {
@@ -27,7 +33,127 @@ pub fn bound_attr(attrs: &[Attr]) -> Option<i64> {
     })
 }
 
+/// The bodies directly nested in `e`.
+fn nested_bodies(e: &Exp) -> Vec<&Body> {
+    match e {
+        Exp::If {
+            then_body,
+            else_body,
+            ..
+        } => vec![then_body, else_body],
+        Exp::Loop { body, .. } => vec![body],
+        Exp::Screma(s) => s
+            .scans
+            .iter()
+            .chain(&s.reduces)
+            .map(|sr| &sr.op.body)
+            .chain([&s.map.body])
+            .collect(),
+        Exp::Hist(h) => h
+            .hists
+            .iter()
+            .map(|o| &o.op.body)
+            .chain([&h.map.body])
+            .collect(),
+        Exp::Scatter(s) => vec![&s.map.body],
+        Exp::WithAcc(w) => w
+            .inputs
+            .iter()
+            .filter_map(|i| i.op.as_ref().map(|(l, _)| &l.body))
+            .chain([&w.lambda.body])
+            .collect(),
+        Exp::Jvp(a) | Exp::Vjp(a) => vec![&a.lambda.body],
+        Exp::CustomVjp(c) => vec![&c.f.body, &c.fprime.body],
+        _ => Vec::new(),
+    }
+}
+
 impl Ctx<'_> {
+    /// The variables of `body`, at any depth, that may get an adjoint when
+    /// every result of `body` is seeded: a statement none of whose results
+    /// is reached is never swept back. An over-approximation of the return
+    /// sweep's rules: adjoints flow from a statement's results to its
+    /// differentiable operands, except the indices of `x[i]` and
+    /// `x with [i] = v`, the condition of an `if`, the bound of a loop and
+    /// the operands of comparisons, bitcasts and conversions to or from
+    /// `bool`; a nested body is taken with all its results seeded.
+    pub fn reached(&self, body: &Body) -> HashSet<VarId> {
+        let mut reached = HashSet::new();
+        self.reach_body(body, &mut reached);
+        reached
+    }
+
+    fn reach_body(&self, body: &Body, reached: &mut HashSet<VarId>) {
+        for r in &body.result {
+            self.reach_op(r, reached);
+        }
+        for stm in body.stms.iter().rev() {
+            if stm.pat.iter().any(|v| reached.contains(v)) {
+                self.reach_stm(stm, reached);
+            }
+        }
+    }
+
+    fn reach_op(&self, o: &Operand, reached: &mut HashSet<VarId>) {
+        if let Operand::Var(v) = o
+            && differentiable(&self.ty(*v))
+        {
+            reached.insert(*v);
+        }
+    }
+
+    fn reach_stm(&self, stm: &Stm, reached: &mut HashSet<VarId>) {
+        match &stm.exp {
+            Exp::Atom(o) => self.reach_op(o, reached),
+            Exp::UnOp(_, x) => self.reach_op(x, reached),
+            Exp::BinOp(_, x, y) => {
+                self.reach_op(x, reached);
+                self.reach_op(y, reached);
+            }
+            Exp::Math(_, args) => args.iter().for_each(|a| self.reach_op(a, reached)),
+            Exp::Convert(ConvKind::Convert, to, x) => {
+                if *to != PrimType::Bool && self.op_ty(x).elem != PrimType::Bool {
+                    self.reach_op(x, reached);
+                }
+            }
+            Exp::Convert(ConvKind::Bitcast, ..)
+            | Exp::Cmp(..)
+            | Exp::Iota { .. }
+            | Exp::Scratch { .. }
+            | Exp::Assert { .. } => {}
+            Exp::Index(x, _) => self.reach_op(&Operand::Var(*x), reached),
+            Exp::Update(x, _, v) => {
+                self.reach_op(&Operand::Var(*x), reached);
+                self.reach_op(v, reached);
+            }
+            Exp::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                self.reach_body(then_body, reached);
+                self.reach_body(else_body, reached);
+            }
+            Exp::Loop { params, body, .. } => {
+                for (p, init) in params {
+                    self.reach_op(&Operand::Var(p.var), reached);
+                    self.reach_op(init, reached);
+                }
+                self.reach_body(body, reached);
+            }
+            e => {
+                let mut uses = HashSet::new();
+                ir::uses::exp_uses(self.vars(), e, &mut uses);
+                for v in uses {
+                    self.reach_op(&Operand::Var(v), reached);
+                }
+                for b in nested_bodies(e) {
+                    self.reach_body(b, reached);
+                }
+            }
+        }
+    }
+
     /// Rewrites the `while` loop `stm` as a `for` loop: statements it needs
     /// first are appended to `out`; returns the `for` loop and the
     /// statements that follow it.
