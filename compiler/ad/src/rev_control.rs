@@ -11,7 +11,11 @@
 //!   variables the body touches; those of arrays are unique, so the swept
 //!   body updates them in place. In a `#[true_dep]` loop, an array changed
 //!   only by in-place updates is not checkpointed: the return loop carries
-//!   it and rebuilds each iteration's value ([`crate::true_dep`]).
+//!   it and rebuilds each iteration's value ([`crate::true_dep`]). A `for`
+//!   loop nested at the top level of a loop's body runs with its
+//!   checkpoints in the enclosing forward sweep, which saves them and its
+//!   results per iteration: the enclosing return sweep restores them
+//!   instead of running the nested loop a second time.
 //! - before either sweep, [`Ctx::prepare_loops`] rewrites the loops of the
 //!   differentiated body: `while` loops become `for` loops
 //!   ([`crate::while_loops`]) and `for` loops marked `#[stripmine(k)]` are
@@ -166,6 +170,15 @@ impl Ctx<'_> {
             layout.push(fins);
         }
         let stms = saves.apply(body, stms);
+        let (stms, nested) = self.save_nested(
+            out,
+            (params, body),
+            stms,
+            (n, i64v),
+            &mut new_params,
+            &mut results,
+            &mut finals,
+        )?;
         let mut result = body.result.clone();
         result.extend(results);
         let mut pat = stm.pat.clone();
@@ -190,6 +203,7 @@ impl Ctx<'_> {
             }
             cks.extend(fins);
         }
+        cks.extend(nested);
         self.ckpt.insert(stm.pat[0], cks);
         Ok(())
     }
@@ -241,7 +255,8 @@ impl Ctx<'_> {
         // The re-executed body.
         let mut all = pvars.clone();
         all.push(i);
-        let (ps, body2) = self.rename(&all, body);
+        let (ps, mut body2) = self.rename(&all, body);
+        read_rows_at_source(self, &mut body2, &all);
         let k = self.fresh("rev_i", Type::scalar(bt));
         let mut b = Vec::new();
         let last = self.bin(&mut b, BinOp::Sub, bound, konst(bt, 1.0))?;
@@ -294,7 +309,9 @@ impl Ctx<'_> {
             };
             self.push(&mut b, vec![ps[j]], src);
         }
-        self.fwd_body(&body2, &mut b)?;
+        let body2_fwd =
+            self.restore_nested(&mut b, (params, body), &body2, &mut cks, ii64, &consumed)?;
+        self.fwd_body(&body2_fwd, &mut b)?;
         let diff: Vec<usize> = (0..pvars.len())
             .filter(|&j| differentiable(&self.ty(pvars[j])))
             .collect();
@@ -578,4 +595,390 @@ impl Ctx<'_> {
         }
         Ok(())
     }
+}
+
+/// Nested loops whose checkpoints are saved by the enclosing loop's
+/// forward sweep. The return sweep of a loop re-executes each iteration's
+/// body before sweeping it back; a `for` loop in that body would run again
+/// to rebuild its checkpoints (its body running three times in all: the
+/// forward sweep, the re-execution, its own return sweep). Instead, the
+/// enclosing loop's forward sweep runs it with its checkpoints and saves
+/// them, with its results, once per iteration, and the re-executed body
+/// restores them.
+impl Ctx<'_> {
+    /// The positions, last first, of the `for` loops at the top level of
+    /// `body` (the body of a loop with parameters `params`) that the
+    /// forward sweep saves: loops with parameters and no loop in their
+    /// body (the levels of a strip-mined loop, which trade this memory for
+    /// the re-execution, are nests of loops), whose bound and result and
+    /// parameter types name no variable bound in `body` (each size at its
+    /// initial value).
+    fn nested_saves(&self, params: &[(Param, Operand)], body: &Body) -> Vec<usize> {
+        let inits: HashMap<VarId, Operand> = params.iter().map(|(p, x)| (p.var, *x)).collect();
+        let mut bound: HashSet<VarId> = params.iter().map(|(p, _)| p.var).collect();
+        ir::uses::body_binds(body, &mut bound);
+        let expressible = |t: &Type| {
+            t.shape.iter().all(|d| match d {
+                ir::Size::Var(v) => !bound.contains(v),
+                ir::Size::Const(_) => true,
+                ir::Size::Any => false,
+            })
+        };
+        let mut out = Vec::new();
+        for (pos, s) in body.stms.iter().enumerate() {
+            let Exp::Loop {
+                params: ip,
+                form: LoopForm::For { bound: n, .. },
+                body: ib,
+            } = &s.exp
+            else {
+                continue;
+            };
+            if ip.is_empty()
+                || n.var().is_some_and(|v| bound.contains(&v))
+                || crate::true_dep::chains(s, ip, ib)
+                    .iter()
+                    .any(Option::is_some)
+                || has_loop(ib)
+            {
+                continue;
+            }
+            let sub = nested_subst(s, &inits);
+            let ok = s.pat.iter().chain(ip.iter().map(|(p, _)| &p.var)).all(|v| {
+                let mut t = self.ty(*v);
+                ir::walk::subst_type(&sub, &mut t);
+                ir::walk::subst_type(&inits, &mut t);
+                expressible(&t)
+            });
+            if ok {
+                out.push(pos);
+            }
+        }
+        out.reverse();
+        out
+    }
+
+    /// Replaces, in `stms` (the forward sweep's body of the loop
+    /// `params`/`body`, of `n` iterations with index `i`), each nested loop
+    /// of [`Ctx::nested_saves`] by its forward sweep, followed by the
+    /// updates saving its results and checkpoints into new checkpoint
+    /// arrays of the enclosing loop (added to its parameters, results and
+    /// final values). Returns the body and the final checkpoint arrays.
+    #[allow(clippy::too_many_arguments)]
+    fn save_nested(
+        &mut self,
+        out: &mut Vec<Stm>,
+        (params, body): (&[(Param, Operand)], &Body),
+        stms: Vec<Stm>,
+        (n, i): (ir::Size, Operand),
+        new_params: &mut Vec<(Param, Operand)>,
+        results: &mut Vec<Operand>,
+        finals: &mut Vec<VarId>,
+    ) -> R<(Vec<Stm>, Vec<VarId>)> {
+        let nested: HashSet<VarId> = self
+            .nested_saves(params, body)
+            .into_iter()
+            .map(|pos| body.stms[pos].pat[0])
+            .collect();
+        if nested.is_empty() {
+            return Ok((stms, Vec::new()));
+        }
+        let inits: HashMap<VarId, Operand> = params.iter().map(|(p, x)| (p.var, *x)).collect();
+        let mut fins = Vec::new();
+        let mut body_stms = Vec::with_capacity(stms.len());
+        for s in stms {
+            let is_nested = matches!(s.exp, Exp::Loop { .. })
+                && s.pat.first().is_some_and(|v| nested.contains(v));
+            if !is_nested {
+                body_stms.push(s);
+                continue;
+            }
+            self.fwd_loop(&mut body_stms, &s)?;
+            let inner = self.ckpt.get(&s.pat[0]).cloned().unwrap_or_default();
+            let sub = nested_subst(&s, &inits);
+            for v in s.pat.iter().chain(&inner) {
+                let mut t = self.ty(*v);
+                ir::walk::subst_type(&sub, &mut t);
+                ir::walk::subst_type(&inits, &mut t);
+                let (ck, ck0) = self.ckpt_array(out, &t, n)?;
+                new_params.push((Param::unique(ck), ck0.into()));
+                let ck1 = self.fresh("ckpt", self.ty(ck));
+                self.push(
+                    &mut body_stms,
+                    vec![ck1],
+                    Exp::Update(ck, vec![DimIndex::Fix(i)], (*v).into()),
+                );
+                results.push(Operand::Var(ck1));
+                let f = self.fresh("ckpt", self.ty(ck));
+                finals.push(f);
+                fins.push(f);
+            }
+        }
+        Ok((body_stms, fins))
+    }
+
+    /// The re-executed body `body2` (a renamed copy of `body`, the body of
+    /// the loop `params`) of a return sweep, with each nested loop of
+    /// [`Ctx::nested_saves`] replaced by its results restored from the
+    /// checkpoints `cks` at iteration `ii` (copies where `consumed` says
+    /// the body consumes them); its own checkpoints, restored too, are
+    /// recorded for its return sweep. The reads are appended to `b`.
+    fn restore_nested(
+        &mut self,
+        b: &mut Vec<Stm>,
+        (params, body): (&[(Param, Operand)], &Body),
+        body2: &Body,
+        cks: &mut impl Iterator<Item = VarId>,
+        ii: Operand,
+        consumed: &HashSet<VarId>,
+    ) -> R<Body> {
+        let mut positions = self.nested_saves(params, body);
+        if positions.is_empty() {
+            return Ok(body2.clone());
+        }
+        // The checkpoints were saved in statement order.
+        positions.reverse();
+        let mut restored: Vec<(usize, Vec<Stm>)> = Vec::new();
+        for pos in positions {
+            let Some(Stm {
+                pat,
+                exp: Exp::Loop { .. },
+                ..
+            }) = body2.stms.get(pos)
+            else {
+                return Err(self.err("internal error: a nested loop out of place"));
+            };
+            let mut stms = Vec::new();
+            for v in pat {
+                let Some(ck) = cks.next() else {
+                    return Err(self.err("internal error: a nested loop's result not saved"));
+                };
+                let row = self.bind(b, "nested_res", Exp::Index(ck, vec![DimIndex::Fix(ii)]))?;
+                let exp = if consumed.contains(v) && !self.ty(*v).shape.is_empty() {
+                    Exp::Copy(row)
+                } else {
+                    Exp::Atom(row.into())
+                };
+                self.push(&mut stms, vec![*v], exp);
+            }
+            // As many as the forward sweep saved ([`Ctx::fwd_loop`] lays
+            // them out; a `#[true_dep]` chain saves several per parameter).
+            let saved = self.ckpt.get(&body.stms[pos].pat[0]).map_or(0, Vec::len);
+            let mut inner = Vec::new();
+            for _ in 0..saved {
+                let Some(ck) = cks.next() else {
+                    return Err(self.err("internal error: a nested loop's checkpoint not saved"));
+                };
+                inner.push(self.bind(b, "nested_ckpt", Exp::Index(ck, vec![DimIndex::Fix(ii)]))?);
+            }
+            self.ckpt.insert(pat[0], inner);
+            restored.push((pos, stms));
+        }
+        let mut out = body2.clone();
+        for (pos, stms) in restored.into_iter().rev() {
+            out.stms.splice(pos..=pos, stms);
+        }
+        Ok(out)
+    }
+}
+
+/// The sizes of the results and parameters of the loop `s`, nested in a
+/// loop whose parameters start at `outer`, as values outside the nested
+/// loop: each at the initial value of its parameter (sizes do not change
+/// along a loop), an enclosing parameter in turn at its initial value.
+fn nested_subst(s: &Stm, outer: &HashMap<VarId, Operand>) -> HashMap<VarId, Operand> {
+    let mut sub = HashMap::new();
+    if let Exp::Loop { params, .. } = &s.exp {
+        for ((p, init), y) in params.iter().zip(&s.pat) {
+            let init = init
+                .var()
+                .and_then(|v| outer.get(&v))
+                .copied()
+                .unwrap_or(*init);
+            sub.insert(p.var, init);
+            sub.insert(*y, init);
+        }
+    }
+    sub
+}
+
+/// True when `body` contains a loop, at any depth.
+fn has_loop(body: &Body) -> bool {
+    body.stms.iter().any(|s| {
+        matches!(s.exp, Exp::Loop { .. })
+            || ir::uses::nested_bodies(&s.exp)
+                .into_iter()
+                .any(|(_, b)| has_loop(b))
+    })
+}
+
+/// Rewrites the maps at the top level of `body` (a loop body whose
+/// parameters and index are `params`, re-executed by the return sweep) so
+/// that an input row that the map only reads element by element is read
+/// from the array the input was sliced from: for `e = x[k]` (or its
+/// transpose `t = rearrange((1, 0), e)`) with `x` free in the loop, a read
+/// `row[j]` of the map's iteration `i` becomes `x[k, i, j]` (or
+/// `x[k, j, i]`). The adjoint of `x` is then updated in place where the
+/// element was read, instead of building an adjoint row in every
+/// iteration, summing them into an adjoint of `e` and adding that to the
+/// adjoint of `x`.
+fn read_rows_at_source(cx: &mut Ctx<'_>, body: &mut Body, params: &[VarId]) {
+    let mut bound: HashSet<VarId> = params.iter().copied().collect();
+    ir::uses::body_binds(body, &mut bound);
+    // Slices at fixed indices of arrays free in the loop, and their
+    // transposes: (array, indices, transposed).
+    let mut sources: HashMap<VarId, (VarId, Vec<DimIndex>, bool)> = HashMap::new();
+    for s in &body.stms {
+        // Plain copies and maps passing rows on (a `zip`) keep the source.
+        match &s.exp {
+            Exp::Atom(Operand::Var(x)) => {
+                if let (Some(src), [y]) = (sources.get(x).cloned(), &s.pat[..]) {
+                    sources.insert(*y, src);
+                }
+                continue;
+            }
+            Exp::Screma(sc)
+                if sc.scans.is_empty() && sc.reduces.is_empty() && sc.map.body.stms.is_empty() =>
+            {
+                for (y, r) in s.pat.iter().zip(&sc.map.body.result) {
+                    let j = r
+                        .var()
+                        .and_then(|v| sc.map.params.iter().position(|p| p.var == v));
+                    if let Some(src) = j
+                        .and_then(|j| sc.inputs.get(j))
+                        .and_then(|x| sources.get(x))
+                    {
+                        sources.insert(*y, src.clone());
+                    }
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let [y] = s.pat[..] else { continue };
+        match &s.exp {
+            Exp::Index(x, idx)
+                if !bound.contains(x) && idx.iter().all(|d| matches!(d, DimIndex::Fix(_))) =>
+            {
+                sources.insert(y, (*x, idx.clone(), false));
+            }
+            Exp::Rearrange { perm, arr } if perm[..] == [1, 0] => {
+                if let Some((x, idx, false)) = sources.get(arr).cloned() {
+                    sources.insert(y, (x, idx, true));
+                }
+            }
+            _ => {}
+        }
+    }
+    if sources.is_empty() {
+        return;
+    }
+    for s in &mut body.stms {
+        let Exp::Screma(sc) = &mut s.exp else {
+            continue;
+        };
+        let nin = sc.inputs.len();
+        let mut redirect = Vec::new();
+        for (j, input) in sc.inputs.clone().iter().enumerate() {
+            let Some((x, idx, transposed)) = sources.get(input) else {
+                continue;
+            };
+            let Some(p) = sc.map.params.get(j).map(|p| p.var) else {
+                continue;
+            };
+            unalias(&mut sc.map.body, p);
+            let rank = cx.ty(p).shape.len();
+            if rank == 0
+                || !cx.active(&(*x).into())
+                || !crate::rev_soacs::only_indexed(&sc.map.body, p)
+                || (*transposed && !full_indexes(&sc.map.body, p, rank))
+            {
+                continue;
+            }
+            redirect.push((p, *x, idx.clone(), *transposed));
+        }
+        if redirect.is_empty() {
+            continue;
+        }
+        if sc.map.params.len() == nin {
+            let i = cx.fresh("i", Type::scalar(PrimType::I64));
+            sc.map.params.push(Param::new(i));
+        }
+        let i = sc.map.params[nin].var;
+        for (p, x, idx, transposed) in redirect {
+            redirect_indexes(&mut sc.map.body, p, &|rest: &[DimIndex]| {
+                let mut full = idx.clone();
+                if transposed {
+                    full.extend(rest.iter().cloned());
+                    full.push(DimIndex::Fix(i.into()));
+                } else {
+                    full.push(DimIndex::Fix(i.into()));
+                    full.extend(rest.iter().cloned());
+                }
+                (x, full)
+            });
+        }
+    }
+}
+
+/// True when every index `p[…]` in `body` (and in the branches and map
+/// lambdas nested in it) gives all `rank` indices, each fixed.
+fn full_indexes(body: &Body, p: VarId, rank: usize) -> bool {
+    body.stms.iter().all(|stm| match &stm.exp {
+        Exp::Index(x, idx) if *x == p => {
+            idx.len() == rank && idx.iter().all(|d| matches!(d, DimIndex::Fix(_)))
+        }
+        Exp::If {
+            then_body,
+            else_body,
+            ..
+        } => full_indexes(then_body, p, rank) && full_indexes(else_body, p, rank),
+        Exp::Screma(s) => full_indexes(&s.map.body, p, rank),
+        _ => true,
+    })
+}
+
+/// Where a redirected index reads: the array and the whole index, given
+/// the indices of the row.
+type IndexAt<'a> = &'a dyn Fn(&[DimIndex]) -> (VarId, Vec<DimIndex>);
+
+/// Replaces every `p[j…]` in `body` (and in the branches and map lambdas
+/// nested in it) by the index `at(j…)` gives.
+fn redirect_indexes(body: &mut Body, p: VarId, at: IndexAt<'_>) {
+    for stm in &mut body.stms {
+        match &mut stm.exp {
+            Exp::Index(x, idx) if *x == p => {
+                let (arr, full) = at(idx);
+                *x = arr;
+                *idx = full;
+            }
+            Exp::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                redirect_indexes(then_body, p, at);
+                redirect_indexes(else_body, p, at);
+            }
+            Exp::Screma(s) => redirect_indexes(&mut s.map.body, p, at),
+            _ => {}
+        }
+    }
+}
+
+/// Removes the plain copies `q = p` at the top level of `body`, every use
+/// of `q` reading `p` instead.
+fn unalias(body: &mut Body, p: VarId) {
+    let mut subst = HashMap::new();
+    body.stms.retain(|stm| match (&stm.pat[..], &stm.exp) {
+        ([q], Exp::Atom(Operand::Var(v))) if *v == p => {
+            subst.insert(*q, Operand::Var(p));
+            false
+        }
+        _ => true,
+    });
+    if subst.is_empty() {
+        return;
+    }
+    ir::walk::walk_body_mut(body, &mut |slot| ir::walk::subst_slot(&subst, slot));
 }

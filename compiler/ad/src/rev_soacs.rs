@@ -94,7 +94,8 @@ impl Ctx<'_> {
         let swept = self.rev_body(&body, &seeds, &mut b).and_then(|()| {
             let mut res = Vec::new();
             for p in &ps[..nin] {
-                if self.active(&(*p).into()) && !indexed.contains(p) {
+                // A row that received no adjoint adds nothing.
+                if self.active(&(*p).into()) && !indexed.contains(p) && self.adj.contains_key(p) {
                     res.push((*p, self.adj_or_zero(&mut b, *p)?));
                 }
             }
@@ -351,7 +352,7 @@ impl Ctx<'_> {
 /// True when every use of `p` in `body` is an index `p[…]`, in `body` or in
 /// the branches and map lambdas nested in it (not in loops, whose return
 /// sweeps build dense adjoints).
-fn only_indexed(body: &Body, p: VarId) -> bool {
+pub(crate) fn only_indexed(body: &Body, p: VarId) -> bool {
     let mut uses = 0usize;
     ir::walk::walk_body(body, &mut |o| {
         if o == ir::walk::Occ::Use(p) {

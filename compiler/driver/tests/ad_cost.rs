@@ -246,13 +246,13 @@ fn adbench_gmm_gradient_costs_at_most_four_objectives() {
     }
 }
 
-/// LSTM's gradient costs about 5.6 to 5.8 objectives. The return sweeps of
-/// its loops update the adjoints of the arrays they read in place (unique
-/// loop parameters), and restore the states `hs` and `cs` without copying
-/// them; what is left above four is mostly the inner loop over the layers,
-/// whose body runs three times forward (once in the primal sweep, once when
-/// the outer return sweep re-executes its iteration, once in its own return
-/// sweep).
+/// LSTM's gradient costs 4.1 to 4.3 objectives (the target is 4). The
+/// forward sweep of the loop over the characters runs the loop over the
+/// layers with its checkpoints and saves them, so its return sweep restores
+/// them instead of running that loop again; the reversed cell map updates
+/// the adjoints of the weights in place where it read them. What is left
+/// above four is mostly the checkpoints of the whole states `hs` and `cs`
+/// at every layer.
 #[test]
 fn adbench_lstm_gradient_cost() {
     let prog = compile(&adbench("lstm.fut"));
@@ -265,7 +265,7 @@ fn adbench_lstm_gradient_cost() {
         ];
         let r = adbench_ratio(&prog, &args);
         println!("lstm (l = {l}, b = {b}, c = {c}): jacobian/objective = {r:.2}");
-        assert!(r <= 5.8, "lstm (l = {l}, b = {b}, c = {c}): ratio {r:.2}");
+        assert!(r <= 4.35, "lstm (l = {l}, b = {b}, c = {c}): ratio {r:.2}");
     }
 }
 
@@ -342,7 +342,7 @@ fn adbench_ba_vjp_cost() {
             &grad,
         );
         println!("ba (n = {n}, m = {m}, p = {p}): vjp/objective = {r:.2}");
-        assert!(r <= 4.9, "ba (n = {n}, m = {m}, p = {p}): ratio {r:.2}");
+        assert!(r <= 4.87, "ba (n = {n}, m = {m}, p = {p}): ratio {r:.2}");
     }
 }
 
