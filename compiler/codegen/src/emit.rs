@@ -59,6 +59,10 @@ pub struct FnEmitter<'a> {
     /// The neutral element (a Rust expression) of each accumulator operator.
     acc_neutral: HashMap<String, String>,
     fresh: usize,
+    /// The parallel depth up to which SOACs may still be segmented
+    /// operations: 0, or deeper inside the sequential version of a map
+    /// with parallelism inside (`segnest`).
+    par_inside: usize,
     /// Nesting depth of parallel regions being emitted.
     in_par: usize,
     unsafe_depth: usize,
@@ -124,6 +128,7 @@ impl<'a> FnEmitter<'a> {
             acc_ops: HashMap::new(),
             acc_neutral: HashMap::new(),
             fresh: 0,
+            par_inside: 0,
             in_par: 0,
             unsafe_depth: 0,
         }
@@ -530,6 +535,9 @@ impl<'a> FnEmitter<'a> {
 
     /// Emits an expression producing a tuple of the statement's results.
     fn compound(&mut self, s: &Stm, sp: &str) -> E<()> {
+        if let Some(r) = crate::segnest::dispatch(self, s, sp) {
+            return r;
+        }
         match &s.exp {
             Exp::If {
                 cond,
@@ -793,6 +801,35 @@ impl<'a> FnEmitter<'a> {
         if let Some(op) = self.acc_ops.get(&from).cloned() {
             self.acc_ops.insert(v, op);
         }
+    }
+
+    /// Whether a SOAC emitted now may be a segmented operation: it is not
+    /// inside one (or only inside the sequential version of a map with
+    /// parallelism inside), and not nested too deeply.
+    pub(crate) fn may_parallelise(&self) -> bool {
+        self.in_par <= self.par_inside && self.levels.len() < 64
+    }
+
+    /// Whether the current statement is in the body of a map's sequential
+    /// version (see [`FnEmitter::with_parallel_inside`]).
+    pub(crate) fn in_sequential_version(&self) -> bool {
+        self.in_par > 0
+    }
+
+    /// Runs `emit` with the SOACs of the next lambda body allowed to be
+    /// segmented operations: for the sequential version of a map with
+    /// parallelism inside.
+    pub(crate) fn with_parallel_inside<T>(&mut self, emit: impl FnOnce(&mut Self) -> T) -> T {
+        let old = self.par_inside;
+        self.par_inside = self.in_par + 1;
+        let r = emit(self);
+        self.par_inside = old;
+        r
+    }
+
+    /// The IR function being emitted.
+    pub(crate) fn ir_function(&self) -> &'a Function {
+        self.f
     }
 
     /// The declared row shape of an output as a Rust expression (sizes

@@ -26,7 +26,9 @@ pub mod emit;
 pub mod library;
 pub mod runtime_sources;
 pub mod scalar;
+mod scatter;
 pub mod seghist;
+mod segnest;
 pub mod soac;
 
 use std::collections::BTreeMap;

@@ -1,10 +1,9 @@
 //! Flattening, first version: which SOACs of the core IR run as parallel
-//! segmented operations.
+//! segmented operations, over which iteration space.
 //!
-//! The core IR's SOACs nest; a backend runs one level of them in parallel
-//! and the levels inside sequentially. This crate decides, for each SOAC
-//! statement, whether it becomes a segmented operation ([`SegOp`]) over
-//! its iteration space, and which kind:
+//! The core IR's SOACs nest; a backend runs some levels of them in
+//! parallel and the levels inside sequentially. This crate decides, for
+//! each SOAC statement, its [`Plan`]:
 //!
 //! - a `screma` outside any other parallel operation becomes a `SegMap`
 //!   (map results only), a `SegRed` (with reductions) or a `SegScan` (with
@@ -14,17 +13,32 @@
 //!   updated per chunk: partial accumulators, combined with their operator
 //!   afterwards (the backend runs the statement sequentially when an
 //!   accumulator has no operator);
-//! - everything nested inside a segmented operation is sequential (a tight
-//!   loop in the body of one chunk of the parallel iteration space);
+//! - a perfect nest — a map whose body is only a map or a map-reduce over
+//!   an iteration space of the same size for every row — becomes one
+//!   segmented operation over the two-dimensional space `[n][m]`
+//!   ([`nest`]): a `SegMap` or a segmented reduction, chunked over the
+//!   `n * m` points, so parallelism is there whether `n` or `m` is large;
+//! - a map whose body holds parallel operations but is no perfect nest
+//!   (several of them, a loop around them, scalar work between them) gets
+//!   two versions guarded by its width at run time ([`inside`]): with at
+//!   least one row per thread the map is parallel and its body sequential;
+//!   with fewer rows the map runs as a sequential loop and the operations
+//!   in its body are segmented operations themselves. That is what
+//!   distributing the map over its body's statements and interchanging it
+//!   inwards would give, without duplicating any of the body's work;
 //! - a `hist` outside any other parallel operation becomes a `SegHist` when
-//!   every destination is one-dimensional and no input is an accumulator:
-//!   each chunk of the iteration space fills its own partial histogram,
-//!   and the partials are combined into the destinations with the operator;
-//! - `scatter` and accumulator updates are sequential loops for now.
-//!
-//! Distribution and interchange (splitting a map around inner parallel
-//! operations to form perfect nests) are not done yet: the outermost
-//! parallel level is the only one used.
+//!   every destination is one-dimensional and no input is an accumulator;
+//! - a `scatter` outside any other parallel operation without accumulator
+//!   inputs is parallel ([`scatter`]): chunks compute their indices and
+//!   values in parallel, and the writes are applied in iteration order
+//!   (so repeated indices give the last write, one of the results Futhark
+//!   allows), out-of-bounds writes ignored;
+//! - everything nested inside a segmented operation is sequential (a tight
+//!   loop in the body of one chunk of the parallel iteration space).
+
+pub mod inside;
+pub mod nest;
+pub mod scatter;
 
 use ir::{Exp, Function, Screma, Stm};
 
@@ -51,6 +65,45 @@ impl SegOp {
             SegOp::Scan => "segscan",
             SegOp::Hist => "seghist",
         }
+    }
+}
+
+/// How a SOAC statement outside any other parallel operation runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// One segmented operation over the statement's iteration space.
+    Seg(SegOp),
+    /// A perfect nest: one segmented operation over the two-dimensional
+    /// space of the outer map and the SOAC of its body ([`nest`]).
+    Nest(nest::Nest),
+    /// Two versions guarded by the width at run time: the segmented
+    /// operation with a sequential body, or a sequential loop whose body's
+    /// operations are parallel ([`inside`]).
+    Versioned(SegOp),
+    /// A parallel scatter ([`scatter`]).
+    Scatter,
+}
+
+/// The plan of statement `stm` of function `f` when it is not nested
+/// inside a parallel operation; `None` when it runs sequentially.
+pub fn plan(f: &Function, stm: &Stm) -> Option<Plan> {
+    if stm.attrs.contains(&ir::Attr::Sequential) {
+        return None;
+    }
+    match &stm.exp {
+        Exp::Screma(s) => {
+            let op = screma_seg_op(f, s)?;
+            if let Some(n) = nest::perfect_nest(f, s) {
+                Some(Plan::Nest(n))
+            } else if inside::versioned(f, s) {
+                Some(Plan::Versioned(op))
+            } else {
+                Some(Plan::Seg(op))
+            }
+        }
+        Exp::Hist(h) => hist_seg_op(f, h).map(Plan::Seg),
+        Exp::Scatter(sc) => scatter::parallel(f, sc).then_some(Plan::Scatter),
+        _ => None,
     }
 }
 
@@ -83,7 +136,9 @@ fn hist_seg_op(f: &Function, h: &ir::Hist) -> Option<SegOp> {
         .then_some(SegOp::Hist)
 }
 
-fn screma_seg_op(f: &Function, s: &Screma) -> Option<SegOp> {
+/// The segmented operation a screma becomes on its own iteration space,
+/// if any (see the module documentation for the conditions).
+pub fn screma_seg_op(f: &Function, s: &Screma) -> Option<SegOp> {
     let is_acc = |t: Option<&ir::Type>| t.is_none_or(|t| t.acc);
     let accs = s.inputs.iter().any(|v| is_acc(f.var_type(*v))) || s.map.ret.iter().any(|t| t.acc);
     if accs && !s.scans.is_empty() {
@@ -102,6 +157,36 @@ fn screma_seg_op(f: &Function, s: &Screma) -> Option<SegOp> {
     } else {
         SegOp::Map
     })
+}
+
+/// The plans of the SOACs at a function's top level (the statements of
+/// its body and of the bodies of its top-level loops and branches), in
+/// order, with the plans inside versioned maps' bodies after them (those
+/// run when the map runs sequentially); for tests.
+pub fn top_level_plans(f: &Function) -> Vec<Plan> {
+    fn body(f: &Function, b: &ir::Body, out: &mut Vec<Plan>) {
+        for s in &b.stms {
+            if let Some(p) = plan(f, s) {
+                let inner = match (&p, &s.exp) {
+                    (Plan::Versioned(_), Exp::Screma(sc)) => Some(&sc.map.body),
+                    _ => None,
+                };
+                out.push(p);
+                if let Some(b) = inner {
+                    body(f, b, out);
+                }
+                continue;
+            }
+            for (_, nb) in ir::uses::nested_bodies(&s.exp) {
+                if matches!(s.exp, Exp::If { .. } | Exp::Loop { .. }) {
+                    body(f, nb, out);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    body(f, &f.body, &mut out);
+    out
 }
 
 /// The segmented operations of a function's top level (the statements of
@@ -134,7 +219,10 @@ pub fn top_level_seg_ops(f: &Function) -> Vec<SegOp> {
 }
 
 #[cfg(test)]
-mod tests {
+mod tests;
+
+#[cfg(test)]
+mod basic_tests {
     use super::*;
 
     #[test]

@@ -1,0 +1,42 @@
+//! Maps with parallelism inside: two versions guarded by the map's width.
+//!
+//! A map whose body holds parallel operations (SOACs that would be
+//! segmented operations on their own, possibly inside a loop or a branch
+//! of the body) but is not a perfect nest ([`crate::nest`]) has two useful
+//! parallel levels. The backend emits both versions and picks one at run
+//! time from the map's width `n`:
+//!
+//! - `n` at least the number of threads: the map is the segmented
+//!   operation (each thread has a row or more) and its body runs
+//!   sequentially;
+//! - fewer rows than threads: the map runs as a sequential loop, and each
+//!   parallel operation of its body is a segmented operation of its own.
+//!   This is the parallelism that distributing the map over the body's
+//!   statements (and interchanging it with a loop of the body) exposes, and
+//!   no work is repeated: every statement still runs once per row.
+
+use ir::{Body, Exp, Function, Screma};
+
+/// Whether screma `s` gets the two versions: it has no accumulator
+/// inputs or results, and its map body holds a parallel operation.
+pub fn versioned(f: &Function, s: &Screma) -> bool {
+    let acc = |v: &ir::VarId| f.var_type(*v).is_none_or(|t| t.acc);
+    if s.inputs.iter().any(acc) || s.map.ret.iter().any(|t| t.acc) {
+        return false;
+    }
+    has_parallel_inside(f, &s.map.body)
+}
+
+/// Whether body `b` holds a statement that would be a segmented operation
+/// at the top level, directly or in the bodies of its loops and branches.
+pub fn has_parallel_inside(f: &Function, b: &Body) -> bool {
+    b.stms.iter().any(|s| match &s.exp {
+        Exp::If {
+            then_body,
+            else_body,
+            ..
+        } => has_parallel_inside(f, then_body) || has_parallel_inside(f, else_body),
+        Exp::Loop { body, .. } => has_parallel_inside(f, body),
+        _ => crate::plan(f, s).is_some(),
+    })
+}

@@ -1,0 +1,20 @@
+//! Parallel scatter.
+//!
+//! A `scatter` outside any parallel operation computes its indices and
+//! values in parallel chunks (the map body is usually where the work is);
+//! the writes are then applied in iteration order, so that when an index
+//! repeats the last write wins (Futhark leaves the result unspecified
+//! then; any of the written values is allowed) and the result does not
+//! depend on the number of threads. Out-of-bounds writes are ignored, as
+//! everywhere.
+
+use ir::{Function, Scatter};
+
+/// Whether scatter `s` of function `f` runs in parallel: no input or
+/// destination is an accumulator and the map returns none.
+pub fn parallel(f: &Function, s: &Scatter) -> bool {
+    let acc = |v: &ir::VarId| f.var_type(*v).is_none_or(|t| t.acc);
+    !s.inputs.iter().any(acc)
+        && !s.dests.iter().any(|d| acc(&d.arr))
+        && !s.map.ret.iter().any(|t| t.acc)
+}
