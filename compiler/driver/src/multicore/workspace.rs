@@ -281,6 +281,38 @@ mod tests {
     }
 
     #[test]
+    fn rewriting_keeps_unchanged_files_and_drops_stale_ones() {
+        let cache = std::env::temp_dir().join(format!("fut-ws-test-{}", std::process::id()));
+        let ws = Workspace::new(&cache, &[PathBuf::from("/x/a.fut")]);
+        let member = |index: usize, n: usize| Member {
+            index,
+            programs: (0..n).collect(),
+            modules: (0..n).map(|k| format!("// module {k}\n")).collect(),
+        };
+        let rt = Path::new("/rt");
+        ws.write(rt, &[member(1, 3), member(5, 1)]).unwrap();
+        let p2 = ws.member_dir(1).join("src/p2.rs");
+        let stamp = std::fs::metadata(&p2).unwrap().modified().unwrap();
+        let root = std::fs::read_to_string(ws.dir.join("Cargo.toml")).unwrap();
+        assert!(root.contains("members = [\"c1\", \"c5\"]"), "{root}");
+        assert!(
+            ws.dir.join("Cargo.lock").exists()
+                || codegen::runtime_sources::file("Cargo.lock").is_none()
+        );
+        ws.write(rt, &[member(1, 3)]).unwrap();
+        assert_eq!(std::fs::metadata(&p2).unwrap().modified().unwrap(), stamp);
+        assert!(!ws.member_dir(5).exists());
+        ws.write(rt, &[member(1, 2)]).unwrap();
+        assert!(!p2.exists());
+        let main = std::fs::read_to_string(ws.member_dir(1).join("src/main.rs")).unwrap();
+        assert_eq!(main, main_rs(2));
+        let manifest = std::fs::read_to_string(ws.member_dir(1).join("Cargo.toml")).unwrap();
+        assert!(manifest.contains(&format!("name = \"{}\"", ws.package(1))));
+        assert!(manifest.contains("path = \"/rt/fut-runtime-multicore\""));
+        let _ = std::fs::remove_dir_all(&cache);
+    }
+
+    #[test]
     fn the_workspace_is_keyed_by_folders() {
         let cache = Path::new("/cache");
         let a = Workspace::new(cache, &[PathBuf::from("/x/a.fut")]);
