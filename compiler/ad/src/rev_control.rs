@@ -886,15 +886,17 @@ fn read_rows_at_source(cx: &mut Ctx<'_>, body: &mut Body, params: &[VarId]) {
             let Some(p) = sc.map.params.get(j).map(|p| p.var) else {
                 continue;
             };
-            unalias(&mut sc.map.body, p);
             let rank = cx.ty(p).shape.len();
-            if rank == 0
-                || !cx.active(&(*x).into())
-                || !crate::rev_soacs::only_indexed(&sc.map.body, p)
-                || (*transposed && !full_indexes(&sc.map.body, p, rank))
-            {
+            if rank == 0 || !cx.active(&(*x).into()) {
                 continue;
             }
+            let Some(b) = only_indexed_unaliased(&sc.map.body, p) else {
+                continue;
+            };
+            if *transposed && !full_indexes(&b, p, rank) {
+                continue;
+            }
+            sc.map.body = b;
             redirect.push((p, *x, idx.clone(), *transposed));
         }
         if redirect.is_empty() {
@@ -963,6 +965,49 @@ fn redirect_indexes(body: &mut Body, p: VarId, at: IndexAt<'_>) {
             Exp::Screma(s) => redirect_indexes(&mut s.map.body, p, at),
             _ => {}
         }
+    }
+}
+
+/// `body` without the plain copies `q = p` at its top level (every use of
+/// `q` reading `p` instead), when `p` is then only read by indexing
+/// ([`crate::rev_soacs::only_indexed`]).
+fn only_indexed_unaliased(body: &Body, p: VarId) -> Option<Body> {
+    let mut b = body.clone();
+    unalias(&mut b, p);
+    crate::rev_soacs::only_indexed(&b, p).then_some(b)
+}
+
+/// Rewrites `body`, the lambda of a map whose return sweep is being built
+/// (with parameters `params`), so that a row `y = x[k]` of an array `x`
+/// free in the lambda, which the lambda then only reads by indexing (also
+/// through plain copies), is read from `x`: `y[j]` becomes `x[k, j]`. The
+/// reads are then updates of the accumulator of `x` where the elements
+/// were read, instead of a dense adjoint row per iteration added to it
+/// whole.
+pub(crate) fn read_slices_at_source(cx: &Ctx<'_>, body: &mut Body, params: &[VarId]) {
+    let mut bound: HashSet<VarId> = params.iter().copied().collect();
+    ir::uses::body_binds(body, &mut bound);
+    let mut rows: Vec<(VarId, VarId, Vec<DimIndex>)> = Vec::new();
+    for s in &body.stms {
+        if let ([y], Exp::Index(x, idx)) = (&s.pat[..], &s.exp)
+            && !bound.contains(x)
+            && idx.iter().all(|d| matches!(d, DimIndex::Fix(_)))
+            && !cx.ty(*y).shape.is_empty()
+            && cx.active(&(*x).into())
+        {
+            rows.push((*y, *x, idx.clone()));
+        }
+    }
+    for (y, x, idx) in rows {
+        let Some(b) = only_indexed_unaliased(body, y) else {
+            continue;
+        };
+        *body = b;
+        redirect_indexes(body, y, &|rest: &[DimIndex]| {
+            let mut full = idx.clone();
+            full.extend(rest.iter().cloned());
+            (x, full)
+        });
     }
 }
 

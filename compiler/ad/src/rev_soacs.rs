@@ -15,7 +15,9 @@
 //! only reads by indexing, of an input whose adjoint is such an
 //! accumulator already, is read from the input instead (`x[i, j]` for
 //! `row[j]`), so its reads are updates of that accumulator and no dense
-//! adjoint row is built per iteration. A reduction with `+` passes its
+//! adjoint row is built per iteration; so is a row gathered in the lambda
+//! from an array free in it (`y = x[k]`, then `y[j]`), see
+//! [`crate::rev_control::read_slices_at_source`]. A reduction with `+` passes its
 //! result's adjoint unchanged to every element it reduced; scans and
 //! reductions with other operators go through [`crate::rev_scanred`].
 
@@ -52,6 +54,7 @@ impl Ctx<'_> {
         let pvars: Vec<VarId> = s.map.params.iter().map(|p| p.var).collect();
         let (mut ps, mut body) = self.rename(&pvars, &s.map.body);
         let indexed = self.index_rows(s, &mut ps, &mut body);
+        crate::rev_control::read_slices_at_source(self, &mut body, &ps);
         // Seeds of the lambda's results and the extra inputs.
         let mut seeds: Vec<Option<Operand>> = vec![None; nscan];
         for v in &stm.pat[nscan..nscan + nred] {

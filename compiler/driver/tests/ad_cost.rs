@@ -327,7 +327,7 @@ fn ba_args(n: usize, m: usize, p: usize) -> (Vec<Value>, Vec<Value>) {
     (primal, grad)
 }
 
-/// BA's vjp costs about 4.9 objectives, the same at both sizes (the
+/// BA's vjp costs about 4.6 objectives, the same at both sizes (the
 /// target is 4).
 #[test]
 fn adbench_ba_vjp_cost() {
@@ -342,7 +342,7 @@ fn adbench_ba_vjp_cost() {
             &grad,
         );
         println!("ba (n = {n}, m = {m}, p = {p}): vjp/objective = {r:.2}");
-        assert!(r <= 4.87, "ba (n = {n}, m = {m}, p = {p}): ratio {r:.2}");
+        assert!(r <= 4.6, "ba (n = {n}, m = {m}, p = {p}): ratio {r:.2}");
     }
 }
 
