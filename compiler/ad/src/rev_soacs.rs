@@ -17,9 +17,10 @@
 //! `row[j]`), so its reads are updates of that accumulator and no dense
 //! adjoint row is built per iteration; so is a row gathered in the lambda
 //! from an array free in it (`y = x[k]`, then `y[j]`), see
-//! [`crate::rev_control::read_slices_at_source`]. A reduction with `+` passes its
-//! result's adjoint unchanged to every element it reduced; scans and
-//! reductions with other operators go through [`crate::rev_scanred`].
+//! `read_slices_at_source` in `rev_control.rs`. A reduction with `+`
+//! passes its result's adjoint unchanged to every element it reduced;
+//! scans and reductions with other operators go through
+//! [`crate::rev_scanred`].
 
 use std::collections::{HashMap, HashSet};
 
