@@ -9,7 +9,9 @@
 //! which gives the plans of the first version (only the outermost level
 //! parallel, scatters sequential), for comparisons.
 
-use ir::{Exp, Screma, Stm, Type};
+use std::collections::HashSet;
+
+use ir::{Exp, Screma, Stm, Type, VarId};
 
 use crate::emit::{FnEmitter, rust_type, var};
 use crate::scalar::rust_prim;
@@ -25,7 +27,7 @@ pub(crate) fn dispatch(em: &mut FnEmitter, s: &Stm, sp: &str) -> Option<E<()>> {
     }
     let plan = flatten::plan(em.ir_function(), s)?;
     Some(match (plan, &s.exp) {
-        (flatten::Plan::Nest(_), Exp::Screma(sc)) => nest(em, sc, sp),
+        (flatten::Plan::Nest(_), Exp::Screma(sc)) => nest_or_outer(em, s, sc, sp),
         (flatten::Plan::Versioned(_), Exp::Screma(sc)) => versioned(em, s, sc, sp),
         (flatten::Plan::Scatter, Exp::Scatter(sc)) => crate::scatter::par_scatter(em, sc, sp),
         // Inside a sequential version, the body's own segmented operations.
@@ -58,6 +60,53 @@ fn versioned(em: &mut FnEmitter, s: &Stm, sc: &Screma, sp: &str) -> E<()> {
     crate::soac::screma(em, s, sc, true, sp)?;
     em.write("\n} else {\n");
     em.with_parallel_inside(|em| crate::soac::screma(em, s, sc, false, sp))?;
+    em.write("\n}\n}");
+    Ok(())
+}
+
+/// The outer parameters of a perfect nest that are rows of two-dimensional
+/// inputs used only as inputs of the inner screma, each with its input.
+fn direct_rows(
+    em: &FnEmitter,
+    outer: &Screma,
+    inner: &Screma,
+    prologue: &[Stm],
+) -> E<Vec<(VarId, VarId)>> {
+    let vars = &em.ir_function().vars;
+    let mut used = HashSet::new();
+    for s in prologue {
+        ir::uses::exp_uses(vars, &s.exp, &mut used);
+    }
+    used.extend(ir::uses::lambda_free(vars, &inner.map));
+    for op in inner.scans.iter().chain(&inner.reduces) {
+        used.extend(ir::uses::lambda_free(vars, &op.op));
+    }
+    if let ir::Operand::Var(v) = inner.w {
+        used.insert(v);
+    }
+    let mut out = Vec::new();
+    for (p, input) in outer.map.params.iter().zip(&outer.inputs) {
+        let t = em.var_type(*input)?;
+        if t.rank() == 2 && !t.acc && !used.contains(&p.var) && inner.inputs.contains(&p.var) {
+            out.push((p.var, *input));
+        }
+    }
+    Ok(out)
+}
+
+/// A perfect nest: with at least one row per thread the outer map alone is
+/// the segmented operation (each chunk whole rows, no partial rows to
+/// combine); with fewer rows, one segmented operation over the `n * m`
+/// points ([`nest`]).
+fn nest_or_outer(em: &mut FnEmitter, s: &Stm, sc: &Screma, sp: &str) -> E<()> {
+    let id = em.fresh_id();
+    em.write(&format!(
+        "{{\nlet wv_{id}: usize = at(len_of({}), {sp})?;\nif wv_{id} >= rayon::current_num_threads() {{\n",
+        em.operand(&sc.w)
+    ));
+    crate::soac::screma(em, s, sc, true, sp)?;
+    em.write("\n} else {\n");
+    nest(em, sc, sp)?;
     em.write("\n}\n}");
     Ok(())
 }
@@ -118,6 +167,18 @@ fn nest(em: &mut FnEmitter, outer: &Screma, sp: &str) -> E<()> {
     part_types.extend(red_types.iter().map(|t| format!("Vec<{}>", rust_type(t))));
     part_types.extend(col_types.iter().map(|_| "Option<Vec<usize>>".to_string()));
     part_types.push("usize".into());
+    // Rows of two-dimensional inputs that only feed the inner screma are
+    // read in place (element `i * row_len + j`), not bound as rows: a chunk
+    // covering part of a row would otherwise copy all of it.
+    let prologue = &outer.map.body.stms[..outer.map.body.stms.len() - 1];
+    let direct = direct_rows(em, outer, inner, prologue)?;
+    for (k, (_, input)) in direct.iter().enumerate() {
+        em.write(&format!(
+            "let rl_{id}_{k}: usize = {}.row_len();\nif w_{id} > 0 {{ at({}.row(0).check_rows(m_{id} as i64), {sp})?; }}\n",
+            var(*input),
+            var(*input)
+        ));
+    }
     em.write(&format!(
         "let t_{id}: usize = w_{id}.checked_mul(m_{id}).unwrap_or(usize::MAX);\n\
          let parts_{id} = par::par_chunks(t_{id}, |lo_{id}: usize, hi_{id}: usize| -> R<{}> {{\n",
@@ -144,10 +205,11 @@ fn nest(em: &mut FnEmitter, outer: &Screma, sp: &str) -> E<()> {
     // The outer parameters: this row of each input.
     let oargs = input_args(em, id, &outer.inputs, &outer.map)?;
     for (p, a) in outer.map.params.iter().zip(&oargs) {
-        em.write(&format!("let {} = {a};\n", var(p.var)));
+        if !direct.iter().any(|(d, _)| *d == p.var) {
+            em.write(&format!("let {} = {a};\n", var(p.var)));
+        }
     }
     // The prologue: scalar statements before the inner screma.
-    let prologue = &outer.map.body.stms[..outer.map.body.stms.len() - 1];
     if !prologue.is_empty() {
         let pl = ir::Lambda {
             params: Vec::new(),
@@ -160,13 +222,24 @@ fn nest(em: &mut FnEmitter, outer: &Screma, sp: &str) -> E<()> {
         em.inline_body(&pl, &[], false)?;
     }
     em.write(&format!("let w_{iid}: usize = m_{id};\n"));
-    check_inputs(em, iid, &inner.inputs, sp)?;
+    let bound: Vec<VarId> = inner
+        .inputs
+        .iter()
+        .copied()
+        .filter(|v| !direct.iter().any(|(d, _)| d == v))
+        .collect();
+    check_inputs(em, iid, &bound, sp)?;
     let states: Vec<String> = (0..n_red).map(|k| format!("rs_{iid}_{k}")).collect();
     for ((st, t), ne) in states.iter().zip(&red_types).zip(&neutrals) {
         em.write(&format!("let mut {st}: {} = {ne};\n", rust_type(t)));
     }
     em.write(&format!("for i_{iid} in j0_{id}..j1_{id} {{\n"));
-    let iargs = input_args(em, iid, &inner.inputs, &inner.map)?;
+    let mut iargs = input_args(em, iid, &inner.inputs, &inner.map)?;
+    for (a, v) in iargs.iter_mut().zip(&inner.inputs) {
+        if let Some((k, (_, input))) = direct.iter().enumerate().find(|(_, (d, _))| d == v) {
+            *a = format!("{}.as_slice()[i_{id} * rl_{id}_{k} + i_{iid}]", var(*input));
+        }
+    }
     let r = em.inline_body(&inner.map, &iargs, false)?;
     em.write(&format!("let r_{iid} = {r};\n"));
     let mut f = 0;
@@ -306,10 +379,16 @@ mod tests {
 }
 ",
         );
-        // One parallel loop over the n * m points, row partials combined.
+        // With few rows, one parallel loop over the n * m points, row
+        // partials combined; with many, the outer map alone.
+        assert!(m.contains("rayon::current_num_threads()"), "{m}");
         assert!(m.contains("checked_mul(m_"), "{m}");
         assert_eq!(m.matches("par::par_chunks(").count(), 1, "{m}");
+        assert_eq!(m.matches("par::par_chunks_n(").count(), 1, "{m}");
         assert!(m.contains("if seen_"), "{m}");
+        // The rows are read in place, not copied per chunk.
+        assert!(m.contains(".row_len()"), "{m}");
+        assert!(!m.contains(".row(i_"), "{m}");
     }
 
     #[test]

@@ -17,7 +17,9 @@
 //!   an iteration space of the same size for every row — becomes one
 //!   segmented operation over the two-dimensional space `[n][m]`
 //!   ([`nest`]): a `SegMap` or a segmented reduction, chunked over the
-//!   `n * m` points, so parallelism is there whether `n` or `m` is large;
+//!   `n * m` points, so parallelism is there whether `n` or `m` is large.
+//!   The backend uses it when there are fewer rows than threads, and the
+//!   outer map alone otherwise (whole rows per chunk);
 //! - a map whose body holds parallel operations but is no perfect nest
 //!   (several of them, a loop around them, scalar work between them) gets
 //!   two versions guarded by its width at run time ([`inside`]): with at

@@ -8,7 +8,9 @@
 //! rows it covers (or the parts of the first and last ones) sequentially,
 //! so there are enough chunks when `n` is small and `m` large as well as
 //! the other way round, and no work is repeated. Reductions of a row split
-//! between chunks are combined with the operator in order.
+//! between chunks are combined with the operator in order. With at least
+//! one row per thread the outer map alone is parallel (a guard at run
+//! time), which needs no partial rows.
 
 use ir::{Exp, Function, Operand, Screma};
 
