@@ -233,13 +233,24 @@ pub(super) fn failing_modules(text: &str, member: usize) -> BTreeMap<usize, Stri
                 continue;
             }
             if let Ok(k) = digits.parse::<usize>() {
-                out.entry(k).or_insert_with(|| {
-                    lines[i.saturating_sub(1)..(i + 1).min(lines.len())].join("\n")
-                });
+                out.entry(k).or_insert_with(|| excerpt(&lines, i));
             }
         }
     }
     out
+}
+
+/// The error whose location is line `at` of `lines`: the line before it (the
+/// message), and rustc's excerpt of the code after it, up to the next blank
+/// line (at most a dozen lines), since the crate may be gone by the time
+/// someone reads it.
+fn excerpt(lines: &[&str], at: usize) -> String {
+    let end = lines[at..]
+        .iter()
+        .take(12)
+        .position(|l| l.trim().is_empty())
+        .map_or((at + 12).min(lines.len()), |k| at + k);
+    lines[at.saturating_sub(1)..end].join("\n")
 }
 
 #[cfg(test)]
@@ -252,6 +263,11 @@ mod tests {
         let bad = failing_modules(text, 2);
         assert_eq!(bad.keys().copied().collect::<Vec<_>>(), vec![3, 12]);
         assert!(bad[&12].contains("mismatched types"));
+        let rendered = "error[E0308]: mismatched types\n --> c0/src/p1.rs:9:2\n  |\n9 | let x: f32 = y;\n  |        ^ expected `f32`\n\nerror: next\n";
+        assert_eq!(
+            failing_modules(rendered, 0)[&1],
+            "error[E0308]: mismatched types\n --> c0/src/p1.rs:9:2\n  |\n9 | let x: f32 = y;\n  |        ^ expected `f32`"
+        );
         assert_eq!(
             failing_modules(text, 12)
                 .keys()
