@@ -82,6 +82,13 @@ impl<T: Element, const D: usize> Array<T, D> {
         self.arr.clone()
     }
 
+    /// The array of generated code, moved out. For generated libraries
+    /// (consumed parameters).
+    #[doc(hidden)]
+    pub fn into_arr(self) -> Arr<T> {
+        self.arr
+    }
+
     /// An array of generated code, which must have rank `D`. For generated
     /// libraries.
     #[doc(hidden)]

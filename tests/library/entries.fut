@@ -44,6 +44,11 @@ entry move (x: i32) : i32 = x + 1
 -- input { } output { 7i64 }
 entry new : i64 = 7
 
+-- ==
+-- entry: set_first
+-- input { [1.0, 2.0] 9.0 } output { [9.0, 2.0] }
+entry set_first (xs: *[]f64) (v: f64) : *[]f64 = xs with [0] = v
+
 -- Tuple and record parameters (opaque to the interpreter's input reader,
 -- so no test block): the library takes a Rust tuple and a struct.
 entry combine (p: (f64, i32)) (r: {b: []i64, a: f64}) : (f64, i32, []i64) =

@@ -68,6 +68,10 @@ fn main() {
         Err(e) => println!("pick error {:?}", e.message),
     }
 
+    // A consumed parameter is moved in and updated in place.
+    let owned = Array::from_vec(vec![1.0, 2.0], [2]).unwrap();
+    println!("set_first {:?}", ctx.set_first(owned, 9.0).unwrap().to_vec());
+
     println!("move {}", ctx.r#move(3).unwrap());
     println!("new {}", ctx.new_().unwrap());
 
@@ -163,6 +167,7 @@ fn a_rust_program_calls_every_entry_point_of_a_generated_library() {
         "transpose_scaled [2, 3] [10.0, 30.0, 50.0, 20.0, 40.0, 60.0]",
         "pick 2",
         "pick error \"Index [5] out of bounds for array of shape [2].\\n  at entries.fut:35:41-35:46\"",
+        "set_first [9.0, 2.0]",
         "move 4",
         "new 7",
         "combine 1.75 5 [11, 21, 31]",
@@ -219,5 +224,46 @@ fn executables_take_tuple_and_record_parameters_as_their_components() {
     assert_eq!(
         text(&o.stdout),
         "%%% OK\nf64\ni32\nf64\n[]i64\n%%% OK\n[]i32\ni32\n%%% OK\n"
+    );
+}
+
+/// Programs that cannot become a library, and a folder that cannot be
+/// written, fail with a message and status 1, leaving nothing behind.
+#[test]
+fn library_errors_name_the_problem() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    std::fs::write(d.join("bad.fut"), "entry f (x: i32) : i32 = x + true\n").expect("write");
+    let o = fut(d, &["multicore", "--library", "bad.fut"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("bad.fut:1:"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!d.join("bad").exists());
+
+    std::fs::write(
+        d.join("sum.fut"),
+        "type t = #a i32 | #b f64\nentry f (x: t) : i32 = match x case #a i -> i case #b _ -> 0\n",
+    )
+    .expect("write");
+    let o = fut(d, &["multicore", "--library", "sum.fut"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("#a i32 | #b f64"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!d.join("sum").exists());
+
+    std::fs::write(d.join("ok.fut"), "entry f (x: i32) : i32 = x + 1\n").expect("write");
+    std::fs::write(d.join("taken"), "").expect("write");
+    let o = fut(d, &["multicore", "--library", "ok.fut", "-o", "taken"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("is a file, not a folder"),
+        "{}",
+        text(&o.stderr)
     );
 }

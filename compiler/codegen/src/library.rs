@@ -203,6 +203,8 @@ enum Shape {
 
 /// One external parameter or result.
 struct Ext {
+    /// Declared unique (`*[]f64`): a single array is taken by value.
+    unique: bool,
     comps: Vec<usize>,
     shape: Shape,
 }
@@ -320,6 +322,7 @@ pub fn library(
             vs.iter()
                 .zip(groups)
                 .map(|(v, comps)| Ext {
+                    unique: v.unique,
                     shape: records.shape(&v.ty, &comps, types),
                     comps,
                 })
@@ -354,7 +357,9 @@ pub fn library(
             .map(|(i, p)| {
                 let t = p.api_type(&ptypes);
                 match p.shape {
-                    Shape::Single if ptypes[p.comps[0]].is_scalar() => format!("a{i}: {t}"),
+                    Shape::Single if ptypes[p.comps[0]].is_scalar() || p.unique => {
+                        format!("a{i}: {t}")
+                    }
                     _ => format!("a{i}: &{t}"),
                 }
             })
@@ -381,7 +386,14 @@ pub fn library(
                 if t.is_scalar() {
                     writeln!(m, "        let x{k} = {part};").ok();
                 } else {
-                    writeln!(m, "        let x{k} = {part}.to_arr();").ok();
+                    // A consumed array is moved in, so the entry may update it
+                    // in place; others share their buffer.
+                    let conv = if p.unique && matches!(p.shape, Shape::Single) {
+                        "into_arr"
+                    } else {
+                        "to_arr"
+                    };
+                    writeln!(m, "        let x{k} = {part}.{conv}();").ok();
                     for d in 0..t.rank() {
                         flat.push(format!("x{k}.dim({d})"));
                     }
@@ -393,8 +405,12 @@ pub fn library(
         let rs: Vec<String> = (0..rtypes.len()).map(|j| format!("r{j}")).collect();
         writeln!(
             m,
-            "        let ({},) = fut_runtime_multicore::typed::call(&self.inner, {:?}, location, move || {}({}))?;",
-            rs.join(", "),
+            "        let {} = fut_runtime_multicore::typed::call(&self.inner, {:?}, location, move || {}({}))?;",
+            if rs.is_empty() {
+                "()".to_string()
+            } else {
+                format!("({},)", rs.join(", "))
+            },
             e.name,
             emit::fun_name(e.fun),
             flat.join(", ")
@@ -519,7 +535,7 @@ fn readme(krate: &str, source: &str, apis: &[(Api, String)], prog: &Program) -> 
          ## API\n\n\
          - `Context::new()` (one worker thread per core) or `Context::with_threads(n)`;\n\
          - `Array<T, D>`: an array of rank `D` of a primitive type `T` (`i8`…`u64`,\n  `f16`, `f32`, `f64`, `bool`): `Array::from_vec(data, shape)` (an `Err` when\n  the number of elements does not match the shape), `.shape()`, `.to_vec()`,\n  `.into_vec()`, `.as_slice()`;\n\
-         - one method of `Context` per entry point; scalars are passed by value,\n  arrays, tuples and records by reference; tuples are Rust tuples and records\n  structs (`RecordN`, fields in the order of their names); an entry with several\n  results returns a tuple;\n\
+         - one method of `Context` per entry point; scalars and consumed (`*`) arrays\n  are passed by value, other arrays, tuples and records by reference; tuples\n  are Rust tuples and records structs (`RecordN`, fields in the order of their\n  names); an entry with several results returns a tuple;\n\
          - `Error`: its `message` is the program's run-time error with its source\n  location (`Index [5] out of bounds for array of shape [2].` then\n  `  at prog.fut:3:5-3:9`).\n\n\
          Entry points:\n\n| method | Futhark |\n|---|---|\n"
     );
@@ -539,6 +555,7 @@ fn readme(krate: &str, source: &str, apis: &[(Api, String)], prog: &Program) -> 
                 let parts: Vec<String> =
                     p.comps.iter().filter_map(|&c| ty(c)).map(sample).collect();
                 args.push(match &p.shape {
+                    Shape::Single if p.unique => parts.join("").replace('&', ""),
                     Shape::Single => parts.join(""),
                     Shape::Tuple => format!("&({})", parts.join(", ").replace('&', "")),
                     Shape::Record(name, fields) => format!(
@@ -613,5 +630,42 @@ mod tests {
         );
         assert_eq!(record_fields("{a: (f64, i32), b: i64}"), None);
         assert_eq!(record_fields("(f64, i32)"), None);
+    }
+
+    const PROG: &str = "entry \"move\" = entry_move(\"(f64, i32)\": 2, \"{a: f64, b: []i64}\": 3) -> (\"f64\": 1, \"[]i64\": 2)
+fun entry_move(x: f64, y: i32, a: f64, n: i64, b: [n]i64) -> (f64, i64, [n]i64) {
+  let z: f64 = add(x, a)
+  in (z, n, b)
+}
+entry \"set\" = entry_set(*\"[]f64\": 2) -> (*\"[]f64\": 2)
+fun entry_set(n: i64, xs: [n]f64) -> (i64, [n]f64) {
+  in (n, xs)
+}
+";
+
+    #[test]
+    fn methods_take_tuples_and_records_and_keyword_names_are_raw() {
+        let prog = ir::parse::parse_program(PROG).unwrap();
+        let lib = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap();
+        let p = &lib.program_rs;
+        assert!(
+            p.contains("pub fn r#move(&self, a0: &(f64, i32), a1: &Record0) -> Result<(f64, Array<i64, 1>), Error>"),
+            "{p}"
+        );
+        // Sizes come from the arrays' shapes; results leave the sizes out.
+        assert!(p.contains("x3.dim(0), x3)"), "{p}");
+        assert!(p.contains("Ok((r0, Array::from_arr(r2)))"), "{p}");
+        // A consumed array is taken by value and moved in, sizes first.
+        assert!(p.contains("pub fn set(&self, a0: Array<f64, 1>)"), "{p}");
+        assert!(p.contains("let x0 = a0.into_arr();"), "{p}");
+        assert!(p.contains("(x0.dim(0), x0)"), "{p}");
+        let l = &lib.lib_rs;
+        assert!(l.contains("pub struct Record0 {"), "{l}");
+        assert!(l.contains("pub b: Array<i64, 1>,"), "{l}");
+        assert!(
+            l.contains("move: (f64, i32) -> {a: f64, b: []i64} -> (f64, []i64)"),
+            "{l}"
+        );
+        assert!(lib.readme.contains("ctx.r#move(&(1f64, 1i32), &t::Record0 { a: 1f64, b: Array::from_vec(vec![1i64; 2], [2])? })?"), "{}", lib.readme);
     }
 }
