@@ -429,7 +429,8 @@ mod tests {
   let r: [10]f64 = scatter(n, is, xs)
     into(d@1)
     map(\\(i: i64, v: f64) -> (i64, f64) {
-      in (i, v)
+      let w: f64 = mul(v, v)
+      in (i, w)
     })
   in (r)
 }

@@ -30,8 +30,8 @@
 //!   inwards would give, without duplicating any of the body's work;
 //! - a `hist` outside any other parallel operation becomes a `SegHist` when
 //!   every destination is one-dimensional and no input is an accumulator;
-//! - a `scatter` outside any other parallel operation without accumulator
-//!   inputs is parallel ([`scatter`]): chunks compute their indices and
+//! - a `scatter` outside any other parallel operation whose map computes
+//!   something, without accumulator inputs, is parallel ([`scatter`]): chunks compute their indices and
 //!   values in parallel, and the writes are applied in iteration order
 //!   (so repeated indices give the last write, one of the results Futhark
 //!   allows), out-of-bounds writes ignored;

@@ -1,7 +1,8 @@
 //! Parallel scatter.
 //!
-//! A `scatter` outside any parallel operation computes its indices and
-//! values in parallel chunks (the map body is usually where the work is);
+//! A `scatter` outside any parallel operation whose map computes something
+//! computes its indices and values in parallel chunks (the map body is
+//! usually where the work is);
 //! the writes are then applied in iteration order, so that when an index
 //! repeats the last write wins (Futhark leaves the result unspecified
 //! then; any of the written values is allowed) and the result does not
@@ -10,11 +11,14 @@
 
 use ir::{Function, Scatter};
 
-/// Whether scatter `s` of function `f` runs in parallel: no input or
+/// Whether scatter `s` of function `f` runs in parallel: its map computes
+/// something (a map that only passes its inputs on leaves nothing to run
+/// in parallel, and the writes are applied in order anyway), no input or
 /// destination is an accumulator and the map returns none.
 pub fn parallel(f: &Function, s: &Scatter) -> bool {
     let acc = |v: &ir::VarId| f.var_type(*v).is_none_or(|t| t.acc);
-    !s.inputs.iter().any(acc)
+    !s.map.body.stms.is_empty()
+        && !s.inputs.iter().any(acc)
         && !s.dests.iter().any(|d| acc(&d.arr))
         && !s.map.ret.iter().any(|t| t.acc)
 }

@@ -165,6 +165,17 @@ fn scatter_is_parallel() {
 }
 ";
     assert_eq!(plans(src), vec![Plan::Scatter]);
+    // A map that only passes its inputs on stays a sequential loop.
+    let src = "fun main(n: i64, is: [n]i64, xs: [n]f64, d: [10]f64) -> ([10]f64) {
+  let r: [10]f64 = scatter(n, is, xs)
+    into(d@1)
+    map(\\(i: i64, v: f64) -> (i64, f64) {
+      in (i, v)
+    })
+  in (r)
+}
+";
+    assert_eq!(plans(src), vec![]);
 }
 
 /// Scalar statements before the inner map (recomputed by each chunk that
