@@ -191,128 +191,51 @@ impl<T: Elem> Arr<T> {
             .unwrap_or_else(|_| Value::scalar(T::default().to_prim()))
     }
 
+    /// The whole array as a borrowed [`Row`].
+    #[inline]
+    pub fn as_row(&self) -> Row<'_, T> {
+        Row {
+            shape: &self.shape,
+            data: &self.data,
+        }
+    }
+
     /// Element `i` of a one-dimensional array, with a bounds check.
     #[inline]
     pub fn get1(&self, i: i64) -> Result<T, String> {
-        match usize::try_from(i).ok().filter(|&i| i < self.shape[0]) {
-            Some(i) => Ok(self.data[i]),
-            None => Err(format!(
-                "Index [{i}] out of bounds for array of shape {}.",
-                shape_text(&self.shape)
-            )),
-        }
+        self.as_row().get1(i)
     }
 
     /// The flat position of a full index, with a bounds check.
     pub fn flat(&self, idx: &[i64]) -> Result<usize, String> {
-        let mut off = 0usize;
-        if idx.len() != self.shape.len() {
-            return Err(self.oob(&idx.iter().map(|&i| Ix::Fix(i)).collect::<Vec<_>>()));
-        }
-        for (&i, &n) in idx.iter().zip(&self.shape) {
-            match usize::try_from(i).ok().filter(|&i| i < n) {
-                Some(i) => off = off * n + i,
-                None => {
-                    return Err(self.oob(&idx.iter().map(|&i| Ix::Fix(i)).collect::<Vec<_>>()));
-                }
-            }
-        }
-        Ok(off)
+        self.as_row().flat(idx)
     }
 
     /// The element at a full index, with a bounds check.
     #[inline]
     pub fn get(&self, idx: &[i64]) -> Result<T, String> {
-        if idx.len() == 1 && self.shape.len() == 1 {
-            return self.get1(idx[0]);
-        }
-        let k = self.flat(idx)?;
-        Ok(self.data[k])
+        self.as_row().get(idx)
     }
 
-    fn oob(&self, idx: &[Ix]) -> String {
-        let slice = idx.iter().any(|d| matches!(d, Ix::Range(..)));
-        format!(
-            "{}Index [{}] out of bounds for array of shape {}.",
-            if slice { "Invalid slice: " } else { "" },
-            ix_text(idx),
-            shape_text(&self.shape)
-        )
-    }
-
-    /// Where the elements of `self[idx]` are: the result's shape, the flat
-    /// start of each contiguous block, and the block length.
     fn blocks(&self, idx: &[Ix]) -> Result<(Vec<usize>, Vec<usize>, usize), String> {
-        let shape = &self.shape;
-        if idx.len() > shape.len() {
-            return Err(self.oob(idx));
-        }
-        let block: usize = shape[idx.len()..].iter().product();
-        let mut strides = vec![0usize; shape.len()];
-        let mut acc = 1usize;
-        for d in (0..shape.len()).rev() {
-            strides[d] = acc;
-            acc = acc.saturating_mul(shape[d]);
-        }
-        let mut result_shape = Vec::new();
-        let mut starts = vec![0usize];
-        for (d, ix) in idx.iter().enumerate() {
-            let n = shape[d] as i64;
-            match *ix {
-                Ix::Fix(i) => {
-                    if i < 0 || i >= n {
-                        return Err(self.oob(idx));
-                    }
-                    for s in &mut starts {
-                        *s += i as usize * strides[d];
-                    }
-                }
-                Ix::Range(start, len, stride) => {
-                    if len < 0 || (stride == 0 && len > 1) {
-                        return Err(format!("Invalid slice [{}].", ix_text(idx)));
-                    }
-                    if len > 0 {
-                        let last = stride
-                            .checked_mul(len - 1)
-                            .and_then(|x| x.checked_add(start))
-                            .ok_or_else(|| self.oob(idx))?;
-                        if start < 0 || start >= n || last < 0 || last >= n {
-                            return Err(self.oob(idx));
-                        }
-                    }
-                    result_shape.push(len as usize);
-                    let mut next = Vec::with_capacity(starts.len() * len as usize);
-                    for s in &starts {
-                        for k in 0..len {
-                            next.push(s + (start + k * stride) as usize * strides[d]);
-                        }
-                    }
-                    starts = next;
-                }
-            }
-        }
-        result_shape.extend_from_slice(&shape[idx.len()..]);
-        Ok((result_shape, starts, block))
+        blocks(&self.shape, idx)
     }
 
     /// `self[idx]` as a new array (a row, a slice, a strided slice).
     pub fn slice(&self, idx: &[Ix]) -> Result<Arr<T>, String> {
-        let (shape, starts, block) = self.blocks(idx)?;
-        let mut out = Vec::with_capacity(starts.len() * block);
-        for s in starts {
-            out.extend_from_slice(&self.data[s..s + block]);
-        }
-        Ok(Arr::new(shape, out))
+        self.as_row().slice(idx)
+    }
+
+    /// Row `i` borrowed: no copy (no bounds check beyond the buffer's).
+    #[inline]
+    pub fn row_ref(&self, i: usize) -> Row<'_, T> {
+        self.as_row().row_ref(i)
     }
 
     /// Row `i` (no bounds check beyond the buffer's).
     #[inline]
     pub fn row(&self, i: usize) -> Arr<T> {
-        let n = self.row_len();
-        Arr::new(
-            self.shape[1..].to_vec(),
-            self.data[i * n..(i + 1) * n].to_vec(),
-        )
+        self.as_row().row(i)
     }
 
     /// Writes the element at a full index; consumes and returns the array.
@@ -475,11 +398,189 @@ impl<T: Elem> Arr<T> {
     /// Checks that the outer dimension is at least `w` (the width of a SOAC
     /// reading the array's rows).
     pub fn check_rows(&self, w: i64) -> Result<(), String> {
+        self.as_row().check_rows(w)
+    }
+}
+
+fn oob(shape: &[usize], idx: &[Ix]) -> String {
+    let slice = idx.iter().any(|d| matches!(d, Ix::Range(..)));
+    format!(
+        "{}Index [{}] out of bounds for array of shape {}.",
+        if slice { "Invalid slice: " } else { "" },
+        ix_text(idx),
+        shape_text(shape)
+    )
+}
+
+fn oob_fixed(shape: &[usize], idx: &[i64]) -> String {
+    oob(shape, &idx.iter().map(|&i| Ix::Fix(i)).collect::<Vec<_>>())
+}
+
+/// Where the elements of `a[idx]` are, for an array `a` of shape `shape`:
+/// the result's shape, the flat start of each contiguous block, and the
+/// block length.
+fn blocks(shape: &[usize], idx: &[Ix]) -> Result<(Vec<usize>, Vec<usize>, usize), String> {
+    if idx.len() > shape.len() {
+        return Err(oob(shape, idx));
+    }
+    let block: usize = shape[idx.len()..].iter().product();
+    let mut strides = vec![0usize; shape.len()];
+    let mut acc = 1usize;
+    for d in (0..shape.len()).rev() {
+        strides[d] = acc;
+        acc = acc.saturating_mul(shape[d]);
+    }
+    let mut result_shape = Vec::new();
+    let mut starts = vec![0usize];
+    for (d, ix) in idx.iter().enumerate() {
+        let n = shape[d] as i64;
+        match *ix {
+            Ix::Fix(i) => {
+                if i < 0 || i >= n {
+                    return Err(oob(shape, idx));
+                }
+                for s in &mut starts {
+                    *s += i as usize * strides[d];
+                }
+            }
+            Ix::Range(start, len, stride) => {
+                if len < 0 || (stride == 0 && len > 1) {
+                    return Err(format!("Invalid slice [{}].", ix_text(idx)));
+                }
+                if len > 0 {
+                    let last = stride
+                        .checked_mul(len - 1)
+                        .and_then(|x| x.checked_add(start))
+                        .ok_or_else(|| oob(shape, idx))?;
+                    if start < 0 || start >= n || last < 0 || last >= n {
+                        return Err(oob(shape, idx));
+                    }
+                }
+                result_shape.push(len as usize);
+                let mut next = Vec::with_capacity(starts.len() * len as usize);
+                for s in &starts {
+                    for k in 0..len {
+                        next.push(s + (start + k * stride) as usize * strides[d]);
+                    }
+                }
+                starts = next;
+            }
+        }
+    }
+    result_shape.extend_from_slice(&shape[idx.len()..]);
+    Ok((result_shape, starts, block))
+}
+
+/// A borrowed, read-only view of an array or of one of its rows: what a
+/// SOAC's iteration binds to a row it only reads, so that reading it
+/// neither allocates nor copies. It reads like an [`Arr`] (same methods,
+/// same messages); what needs an array of its own (a slice, a row to keep)
+/// is copied out.
+#[derive(Clone, Copy, Debug)]
+pub struct Row<'a, T> {
+    /// The dimensions, outermost first.
+    pub shape: &'a [usize],
+    /// The elements, row-major.
+    pub data: &'a [T],
+}
+
+impl<'a, T: Elem> Row<'a, T> {
+    /// Size of dimension `d` (0 when missing).
+    #[inline]
+    pub fn dim(&self, d: usize) -> i64 {
+        self.shape.get(d).copied().unwrap_or(0) as i64
+    }
+
+    /// Number of elements of one row.
+    #[inline]
+    pub fn row_len(&self) -> usize {
+        self.shape.iter().skip(1).product()
+    }
+
+    /// The elements.
+    #[inline]
+    pub fn as_slice(&self) -> &'a [T] {
+        self.data
+    }
+
+    /// Element `i` of a one-dimensional array, with a bounds check.
+    #[inline]
+    pub fn get1(&self, i: i64) -> Result<T, String> {
+        match usize::try_from(i).ok().filter(|&i| i < self.shape[0]) {
+            Some(i) => Ok(self.data[i]),
+            None => Err(format!(
+                "Index [{i}] out of bounds for array of shape {}.",
+                shape_text(self.shape)
+            )),
+        }
+    }
+
+    /// The flat position of a full index, with a bounds check.
+    #[inline]
+    pub fn flat(&self, idx: &[i64]) -> Result<usize, String> {
+        if idx.len() != self.shape.len() {
+            return Err(oob_fixed(self.shape, idx));
+        }
+        let mut off = 0usize;
+        for (&i, &n) in idx.iter().zip(self.shape) {
+            match usize::try_from(i).ok().filter(|&i| i < n) {
+                Some(i) => off = off * n + i,
+                None => return Err(oob_fixed(self.shape, idx)),
+            }
+        }
+        Ok(off)
+    }
+
+    /// The element at a full index, with a bounds check.
+    #[inline]
+    pub fn get(&self, idx: &[i64]) -> Result<T, String> {
+        if idx.len() == 1 && self.shape.len() == 1 {
+            return self.get1(idx[0]);
+        }
+        let k = self.flat(idx)?;
+        Ok(self.data[k])
+    }
+
+    /// `self[idx]` as a new array (a row, a slice, a strided slice).
+    pub fn slice(&self, idx: &[Ix]) -> Result<Arr<T>, String> {
+        let (shape, starts, block) = blocks(self.shape, idx)?;
+        let mut out = Vec::with_capacity(starts.len() * block);
+        for s in starts {
+            out.extend_from_slice(&self.data[s..s + block]);
+        }
+        Ok(Arr::new(shape, out))
+    }
+
+    /// Row `i`, borrowed (no bounds check beyond the buffer's).
+    #[inline]
+    pub fn row_ref(&self, i: usize) -> Row<'a, T> {
+        let n = self.row_len();
+        Row {
+            shape: &self.shape[1..],
+            data: &self.data[i * n..(i + 1) * n],
+        }
+    }
+
+    /// Row `i` as an array of its own (a copy).
+    #[inline]
+    pub fn row(&self, i: usize) -> Arr<T> {
+        let r = self.row_ref(i);
+        Arr::new(r.shape.to_vec(), r.data.to_vec())
+    }
+
+    /// A copy as an array of its own.
+    pub fn to_arr(&self) -> Arr<T> {
+        Arr::new(self.shape.to_vec(), self.data.to_vec())
+    }
+
+    /// Checks that the outer dimension is at least `w` (the width of a SOAC
+    /// reading the rows).
+    pub fn check_rows(&self, w: i64) -> Result<(), String> {
         if w > 0 && self.dim(0) < w {
             return Err(format!(
                 "Index [{}] out of bounds for array of shape {}.",
                 self.dim(0),
-                shape_text(&self.shape)
+                shape_text(self.shape)
             ));
         }
         Ok(())
@@ -619,6 +720,29 @@ mod tests {
         let c = Arr::concat(0, 4, &[&b, &alias]).unwrap();
         assert_eq!(c.shape, vec![4, 3]);
         assert!(b.reshape(&[4]).is_err());
+        // A borrowed row reads like the copied one, with the same messages.
+        let r = alias.row_ref(1);
+        assert_eq!(r.get1(2), Ok(6));
+        assert_eq!(r.get1(3), alias.row(1).get1(3));
+        assert_eq!(
+            r.get1(3),
+            Err("Index [3] out of bounds for array of shape [3].".into())
+        );
+        assert_eq!(r.as_slice(), alias.row(1).as_slice());
+        let cube = Arr::new(vec![2, 2, 2], (0..8).collect::<Vec<i64>>());
+        let plane = cube.row_ref(1);
+        assert_eq!(plane.get(&[1, 0]), Ok(6));
+        assert_eq!(
+            plane.get(&[0, 2]),
+            Err("Index [0, 2] out of bounds for array of shape [2][2].".into())
+        );
+        assert_eq!(plane.row_ref(1).as_slice(), &[6, 7]);
+        assert_eq!(plane.row(0), Arr::new(vec![2], vec![4, 5]));
+        assert_eq!(
+            plane.slice(&[Ix::Range(0, 2, 1), Ix::Fix(1)]).unwrap(),
+            Arr::new(vec![2], vec![5, 7])
+        );
+        assert!(plane.check_rows(3).is_err());
         assert_eq!(
             fill_message("Invalid range: {}...{}.", &[5i64.into(), 1i64.into()]),
             "Invalid range: 5...1."

@@ -13,11 +13,31 @@ use rayon::prelude::*;
 
 use crate::arr::R;
 
+/// The least estimated work (in the code generator's units: IR statements
+/// of scalar work, see `codegen::cost`) that a chunk must have for a
+/// segmented operation to be split: below it, starting a parallel task and
+/// combining its partial results costs more than it saves.
+pub const MIN_CHUNK_WORK: u64 = 4096;
+
 /// How many chunks an iteration space of `w` elements is split into: a
-/// few per thread (for load balance), never more than `w`.
+/// few per thread (for load balance), never more than `w`, and one on a
+/// single thread.
 pub fn chunk_count(w: usize) -> usize {
     let threads = rayon::current_num_threads().max(1);
+    if threads == 1 {
+        return 1;
+    }
     w.min(threads * 4).max(1)
+}
+
+/// How many chunks an iteration space of `w` elements, each estimated to
+/// cost `cost` units, is split into: as [`chunk_count`], but each chunk
+/// gets at least [`MIN_CHUNK_WORK`] units of work, so small operations run
+/// as one sequential chunk.
+pub fn chunk_count_cost(w: usize, cost: u64) -> usize {
+    let work = (w as u64).saturating_mul(cost.max(1));
+    let by_work = (work / MIN_CHUNK_WORK).max(1);
+    chunk_count(w).min(usize::try_from(by_work).unwrap_or(usize::MAX))
 }
 
 /// The bounds of chunk `c` of `n` over `0..w`.
@@ -63,6 +83,12 @@ where
 /// iterations themselves (1: update the destination directly).
 pub fn hist_chunks(w: usize, bins: usize) -> usize {
     chunk_count(w).min(w / bins.max(1)).max(1)
+}
+
+/// Like [`hist_chunks`] for iterations estimated to cost `cost` units
+/// each: also capped as [`chunk_count_cost`].
+pub fn hist_chunks_cost(w: usize, bins: usize, cost: u64) -> usize {
+    hist_chunks(w, bins).min(chunk_count_cost(w, cost))
 }
 
 /// Concatenates the per-chunk buffers of one mapped result, copying the
@@ -118,7 +144,7 @@ mod tests {
         assert_eq!(concat_chunks(parts), (0..1000).collect::<Vec<_>>());
         let sums = par_chunks(10, |lo, hi| Ok((lo..hi).sum::<usize>())).unwrap();
         assert_eq!(sums.iter().sum::<usize>(), 45);
-        let err = par_chunks(100, |lo, _| {
+        let err = par_chunks_n(100, 4, |lo, _| {
             if lo > 0 {
                 crate::arr::fail("boom", (0, 1, 2))
             } else {
@@ -131,5 +157,27 @@ mod tests {
         assert_eq!(parts, vec![vec![1, 3], vec![5, 8]]);
         assert_eq!(hist_chunks(10, 1000), 1);
         assert!(hist_chunks(1 << 20, 10) >= 1);
+    }
+
+    #[test]
+    fn small_work_is_not_split() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            // 14 elements of 20 units: one chunk.
+            assert_eq!(chunk_count_cost(14, 20), 1);
+            // Enough work for two chunks, not for the 16 a 4-thread pool allows.
+            assert_eq!(chunk_count_cost(2 * MIN_CHUNK_WORK as usize, 1), 2);
+            assert_eq!(chunk_count_cost(1 << 20, 100), 16);
+            assert_eq!(hist_chunks_cost(1 << 20, 10, 1), 16);
+            assert_eq!(hist_chunks_cost(1000, 10, 1), 1);
+        });
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        assert_eq!(one.install(|| chunk_count_cost(1 << 20, 100)), 1);
     }
 }

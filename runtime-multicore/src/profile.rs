@@ -1,10 +1,13 @@
 //! The profiler: time per named operation.
 //!
-//! Generated code wraps each segmented operation in
-//! [`Context::profile`](crate::Context::profile), naming it after the
-//! operation and its source location. While profiling is on (`-P`, or the
-//! server's `unpause_profiling`), each call adds its wall-clock time to the
-//! operation's total; while it is off, a call costs one atomic load.
+//! Generated code times each segmented operation with [`op_start`] and
+//! [`op_end`], naming it after the operation and its source location
+//! (`segred lstm.fut:52:15-52:40`); the entry being run makes its context's
+//! profiler the one these report to ([`Profiler::activate`]) while
+//! profiling is on (`-P`, or the server's `unpause_profiling`). Each
+//! operation then adds its wall-clock time to its total; while profiling is
+//! off, an operation costs one atomic load. Code of the runtime may time
+//! itself with [`Context::profile`](crate::Context::profile).
 //!
 //! [`Profiler::report`] lays the totals out as a table, the longest total
 //! first, which the executable prints on standard error at exit with `-P`.
@@ -13,8 +16,8 @@
 //! tools reading those also read ours.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Calls and total time of one named operation.
@@ -26,30 +29,108 @@ pub struct OpStats {
     pub total: Duration,
 }
 
+/// The state of a profiler, shared with the generated code's operations
+/// while it is active.
+#[derive(Debug, Default)]
+struct Shared {
+    enabled: AtomicBool,
+    ops: Mutex<HashMap<String, OpStats>>,
+}
+
 /// Time per named operation, switched on and off at run time.
 #[derive(Debug, Default)]
 pub struct Profiler {
-    enabled: AtomicBool,
-    ops: Mutex<HashMap<String, OpStats>>,
+    shared: Arc<Shared>,
+}
+
+/// The profiler that generated code's operations report to, when one is
+/// active and recording.
+static ACTIVE: Mutex<Option<Arc<Shared>>> = Mutex::new(None);
+
+/// Whether [`ACTIVE`] holds a profiler (checked first, without the lock).
+static ACTIVE_ON: AtomicBool = AtomicBool::new(false);
+
+/// While alive, the generated code's operations report to a profiler (see
+/// [`Profiler::activate`]); dropping it restores what was active before.
+#[must_use = "the profiler is active only while this is alive"]
+pub struct Activation {
+    previous: Option<Option<Arc<Shared>>>,
+}
+
+impl Drop for Activation {
+    fn drop(&mut self) {
+        if let Some(prev) = self.previous.take() {
+            let mut active = ACTIVE.lock().unwrap_or_else(|e| e.into_inner());
+            ACTIVE_ON.store(prev.is_some(), Ordering::Relaxed);
+            *active = prev;
+        }
+    }
+}
+
+/// The start of a segmented operation: the time now when a profiler is
+/// active, `None` (one atomic load) otherwise.
+#[inline]
+pub fn op_start() -> Option<Instant> {
+    if ACTIVE_ON.load(Ordering::Relaxed) {
+        Some(Instant::now())
+    } else {
+        None
+    }
+}
+
+/// The end of the operation `name` started at `start` (from [`op_start`]):
+/// its time is added to the active profiler's total for `name`.
+#[inline]
+pub fn op_end(name: &str, start: Option<Instant>) {
+    if let Some(t) = start {
+        record_active(name, t.elapsed());
+    }
+}
+
+fn record_active(name: &str, time: Duration) {
+    let shared = ACTIVE.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    if let Some(s) = shared
+        && s.enabled.load(Ordering::Relaxed)
+    {
+        Profiler { shared: s }.record(name, time);
+    }
 }
 
 impl Profiler {
     /// A profiler, recording from the start when `enabled`.
     pub fn new(enabled: bool) -> Profiler {
         Profiler {
-            enabled: AtomicBool::new(enabled),
-            ops: Mutex::new(HashMap::new()),
+            shared: Arc::new(Shared {
+                enabled: AtomicBool::new(enabled),
+                ops: Mutex::new(HashMap::new()),
+            }),
         }
     }
 
     /// Whether calls are being recorded.
     pub fn enabled(&self) -> bool {
-        self.enabled.load(Ordering::Relaxed)
+        self.shared.enabled.load(Ordering::Relaxed)
     }
 
     /// Starts or stops recording (the totals so far are kept).
     pub fn set_enabled(&self, on: bool) {
-        self.enabled.store(on, Ordering::Relaxed);
+        self.shared.enabled.store(on, Ordering::Relaxed);
+    }
+
+    /// Makes this profiler the one generated code's operations
+    /// ([`op_start`], [`op_end`]) report to, while the result is alive and
+    /// when it is recording now; an entry point's code calls it first, so
+    /// that the operations of the call are timed.
+    pub fn activate(&self) -> Activation {
+        if !self.enabled() {
+            return Activation { previous: None };
+        }
+        let mut active = ACTIVE.lock().unwrap_or_else(|e| e.into_inner());
+        let prev = active.replace(self.shared.clone());
+        ACTIVE_ON.store(true, Ordering::Relaxed);
+        Activation {
+            previous: Some(prev),
+        }
     }
 
     /// Runs `f`, adding its time to the operation `name` when recording.
@@ -65,7 +146,7 @@ impl Profiler {
 
     /// Adds one call taking `time` to the operation `name`.
     pub fn record(&self, name: &str, time: Duration) {
-        let mut ops = self.ops.lock().unwrap_or_else(|e| e.into_inner());
+        let mut ops = self.shared.ops.lock().unwrap_or_else(|e| e.into_inner());
         match ops.get_mut(name) {
             Some(s) => {
                 s.calls += 1;
@@ -85,12 +166,16 @@ impl Profiler {
 
     /// Forgets every total.
     pub fn clear(&self) {
-        self.ops.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.shared
+            .ops
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// The operations and their totals, the longest total first (ties by name).
     pub fn snapshot(&self) -> Vec<(String, OpStats)> {
-        let ops = self.ops.lock().unwrap_or_else(|e| e.into_inner());
+        let ops = self.shared.ops.lock().unwrap_or_else(|e| e.into_inner());
         let mut v: Vec<(String, OpStats)> = ops.iter().map(|(k, s)| (k.clone(), *s)).collect();
         v.sort_by(|a, b| b.1.total.cmp(&a.1.total).then_with(|| a.0.cmp(&b.0)));
         v
@@ -193,6 +278,32 @@ mod tests {
         assert_eq!(s[1].1.calls, 2);
         p.clear();
         assert!(p.snapshot().is_empty());
+    }
+
+    #[test]
+    fn operations_report_to_the_active_recording_profiler() {
+        let off = Profiler::new(false);
+        {
+            let _a = off.activate();
+            op_end("segmap a.fut:1:1", op_start());
+        }
+        assert!(off.snapshot().is_empty());
+        let on = Profiler::new(true);
+        {
+            let _a = on.activate();
+            let t = op_start();
+            assert!(t.is_some());
+            op_end("segmap a.fut:1:1", t);
+            op_end("segred a.fut:2:1", op_start());
+            op_end("segred a.fut:2:1", op_start());
+        }
+        // Inactive again: not recorded.
+        op_end("segscan a.fut:3:1", op_start());
+        let s = on.snapshot();
+        assert_eq!(s.len(), 2, "{s:?}");
+        let calls: Vec<(&str, u64)> = s.iter().map(|(n, st)| (n.as_str(), st.calls)).collect();
+        assert!(calls.contains(&("segred a.fut:2:1", 2)), "{calls:?}");
+        assert!(calls.contains(&("segmap a.fut:1:1", 1)), "{calls:?}");
     }
 
     #[test]

@@ -66,6 +66,8 @@ pub struct FnEmitter<'a> {
     /// Nesting depth of parallel regions being emitted.
     in_par: usize,
     unsafe_depth: usize,
+    /// The text of a source location, for naming segmented operations.
+    locate: Option<&'a dyn Fn(Span) -> String>,
 }
 
 /// The Rust name of variable `v`.
@@ -131,6 +133,7 @@ impl<'a> FnEmitter<'a> {
             par_inside: 0,
             in_par: 0,
             unsafe_depth: 0,
+            locate: None,
         }
     }
 
@@ -577,14 +580,24 @@ impl<'a> FnEmitter<'a> {
                 Ok(())
             }
             Exp::Screma(sc) => {
-                let par = self.in_par == 0
-                    && self.levels.len() < 64
-                    && flatten::seg_op(self.f, s).is_some();
-                crate::soac::screma(self, s, sc, par, sp)
+                let seg = flatten::seg_op(self.f, s)
+                    .filter(|_| self.in_par == 0 && self.levels.len() < 64);
+                match seg {
+                    Some(op) => {
+                        let t = self.profile_start(op, s.span);
+                        crate::soac::screma(self, s, sc, true, sp)?;
+                        self.profile_end(&t);
+                        Ok(())
+                    }
+                    None => crate::soac::screma(self, s, sc, false, sp),
+                }
             }
             Exp::Hist(h) => {
                 if self.in_par == 0 && flatten::seg_op(self.f, s) == Some(flatten::SegOp::Hist) {
-                    crate::seghist::seg_hist(self, h, sp)
+                    let t = self.profile_start(flatten::SegOp::Hist, s.span);
+                    crate::seghist::seg_hist(self, h, sp)?;
+                    self.profile_end(&t);
+                    Ok(())
                 } else {
                     crate::soac::hist(self, s, h, sp)
                 }
@@ -731,6 +744,44 @@ impl<'a> FnEmitter<'a> {
         let r = self.body(body, &bound, HashSet::new())?;
         writeln!(self.out, "st_{id} = {r};\n}}\nst_{id}\n}}").ok();
         Ok(())
+    }
+
+    /// Starts timing a segmented operation for the profiler: opens a block
+    /// whose value is the operation's; returns the operation's name (its
+    /// kind and source location) for [`FnEmitter::profile_end`].
+    fn profile_start(&mut self, op: flatten::SegOp, span: Span) -> String {
+        let place = match self.locate {
+            Some(l) if !span.is_none() => l(span),
+            _ => String::new(),
+        };
+        let name = if place.is_empty() {
+            op.name().to_string()
+        } else {
+            format!("{} {place}", op.name())
+        };
+        self.w("{\nlet pt_ = fut_runtime_multicore::profile::op_start();\nlet pr_ = ");
+        name
+    }
+
+    /// Closes the block of [`FnEmitter::profile_start`], recording the
+    /// operation's time.
+    fn profile_end(&mut self, name: &str) {
+        writeln!(
+            self.out,
+            ";\nfut_runtime_multicore::profile::op_end({name:?}, pt_);\npr_\n}}"
+        )
+        .ok();
+    }
+
+    /// Names segmented operations after their source location, for the
+    /// profiler (without it they are named after their kind only).
+    pub fn set_locate(&mut self, locate: &'a dyn Fn(Span) -> String) {
+        self.locate = Some(locate);
+    }
+
+    /// The program being compiled.
+    pub(crate) fn program(&self) -> &'a Program {
+        self.prog
     }
 
     /// The current unique-name counter, for SOAC emission.

@@ -22,8 +22,10 @@
 //! core IR, and the runtime's arrays (shared buffers with copy-on-write
 //! updates) stand in for memory planning.
 
+pub mod cost;
 pub mod emit;
 pub mod library;
+pub mod rows;
 pub mod runtime_sources;
 pub mod scalar;
 mod scatter;
@@ -78,6 +80,7 @@ pub fn program_module(
     );
     for (id, f) in prog.functions.iter() {
         let mut em = emit::FnEmitter::new(prog, id, f, opts);
+        em.set_locate(locate);
         em.function()
             .map_err(|e| format!("in function `{}`: {e}", f.name))?;
         out.push_str(&em.out);
@@ -227,7 +230,7 @@ fn standalone(
         };
         writeln!(
             out,
-            "fn run_{k}(_ctx: &fut_runtime_multicore::Context, args: Vec<Value>) -> Result<Vec<Value>, fut_runtime_multicore::Error> {{\n{body}\n}}\n"
+            "fn run_{k}(_ctx: &fut_runtime_multicore::Context, args: Vec<Value>) -> Result<Vec<Value>, fut_runtime_multicore::Error> {{\nlet _profiling = _ctx.profiler().activate();\n{body}\n}}\n"
         )
         .ok();
         entries.push(format!(

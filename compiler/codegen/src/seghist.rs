@@ -70,11 +70,17 @@ pub fn seg_hist(em: &mut FnEmitter, h: &Hist, sp: &str) -> E<()> {
         s.push_str("}\n}\n");
         s
     };
+    let prog = em.program();
+    let cost = h
+        .hists
+        .iter()
+        .map(|x| crate::cost::lambda_cost(prog, &x.op))
+        .fold(crate::cost::lambda_cost(prog, &h.map), u64::saturating_add);
     let bins: Vec<String> = (0..h.hists.len())
         .map(|k| format!("d_{id}_{k}_0.as_slice().len()"))
         .collect();
     em.write(&format!(
-        "let nc_{id} = par::hist_chunks(w_{id}, {});\n",
+        "let nc_{id} = par::hist_chunks_cost(w_{id}, {}, {cost}u64);\n",
         bins.join(" + ")
     ));
     // One chunk: update the destinations directly.

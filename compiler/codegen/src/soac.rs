@@ -82,6 +82,12 @@ pub(crate) fn input_args(
             acc_k += 1;
         } else if t.rank() == 1 {
             args.push(format!("{}.as_slice()[i_{id}]", var(*v)));
+        } else if l
+            .params
+            .get(args.len())
+            .is_some_and(|p| crate::rows::read_only(&l.body, p.var))
+        {
+            args.push(format!("{}.row_ref(i_{id})", var(*v)));
         } else {
             args.push(format!("{}.row(i_{id})", var(*v)));
         }
@@ -297,10 +303,11 @@ pub fn screma(em: &mut FnEmitter, stm: &Stm, s: &Screma, par: bool, sp: &str) ->
         results
     };
     let accs: Option<Vec<(String, String)>> = acc_inputs.iter().map(|v| em.acc_op(*v)).collect();
+    let cost = screma_cost(em, s);
     match accs {
         _ if !par => screma_loop(em, id, s, &outs, "0", &format!("w_{id}"), sp)?,
         Some(ops) if ops.is_empty() => {
-            let nc = format!("par::chunk_count(w_{id})");
+            let nc = format!("par::chunk_count_cost(w_{id}, {cost}u64)");
             par_screma(em, id, s, &outs, n_scan, &[], &nc, sp)?;
         }
         Some(ops) if s.scans.is_empty() => {
@@ -310,7 +317,7 @@ pub fn screma(em: &mut FnEmitter, stm: &Stm, s: &Screma, par: bool, sp: &str) ->
                 .map(|k| format!("as_{id}_{k}.as_slice().len()"))
                 .collect();
             em.write(&format!(
-                "let nc_{id} = par::hist_chunks(w_{id}, {});\nif nc_{id} <= 1 {{\n",
+                "let nc_{id} = par::hist_chunks_cost(w_{id}, {}, {cost}u64);\nif nc_{id} <= 1 {{\n",
                 sizes.join(" + ")
             ));
             screma_loop(em, id, s, &outs, "0", &format!("w_{id}"), sp)?;
@@ -323,6 +330,16 @@ pub fn screma(em: &mut FnEmitter, stm: &Stm, s: &Screma, par: bool, sp: &str) ->
     }
     em.write(&format!("{}\n}}", tuple(&results)));
     Ok(())
+}
+
+/// The estimated cost of one iteration of `s`: its map and operators.
+fn screma_cost(em: &FnEmitter, s: &Screma) -> u64 {
+    let prog = em.program();
+    s.scans
+        .iter()
+        .chain(&s.reduces)
+        .map(|x| crate::cost::lambda_cost(prog, &x.op))
+        .fold(crate::cost::lambda_cost(prog, &s.map), u64::saturating_add)
 }
 
 /// Emits a `hist` as a sequential loop updating its destinations in place.
