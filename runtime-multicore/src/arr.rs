@@ -15,6 +15,8 @@ use std::sync::Arc;
 
 use values::{Data, PrimType, PrimValue, Value, f16};
 
+pub use crate::shape::Shape;
+
 /// A run-time failure of generated code: a message and the source span
 /// (file number, start and end byte) of the statement that failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,7 +116,7 @@ fn ix_text(idx: &[Ix]) -> String {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Arr<T> {
     /// The dimensions, outermost first.
-    pub shape: Vec<usize>,
+    pub shape: Shape,
     /// The elements.
     pub data: Arc<Vec<T>>,
 }
@@ -122,25 +124,28 @@ pub struct Arr<T> {
 impl<T: Elem> Default for Arr<T> {
     fn default() -> Self {
         Arr {
-            shape: vec![0],
+            shape: Shape::from([0]),
             data: Arc::new(Vec::new()),
         }
     }
 }
 
 /// Checks and converts sizes (`i64`) to a shape.
-pub fn shape_of(dims: &[i64]) -> Result<Vec<usize>, String> {
-    dims.iter()
-        .map(|&d| usize::try_from(d).map_err(|_| format!("Invalid range: negative size {d}")))
-        .collect()
+pub fn shape_of(dims: &[i64]) -> Result<Shape, String> {
+    let mut shape = Shape::from_slice(&vec![0; dims.len()]);
+    for (s, &d) in shape.iter_mut().zip(dims) {
+        *s = usize::try_from(d).map_err(|_| format!("Invalid range: negative size {d}"))?;
+    }
+    Ok(shape)
 }
 
 impl<T: Elem> Arr<T> {
     /// An array from its shape and buffer (whose length is the product of
     /// the shape).
-    pub fn new(shape: Vec<usize>, data: Vec<T>) -> Arr<T> {
+    #[inline]
+    pub fn new(shape: impl Into<Shape>, data: Vec<T>) -> Arr<T> {
         Arr {
-            shape,
+            shape: shape.into(),
             data: Arc::new(data),
         }
     }
@@ -187,7 +192,7 @@ impl<T: Elem> Arr<T> {
     /// As a value of the value formats.
     pub fn to_value(self) -> Value {
         let data = Arc::try_unwrap(self.data).unwrap_or_else(|a| (*a).clone());
-        Value::new(self.shape.clone(), T::into_data(data))
+        Value::new(self.shape.to_vec(), T::into_data(data))
             .unwrap_or_else(|_| Value::scalar(T::default().to_prim()))
     }
 
@@ -248,7 +253,7 @@ impl<T: Elem> Arr<T> {
     /// Writes `v` into `self[idx]`; consumes and returns the array.
     pub fn update(mut self, idx: &[Ix], v: &Arr<T>) -> Result<Arr<T>, String> {
         let (shape, starts, block) = self.blocks(idx)?;
-        if v.shape != shape {
+        if v.shape[..] != shape[..] {
             return Err(format!(
                 "Size mismatch: writing a value of shape {} into a slice of shape {}",
                 shape_text(&v.shape),
@@ -280,13 +285,13 @@ impl<T: Elem> Arr<T> {
 
     /// An array of `dims` copies of `row`.
     pub fn replicate_arr(dims: &[i64], row: &Arr<T>) -> Result<Arr<T>, String> {
-        let mut shape = shape_of(dims)?;
+        let shape = shape_of(dims)?;
         let n: usize = shape.iter().product();
         let mut data = Vec::with_capacity(n * row.data.len());
         for _ in 0..n {
             data.extend_from_slice(&row.data);
         }
-        shape.extend_from_slice(&row.shape);
+        let shape: Vec<usize> = shape.iter().chain(row.shape.iter()).copied().collect();
         Ok(Arr::new(shape, data))
     }
 
@@ -350,7 +355,7 @@ impl<T: Elem> Arr<T> {
         }
         let mut total = 0;
         for a in arrs {
-            let (mut x, mut y) = (a.shape.clone(), first.shape.clone());
+            let (mut x, mut y) = (a.shape.to_vec(), first.shape.to_vec());
             if x.len() == y.len() {
                 x[dim] = 0;
                 y[dim] = 0;
@@ -384,8 +389,7 @@ impl<T: Elem> Arr<T> {
 
     /// Stacks `w` rows of shape `row_shape`, given as one flat buffer.
     pub fn stacked(w: usize, row_shape: &[usize], data: Vec<T>) -> Result<Arr<T>, String> {
-        let mut shape = vec![w];
-        shape.extend_from_slice(row_shape);
+        let shape = Shape::stacked(w, row_shape);
         if shape.iter().product::<usize>() != data.len() {
             return Err(format!(
                 "Size mismatch: rows of irregular shape in one array of shape {}",
@@ -632,7 +636,7 @@ pub fn push_row<T: Elem>(
     row: &Arr<T>,
 ) -> Result<(), String> {
     match shape {
-        Some(s) if *s != row.shape => {
+        Some(s) if s[..] != row.shape[..] => {
             return Err(format!(
                 "Size mismatch: rows of shape {} and {} in one array",
                 shape_text(s),
@@ -640,7 +644,7 @@ pub fn push_row<T: Elem>(
             ));
         }
         Some(_) => {}
-        None => *shape = Some(row.shape.clone()),
+        None => *shape = Some(row.shape.to_vec()),
     }
     col.extend_from_slice(&row.data);
     Ok(())
@@ -708,7 +712,7 @@ mod tests {
         );
         let col = a.slice(&[Ix::Range(0, 2, 1), Ix::Fix(1)]).unwrap();
         assert_eq!(
-            (col.shape.clone(), col.as_slice().to_vec()),
+            (col.shape.to_vec(), col.as_slice().to_vec()),
             (vec![2], vec![2, 5])
         );
         let t = a.rearrange(&[1, 0]);

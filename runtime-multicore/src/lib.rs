@@ -8,7 +8,8 @@
 //! - [`context`]: [`Context`], the rayon thread pool entries run in and the
 //!   profiler; [`profile`]: time per named segmented operation (`-P`).
 //! - [`arr`]: the arrays of generated code (shared buffers updated in place
-//!   when unshared) and the messages of its run-time failures; [`scalar`]:
+//!   when unshared, borrowed rows) and the messages of its run-time
+//!   failures; [`shape`]: their shapes, inline up to rank 4; [`scalar`]:
 //!   Futhark's scalar semantics where Rust's operators differ.
 //! - [`par`]: parallel building blocks for segmented operations (maps,
 //!   reductions, scans, histograms) on rayon, with chunking.
@@ -36,6 +37,7 @@ pub mod par;
 pub mod profile;
 pub mod scalar;
 pub mod server;
+pub mod shape;
 pub mod typed;
 
 pub use cli::main;

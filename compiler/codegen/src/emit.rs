@@ -467,7 +467,7 @@ impl<'a> FnEmitter<'a> {
                     )
                 };
                 format!(
-                    "{{ let n_ = at(len_of({}), {sp})?; Arr::new(vec![n_], (0..n_).map(|k| {elem}).collect()) }}",
+                    "{{ let n_ = at(len_of({}), {sp})?; Arr::new([n_], (0..n_).map(|k| {elem}).collect()) }}",
                     self.read(n)
                 )
             }

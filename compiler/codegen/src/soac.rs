@@ -214,7 +214,7 @@ fn push(em: &mut FnEmitter, c: &str, t: &Type, x: &str, sp: &str) {
 /// The array of one collected output, after the loop.
 fn collected(em: &FnEmitter, id: usize, c: &str, t: &Type, e: &Exp, sp: &str) -> String {
     if t.is_scalar() {
-        format!("Arr::new(vec![w_{id}], {c})")
+        format!("Arr::new([w_{id}], {c})")
     } else {
         format!(
             "at(Arr::stacked(w_{id}, &shp_{c}.unwrap_or_else(|| {}), {c}), {sp})?",
