@@ -2,7 +2,9 @@
 //!
 //! - `if`: the return sweep is an `if` on the same condition whose
 //!   branches re-execute the branch taken forward and sweep it back,
-//!   returning the adjoints of the free variables either branch touches.
+//!   returning the adjoints of the free variables either branch touches;
+//!   an array's adjoint owned by the enclosing scope enters both branches,
+//!   which update it in place or return it.
 //! - `for` loops: the forward sweep saves the loop parameters at the start
 //!   of every iteration in checkpoint arrays; the return sweep is a loop
 //!   running the iterations backwards that restores an iteration's
@@ -540,19 +542,28 @@ impl Ctx<'_> {
         };
         let seeds: Vec<Option<Operand>> =
             stm.pat.iter().map(|v| self.adj.get(v).copied()).collect();
-        let mut branches = Vec::new();
-        for branch in [then_body, else_body] {
-            let (_, b2) = self.rename(&[], branch);
-            let mut stms = Vec::new();
-            self.fwd_body(&b2, &mut stms)?;
-            let saved = self.enter_scope();
-            let swept = self.rev_body(&b2, &seeds, &mut stms);
-            let adj = std::mem::take(&mut self.adj);
-            self.leave_scope(saved);
-            swept?;
-            let mut binds = HashSet::new();
-            ir::uses::body_binds(&b2, &mut binds);
-            branches.push((stms, adj, binds));
+        // Arrays read in a branch whose adjoint is an array owned here
+        // enter both branches with it: a branch updates it in place or
+        // returns it, instead of returning zeros or a fresh adjoint that is
+        // then added to it.
+        let mut used = HashSet::new();
+        ir::uses::body_uses(self.vars(), then_body, &mut used);
+        ir::uses::body_uses(self.vars(), else_body, &mut used);
+        let mut owned: Vec<(VarId, Operand)> = used
+            .into_iter()
+            .filter(|v| self.owned.contains(v) && self.acc_adj(*v).is_none())
+            .filter_map(|v| self.adj.get(&v).map(|a| (v, *a)))
+            .filter(|(_, a)| a.var().is_some_and(|a| !self.ty(a).shape.is_empty()))
+            .collect();
+        owned.sort_by_key(|(v, _)| v.as_u32());
+        let mut branches = self.rev_branches(stm, &seeds, &owned)?;
+        if branches
+            .iter()
+            .any(|(_, adj, _)| owned.iter().any(|(v, _)| !adj.contains_key(v)))
+        {
+            // A branch gave an owned adjoint away: sweep them apart.
+            owned.clear();
+            branches = self.rev_branches(stm, &seeds, &owned)?;
         }
         let mut free: Vec<VarId> = branches
             .iter()
@@ -591,9 +602,54 @@ impl Ctx<'_> {
             },
         );
         for (f, r) in free.iter().zip(pat) {
-            self.add_adj(out, &(*f).into(), r.into(), false)?;
+            if owned.iter().any(|(v, _)| v == f) {
+                self.adj.insert(*f, r.into());
+                self.owned.insert(*f);
+            } else {
+                self.add_adj(out, &(*f).into(), r.into(), false)?;
+            }
         }
         Ok(())
+    }
+
+    /// The return sweeps of the two branches of the `if` `stm`, each
+    /// re-executing its branch: their statements, their adjoints and the
+    /// variables they bind. The adjoints of `owned` start as given (owned),
+    /// the others empty.
+    #[allow(clippy::type_complexity)]
+    fn rev_branches(
+        &mut self,
+        stm: &Stm,
+        seeds: &[Option<Operand>],
+        owned: &[(VarId, Operand)],
+    ) -> R<Vec<(Vec<Stm>, HashMap<VarId, Operand>, HashSet<VarId>)>> {
+        let Exp::If {
+            then_body,
+            else_body,
+            ..
+        } = &stm.exp
+        else {
+            return Err(self.err("internal error: not an if"));
+        };
+        let mut branches = Vec::new();
+        for branch in [then_body, else_body] {
+            let (_, b2) = self.rename(&[], branch);
+            let mut stms = Vec::new();
+            self.fwd_body(&b2, &mut stms)?;
+            let saved = self.enter_scope();
+            for (v, a) in owned {
+                self.adj.insert(*v, *a);
+                self.owned.insert(*v);
+            }
+            let swept = self.rev_body(&b2, seeds, &mut stms);
+            let adj = std::mem::take(&mut self.adj);
+            self.leave_scope(saved);
+            swept?;
+            let mut binds = HashSet::new();
+            ir::uses::body_binds(&b2, &mut binds);
+            branches.push((stms, adj, binds));
+        }
+        Ok(branches)
     }
 }
 
