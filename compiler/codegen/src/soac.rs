@@ -374,16 +374,19 @@ pub fn hist(em: &mut FnEmitter, stm: &Stm, h: &Hist, sp: &str) -> E<()> {
     let mut off = 0;
     for (k, op) in h.hists.iter().enumerate() {
         let m = op.dests.len();
-        let scalar_rows = op
+        // Per destination: a one-dimensional destination holds scalars,
+        // a higher-ranked one rows (one operator may combine both).
+        let scalar_rows: Vec<bool> = op
             .dests
             .iter()
-            .all(|d| em.var_type(*d).is_ok_and(|t| t.rank() == 1));
+            .map(|d| em.var_type(*d).is_ok_and(|t| t.rank() == 1))
+            .collect();
         em.write(&format!(
             "{{\nlet ix_ = r_{id}.{off};\nif ix_ >= 0 && ix_ < d_{id}_{k}_0.dim(0) {{\nlet iu_ = ix_ as usize;\n"
         ));
         let olds: Vec<String> = (0..m)
             .map(|j| {
-                if scalar_rows {
+                if scalar_rows[j] {
                     format!("d_{id}_{k}_{j}.as_slice()[iu_]")
                 } else {
                     format!("d_{id}_{k}_{j}.row(iu_)")
@@ -402,8 +405,8 @@ pub fn hist(em: &mut FnEmitter, stm: &Stm, h: &Hist, sp: &str) -> E<()> {
                 args.join(", ")
             ));
         }
-        for j in 0..m {
-            if scalar_rows {
+        for (j, &scalar) in scalar_rows.iter().enumerate() {
+            if scalar {
                 em.write(&format!("d_{id}_{k}_{j}.make_mut()[iu_] = n{j}_;\n"));
             } else {
                 em.write(&format!(
