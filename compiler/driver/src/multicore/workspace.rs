@@ -1,6 +1,6 @@
 //! The cargo workspace of a `fut test --backend=multicore` run.
 //!
-//! The run's programs are spread over [`CRATES`] crates by a hash of their
+//! The run's programs are spread over [`crate_count`] crates by a hash of their
 //! path, each crate a module per program and a `main` serving calls
 //! (`fut_runtime_multicore::batch::serve`). One `cargo build --workspace`
 //! builds them all, so rustc runs on several crates at once (one large
@@ -22,10 +22,20 @@ use std::path::{Path, PathBuf};
 
 use super::{cargo_build, dependencies, hash_of, write_if_changed, write_lock};
 
-/// How many crates a run's programs are spread over (fewer when there are
-/// fewer programs). Enough to keep a few cores busy and to make a rebuild
-/// after an edit small, few enough that the crates' links stay cheap.
+/// The most crates a run's programs are spread over.
 pub(super) const CRATES: usize = 8;
+
+/// How many crates a run's programs are spread over (fewer when there are
+/// fewer programs): one per available core, at most [`CRATES`]. Each crate
+/// compiles the runtime's generic code again, so more crates than cores
+/// cost compile time without using more of the machine (on two cores, 8
+/// crates took twice the CPU time of 2); more crates make the rebuild after
+/// an edit smaller.
+pub(super) fn crate_count() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, CRATES)
+}
 
 /// Cargo's settings for test crates: quick to compile, fast enough for test
 /// data.
@@ -34,7 +44,7 @@ const PROFILE: &str =
 
 /// A crate of the workspace.
 pub(super) struct Member {
-    /// Its number, below [`CRATES`].
+    /// Its number, below [`crate_count`].
     pub index: usize,
     /// The programs it holds (their indices in the run), in module order.
     pub programs: Vec<usize>,
@@ -61,7 +71,7 @@ pub(super) struct Workspace {
 pub(super) fn crate_of(path: &Path) -> usize {
     let p = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let h = hash_of(&[&p.to_string_lossy()]);
-    u64::from_str_radix(&h, 16).map_or(0, |x| (x % CRATES as u64) as usize)
+    u64::from_str_radix(&h, 16).map_or(0, |x| (x % crate_count() as u64) as usize)
 }
 
 impl Workspace {
@@ -281,12 +291,12 @@ mod tests {
     #[test]
     fn programs_stay_in_their_crate() {
         let a = crate_of(Path::new("/no/such/dir/a.fut"));
-        assert!(a < CRATES);
+        assert!(a < crate_count());
         assert_eq!(a, crate_of(Path::new("/no/such/dir/a.fut")));
         let spread: BTreeSet<usize> = (0..64)
             .map(|i| crate_of(Path::new(&format!("/no/such/dir/p{i}.fut"))))
             .collect();
-        assert!(spread.len() > CRATES / 2, "{spread:?}");
+        assert!(spread.len() > crate_count() / 2, "{spread:?}");
     }
 
     #[test]
