@@ -10,26 +10,8 @@ use ir::pass::{PipelineConfig, run_pipeline};
 use ir::{interp, parse};
 use values::Value;
 
-/// A 64-bit linear congruential generator, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 11) as f64) / ((1u64 << 53) as f64)
-    }
-
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-
-    fn below(&mut self, n: i64) -> i64 {
-        (self.unit() * n as f64) as i64
-    }
-}
+mod support;
+use support::Rng;
 
 /// `main(x, u, v, js, ks)` returning `f(x)`, `J·u` and `Jᵀ·v`, for the body
 /// `body` (its result `{p}r: [p]f64`, `{p}` a prefix that keeps the two

@@ -14,27 +14,8 @@ use ir::pass::{PipelineConfig, run_pipeline};
 use ir::{interp, parse};
 use values::Value;
 
-/// A small deterministic generator (64-bit LCG), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 11) as f64) / ((1u64 << 53) as f64)
-    }
-
-    /// Uniform in `[lo, hi)`.
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-
-    fn below(&mut self, n: i64) -> i64 {
-        (self.next() * n as f64) as i64
-    }
-}
+mod support;
+use support::Rng;
 
 /// The program: `main(x, u, v, js, ks)` returns `f(x)`, `J·u` and `Jᵀ·v`.
 fn program(body: &str, p: usize) -> String {
