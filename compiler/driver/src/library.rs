@@ -14,8 +14,7 @@ use std::path::{Path, PathBuf};
 use syntax::diag::location;
 
 use crate::db::Database;
-use crate::multicore::{standalone_manifest, workspace_deps, write_if_changed};
-use crate::program::load_program;
+use crate::multicore::{checked_program, standalone_manifest, workspace_deps, write_if_changed};
 
 /// Options of `fut multicore --library`.
 #[derive(Clone, Debug)]
@@ -58,19 +57,7 @@ fn manifest(name: &str, deps: &[(String, String)]) -> String {
 /// Compiles the program at `path` and writes its library crate; returns
 /// where and under which name.
 pub fn write_library(db: &Database, path: &Path, opts: &LibraryOptions) -> Result<Written, String> {
-    let program = load_program(db, path).map_err(|e| e.to_string())?;
-    if !program.is_ok() {
-        let sources = db.sources();
-        return Err(crate::render::diagnostics(
-            &program.diagnostics,
-            &sources,
-            false,
-        ));
-    }
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_else(|| "prog".into());
+    let (program, stem) = checked_program(db, path)?;
     let source = path
         .file_name()
         .map(|s| s.to_string_lossy().to_string())

@@ -381,13 +381,9 @@ fn module_of(
         .map_err(|e| format!("the multicore backend cannot compile this program: {e}"))
 }
 
-/// `fut multicore prog.fut`: builds a native executable for the program
-/// and returns its path.
-pub fn build_executable(
-    db: &Database,
-    path: &Path,
-    opts: &BuildOptions,
-) -> Result<PathBuf, String> {
+/// The program at `path`, type-checked (its diagnostics rendered as the
+/// error otherwise), and the file's name without `.fut` (`prog` if none).
+pub(crate) fn checked_program(db: &Database, path: &Path) -> Result<(Program, String), String> {
     let program = load_program(db, path).map_err(|e| e.to_string())?;
     if !program.is_ok() {
         let sources = db.sources();
@@ -401,6 +397,17 @@ pub fn build_executable(
         .file_stem()
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_else(|| "prog".into());
+    Ok((program, stem))
+}
+
+/// `fut multicore prog.fut`: builds a native executable for the program
+/// and returns its path.
+pub fn build_executable(
+    db: &Database,
+    path: &Path,
+    opts: &BuildOptions,
+) -> Result<PathBuf, String> {
+    let (program, stem) = checked_program(db, path)?;
     let module = compile_module(db, &program, opts.safe, true, &stem)?;
     let main_rs = "mod prog;\n\nfn main() {\n    fut_runtime_multicore::main(&prog::PROGRAM)\n}\n";
     let exe = build_crate(&stem, main_rs, &[("prog".to_string(), module)])?;
