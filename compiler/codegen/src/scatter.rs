@@ -8,25 +8,13 @@
 use ir::Scatter;
 
 use crate::emit::{FnEmitter, rust_type};
-use crate::soac::{check_inputs, input_args, tuple};
+use crate::soac::{input_args, scatter_prologue, tuple};
 
 type E<T> = Result<T, String>;
 
 /// Emits scatter `s` as a block producing its updated destinations.
 pub(crate) fn par_scatter(em: &mut FnEmitter, s: &Scatter, sp: &str) -> E<()> {
-    let id = em.fresh_id();
-    em.write("{\n");
-    em.write(&format!(
-        "let w_{id}: usize = at(len_of({}), {sp})?;\n",
-        em.operand(&s.w)
-    ));
-    check_inputs(em, id, &s.inputs, sp)?;
-    let mut dests = Vec::new();
-    for (k, d) in s.dests.iter().enumerate() {
-        let init = em.var_by_value(d.arr);
-        em.write(&format!("let mut d_{id}_{k} = {init};\n"));
-        dests.push(format!("d_{id}_{k}"));
-    }
+    let (id, dests) = scatter_prologue(em, s, sp)?;
     // Per destination: (index, value) lists, and whether a write is one
     // element (scalar value at a full index) or a row.
     let mut lists = Vec::new();

@@ -422,10 +422,14 @@ pub fn hist(em: &mut FnEmitter, stm: &Stm, h: &Hist, sp: &str) -> E<()> {
     Ok(())
 }
 
-/// Emits a `scatter` as a sequential loop writing into its destinations in
-/// place; out-of-bounds writes are ignored.
-pub fn scatter(em: &mut FnEmitter, stm: &Stm, s: &Scatter, sp: &str) -> E<()> {
-    let _ = stm;
+/// Opens the block of scatter `s` (sequential or parallel): its width
+/// `w_ID`, the checks of its inputs, and one mutable `d_ID_K` per
+/// destination. Returns `ID` and the destinations' names.
+pub(crate) fn scatter_prologue(
+    em: &mut FnEmitter,
+    s: &Scatter,
+    sp: &str,
+) -> E<(usize, Vec<String>)> {
     let id = em.fresh_id();
     em.write("{\n");
     em.write(&format!(
@@ -439,6 +443,14 @@ pub fn scatter(em: &mut FnEmitter, stm: &Stm, s: &Scatter, sp: &str) -> E<()> {
         em.write(&format!("let mut d_{id}_{k} = {init};\n"));
         dests.push(format!("d_{id}_{k}"));
     }
+    Ok((id, dests))
+}
+
+/// Emits a `scatter` as a sequential loop writing into its destinations in
+/// place; out-of-bounds writes are ignored.
+pub fn scatter(em: &mut FnEmitter, stm: &Stm, s: &Scatter, sp: &str) -> E<()> {
+    let _ = stm;
+    let (id, dests) = scatter_prologue(em, s, sp)?;
     acc_states(em, id, &s.inputs, &s.map)?;
     em.write(&format!("for i_{id} in 0..w_{id} {{\n"));
     let args = input_args(em, id, &s.inputs, &s.map)?;
