@@ -11,7 +11,7 @@ use ir::{interp, parse};
 use values::Value;
 
 mod support;
-use support::Rng;
+use support::{Rng, check_point, floats};
 
 /// `main(x, u, v, js, ks)` returning `f(x)`, `J·u` and `Jᵀ·v`, for the body
 /// `body` (its result `{p}r: [p]f64`, `{p}` a prefix that keeps the two
@@ -37,18 +37,6 @@ fn literal<T: std::fmt::Debug>(xs: &[T], suffix: &str) -> Value {
     let elems: Vec<String> = xs.iter().map(|x| format!("{x:?}{suffix}")).collect();
     let text = format!("[{}]", elems.join(", "));
     values::read_values(text.as_bytes()).unwrap().remove(0)
-}
-
-fn floats(v: &Value) -> Vec<f64> {
-    v.to_string()
-        .trim_matches(|c| c == '[' || c == ']')
-        .split(',')
-        .map(|e| e.trim().trim_end_matches("f64").parse().unwrap())
-        .collect()
-}
-
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// Checks `body` at six random points.
@@ -83,25 +71,12 @@ fn check(name: &str, body: &str, p: usize) {
                 .map(floats)
                 .collect()
         };
-        let at = run(&x);
-        let fwd = dot(&v, &at[1]);
-        let rev = dot(&at[2], &u);
-        assert!(
-            (fwd - rev).abs() <= 1e-9 * (1.0 + fwd.abs()),
-            "{name} at {x:?}, js {js:?}, ks {ks:?}: <v, Ju> = {fwd}, <J^T v, u> = {rev}"
-        );
-        let h = 1e-6;
-        let plus: Vec<f64> = x.iter().zip(&u).map(|(a, b)| a + h * b).collect();
-        let minus: Vec<f64> = x.iter().zip(&u).map(|(a, b)| a - h * b).collect();
-        let fd: Vec<f64> = run(&plus)[0]
-            .iter()
-            .zip(&run(&minus)[0])
-            .map(|(a, b)| (a - b) / (2.0 * h))
-            .collect();
-        let fd = dot(&v, &fd);
-        assert!(
-            (fwd - fd).abs() <= 1e-5 * (1.0 + fwd.abs()),
-            "{name} at {x:?}, js {js:?}: jvp {fwd}, finite differences {fd}"
+        check_point(
+            &format!("{name} at {x:?}, js {js:?}, ks {ks:?}"),
+            &x,
+            &u,
+            &v,
+            run,
         );
     }
 }

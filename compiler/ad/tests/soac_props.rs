@@ -15,7 +15,7 @@ use ir::{interp, parse};
 use values::Value;
 
 mod support;
-use support::Rng;
+use support::{Rng, check_point, floats};
 
 /// The program: `main(x, u, v, js, ks)` returns `f(x)`, `J·u` and `Jᵀ·v`.
 fn program(body: &str, p: usize) -> String {
@@ -33,14 +33,6 @@ fn program(body: &str, p: usize) -> String {
         lam("f_"),
         lam("r_")
     )
-}
-
-fn floats(v: &Value) -> Vec<f64> {
-    let s = v.to_string();
-    s.trim_matches(|c| c == '[' || c == ']')
-        .split(',')
-        .map(|e| e.trim().trim_end_matches("f64").parse().unwrap())
-        .collect()
 }
 
 fn array(xs: &[f64]) -> Value {
@@ -63,10 +55,6 @@ fn indices(xs: &[i64]) -> Value {
             .join(", ")
     );
     values::read_values(text.as_bytes()).unwrap().remove(0)
-}
-
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// Checks `body` (results `{p}r: [p]f64`) at `trials` random points.
@@ -110,25 +98,12 @@ fn check(name: &str, body: &str, p: usize, zeros: bool) {
                 .map(floats)
                 .collect()
         };
-        let at = run(&x);
-        let fwd = dot(&v, &at[1]);
-        let rev = dot(&at[2], &u);
-        assert!(
-            (fwd - rev).abs() <= 1e-9 * (1.0 + fwd.abs()),
-            "{name} at {x:?}, js {js:?}: <v, Ju> = {fwd}, <J^T v, u> = {rev}"
-        );
-        let h = 1e-6;
-        let plus: Vec<f64> = x.iter().zip(&u).map(|(a, b)| a + h * b).collect();
-        let minus: Vec<f64> = x.iter().zip(&u).map(|(a, b)| a - h * b).collect();
-        let fd: Vec<f64> = run(&plus)[0]
-            .iter()
-            .zip(&run(&minus)[0])
-            .map(|(a, b)| (a - b) / (2.0 * h))
-            .collect();
-        let fd = dot(&v, &fd);
-        assert!(
-            (fwd - fd).abs() <= 1e-5 * (1.0 + fwd.abs()),
-            "{name} at {x:?}, js {js:?}: jvp {fwd}, finite differences {fd}"
+        check_point(
+            &format!("{name} at {x:?}, js {js:?}, ks {ks:?}"),
+            &x,
+            &u,
+            &v,
+            run,
         );
     }
 }

@@ -24,3 +24,50 @@ impl Rng {
         (self.unit() * n as f64) as i64
     }
 }
+
+/// The elements of a one-dimensional `f64` array value.
+pub fn floats(v: &values::Value) -> Vec<f64> {
+    v.to_string()
+        .trim_matches(|c| c == '[' || c == ']')
+        .split(',')
+        .map(|e| e.trim().trim_end_matches("f64").parse().unwrap())
+        .collect()
+}
+
+/// The dot product of `a` and `b`.
+pub fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Checks one random point `x` with direction `u` and adjoint seed `v`,
+/// where `run(x)` returns `f(x)`, `J·u` and `Jᵀ·v`: reverse mode against
+/// forward mode (⟨v, J·u⟩ = ⟨Jᵀ·v, u⟩), and forward mode against central
+/// finite differences. `what` names the case in a failure.
+pub fn check_point(
+    what: &str,
+    x: &[f64],
+    u: &[f64],
+    v: &[f64],
+    run: impl Fn(&[f64]) -> Vec<Vec<f64>>,
+) {
+    let at = run(x);
+    let fwd = dot(v, &at[1]);
+    let rev = dot(&at[2], u);
+    assert!(
+        (fwd - rev).abs() <= 1e-9 * (1.0 + fwd.abs()),
+        "{what}: <v, Ju> = {fwd}, <J^T v, u> = {rev}"
+    );
+    let h = 1e-6;
+    let plus: Vec<f64> = x.iter().zip(u).map(|(a, b)| a + h * b).collect();
+    let minus: Vec<f64> = x.iter().zip(u).map(|(a, b)| a - h * b).collect();
+    let fd: Vec<f64> = run(&plus)[0]
+        .iter()
+        .zip(&run(&minus)[0])
+        .map(|(a, b)| (a - b) / (2.0 * h))
+        .collect();
+    let fd = dot(v, &fd);
+    assert!(
+        (fwd - fd).abs() <= 1e-5 * (1.0 + fwd.abs()),
+        "{what}: jvp {fwd}, finite differences {fd}"
+    );
+}
