@@ -52,6 +52,20 @@ fn outer_level_only() -> bool {
 /// map is the segmented operation; with fewer, a sequential loop whose
 /// body's operations are parallel.
 fn versioned(em: &mut FnEmitter, s: &Stm, sc: &Screma, sp: &str) -> E<()> {
+    by_width(em, s, sc, sp, |em| {
+        em.with_parallel_inside(|em| crate::soac::screma(em, s, sc, false, sp))
+    })
+}
+
+/// The outer map `sc` in parallel when it has at least one row per thread,
+/// else what `fewer` writes.
+fn by_width(
+    em: &mut FnEmitter,
+    s: &Stm,
+    sc: &Screma,
+    sp: &str,
+    fewer: impl FnOnce(&mut FnEmitter) -> E<()>,
+) -> E<()> {
     let id = em.fresh_id();
     em.write(&format!(
         "{{\nlet wv_{id}: usize = at(len_of({}), {sp})?;\nif wv_{id} >= rayon::current_num_threads() {{\n",
@@ -59,7 +73,7 @@ fn versioned(em: &mut FnEmitter, s: &Stm, sc: &Screma, sp: &str) -> E<()> {
     ));
     crate::soac::screma(em, s, sc, true, sp)?;
     em.write("\n} else {\n");
-    em.with_parallel_inside(|em| crate::soac::screma(em, s, sc, false, sp))?;
+    fewer(em)?;
     em.write("\n}\n}");
     Ok(())
 }
@@ -99,16 +113,7 @@ fn direct_rows(
 /// combine); with fewer rows, one segmented operation over the `n * m`
 /// points ([`nest`]).
 fn nest_or_outer(em: &mut FnEmitter, s: &Stm, sc: &Screma, sp: &str) -> E<()> {
-    let id = em.fresh_id();
-    em.write(&format!(
-        "{{\nlet wv_{id}: usize = at(len_of({}), {sp})?;\nif wv_{id} >= rayon::current_num_threads() {{\n",
-        em.operand(&sc.w)
-    ));
-    crate::soac::screma(em, s, sc, true, sp)?;
-    em.write("\n} else {\n");
-    nest(em, sc, sp)?;
-    em.write("\n}\n}");
-    Ok(())
+    by_width(em, s, sc, sp, |em| nest(em, sc, sp))
 }
 
 /// `state = op(state, xs)` for the reduction operator closure `name`.
