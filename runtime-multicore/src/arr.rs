@@ -153,13 +153,13 @@ impl<T: Elem> Arr<T> {
     /// Size of dimension `d` (0 when missing).
     #[inline]
     pub fn dim(&self, d: usize) -> i64 {
-        self.shape.get(d).copied().unwrap_or(0) as i64
+        self.as_row().dim(d)
     }
 
     /// Number of elements of one row.
     #[inline]
     pub fn row_len(&self) -> usize {
-        self.shape.iter().skip(1).product()
+        self.as_row().row_len()
     }
 
     /// The elements.
@@ -568,8 +568,7 @@ impl<'a, T: Elem> Row<'a, T> {
     /// Row `i` as an array of its own (a copy).
     #[inline]
     pub fn row(&self, i: usize) -> Arr<T> {
-        let r = self.row_ref(i);
-        Arr::new(r.shape.to_vec(), r.data.to_vec())
+        self.row_ref(i).to_arr()
     }
 
     /// A copy as an array of its own.
