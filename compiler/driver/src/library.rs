@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use syntax::diag::location;
 
 use crate::db::Database;
-use crate::multicore::{checked_program, standalone_manifest, workspace_deps, write_if_changed};
+use crate::multicore::{checked_program, workspace_deps, write_if_changed, write_runtime_crates};
 
 /// Options of `fut multicore --library`.
 #[derive(Clone, Debug)]
@@ -88,21 +88,10 @@ pub fn write_library(db: &Database, path: &Path, opts: &LibraryOptions) -> Resul
             dir.display()
         ));
     }
-    let embedded = codegen::runtime_sources::FILES;
     let deps = workspace_deps(codegen::runtime_sources::file("Cargo.toml").unwrap_or(""));
-    for (file, contents) in embedded {
-        match *file {
-            "Cargo.toml" => {}
-            "Cargo.lock" => write_if_changed(&dir.join("Cargo.lock"), contents)?,
-            _ => {
-                let text = if file.ends_with("/Cargo.toml") {
-                    standalone_manifest(contents, &deps)
-                } else {
-                    contents.to_string()
-                };
-                write_if_changed(&dir.join("runtime").join(file), &text)?;
-            }
-        }
+    write_runtime_crates(&dir.join("runtime"), &deps)?;
+    if let Some(lock) = codegen::runtime_sources::file("Cargo.lock") {
+        write_if_changed(&dir.join("Cargo.lock"), lock)?;
     }
     write_if_changed(&dir.join("Cargo.toml"), &manifest(&name, &deps))?;
     write_if_changed(&dir.join("src/lib.rs"), &lib.lib_rs)?;

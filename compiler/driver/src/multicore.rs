@@ -110,7 +110,7 @@ pub(crate) fn workspace_deps(manifest: &str) -> Vec<(String, String)> {
 /// A member crate's manifest made standalone: workspace-inherited fields
 /// and dependencies replaced by their values, path dependencies pointing
 /// at the sibling crates in the cache.
-pub(crate) fn standalone_manifest(manifest: &str, deps: &[(String, String)]) -> String {
+fn standalone_manifest(manifest: &str, deps: &[(String, String)]) -> String {
     let mut out = String::new();
     let mut section = String::new();
     for line in manifest.lines() {
@@ -161,19 +161,27 @@ fn write_runtime(cache: &Path) -> Result<PathBuf, String> {
         return Ok(dir);
     }
     let deps = workspace_deps(codegen::runtime_sources::file("Cargo.toml").unwrap_or(""));
-    for (path, contents) in files {
+    write_runtime_crates(&dir, &deps)?;
+    write_if_changed(&marker, "")?;
+    Ok(dir)
+}
+
+/// Writes the embedded runtime and values crates under `dir` (every
+/// embedded file but the workspace's `Cargo.toml` and `Cargo.lock`), their
+/// manifests made standalone with the workspace's dependencies `deps`.
+pub(crate) fn write_runtime_crates(dir: &Path, deps: &[(String, String)]) -> Result<(), String> {
+    for (path, contents) in codegen::runtime_sources::FILES {
         if *path == "Cargo.toml" || *path == "Cargo.lock" {
             continue;
         }
         let text = if path.ends_with("/Cargo.toml") {
-            standalone_manifest(contents, &deps)
+            standalone_manifest(contents, deps)
         } else {
             contents.to_string()
         };
         write_if_changed(&dir.join(path), &text)?;
     }
-    write_if_changed(&marker, "")?;
-    Ok(dir)
+    Ok(())
 }
 
 /// The `[dependencies]` of a generated crate: the runtime and values crates
