@@ -20,8 +20,7 @@ use ir::{Body, Exp, Function, Screma};
 /// Whether screma `s` gets the two versions: it has no accumulator
 /// inputs or results, and its map body holds a parallel operation.
 pub fn versioned(f: &Function, s: &Screma) -> bool {
-    let acc = |v: &ir::VarId| f.var_type(*v).is_none_or(|t| t.acc);
-    if s.inputs.iter().any(acc) || s.map.ret.iter().any(|t| t.acc) {
+    if crate::has_accs(f, &s.inputs, &s.map) {
         return false;
     }
     has_parallel_inside(f, &s.map.body)

@@ -122,9 +122,20 @@ pub fn seg_op(f: &Function, stm: &Stm) -> Option<SegOp> {
     }
 }
 
+/// Whether variable `v` of function `f` is an accumulator (or has no
+/// known type).
+pub(crate) fn is_acc(f: &Function, v: &ir::VarId) -> bool {
+    f.var_type(*v).is_none_or(|t| t.acc)
+}
+
+/// Whether a SOAC with inputs `inputs` and map `map` has an accumulator
+/// among its inputs or its map's results.
+pub(crate) fn has_accs(f: &Function, inputs: &[ir::VarId], map: &ir::Lambda) -> bool {
+    inputs.iter().any(|v| is_acc(f, v)) || map.ret.iter().any(|t| t.acc)
+}
+
 fn hist_seg_op(f: &Function, h: &ir::Hist) -> Option<SegOp> {
-    let is_acc = |t: Option<&ir::Type>| t.is_none_or(|t| t.acc);
-    if h.inputs.iter().any(|v| is_acc(f.var_type(*v))) {
+    if h.inputs.iter().any(|v| is_acc(f, v)) {
         return None;
     }
     let one_dim = |v: &ir::VarId| f.var_type(*v).is_some_and(|t| t.rank() == 1 && !t.acc);
@@ -141,9 +152,7 @@ fn hist_seg_op(f: &Function, h: &ir::Hist) -> Option<SegOp> {
 /// The segmented operation a screma becomes on its own iteration space,
 /// if any (see the module documentation for the conditions).
 pub fn screma_seg_op(f: &Function, s: &Screma) -> Option<SegOp> {
-    let is_acc = |t: Option<&ir::Type>| t.is_none_or(|t| t.acc);
-    let accs = s.inputs.iter().any(|v| is_acc(f.var_type(*v))) || s.map.ret.iter().any(|t| t.acc);
-    if accs && !s.scans.is_empty() {
+    if has_accs(f, &s.inputs, &s.map) && !s.scans.is_empty() {
         return None;
     }
     let n_scan: usize = s.scans.iter().map(|x| x.neutral.len()).sum();

@@ -14,7 +14,7 @@
 
 use ir::{Exp, Function, Operand, Screma};
 
-use crate::{SegOp, screma_seg_op};
+use crate::{SegOp, has_accs, screma_seg_op};
 
 /// A perfect nest of a map over one inner SOAC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,11 +32,7 @@ pub struct Nest {
 /// are the inner screma's results in order; the inner width does not
 /// depend on the row; no accumulators anywhere at these two levels.
 pub fn perfect_nest(f: &Function, s: &Screma) -> Option<Nest> {
-    let acc = |v: &ir::VarId| f.var_type(*v).is_none_or(|t| t.acc);
-    if screma_seg_op(f, s)? != SegOp::Map
-        || s.inputs.iter().any(acc)
-        || s.map.ret.iter().any(|t| t.acc)
-    {
+    if screma_seg_op(f, s)? != SegOp::Map || has_accs(f, &s.inputs, &s.map) {
         return None;
     }
     let (stm, prologue) = s.map.body.stms.split_last()?;
@@ -50,10 +46,7 @@ pub fn perfect_nest(f: &Function, s: &Screma) -> Option<Nest> {
         return None;
     };
     let kind = screma_seg_op(f, inner)?;
-    if !matches!(kind, SegOp::Map | SegOp::Red)
-        || inner.inputs.iter().any(acc)
-        || inner.map.ret.iter().any(|t| t.acc)
-    {
+    if !matches!(kind, SegOp::Map | SegOp::Red) || has_accs(f, &inner.inputs, &inner.map) {
         return None;
     }
     let results_in_order = s.map.body.result.len() == stm.pat.len()

@@ -16,9 +16,7 @@ use ir::{Function, Scatter};
 /// in parallel, and the writes are applied in order anyway), no input or
 /// destination is an accumulator and the map returns none.
 pub fn parallel(f: &Function, s: &Scatter) -> bool {
-    let acc = |v: &ir::VarId| f.var_type(*v).is_none_or(|t| t.acc);
     !s.map.body.stms.is_empty()
-        && !s.inputs.iter().any(acc)
-        && !s.dests.iter().any(|d| acc(&d.arr))
-        && !s.map.ret.iter().any(|t| t.acc)
+        && !crate::has_accs(f, &s.inputs, &s.map)
+        && !s.dests.iter().any(|d| crate::is_acc(f, &d.arr))
 }
