@@ -33,41 +33,6 @@ pub fn bound_attr(attrs: &[Attr]) -> Option<i64> {
     })
 }
 
-/// The bodies directly nested in `e`.
-fn nested_bodies(e: &Exp) -> Vec<&Body> {
-    match e {
-        Exp::If {
-            then_body,
-            else_body,
-            ..
-        } => vec![then_body, else_body],
-        Exp::Loop { body, .. } => vec![body],
-        Exp::Screma(s) => s
-            .scans
-            .iter()
-            .chain(&s.reduces)
-            .map(|sr| &sr.op.body)
-            .chain([&s.map.body])
-            .collect(),
-        Exp::Hist(h) => h
-            .hists
-            .iter()
-            .map(|o| &o.op.body)
-            .chain([&h.map.body])
-            .collect(),
-        Exp::Scatter(s) => vec![&s.map.body],
-        Exp::WithAcc(w) => w
-            .inputs
-            .iter()
-            .filter_map(|i| i.op.as_ref().map(|(l, _)| &l.body))
-            .chain([&w.lambda.body])
-            .collect(),
-        Exp::Jvp(a) | Exp::Vjp(a) => vec![&a.lambda.body],
-        Exp::CustomVjp(c) => vec![&c.f.body, &c.fprime.body],
-        _ => Vec::new(),
-    }
-}
-
 impl Ctx<'_> {
     /// The variables of `body`, at any depth, that may get an adjoint when
     /// every result of `body` is seeded: a statement none of whose results
@@ -147,7 +112,7 @@ impl Ctx<'_> {
                 for v in uses {
                     self.reach_op(&Operand::Var(v), reached);
                 }
-                for b in nested_bodies(e) {
+                for (_, b) in ir::uses::nested_bodies(e) {
                     self.reach_body(b, reached);
                 }
             }
