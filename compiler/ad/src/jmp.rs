@@ -221,21 +221,14 @@ pub fn vector_seed_map(cx: &mut Ctx<'_>, stm: &Stm) -> Option<(Vec<Stm>, Stm)> {
     size_operand(k)?;
     let lam = &s.map;
     let ninputs = s.inputs.len();
-    let mut inner = HashSet::new();
-    inner.extend(lam.params.iter().map(|p| p.var));
-    ir::uses::body_binds(&lam.body, &mut inner);
+    let inner = crate::soacs::lambda_binds(lam);
     let row_input = |p: &Operand| {
         lam.params[..ninputs.min(lam.params.len())]
             .iter()
             .position(|q| Some(q.var) == p.var())
     };
     let fits = |cx: &Ctx<'_>, ad: &AdExp| {
-        let free = ir::uses::lambda_free(cx.vars(), &ad.lambda);
-        free.iter().all(|v| !inner.contains(v))
-            && ad
-                .primals
-                .iter()
-                .all(|o| o.var().is_none_or(|v| !inner.contains(&v)))
+        crate::soacs::ad_invariant(cx, ad, &inner)
             && ad
                 .seeds
                 .iter()

@@ -385,6 +385,25 @@ impl Ctx<'_> {
     }
 }
 
+/// The variables bound inside `lam`: its parameters and every variable
+/// its body binds, at any depth.
+pub(crate) fn lambda_binds(lam: &Lambda) -> HashSet<VarId> {
+    let mut inner: HashSet<VarId> = lam.params.iter().map(|p| p.var).collect();
+    ir::uses::body_binds(&lam.body, &mut inner);
+    inner
+}
+
+/// Whether the function and the primal point of the AD node `ad` use
+/// nothing in `inner` (see [`lambda_binds`]).
+pub(crate) fn ad_invariant(cx: &Ctx<'_>, ad: &ir::AdExp, inner: &HashSet<VarId>) -> bool {
+    let free = ir::uses::lambda_free(cx.vars(), &ad.lambda);
+    free.iter().all(|v| !inner.contains(v))
+        && ad
+            .primals
+            .iter()
+            .all(|o| o.var().is_none_or(|v| !inner.contains(&v)))
+}
+
 /// When `stm` is a `screma` whose map lambda holds, at its top level, a
 /// `vjp` whose function and primal point use nothing bound in the lambda
 /// (only its seeds vary), returns `if w == 0 then stm else (forward sweep;
@@ -400,17 +419,8 @@ pub fn split_seed_map(
         return None;
     };
     let lam = &s.map;
-    let mut inner = std::collections::HashSet::new();
-    inner.extend(lam.params.iter().map(|p| p.var));
-    ir::uses::body_binds(&lam.body, &mut inner);
-    let invariant = |cx: &Ctx<'_>, ad: &ir::AdExp| {
-        let free = ir::uses::lambda_free(cx.vars(), &ad.lambda);
-        free.iter().all(|v| !inner.contains(v))
-            && ad
-                .primals
-                .iter()
-                .all(|o| o.var().is_none_or(|v| !inner.contains(&v)))
-    };
+    let inner = lambda_binds(lam);
+    let invariant = |cx: &Ctx<'_>, ad: &ir::AdExp| ad_invariant(cx, ad, &inner);
     let k = lam
         .body
         .stms
