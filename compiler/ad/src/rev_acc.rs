@@ -149,12 +149,7 @@ impl Ctx<'_> {
     /// and return the accumulators, then the dense adjoints of the other
     /// free variables they touch.
     pub fn rev_if_acc(&mut self, out: &mut Vec<Stm>, stm: &Stm, accs: &[VarId]) -> R<()> {
-        let Exp::If {
-            cond,
-            then_body,
-            else_body,
-        } = &stm.exp
-        else {
+        let Exp::If { cond, .. } = &stm.exp else {
             return Err(self.err("internal error: not an if"));
         };
         let seeds: Vec<Option<Operand>> =
@@ -166,23 +161,9 @@ impl Ctx<'_> {
         else {
             return Err(self.err("internal error: an if rule without an accumulator"));
         };
-        let mut branches = Vec::new();
-        for branch in [then_body, else_body] {
-            let (_, b2) = self.rename(&[], branch);
-            let mut stms = Vec::new();
-            self.fwd_body(&b2, &mut stms)?;
-            let saved = self.enter_scope();
-            for (x, a) in accs.iter().zip(&outer) {
-                self.adj.insert(*x, *a);
-            }
-            let swept = self.rev_body(&b2, &seeds, &mut stms);
-            let adj = std::mem::take(&mut self.adj);
-            self.leave_scope(saved);
-            swept?;
-            let mut binds = HashSet::new();
-            ir::uses::body_binds(&b2, &mut binds);
-            branches.push((stms, adj, binds));
-        }
+        let entry: Vec<(VarId, Operand)> =
+            accs.iter().copied().zip(outer.iter().copied()).collect();
+        let branches = self.rev_branches(stm, &seeds, &entry, false)?;
         let mut free: Vec<VarId> = branches
             .iter()
             .flat_map(|(_, adj, binds)| adj.keys().filter(|v| !binds.contains(v)).copied())

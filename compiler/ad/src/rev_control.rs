@@ -556,14 +556,14 @@ impl Ctx<'_> {
             .filter(|(_, a)| a.var().is_some_and(|a| !self.ty(a).shape.is_empty()))
             .collect();
         owned.sort_by_key(|(v, _)| v.as_u32());
-        let mut branches = self.rev_branches(stm, &seeds, &owned)?;
+        let mut branches = self.rev_branches(stm, &seeds, &owned, true)?;
         if branches
             .iter()
             .any(|(_, adj, _)| owned.iter().any(|(v, _)| !adj.contains_key(v)))
         {
             // A branch gave an owned adjoint away: sweep them apart.
             owned.clear();
-            branches = self.rev_branches(stm, &seeds, &owned)?;
+            branches = self.rev_branches(stm, &seeds, &owned, true)?;
         }
         let mut free: Vec<VarId> = branches
             .iter()
@@ -614,14 +614,15 @@ impl Ctx<'_> {
 
     /// The return sweeps of the two branches of the `if` `stm`, each
     /// re-executing its branch: their statements, their adjoints and the
-    /// variables they bind. The adjoints of `owned` start as given (owned),
-    /// the others empty.
+    /// variables they bind. The adjoints of `entry` start as given (owned
+    /// when `own`), the others empty.
     #[allow(clippy::type_complexity)]
-    fn rev_branches(
+    pub(crate) fn rev_branches(
         &mut self,
         stm: &Stm,
         seeds: &[Option<Operand>],
-        owned: &[(VarId, Operand)],
+        entry: &[(VarId, Operand)],
+        own: bool,
     ) -> R<Vec<(Vec<Stm>, HashMap<VarId, Operand>, HashSet<VarId>)>> {
         let Exp::If {
             then_body,
@@ -637,9 +638,11 @@ impl Ctx<'_> {
             let mut stms = Vec::new();
             self.fwd_body(&b2, &mut stms)?;
             let saved = self.enter_scope();
-            for (v, a) in owned {
+            for (v, a) in entry {
                 self.adj.insert(*v, *a);
-                self.owned.insert(*v);
+                if own {
+                    self.owned.insert(*v);
+                }
             }
             let swept = self.rev_body(&b2, seeds, &mut stms);
             let adj = std::mem::take(&mut self.adj);
