@@ -6,38 +6,18 @@
 //! histograms cost no more than the iterations (`par::hist_chunks`); with
 //! one chunk the iterations update the destinations directly.
 
-use ir::{Hist, ScanRed};
+use ir::Hist;
 
 use crate::emit::{FnEmitter, rust_type};
 use crate::scalar::rust_prim;
-use crate::soac::{check_inputs, input_args, op_closure, tuple};
+use crate::soac::{hist_prologue, input_args, tuple};
 
 type E<T> = Result<T, String>;
 
 /// Emits a `hist` whose destinations are one-dimensional and whose map
 /// results are scalars, as a block producing the updated destinations.
 pub fn seg_hist(em: &mut FnEmitter, h: &Hist, sp: &str) -> E<()> {
-    let id = em.fresh_id();
-    em.write("{\n");
-    em.write(&format!(
-        "let w_{id}: usize = at(len_of({}), {sp})?;\n",
-        em.operand(&h.w)
-    ));
-    check_inputs(em, id, &h.inputs, sp)?;
-    let mut dests = Vec::new();
-    for (k, op) in h.hists.iter().enumerate() {
-        let sr = ScanRed {
-            op: op.op.clone(),
-            neutral: op.neutral.clone(),
-            commutative: true,
-        };
-        op_closure(em, &format!("hop_{id}_{k}"), &sr)?;
-        for (j, d) in op.dests.iter().enumerate() {
-            let init = em.var_by_value(*d);
-            em.write(&format!("let mut d_{id}_{k}_{j} = {init};\n"));
-            dests.push(format!("d_{id}_{k}_{j}"));
-        }
-    }
+    let (id, dests) = hist_prologue(em, h, sp)?;
     let rets: Vec<String> = h.map.ret.iter().map(rust_type).collect();
     em.write(&format!(
         "let body_{id} = |i_{id}: usize| -> R<{}> {{\n",

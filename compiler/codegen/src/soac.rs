@@ -342,9 +342,11 @@ fn screma_cost(em: &FnEmitter, s: &Screma) -> u64 {
         .fold(crate::cost::lambda_cost(prog, &s.map), u64::saturating_add)
 }
 
-/// Emits a `hist` as a sequential loop updating its destinations in place.
-pub fn hist(em: &mut FnEmitter, stm: &Stm, h: &Hist, sp: &str) -> E<()> {
-    let _ = stm;
+/// Opens the block of hist `h` (sequential or segmented): its width
+/// `w_ID`, the checks of its inputs, a closure `hop_ID_K` per operator and
+/// one mutable `d_ID_K_J` per destination. Returns `ID` and the
+/// destinations' names.
+pub(crate) fn hist_prologue(em: &mut FnEmitter, h: &Hist, sp: &str) -> E<(usize, Vec<String>)> {
     let id = em.fresh_id();
     em.write("{\n");
     em.write(&format!(
@@ -366,6 +368,13 @@ pub fn hist(em: &mut FnEmitter, stm: &Stm, h: &Hist, sp: &str) -> E<()> {
             dests.push(format!("d_{id}_{k}_{j}"));
         }
     }
+    Ok((id, dests))
+}
+
+/// Emits a `hist` as a sequential loop updating its destinations in place.
+pub fn hist(em: &mut FnEmitter, stm: &Stm, h: &Hist, sp: &str) -> E<()> {
+    let _ = stm;
+    let (id, dests) = hist_prologue(em, h, sp)?;
     acc_states(em, id, &h.inputs, &h.map)?;
     em.write(&format!("for i_{id} in 0..w_{id} {{\n"));
     let args = input_args(em, id, &h.inputs, &h.map)?;
