@@ -1,19 +1,11 @@
 //! End-to-end tests of `fut bench` on small programs in a temporary directory.
 
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn fut(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fut"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("fut runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use support::{fut, text};
 
 fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -7,20 +7,12 @@
 //! profile test batches use, so after the first build only what changed is
 //! compiled again. cargo runs `--offline` first, as for executables.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn fut(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_fut"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("fut runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use support::{fut, run_with_input, text};
 
 /// Writes `contents` to `path` unless it already holds them (so cargo sees
 /// unchanged files as fresh).
@@ -193,23 +185,7 @@ fn executables_take_tuple_and_record_parameters_as_their_components() {
     let o = fut(dir.path(), &["multicore", "entries.fut", "-o", "entries"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let exe = dir.path().join("entries");
-    let run = |args: &[&str], input: &str| {
-        use std::io::Write;
-        let mut child = Command::new(&exe)
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("the executable starts");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(input.as_bytes())
-            .expect("write");
-        child.wait_with_output().expect("the executable runs")
-    };
+    let run = |args: &[&str], input: &str| run_with_input(&exe, args, input.as_bytes());
     // (p.0, p.1), then the record's fields a and b.
     let o = run(&["-e", "combine"], "1.5 2 0.25 [10i64, 20i64, 30i64]");
     assert!(o.status.success(), "{}", text(&o.stderr));

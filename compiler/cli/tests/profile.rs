@@ -2,8 +2,9 @@
 //! builds a program whose segmented operations are timed, and `-P` lists
 //! each of them, named after its kind and source location.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support;
+
+use support::{fut, run_with_input, text};
 
 // The scan depends on the reduction's result, so fusion cannot merge them:
 // two segmented operations.
@@ -13,34 +14,17 @@ entry main (xs: []f64) : (f64, []f64) =
   in (s, scan (+) 0 (map (\\x -> x * s) xs))
 ";
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 #[test]
 fn dash_p_lists_the_segmented_operations() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("prof.fut"), PROG).expect("write");
-    let o = Command::new(env!("CARGO_BIN_EXE_fut"))
-        .args(["multicore", "prof.fut", "-o", "prof"])
-        .current_dir(dir.path())
-        .output()
-        .expect("fut runs");
+    let o = fut(dir.path(), &["multicore", "prof.fut", "-o", "prof"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let mut child = Command::new(dir.path().join("prof"))
-        .args(["-P", "-r", "3"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the executable starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"[1.0, 2.0, 3.0]")
-        .expect("write input");
-    let o = child.wait_with_output().expect("output");
+    let o = run_with_input(
+        &dir.path().join("prof"),
+        &["-P", "-r", "3"],
+        b"[1.0, 2.0, 3.0]",
+    );
     let err = text(&o.stderr);
     assert!(o.status.success(), "{err}");
     assert_eq!(text(&o.stdout), "6.0f64\n[6.0f64, 18.0f64, 36.0f64]\n");
