@@ -116,16 +116,6 @@ fn nest_or_outer(em: &mut FnEmitter, s: &Stm, sc: &Screma, sp: &str) -> E<()> {
     by_width(em, s, sc, sp, |em| nest(em, sc, sp))
 }
 
-/// `state = op(state, xs)` for the reduction operator closure `name`.
-fn apply_op(name: &str, st: &[String], xs: &[String]) -> String {
-    let args: Vec<String> = st.iter().chain(xs).cloned().collect();
-    if st.len() == 1 {
-        format!("{} = {name}({})?;\n", st[0], args.join(", "))
-    } else {
-        format!("({}) = {name}({})?;\n", st.join(", "), args.join(", "))
-    }
-}
-
 /// A perfect nest `map (\r -> screma g r) xss` as one segmented operation
 /// over the `n * m` points: each chunk runs the rows it covers (the first
 /// and last possibly in part), collecting the inner map results in order
@@ -251,7 +241,11 @@ fn nest(em: &mut FnEmitter, outer: &Screma, sp: &str) -> E<()> {
     for (j, rd) in inner.reduces.iter().enumerate() {
         let m = rd.neutral.len();
         let xs: Vec<String> = (f..f + m).map(|k| format!("r_{iid}.{k}")).collect();
-        em.write(&apply_op(&format!("rop_{iid}_{j}"), &states[f..f + m], &xs));
+        em.write(&crate::soac::apply_op(
+            &format!("rop_{iid}_{j}"),
+            &states[f..f + m],
+            &xs,
+        ));
         f += m;
     }
     for (k, t) in col_types.iter().enumerate() {

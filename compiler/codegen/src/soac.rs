@@ -47,7 +47,7 @@ pub(crate) fn op_closure(em: &mut FnEmitter, name: &str, op: &ScanRed) -> E<()> 
 
 /// `state = op(state, x)` for the `k` state variables `st` and the
 /// operands `xs`.
-fn apply_op(name: &str, st: &[String], xs: &[String]) -> String {
+pub(crate) fn apply_op(name: &str, st: &[String], xs: &[String]) -> String {
     let args: Vec<String> = st.iter().chain(xs).cloned().collect();
     if st.len() == 1 {
         format!("{} = {name}({})?;\n", st[0], args.join(", "))
