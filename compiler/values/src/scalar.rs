@@ -126,33 +126,19 @@ pub enum IntBinOp {
 /// [`native::Int`] on `t`'s Rust type.
 pub fn int_binop(op: IntBinOp, t: PrimType, a: i128, b: i128) -> Result<i128, ArithError> {
     use native::Int;
-    // `$f` on `a` and `b` as values of `t`'s Rust type, widened back.
+    // `$f` on `a` and `b` as values of `t`'s Rust type, widened back; `?`
+    // after the name for the operations that can fail.
     macro_rules! typed {
-        ($f:ident) => {
+        ($f:ident $($q:tt)?) => {
             match t {
-                PrimType::I8 => Int::$f(a as i8, b as i8).map(i128::from),
-                PrimType::I16 => Int::$f(a as i16, b as i16).map(i128::from),
-                PrimType::I32 => Int::$f(a as i32, b as i32).map(i128::from),
-                PrimType::U8 => Int::$f(a as u8, b as u8).map(i128::from),
-                PrimType::U16 => Int::$f(a as u16, b as u16).map(i128::from),
-                PrimType::U32 => Int::$f(a as u32, b as u32).map(i128::from),
-                PrimType::U64 => Int::$f(a as u64, b as u64).map(i128::from),
-                _ => Int::$f(a as i64, b as i64).map(i128::from),
-            }
-        };
-    }
-    // The same for the operations that cannot fail.
-    macro_rules! total {
-        ($f:ident) => {
-            match t {
-                PrimType::I8 => i128::from(Int::$f(a as i8, b as i8)),
-                PrimType::I16 => i128::from(Int::$f(a as i16, b as i16)),
-                PrimType::I32 => i128::from(Int::$f(a as i32, b as i32)),
-                PrimType::U8 => i128::from(Int::$f(a as u8, b as u8)),
-                PrimType::U16 => i128::from(Int::$f(a as u16, b as u16)),
-                PrimType::U32 => i128::from(Int::$f(a as u32, b as u32)),
-                PrimType::U64 => i128::from(Int::$f(a as u64, b as u64)),
-                _ => i128::from(Int::$f(a as i64, b as i64)),
+                PrimType::I8 => i128::from(Int::$f(a as i8, b as i8)$($q)?),
+                PrimType::I16 => i128::from(Int::$f(a as i16, b as i16)$($q)?),
+                PrimType::I32 => i128::from(Int::$f(a as i32, b as i32)$($q)?),
+                PrimType::U8 => i128::from(Int::$f(a as u8, b as u8)$($q)?),
+                PrimType::U16 => i128::from(Int::$f(a as u16, b as u16)$($q)?),
+                PrimType::U32 => i128::from(Int::$f(a as u32, b as u32)$($q)?),
+                PrimType::U64 => i128::from(Int::$f(a as u64, b as u64)$($q)?),
+                _ => i128::from(Int::$f(a as i64, b as i64)$($q)?),
             }
         };
     }
@@ -160,20 +146,20 @@ pub fn int_binop(op: IntBinOp, t: PrimType, a: i128, b: i128) -> Result<i128, Ar
         IntBinOp::Add => a.wrapping_add(b),
         IntBinOp::Sub => a.wrapping_sub(b),
         IntBinOp::Mul => a.wrapping_mul(b),
-        IntBinOp::Div => typed!(floor_div)?,
-        IntBinOp::Mod => typed!(floor_mod)?,
-        IntBinOp::Quot => typed!(trunc_div)?,
-        IntBinOp::Rem => typed!(trunc_rem)?,
-        IntBinOp::Pow => typed!(int_pow)?,
+        IntBinOp::Div => typed!(floor_div?),
+        IntBinOp::Mod => typed!(floor_mod?),
+        IntBinOp::Quot => typed!(trunc_div?),
+        IntBinOp::Rem => typed!(trunc_rem?),
+        IntBinOp::Pow => typed!(int_pow?),
         IntBinOp::And => a & b,
         IntBinOp::Or => a | b,
         IntBinOp::Xor => a ^ b,
-        IntBinOp::Shl => total!(fshl),
-        IntBinOp::Shr => total!(fshr),
-        IntBinOp::UShr => total!(fushr),
+        IntBinOp::Shl => typed!(fshl),
+        IntBinOp::Shr => typed!(fshr),
+        IntBinOp::UShr => typed!(fushr),
         IntBinOp::Min => a.min(b),
         IntBinOp::Max => a.max(b),
-        IntBinOp::MulHi => total!(mul_hi),
+        IntBinOp::MulHi => typed!(mul_hi),
     };
     Ok(wrap(t, r))
 }
