@@ -27,6 +27,33 @@ pub fn lambda_cost(prog: &Program, l: &Lambda) -> u64 {
     body_cost(prog, &l.body, 0)
 }
 
+/// The estimated cost of one iteration of screma `s`: its map and its
+/// operators.
+pub fn screma_cost(prog: &Program, s: &ir::Screma) -> u64 {
+    screma_iteration(prog, s, 0)
+}
+
+/// The estimated cost of one iteration of hist `h`: its map and its
+/// operators.
+pub fn hist_cost(prog: &Program, h: &ir::Hist) -> u64 {
+    hist_iteration(prog, h, 0)
+}
+
+fn screma_iteration(prog: &Program, s: &ir::Screma, depth: usize) -> u64 {
+    s.scans
+        .iter()
+        .chain(&s.reduces)
+        .map(|x| lam(prog, &x.op, depth))
+        .fold(lam(prog, &s.map, depth), u64::saturating_add)
+}
+
+fn hist_iteration(prog: &Program, h: &ir::Hist, depth: usize) -> u64 {
+    h.hists
+        .iter()
+        .map(|x| lam(prog, &x.op, depth))
+        .fold(lam(prog, &h.map, depth), u64::saturating_add)
+}
+
 fn trips(o: &Operand) -> u64 {
     match o {
         Operand::Const(c) => c
@@ -62,23 +89,8 @@ fn exp_cost(prog: &Program, e: &Exp, depth: usize) -> u64 {
             };
             n.saturating_mul(body_cost(prog, body, depth))
         }
-        Exp::Screma(s) => {
-            let per = s
-                .scans
-                .iter()
-                .chain(&s.reduces)
-                .map(|x| lam(prog, &x.op, depth))
-                .fold(lam(prog, &s.map, depth), u64::saturating_add);
-            trips(&s.w).saturating_mul(per)
-        }
-        Exp::Hist(h) => {
-            let per = h
-                .hists
-                .iter()
-                .map(|x| lam(prog, &x.op, depth))
-                .fold(lam(prog, &h.map, depth), u64::saturating_add);
-            trips(&h.w).saturating_mul(per)
-        }
+        Exp::Screma(s) => trips(&s.w).saturating_mul(screma_iteration(prog, s, depth)),
+        Exp::Hist(h) => trips(&h.w).saturating_mul(hist_iteration(prog, h, depth)),
         Exp::Scatter(s) => trips(&s.w).saturating_mul(lam(prog, &s.map, depth)),
         Exp::WithAcc(w) => lam(prog, &w.lambda, depth),
         Exp::CustomVjp(c) => lam(prog, &c.f, depth),

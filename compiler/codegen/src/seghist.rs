@@ -50,12 +50,7 @@ pub fn seg_hist(em: &mut FnEmitter, h: &Hist, sp: &str) -> E<()> {
         s.push_str("}\n}\n");
         s
     };
-    let prog = em.program();
-    let cost = h
-        .hists
-        .iter()
-        .map(|x| crate::cost::lambda_cost(prog, &x.op))
-        .fold(crate::cost::lambda_cost(prog, &h.map), u64::saturating_add);
+    let cost = crate::cost::hist_cost(em.program(), h);
     let bins: Vec<String> = (0..h.hists.len())
         .map(|k| format!("d_{id}_{k}_0.as_slice().len()"))
         .collect();

@@ -303,7 +303,7 @@ pub fn screma(em: &mut FnEmitter, stm: &Stm, s: &Screma, par: bool, sp: &str) ->
         results
     };
     let accs: Option<Vec<(String, String)>> = acc_inputs.iter().map(|v| em.acc_op(*v)).collect();
-    let cost = screma_cost(em, s);
+    let cost = crate::cost::screma_cost(em.program(), s);
     match accs {
         _ if !par => screma_loop(em, id, s, &outs, "0", &format!("w_{id}"), sp)?,
         Some(ops) if ops.is_empty() => {
@@ -330,16 +330,6 @@ pub fn screma(em: &mut FnEmitter, stm: &Stm, s: &Screma, par: bool, sp: &str) ->
     }
     em.write(&format!("{}\n}}", tuple(&results)));
     Ok(())
-}
-
-/// The estimated cost of one iteration of `s`: its map and operators.
-fn screma_cost(em: &FnEmitter, s: &Screma) -> u64 {
-    let prog = em.program();
-    s.scans
-        .iter()
-        .chain(&s.reduces)
-        .map(|x| crate::cost::lambda_cost(prog, &x.op))
-        .fold(crate::cost::lambda_cost(prog, &s.map), u64::saturating_add)
 }
 
 /// Opens the block of hist `h` (sequential or segmented): its width
