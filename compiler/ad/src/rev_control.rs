@@ -985,27 +985,41 @@ fn read_rows_at_source(cx: &mut Ctx<'_>, body: &mut Body, params: &[VarId]) {
 /// True when every index `p[…]` in `body` (and in the branches and map
 /// lambdas nested in it) gives all `rank` indices, each fixed.
 fn full_indexes(body: &Body, p: VarId, rank: usize) -> bool {
-    body.stms.iter().all(|stm| match &stm.exp {
-        Exp::Index(x, idx) if *x == p => {
-            idx.len() == rank && idx.iter().all(|d| matches!(d, DimIndex::Fix(_)))
+    let mut full = true;
+    for_each_index(body, p, &mut |idx| {
+        full &= idx.len() == rank && idx.iter().all(|d| matches!(d, DimIndex::Fix(_)));
+    });
+    full
+}
+
+/// Calls `f` with the indices of every `p[…]` in `body` and in the
+/// branches and map lambdas nested in it (the statements that
+/// [`redirect_indexes`] rewrites).
+pub(crate) fn for_each_index(body: &Body, p: VarId, f: &mut dyn FnMut(&[DimIndex])) {
+    for stm in &body.stms {
+        match &stm.exp {
+            Exp::Index(x, idx) if *x == p => f(idx),
+            Exp::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                for_each_index(then_body, p, f);
+                for_each_index(else_body, p, f);
+            }
+            Exp::Screma(s) => for_each_index(&s.map.body, p, f),
+            _ => {}
         }
-        Exp::If {
-            then_body,
-            else_body,
-            ..
-        } => full_indexes(then_body, p, rank) && full_indexes(else_body, p, rank),
-        Exp::Screma(s) => full_indexes(&s.map.body, p, rank),
-        _ => true,
-    })
+    }
 }
 
 /// Where a redirected index reads: the array and the whole index, given
 /// the indices of the row.
-type IndexAt<'a> = &'a dyn Fn(&[DimIndex]) -> (VarId, Vec<DimIndex>);
+pub(crate) type IndexAt<'a> = &'a dyn Fn(&[DimIndex]) -> (VarId, Vec<DimIndex>);
 
 /// Replaces every `p[j…]` in `body` (and in the branches and map lambdas
 /// nested in it) by the index `at(j…)` gives.
-fn redirect_indexes(body: &mut Body, p: VarId, at: IndexAt<'_>) {
+pub(crate) fn redirect_indexes(body: &mut Body, p: VarId, at: IndexAt<'_>) {
     for stm in &mut body.stms {
         match &mut stm.exp {
             Exp::Index(x, idx) if *x == p => {

@@ -369,43 +369,20 @@ pub(crate) fn only_indexed(body: &Body, p: VarId) -> bool {
 /// The number of statements `… = p[…]` in `body` and in the branches and
 /// map lambdas nested in it.
 fn count_indexes(body: &Body, p: VarId) -> usize {
-    body.stms
-        .iter()
-        .map(|stm| match &stm.exp {
-            Exp::Index(x, _) if *x == p => 1,
-            Exp::If {
-                then_body,
-                else_body,
-                ..
-            } => count_indexes(then_body, p) + count_indexes(else_body, p),
-            Exp::Screma(s) => count_indexes(&s.map.body, p),
-            _ => 0,
-        })
-        .sum()
+    let mut n = 0;
+    crate::rev_control::for_each_index(body, p, &mut |_| n += 1);
+    n
 }
 
 /// Replaces every `p[j…]` in `body` (and in the branches and map lambdas
 /// nested in it) by `x[i, j…]`, for each row parameter `p` of input `x` in
 /// `rows`.
 fn index_inputs(body: &mut Body, rows: &HashMap<VarId, VarId>, i: VarId) {
-    for stm in &mut body.stms {
-        match &mut stm.exp {
-            Exp::Index(x, idx) => {
-                if let Some(arr) = rows.get(x) {
-                    *x = *arr;
-                    idx.insert(0, DimIndex::Fix(i.into()));
-                }
-            }
-            Exp::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                index_inputs(then_body, rows, i);
-                index_inputs(else_body, rows, i);
-            }
-            Exp::Screma(s) => index_inputs(&mut s.map.body, rows, i),
-            _ => {}
-        }
+    for (p, x) in rows {
+        crate::rev_control::redirect_indexes(body, *p, &|rest: &[DimIndex]| {
+            let mut full = vec![DimIndex::Fix(i.into())];
+            full.extend(rest.iter().cloned());
+            (*x, full)
+        });
     }
 }
