@@ -111,10 +111,12 @@ fn exp_cost(prog: &Program, e: &Exp, depth: usize) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn map_lambda(src: &str) -> (Program, Lambda) {
+    /// The program `src` and the map of the first screma of its first
+    /// function's body.
+    pub(crate) fn map_lambda(src: &str) -> (Program, Lambda) {
         let prog = ir::parse::parse_program(src).unwrap();
         let f = prog.functions.values().next().unwrap();
         let l = f

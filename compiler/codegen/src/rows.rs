@@ -47,16 +47,7 @@ mod tests {
     use super::*;
 
     fn map_of(src: &str) -> ir::Lambda {
-        let prog = ir::parse::parse_program(src).unwrap();
-        let f = prog.functions.values().next().unwrap();
-        f.body
-            .stms
-            .iter()
-            .find_map(|s| match &s.exp {
-                Exp::Screma(s) => Some(s.map.clone()),
-                _ => None,
-            })
-            .unwrap()
+        crate::cost::tests::map_lambda(src).1
     }
 
     #[test]
