@@ -268,10 +268,7 @@ impl Cx {
         if !forward {
             seeds.extend(inner.iter().map(|_| i64c(0)));
         }
-        let mut invariant = Vec::new();
-        for v in &inner {
-            invariant.push(self.invariant_size(&lambda, *v)?);
-        }
+        let invariant = self.invariant_sizes(&lambda, &inner)?;
         let primals = x.leaf_list();
         let mut pat = Vec::new();
         for t in &ret {
@@ -621,10 +618,7 @@ impl Cx {
             .collect();
         // The types of the lambda's results with inner sizes, before `?`.
         let leaf_types: Vec<ir::Type> = rv.leaf_list().iter().map(|o| self.fb.op_ty(o)).collect();
-        let mut invariant = Vec::new();
-        for v in &inner {
-            invariant.push(self.invariant_size(&lam, *v)?);
-        }
+        let invariant = self.invariant_sizes(&lam, &inner)?;
         self.fb.push(
             pat.clone(),
             Exp::Screma(Box::new(Screma {

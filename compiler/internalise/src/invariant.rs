@@ -14,7 +14,7 @@
 //! - before the SOAC, a lambda's result size that is integer arithmetic on
 //!   constants and variables bound outside the lambda, through top-level
 //!   `+`, `-`, `*` and such recorded call sizes, is computed once
-//!   ([`Cx::invariant_size`]) and used as the row size.
+//!   ([`Cx::invariant_sizes`]) and used as the row size.
 //!
 //! A size that depends on the iteration keeps the first-row rule.
 
@@ -153,17 +153,25 @@ impl Cx {
         }
     }
 
-    /// The result size `v` of `lam` computed before the SOAC over `lam`,
-    /// when it does not depend on the iteration (see the module
-    /// documentation); `None` otherwise, and nothing is emitted then.
-    pub(crate) fn invariant_size(&mut self, lam: &Lambda, v: VarId) -> IResult<Option<Operand>> {
+    /// Each result size of `vs` of `lam` computed before the SOAC over
+    /// `lam`, when it does not depend on the iteration (see the module
+    /// documentation); `None` otherwise, and nothing is emitted for it.
+    pub(crate) fn invariant_sizes(
+        &mut self,
+        lam: &Lambda,
+        vs: &[VarId],
+    ) -> IResult<Vec<Option<Operand>>> {
         let mut bound = HashSet::new();
         ir::uses::body_binds(&lam.body, &mut bound);
         bound.extend(lam.params.iter().map(|p| p.var));
-        let Some(e) = self.size_in(lam, &bound, Operand::Var(v), 0) else {
-            return Ok(None);
-        };
-        self.emit_size(&e).map(Some)
+        let mut out = Vec::with_capacity(vs.len());
+        for &v in vs {
+            out.push(match self.size_in(lam, &bound, Operand::Var(v), 0) {
+                Some(e) => Some(self.emit_size(&e)?),
+                None => None,
+            });
+        }
+        Ok(out)
     }
 
     /// `o` as a size expression over variables bound outside `lam`.
