@@ -32,15 +32,6 @@ use ir::{AdExp, Body, Exp, Lambda, Operand, Param, Screma, Size, Stm, VarId};
 
 use crate::ctx::{Ctx, R, differentiable};
 
-/// The operand holding size `k`.
-fn size_operand(k: Size) -> Option<Operand> {
-    match k {
-        Size::Const(n) => Some(Operand::i64(n)),
-        Size::Var(v) => Some(Operand::Var(v)),
-        Size::Any => None,
-    }
-}
-
 impl Ctx<'_> {
     /// Emits a scalar statement and, over many seeds, its tangent: the
     /// scalar rule's tangent statements for one seed, those that depend on
@@ -101,8 +92,7 @@ impl Ctx<'_> {
                 arrays[i]
             }
             Operand::Var(r) if dep.contains(&r) => {
-                let w = size_operand(k)
-                    .ok_or_else(|| self.err("internal error: an unknown number of seeds"))?;
+                let w = self.size_op(&k)?;
                 let v = self.fresh(&name, self.tan_ty(&ty));
                 let lam = Lambda {
                     params: rows.iter().map(|r| Param::new(*r)).collect(),
@@ -218,7 +208,9 @@ pub fn vector_seed_map(cx: &mut Ctx<'_>, stm: &Stm) -> Option<(Vec<Stm>, Stm)> {
         return None;
     }
     let k = s.w.to_size();
-    size_operand(k)?;
+    if k == Size::Any {
+        return None;
+    }
     let lam = &s.map;
     let ninputs = s.inputs.len();
     let inner = crate::soacs::lambda_binds(lam);
