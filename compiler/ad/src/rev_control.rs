@@ -144,30 +144,26 @@ impl Ctx<'_> {
             if pt.shape.contains(&ir::Size::Any) {
                 return Err(self.err("a loop whose parameters change size, inside vjp"));
             }
-            let mut fins = Vec::new();
-            match chain {
+            let cks = match chain {
                 Some(chain) if !pt.shape.is_empty() => {
-                    for ck in self.save_chain(out, chain, &pt, n, i64v, &mut saves)? {
-                        new_params.push((Param::unique(ck.param), ck.init.into()));
-                        results.push(Operand::Var(ck.result));
-                        finals.push(ck.last);
-                        fins.push(ck.last);
-                    }
+                    self.save_chain(out, chain, &pt, n, i64v, &mut saves)?
                 }
                 _ => {
-                    let (ck, ck0) = self.ckpt_array(out, &pt, n)?;
-                    new_params.push((Param::unique(ck), ck0.into()));
-                    let ck1 = self.fresh("ckpt", self.ty(ck));
+                    let ck = self.ckpt_with(out, &pt, n)?;
                     self.push(
                         &mut stms,
-                        vec![ck1],
-                        Exp::Update(ck, vec![DimIndex::Fix(i64v)], p.var.into()),
+                        vec![ck.result],
+                        Exp::Update(ck.param, vec![DimIndex::Fix(i64v)], p.var.into()),
                     );
-                    results.push(Operand::Var(ck1));
-                    let f = self.fresh("ckpt", self.ty(ck));
-                    finals.push(f);
-                    fins.push(f);
+                    vec![ck]
                 }
+            };
+            let mut fins = Vec::new();
+            for ck in cks {
+                new_params.push((Param::unique(ck.param), ck.init.into()));
+                results.push(Operand::Var(ck.result));
+                finals.push(ck.last);
+                fins.push(ck.last);
             }
             layout.push(fins);
         }
@@ -759,18 +755,16 @@ impl Ctx<'_> {
                 let mut t = self.ty(*v);
                 ir::walk::subst_type(&sub, &mut t);
                 ir::walk::subst_type(&inits, &mut t);
-                let (ck, ck0) = self.ckpt_array(out, &t, n)?;
-                new_params.push((Param::unique(ck), ck0.into()));
-                let ck1 = self.fresh("ckpt", self.ty(ck));
+                let ck = self.ckpt_with(out, &t, n)?;
                 self.push(
                     &mut body_stms,
-                    vec![ck1],
-                    Exp::Update(ck, vec![DimIndex::Fix(i)], (*v).into()),
+                    vec![ck.result],
+                    Exp::Update(ck.param, vec![DimIndex::Fix(i)], (*v).into()),
                 );
-                results.push(Operand::Var(ck1));
-                let f = self.fresh("ckpt", self.ty(ck));
-                finals.push(f);
-                fins.push(f);
+                new_params.push((Param::unique(ck.param), ck.init.into()));
+                results.push(Operand::Var(ck.result));
+                finals.push(ck.last);
+                fins.push(ck.last);
             }
         }
         Ok((body_stms, fins))

@@ -172,7 +172,8 @@ fn guarded_chain(body: &Body, p: VarId, result: &Operand) -> Option<Chain> {
     })
 }
 
-/// One checkpoint array of a chained parameter in the forward sweep: the
+/// One checkpoint array of a loop's forward sweep (of a chained parameter,
+/// see `Ctx::save_chain`, or any other, see `Ctx::ckpt_with`): the
 /// loop parameter, its initial value, the value the body returns for it
 /// and the variable bound to the loop's final value of it.
 pub struct ChainCkpt {
@@ -333,7 +334,7 @@ impl Ctx<'_> {
     /// A checkpoint array of `n` rows of type `t`: its empty initial value
     /// (appended to `out`), its loop parameter, and fresh variables for the
     /// body's result and the loop's.
-    fn ckpt_with(&mut self, out: &mut Vec<Stm>, t: &Type, n: ir::Size) -> R<ChainCkpt> {
+    pub(crate) fn ckpt_with(&mut self, out: &mut Vec<Stm>, t: &Type, n: ir::Size) -> R<ChainCkpt> {
         let (param, init) = self.ckpt_array(out, t, n)?;
         let result = self.fresh("ckpt", self.ty(param));
         let last = self.fresh("ckpt", self.ty(param));
