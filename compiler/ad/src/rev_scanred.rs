@@ -1064,14 +1064,15 @@ impl Ctx<'_> {
         } else {
             self.rev_reduce(&mut b, w, &csr, xp, &bops)
         };
-        let mut result = Vec::new();
-        if res.is_ok() {
+        let res = res.and_then(|res| {
+            let mut result = Vec::new();
             for v in &closure {
                 result.push(self.adj_or_zero(&mut b, *v)?);
             }
-        }
+            Ok((res, result))
+        });
         self.leave_scope(saved);
-        let res = res?;
+        let (res, mut result) = res?;
         let mut ret: Vec<Type> = closure.iter().map(|v| self.ty(*v)).collect();
         ret.extend(res.iter().map(|v| self.ty(*v)));
         result.extend(res.into_iter().map(Operand::Var));
