@@ -327,8 +327,10 @@ fn ba_args(n: usize, m: usize, p: usize) -> (Vec<Value>, Vec<Value>) {
     (primal, grad)
 }
 
-/// BA's vjp costs about 4.6 objectives, the same at both sizes (the
-/// target is 4).
+/// BA's vjp costs about 3.56 objectives, the same at both sizes (the
+/// target is 4): the return sweep runs the projection again and sweeps it
+/// back; the primal map before it, whose results the vjp does not return,
+/// is dead code.
 #[test]
 fn adbench_ba_vjp_cost() {
     let prog = compile(&ba_source());
@@ -342,7 +344,7 @@ fn adbench_ba_vjp_cost() {
             &grad,
         );
         println!("ba (n = {n}, m = {m}, p = {p}): vjp/objective = {r:.2}");
-        assert!(r <= 4.6, "ba (n = {n}, m = {m}, p = {p}): ratio {r:.2}");
+        assert!(r <= 3.65, "ba (n = {n}, m = {m}, p = {p}): ratio {r:.2}");
     }
 }
 

@@ -5,6 +5,8 @@
 //! - [`inline`]: the inliner.
 //! - [`fusion`]: producer–consumer and sibling fusion of SOACs.
 //! - [`acc_to_red`]: accumulator updates invariant to a map become reductions.
+//! - [`dead_maps`]: dead maps kept alive only by their assertions become those
+//!   assertions (run with dead-code elimination).
 //! - [`structure`]: counts of the constructs of a program, for tests.
 //! - [`pipelines`]: every pass by name, and the standard pipelines.
 //!
@@ -13,6 +15,7 @@
 //! on the tests) and its validity (checked by the IR verifier after each pass).
 
 pub mod acc_to_red;
+pub mod dead_maps;
 pub mod fusion;
 pub mod inline;
 pub mod pipelines;

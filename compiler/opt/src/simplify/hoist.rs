@@ -267,7 +267,7 @@ impl Hoister<'_> {
 
 /// True for an assertion, or an `if` without results whose branches hold
 /// only such statements.
-fn only_asserts(stm: &Stm) -> bool {
+pub(crate) fn only_asserts(stm: &Stm) -> bool {
     match &stm.exp {
         Exp::Assert { .. } => true,
         Exp::If {

@@ -72,6 +72,8 @@
 //! the `while` condition), unused `if` results, unused `screma` map results
 //! (not accumulators), scans and reductions none of whose results is used,
 //! and `screma` inputs whose lambda parameter is unused.
+//! A dead `screma` whose only effects are assertions on values bound
+//! outside it becomes those assertions ([`crate::dead_maps`]).
 //!
 //! **Hoisting** ([`hoist`]): loop-invariant statements move out of loop
 //! bodies and out of the map lambdas of `screma`, `hist` and `scatter`;
@@ -207,6 +209,7 @@ pub fn simplify_function(fun: &mut ir::Function, uniq: &UniqueParams, cfg: Confi
             let mut body = std::mem::take(&mut fun.body);
             changed |= dce::dce_body(fun, &mut body);
             fun.body = body;
+            changed |= crate::dead_maps::lift_asserts(fun);
         }
         if cfg.hoist {
             let consumed = consumed_vars(fun, uniq);
