@@ -13,12 +13,12 @@
 //! entry bug : i32                                -- a panic, as a code-generator bug would
 //! ```
 
-use fut_runtime_multicore::{Context, EntryPoint, Error, Program, TypeDesc};
+use fut_runtime_multicore::{Context, EntryPoint, Error, ExtType, Program, TypeDesc};
 use rayon::prelude::*;
 use values::{Data, PrimType, Value};
 
-const fn ty(rank: usize, elem: PrimType, unique: bool) -> TypeDesc {
-    TypeDesc { rank, elem, unique }
+const fn ty(rank: usize, elem: PrimType, unique: bool) -> ExtType {
+    ExtType::Value(TypeDesc { rank, elem, unique })
 }
 
 fn sum(ctx: &Context, args: Vec<Value>) -> Result<Vec<Value>, Error> {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use values::Value;
 
 use crate::context::Context;
-use crate::entry::EntryPoint;
+use crate::entry::{EntryPoint, ExtValue};
 
 /// Where the panic hook leaves the location of the last panic, so that the
 /// error for it can name the place in the runtime or generated code.
@@ -36,15 +36,20 @@ fn payload_text(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "unknown panic".into())
 }
 
-/// Runs `entry` on `args` in the context's thread pool, returning its results
-/// and the time the call took.
-/// A run-time error of the program, a panic, or results that do not match
-/// the entry's declared types give the message for the user.
+/// Runs `entry` on `args` (one value per parameter) in the context's
+/// thread pool, returning its results (one per declared result) and the
+/// time the call took. A run-time error of the program, a panic, or results
+/// that do not match the entry's declared types give the message for the
+/// user.
 pub fn call(
     ctx: &Context,
     entry: &EntryPoint,
-    args: Vec<Value>,
-) -> Result<(Vec<Value>, Duration), String> {
+    args: Vec<ExtValue>,
+) -> Result<(Vec<ExtValue>, Duration), String> {
+    let args: Vec<Value> = args
+        .into_iter()
+        .flat_map(ExtValue::into_components)
+        .collect();
     let start = Instant::now();
     // The call runs in the context's pool, so that rayon's parallel iterators
     // in generated code use its threads (`--num-threads`) whether or not the
@@ -69,24 +74,31 @@ pub fn call(
         }
     };
     check_results(entry, &results)?;
-    Ok((results, time))
+    let mut it = results.into_iter();
+    let grouped = entry
+        .results
+        .iter()
+        .map(|t| ExtValue::from_components(t, &mut it))
+        .collect();
+    Ok((grouped, time))
 }
 
 /// Checks that an entry returned as many values as it declares, of the
 /// declared types.
 fn check_results(entry: &EntryPoint, results: &[Value]) -> Result<(), String> {
-    if results.len() != entry.results.len() {
+    let declared = entry.result_components();
+    if results.len() != declared.len() {
         return Err(format!(
-            "internal error: entry point `{}` returned {} values, but declares {} results",
+            "internal error: entry point `{}` returned {} values, but declares {} result components",
             entry.name,
             results.len(),
-            entry.results.len()
+            declared.len()
         ));
     }
-    for (i, (v, t)) in results.iter().zip(entry.results).enumerate() {
+    for (i, (v, t)) in results.iter().zip(&declared).enumerate() {
         if !t.matches(v) {
             return Err(format!(
-                "internal error: result {} of entry point `{}` has type {}, but is declared {t}",
+                "internal error: result component {} of entry point `{}` has type {}, but is declared {t}",
                 i + 1,
                 entry.name,
                 v.value_type().ranked()

@@ -1,17 +1,25 @@
 //! The contract between generated programs and the runtime.
 //!
 //! A generated program describes itself as a [`Program`]: a name and its
-//! [`EntryPoint`]s, each with the [`TypeDesc`]s of its parameters and
-//! results and a `run` function. The runtime reads arguments at the
-//! parameter types, moves them into `run`, and writes what it returns; a
-//! run-time error of the program comes back as an [`Error`].
+//! [`EntryPoint`]s, each with the [`ExtType`]s of its parameters and
+//! results and a `run` function. A parameter or result is either a scalar
+//! or an array of a primitive type ([`TypeDesc`]), or an *opaque* value
+//! ([`OpaqueType`]): a tuple, a record, or a value of a sum or abstract
+//! type, named as the program writes its type (`(f64, i32)`,
+//! `{a: f64, b: []i64}`), which callers handle as a whole. `run` takes
+//! and returns the flat *components* of the values: each transparent
+//! value as itself, each opaque one as its scalars and arrays in order
+//! (tuples by position, records by field name). The runtime reads
+//! arguments at the parameter types, moves them into `run`, and writes
+//! what it returns; a run-time error of the program comes back as an
+//! [`Error`].
 
 use values::{PrimType, RankedType, Value};
 
 pub use crate::cli::main;
 pub use crate::context::Context;
 
-/// A parameter or result type of an entry point.
+/// A scalar or array type of an entry point, or a component of an opaque one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TypeDesc {
     /// The number of array dimensions (0 for a scalar).
@@ -41,20 +49,192 @@ impl std::fmt::Display for TypeDesc {
     }
 }
 
+/// An opaque type: a tuple, record, sum or abstract type of the program.
+#[derive(Debug)]
+pub struct OpaqueType {
+    /// The type's name: its type as the program writes it, without sizes
+    /// (`(f64, i32)`, `{a: f64, b: []i64}`, `m.t`).
+    pub name: &'static str,
+    /// The scalars and arrays a value of the type is made of, in order.
+    pub components: &'static [TypeDesc],
+    /// The fields of a record or tuple type (a tuple's are `0`, `1`, …),
+    /// in the order of [`OpaqueType::components`]; `None` for other types.
+    pub fields: Option<&'static [Field]>,
+}
+
+impl OpaqueType {
+    /// The kind the server's `kind` command prints: `record` or `opaque`.
+    pub fn kind(&self) -> &'static str {
+        if self.fields.is_some() {
+            "record"
+        } else {
+            "opaque"
+        }
+    }
+
+    /// The field called `name`, with the range of its components.
+    pub fn field(&self, name: &str) -> Option<(&'static Field, std::ops::Range<usize>)> {
+        let mut at = 0;
+        for f in self.fields? {
+            let n = f.ty.num_components();
+            if f.name == name {
+                return Some((f, at..at + n));
+            }
+            at += n;
+        }
+        None
+    }
+}
+
+/// One field of a record (or tuple) type.
+#[derive(Debug)]
+pub struct Field {
+    /// The field's name (a tuple's fields are `0`, `1`, …).
+    pub name: &'static str,
+    /// Its type.
+    pub ty: ExtType,
+}
+
+/// The type of an entry point's parameter or result, or of a record field.
+#[derive(Clone, Copy, Debug)]
+pub enum ExtType {
+    /// A scalar or an array of primitives.
+    Value(TypeDesc),
+    /// An opaque value, and whether it is unique (consumed as a parameter).
+    Opaque(&'static OpaqueType, bool),
+}
+
+impl ExtType {
+    /// The type's name, without uniqueness: `[]f64`, or the opaque type's.
+    pub fn name(&self) -> String {
+        match self {
+            ExtType::Value(t) => t.to_string(),
+            ExtType::Opaque(o, _) => o.name.to_string(),
+        }
+    }
+
+    /// Whether the parameter is consumed (or the result unique).
+    pub fn unique(&self) -> bool {
+        match self {
+            ExtType::Value(t) => t.unique,
+            ExtType::Opaque(_, u) => *u,
+        }
+    }
+
+    /// The opaque type, if it is one.
+    pub fn opaque(&self) -> Option<&'static OpaqueType> {
+        match self {
+            ExtType::Value(_) => None,
+            ExtType::Opaque(o, _) => Some(o),
+        }
+    }
+
+    /// How many components a value of the type has.
+    pub fn num_components(&self) -> usize {
+        match self {
+            ExtType::Value(_) => 1,
+            ExtType::Opaque(o, _) => o.components.len(),
+        }
+    }
+
+    /// The components' types; those of a unique opaque parameter are
+    /// unique where they are arrays.
+    pub fn components(&self) -> Vec<TypeDesc> {
+        match self {
+            ExtType::Value(t) => vec![*t],
+            ExtType::Opaque(o, unique) => o
+                .components
+                .iter()
+                .map(|c| TypeDesc {
+                    unique: *unique && c.rank > 0,
+                    ..*c
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A value of an entry point's parameter or result type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExtValue {
+    /// A scalar or an array of primitives.
+    Value(Value),
+    /// A value of an opaque type: its components, in order.
+    Opaque(&'static OpaqueType, Vec<Value>),
+}
+
+impl PartialEq for OpaqueType {
+    /// Opaque types are the same when their names are.
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl ExtValue {
+    /// The name of the value's type, as [`ExtType::name`] gives it.
+    pub fn type_name(&self) -> String {
+        match self {
+            ExtValue::Value(v) => v.value_type().ranked().to_string(),
+            ExtValue::Opaque(o, _) => o.name.to_string(),
+        }
+    }
+
+    /// Whether the value has type `t` (uniqueness aside).
+    pub fn has_type(&self, t: &ExtType) -> bool {
+        match (self, t) {
+            (ExtValue::Value(v), ExtType::Value(d)) => d.matches(v),
+            (ExtValue::Opaque(o, _), ExtType::Opaque(p, _)) => o.name == p.name,
+            _ => false,
+        }
+    }
+
+    /// The components, in order.
+    pub fn into_components(self) -> Vec<Value> {
+        match self {
+            ExtValue::Value(v) => vec![v],
+            ExtValue::Opaque(_, cs) => cs,
+        }
+    }
+
+    /// Takes values of type `t` from the front of `components`.
+    pub fn from_components(t: &ExtType, components: &mut impl Iterator<Item = Value>) -> ExtValue {
+        match t {
+            ExtType::Value(_) => ExtValue::Value(components.next().unwrap_or(Value::scalar(false))),
+            ExtType::Opaque(o, _) => {
+                ExtValue::Opaque(o, components.take(o.components.len()).collect())
+            }
+        }
+    }
+}
+
 /// One entry point of a generated program.
 #[derive(Clone, Copy)]
 pub struct EntryPoint {
     /// The entry's name, as `-e NAME` and the server's `call` use it.
     pub name: &'static str,
     /// The types of its parameters, in order.
-    pub params: &'static [TypeDesc],
-    /// The types of its results, in order (a tuple result is flattened).
-    pub results: &'static [TypeDesc],
-    /// Runs the entry on arguments of the parameters' types. Arguments are
+    pub params: &'static [ExtType],
+    /// The types of its results, in order (a tuple result is one result
+    /// per component).
+    pub results: &'static [ExtType],
+    /// Runs the entry on the components of arguments of the parameters'
+    /// types and returns the components of its results. Arguments are
     /// moved in (their buffers may be reused in place); an `Err` is a
     /// run-time error of the program (failed bounds check, assertion, size
     /// mismatch) whose message names the source location.
     pub run: fn(&Context, Vec<Value>) -> Result<Vec<Value>, Error>,
+}
+
+impl EntryPoint {
+    /// The types of the components `run` takes.
+    pub fn param_components(&self) -> Vec<TypeDesc> {
+        self.params.iter().flat_map(|t| t.components()).collect()
+    }
+
+    /// The types of the components `run` returns.
+    pub fn result_components(&self) -> Vec<TypeDesc> {
+        self.results.iter().flat_map(|t| t.components()).collect()
+    }
 }
 
 /// A generated program: its entry points.
@@ -70,6 +250,36 @@ impl Program {
     /// The entry point called `name`.
     pub fn entry(&self, name: &str) -> Option<&'static EntryPoint> {
         self.entries.iter().find(|e| e.name == name)
+    }
+
+    /// Every opaque type of the entry points' parameters and results and
+    /// of their fields, each once, in order of first appearance.
+    pub fn opaque_types(&self) -> Vec<&'static OpaqueType> {
+        fn add(t: &'static OpaqueType, out: &mut Vec<&'static OpaqueType>) {
+            if out.iter().any(|o| o.name == t.name) {
+                return;
+            }
+            out.push(t);
+            for f in t.fields.unwrap_or_default() {
+                if let ExtType::Opaque(o, _) = f.ty {
+                    add(o, out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for e in self.entries {
+            for t in e.params.iter().chain(e.results) {
+                if let ExtType::Opaque(o, _) = t {
+                    add(o, &mut out);
+                }
+            }
+        }
+        out
+    }
+
+    /// The opaque type called `name`.
+    pub fn opaque_type(&self, name: &str) -> Option<&'static OpaqueType> {
+        self.opaque_types().into_iter().find(|o| o.name == name)
     }
 
     /// The message for an entry point that does not exist, listing those that do.

@@ -3,64 +3,79 @@
 
 use std::io::{Read, Write};
 
-use values::{Reader, Value};
+use values::Reader;
 
 use crate::call::call;
 use crate::context::Context;
-use crate::entry::{EntryPoint, Program};
+use crate::entry::{EntryPoint, ExtType, ExtValue, Program};
 use crate::options::Options;
 
-fn signature(entry: &EntryPoint) -> String {
-    let ps: Vec<String> = entry.params.iter().map(|t| t.to_string()).collect();
+fn signature(types: impl Iterator<Item = String>) -> String {
+    let ps: Vec<String> = types.collect();
     format!("({})", ps.join(", "))
 }
 
 fn arguments_phrase(entry: &EntryPoint) -> String {
     let n = entry.params.len();
-    format!(
+    let mut s = format!(
         "entry point `{}` takes {n} argument{} {}",
         entry.name,
         if n == 1 { "" } else { "s" },
-        signature(entry)
-    )
+        signature(entry.params.iter().map(ExtType::name))
+    );
+    let comps = entry.param_components();
+    if comps.len() != n {
+        s.push_str(&format!(
+            ", given as {} values {}",
+            comps.len(),
+            signature(comps.iter().map(|t| t.to_string()))
+        ));
+    }
+    s
 }
 
 /// Reads an entry's arguments (text and binary values mixed), each at its
-/// parameter's type; errors name the entry, the parameter and the place.
-pub fn read_arguments<R: Read>(entry: &EntryPoint, input: R) -> Result<Vec<Value>, String> {
+/// parameter's type; an opaque parameter (a tuple or record) is read as its
+/// components, in order. Errors name the entry, the parameter (and the
+/// component) and the place.
+pub fn read_arguments<R: Read>(entry: &EntryPoint, input: R) -> Result<Vec<ExtValue>, String> {
     let mut reader = Reader::new(input);
     let mut args = Vec::with_capacity(entry.params.len());
+    let mut read = 0;
     for (i, t) in entry.params.iter().enumerate() {
-        match reader.at_end() {
-            Ok(true) => {
-                return Err(format!(
-                    "{}, but the input has only {i}",
-                    arguments_phrase(entry)
-                ));
-            }
-            Ok(false) => {}
-            Err(e) => {
-                return Err(format!(
-                    "entry point `{}`, parameter {} of type {t}: invalid input at {}: {}",
-                    entry.name,
+        let comps = t.components();
+        let mut values = Vec::with_capacity(comps.len());
+        for (j, c) in comps.iter().enumerate() {
+            let what = match t {
+                ExtType::Value(_) => format!("parameter {} of type {c}", i + 1),
+                ExtType::Opaque(o, _) => format!(
+                    "parameter {} of type {}, component {} of type {c}",
                     i + 1,
-                    e.position,
-                    e.message
-                ));
+                    o.name,
+                    j + 1
+                ),
+            };
+            let bad = |e: values::ReadError| {
+                format!(
+                    "entry point `{}`, {what}: invalid input at {}: {}",
+                    entry.name, e.position, e.message
+                )
+            };
+            match reader.at_end() {
+                Ok(true) => {
+                    return Err(format!(
+                        "{}, but the input has only {read}",
+                        arguments_phrase(entry)
+                    ));
+                }
+                Ok(false) => {}
+                Err(e) => return Err(bad(e)),
             }
+            values.push(reader.read_value(&c.ranked()).map_err(bad)?);
+            read += 1;
         }
-        match reader.read_value(&t.ranked()) {
-            Ok(v) => args.push(v),
-            Err(e) => {
-                return Err(format!(
-                    "entry point `{}`, parameter {} of type {t}: invalid input at {}: {}",
-                    entry.name,
-                    i + 1,
-                    e.position,
-                    e.message
-                ));
-            }
-        }
+        let mut it = values.into_iter();
+        args.push(ExtValue::from_components(t, &mut it));
     }
     match reader.at_end() {
         Ok(true) => Ok(args),
@@ -75,13 +90,18 @@ pub fn read_arguments<R: Read>(entry: &EntryPoint, input: R) -> Result<Vec<Value
     }
 }
 
-/// Writes results, one per line: text, or the binary value format.
-pub fn write_results(results: &[Value], binary: bool, out: &mut dyn Write) -> std::io::Result<()> {
+/// Writes results, one per line: text, or the binary value format. A value
+/// of an opaque type is written as `#<opaque NAME>` in either format.
+pub fn write_results(
+    results: &[ExtValue],
+    binary: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     for v in results {
-        if binary {
-            values::write_binary(v, out)?;
-        } else {
-            writeln!(out, "{v}")?;
+        match v {
+            ExtValue::Opaque(o, _) => writeln!(out, "#<opaque {}>", o.name)?,
+            ExtValue::Value(v) if binary => values::write_binary(v, out)?,
+            ExtValue::Value(v) => writeln!(out, "{v}")?,
         }
     }
     out.flush()

@@ -4,7 +4,7 @@
 //! entry points) to [`main`]; this crate provides everything else:
 //!
 //! - [`entry`]: the contract between generated code and the runtime —
-//!   [`Program`], [`EntryPoint`], [`TypeDesc`], [`Error`].
+//!   [`Program`], [`EntryPoint`], [`TypeDesc`], [`OpaqueType`], [`Error`].
 //! - [`context`]: [`Context`], the rayon thread pool entries run in and the
 //!   profiler; [`profile`]: time per named segmented operation (`-P`).
 //! - [`arr`]: the arrays of generated code (shared buffers updated in place
@@ -42,4 +42,4 @@ pub mod typed;
 
 pub use cli::main;
 pub use context::Context;
-pub use entry::{EntryPoint, Error, Program, TypeDesc};
+pub use entry::{EntryPoint, Error, ExtType, ExtValue, Field, OpaqueType, Program, TypeDesc};

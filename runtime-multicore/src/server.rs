@@ -8,11 +8,20 @@
 //! values; `call` moves the arguments of unique (`*`) parameters out of
 //! their variables, which are then consumed and may only be freed.
 //!
+//! Values are transparent (scalars and arrays of primitives) or opaque
+//! (tuples, records and other types of the program, named as the program
+//! writes them, e.g. `{a: f64, b: []i64}`): opaque values come from entry
+//! points, from `new` (records and tuples, built from their fields), and
+//! from `restore`; `project` takes a field out of one. `store` writes an
+//! opaque value as its components in the binary value format, in order,
+//! which is what `restore` reads back.
+//!
 //! Commands: `call ENTRY OUT… IN…` (prints `runtime: MICROSECONDS`),
 //! `restore FILE VAR TYPE …`, `store FILE VAR…` (binary values),
 //! `free VAR…`, `rename OLD NEW`, `inputs ENTRY`, `outputs ENTRY`,
 //! `output ENTRY` (an entry with one result), `entry_points`, `types`,
 //! `type VAR`, `kind TYPE`, `rank TYPE`, `elemtype TYPE`, `shape VAR`,
+//! `fields TYPE`, `new VAR TYPE FIELD…`, `project TO FROM FIELD`,
 //! `clear`, `report` (the profile as JSON), `pause_profiling`, `unpause_profiling`,
 //! `tuning_params ENTRY` and `attributes ENTRY` (nothing to print), and
 //! `set_tuning_param` (no tuning parameters exist). End of input ends the
@@ -25,19 +34,19 @@ use values::{PrimType, RankedType, Reader, Value};
 
 use crate::call::call;
 use crate::context::Context;
-use crate::entry::{EntryPoint, Program, TypeDesc};
+use crate::entry::{EntryPoint, ExtType, ExtValue, OpaqueType, Program, TypeDesc};
 
-/// A variable of the server: a value, or the type of a consumed one.
+/// A variable of the server: a value, or the type name of a consumed one.
 enum Var {
-    Live(Value),
-    Consumed(RankedType),
+    Live(ExtValue),
+    Consumed(String),
 }
 
 impl Var {
-    fn ranked(&self) -> RankedType {
+    fn type_name(&self) -> String {
         match self {
-            Var::Live(v) => v.value_type().ranked(),
-            Var::Consumed(t) => *t,
+            Var::Live(v) => v.type_name(),
+            Var::Consumed(t) => t.clone(),
         }
     }
 }
@@ -89,8 +98,28 @@ pub fn parse_type(name: &str) -> Result<RankedType, String> {
         .ok_or_else(|| format!("unknown type `{name}`"))
 }
 
-fn type_line(t: &TypeDesc) -> String {
-    format!("{}{t}", if t.unique { "*" } else { "" })
+fn type_line(t: &ExtType) -> String {
+    format!("{}{}\n", if t.unique() { "*" } else { "" }, t.name())
+}
+
+/// A type the server knows: transparent, or an opaque type of the program.
+#[derive(Clone, Copy)]
+enum Known {
+    Value(RankedType),
+    Opaque(&'static OpaqueType),
+}
+
+impl Known {
+    fn ext(self) -> ExtType {
+        match self {
+            Known::Value(t) => ExtType::Value(TypeDesc {
+                rank: t.rank,
+                elem: t.prim,
+                unique: false,
+            }),
+            Known::Opaque(o) => ExtType::Opaque(o, false),
+        }
+    }
 }
 
 /// The state of a server: the program, its context and the variables.
@@ -152,18 +181,20 @@ impl<'a> Server<'a> {
             "store" => self.store(&args),
             "free" => self.free(&args),
             "rename" => self.rename(&args),
+            "new" => self.new_record(&args),
+            "project" => self.project(&args),
             "inputs" => {
                 let e = self.entry_arg(cmd, &args)?;
-                Ok(e.params.iter().map(|t| type_line(t) + "\n").collect())
+                Ok(e.params.iter().map(type_line).collect())
             }
             "outputs" => {
                 let e = self.entry_arg(cmd, &args)?;
-                Ok(e.results.iter().map(|t| type_line(t) + "\n").collect())
+                Ok(e.results.iter().map(type_line).collect())
             }
             "output" => {
                 let e = self.entry_arg(cmd, &args)?;
                 match e.results {
-                    [t] => Ok(type_line(t) + "\n"),
+                    [t] => Ok(type_line(t)),
                     rs => Err(format!(
                         "entry point `{}` has {} results; use `outputs`",
                         e.name,
@@ -182,45 +213,62 @@ impl<'a> Server<'a> {
             }
             "types" => {
                 expect_args(cmd, &args, 0)?;
-                let types: BTreeSet<String> = self
+                let mut types: BTreeSet<String> = self
                     .program
                     .entries
                     .iter()
                     .flat_map(|e| e.params.iter().chain(e.results))
-                    .map(|t| t.to_string())
+                    .map(ExtType::name)
                     .collect();
+                for o in self.program.opaque_types() {
+                    types.insert(o.name.to_string());
+                    for f in o.fields.unwrap_or_default() {
+                        types.insert(f.ty.name());
+                    }
+                }
                 Ok(types.into_iter().map(|t| t + "\n").collect())
             }
             "type" => {
                 expect_args(cmd, &args, 1)?;
-                Ok(format!("{}\n", self.var(args[0])?.ranked()))
+                Ok(format!("{}\n", self.var(args[0])?.type_name()))
             }
             "kind" => {
                 expect_args(cmd, &args, 1)?;
-                let t = parse_type(args[0])?;
-                Ok(if t.rank == 0 {
-                    "primitive\n"
-                } else {
-                    "array\n"
-                }
-                .into())
+                Ok(match self.known_type(args[0])? {
+                    Known::Value(t) if t.rank == 0 => "primitive\n".into(),
+                    Known::Value(_) => "array\n".into(),
+                    Known::Opaque(o) => format!("{}\n", o.kind()),
+                })
             }
             "rank" => {
                 expect_args(cmd, &args, 1)?;
-                Ok(format!("{}\n", parse_type(args[0])?.rank))
+                Ok(format!("{}\n", self.array_type(args[0])?.rank))
             }
             "elemtype" => {
                 expect_args(cmd, &args, 1)?;
-                let t = parse_type(args[0])?;
-                if t.rank == 0 {
-                    return Err(format!("`{}` is not an array type", args[0]));
-                }
+                let t = self.array_type(args[0])?;
                 Ok(format!("{}\n", RankedType::new(t.rank - 1, t.prim)))
             }
             "shape" => {
                 expect_args(cmd, &args, 1)?;
-                let v = self.live(args[0])?;
-                Ok(v.shape().iter().map(|d| format!("{d}\n")).collect())
+                match self.live(args[0])? {
+                    ExtValue::Value(v) if !v.shape().is_empty() => {
+                        Ok(v.shape().iter().map(|d| format!("{d}\n")).collect())
+                    }
+                    v => Err(format!(
+                        "variable `{}` has type {}, which is not an array type",
+                        args[0],
+                        v.type_name()
+                    )),
+                }
+            }
+            "fields" => {
+                expect_args(cmd, &args, 1)?;
+                let (_, fields) = self.record_type(args[0])?;
+                Ok(fields
+                    .iter()
+                    .map(|f| format!("{} {}\n", f.name, f.ty.name()))
+                    .collect())
             }
             "clear" => {
                 expect_args(cmd, &args, 0)?;
@@ -256,6 +304,50 @@ impl<'a> Server<'a> {
         }
     }
 
+    /// The type called `name`: an array or primitive type, or an opaque
+    /// type of the program's entry points.
+    fn known_type(&self, name: &str) -> Result<Known, String> {
+        if let Some(o) = self.program.opaque_type(name) {
+            return Ok(Known::Opaque(o));
+        }
+        parse_type(name).map(Known::Value).map_err(|_| {
+            let opaque: Vec<String> = self
+                .program
+                .opaque_types()
+                .iter()
+                .map(|o| o.name.to_string())
+                .collect();
+            if opaque.is_empty() {
+                format!("unknown type `{name}`")
+            } else {
+                format!(
+                    "unknown type `{name}`; the program's opaque types are: {}",
+                    opaque.join(", ")
+                )
+            }
+        })
+    }
+
+    fn array_type(&self, name: &str) -> Result<RankedType, String> {
+        match self.known_type(name)? {
+            Known::Value(t) if t.rank > 0 => Ok(t),
+            _ => Err(format!("`{name}` is not an array type")),
+        }
+    }
+
+    fn record_type(
+        &self,
+        name: &str,
+    ) -> Result<(&'static OpaqueType, &'static [crate::entry::Field]), String> {
+        match self.known_type(name)? {
+            Known::Opaque(o) => match o.fields {
+                Some(fs) => Ok((o, fs)),
+                None => Err(format!("`{name}` is not a record type")),
+            },
+            Known::Value(_) => Err(format!("`{name}` is not a record type")),
+        }
+    }
+
     fn entry_arg(&self, cmd: &str, args: &[&str]) -> Result<&'static EntryPoint, String> {
         expect_args(cmd, args, 1)?;
         self.program
@@ -269,7 +361,7 @@ impl<'a> Server<'a> {
             .ok_or_else(|| format!("unknown variable `{name}`"))
     }
 
-    fn live(&self, name: &str) -> Result<&Value, String> {
+    fn live(&self, name: &str) -> Result<&ExtValue, String> {
         match self.var(name)? {
             Var::Live(v) => Ok(v),
             Var::Consumed(_) => Err(format!(
@@ -308,14 +400,16 @@ impl<'a> Server<'a> {
         let (outs, ins) = rest.split_at(nout);
         self.fresh(outs)?;
         for (i, (v, t)) in ins.iter().zip(entry.params).enumerate() {
-            let vt = self.live(v)?.value_type().ranked();
-            if vt != t.ranked() {
+            let val = self.live(v)?;
+            if !val.has_type(t) {
                 return Err(format!(
-                    "call {name}: parameter {} has type {t}, but variable `{v}` has type {vt}",
-                    i + 1
+                    "call {name}: parameter {} has type {}, but variable `{v}` has type {}",
+                    i + 1,
+                    t.name(),
+                    val.type_name()
                 ));
             }
-            if t.unique && ins[..i].contains(v) {
+            if t.unique() && ins[..i].contains(v) {
                 return Err(format!(
                     "call {name}: variable `{v}` is passed more than once and consumed"
                 ));
@@ -323,25 +417,25 @@ impl<'a> Server<'a> {
         }
         // Arguments for parameters that do not consume are copies; those
         // for unique parameters are moved out, leaving the variable consumed.
-        let mut values: Vec<Option<Value>> = ins
+        let mut values: Vec<Option<ExtValue>> = ins
             .iter()
             .zip(entry.params)
             .map(|(v, t)| match self.vars.get(*v) {
-                Some(Var::Live(x)) if !t.unique => Some(x.clone()),
+                Some(Var::Live(x)) if !t.unique() => Some(x.clone()),
                 _ => None,
             })
             .collect();
         for (i, (v, t)) in ins.iter().zip(entry.params).enumerate() {
-            if t.unique
+            if t.unique()
                 && let Some(var) = self.vars.get_mut(*v)
             {
-                let taken = std::mem::replace(var, Var::Consumed(t.ranked()));
+                let taken = std::mem::replace(var, Var::Consumed(t.name()));
                 if let Var::Live(x) = taken {
                     values[i] = Some(x);
                 }
             }
         }
-        let values: Vec<Value> = values.into_iter().flatten().collect();
+        let values: Vec<ExtValue> = values.into_iter().flatten().collect();
         let (results, time) = call(self.ctx, entry, values)?;
         for (o, v) in outs.iter().zip(results) {
             self.vars.insert(o.to_string(), Var::Live(v));
@@ -362,19 +456,45 @@ impl<'a> Server<'a> {
             .iter()
             .skip(1)
             .step_by(2)
-            .map(|t| parse_type(t))
+            .map(|t| self.known_type(t).map(Known::ext))
             .collect::<Result<Vec<_>, _>>()?;
         let f = std::fs::File::open(file).map_err(|e| format!("cannot open {file}: {e}"))?;
         let mut reader = Reader::new(f);
         let mut got = Vec::with_capacity(names.len());
         for (n, t) in names.iter().zip(&types) {
-            let v = reader.read_value(t).map_err(|e| {
-                format!(
-                    "restore {file}: variable `{n}` of type {t}: invalid input at {}: {}",
+            let mut comps = Vec::new();
+            for (j, c) in t.components().iter().enumerate() {
+                let v = reader.read_value(&c.ranked()).map_err(|e| {
+                    let part = match t {
+                        ExtType::Value(_) => String::new(),
+                        ExtType::Opaque(..) => format!(", component {} of type {c}", j + 1),
+                    };
+                    format!(
+                        "restore {file}: variable `{n}` of type {}{part}: invalid input at {}: {}",
+                        t.name(),
+                        e.position,
+                        e.message
+                    )
+                })?;
+                comps.push(v);
+            }
+            got.push(ExtValue::from_components(t, &mut comps.into_iter()));
+        }
+        match reader.at_end() {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err(format!(
+                    "restore {file}: expected the end of the file after {} value{}",
+                    names.len(),
+                    if names.len() == 1 { "" } else { "s" }
+                ));
+            }
+            Err(e) => {
+                return Err(format!(
+                    "restore {file}: invalid input after the last value at {}: {}",
                     e.position, e.message
-                )
-            })?;
-            got.push(v);
+                ));
+            }
         }
         for (n, v) in names.iter().zip(got) {
             self.vars.insert(n.to_string(), Var::Live(v));
@@ -388,10 +508,82 @@ impl<'a> Server<'a> {
         };
         let mut bytes = Vec::new();
         for n in names {
-            values::write_binary(self.live(n)?, &mut bytes)
-                .map_err(|e| format!("store: cannot encode `{n}`: {e}"))?;
+            let comps: Vec<&Value> = match self.live(n)? {
+                ExtValue::Value(v) => vec![v],
+                ExtValue::Opaque(_, cs) => cs.iter().collect(),
+            };
+            for v in comps {
+                values::write_binary(v, &mut bytes)
+                    .map_err(|e| format!("store: cannot encode `{n}`: {e}"))?;
+            }
         }
         std::fs::write(file, bytes).map_err(|e| format!("cannot write {file}: {e}"))?;
+        Ok(String::new())
+    }
+
+    /// `new VAR TYPE FIELD…`: a record (or tuple) from its fields' values,
+    /// given in the order `fields` lists them.
+    fn new_record(&mut self, args: &[&str]) -> Result<String, String> {
+        let [to, type_name, values @ ..] = args else {
+            return Err("new: expected a variable, a record type and its fields' variables".into());
+        };
+        self.fresh(&[to])?;
+        let (o, fields) = self.record_type(type_name)?;
+        if values.len() != fields.len() {
+            return Err(format!(
+                "new: type {type_name} has {} field{}, but {} variable{} given",
+                fields.len(),
+                if fields.len() == 1 { "" } else { "s" },
+                values.len(),
+                if values.len() == 1 { " is" } else { "s are" }
+            ));
+        }
+        let mut comps = Vec::with_capacity(o.components.len());
+        for (f, v) in fields.iter().zip(values) {
+            let val = self.live(v)?;
+            if !val.has_type(&f.ty) {
+                return Err(format!(
+                    "new: field `{}` of {type_name} has type {}, but variable `{v}` has type {}",
+                    f.name,
+                    f.ty.name(),
+                    val.type_name()
+                ));
+            }
+            comps.extend(val.clone().into_components());
+        }
+        self.vars
+            .insert(to.to_string(), Var::Live(ExtValue::Opaque(o, comps)));
+        Ok(String::new())
+    }
+
+    /// `project TO FROM FIELD`: a field of a record (or tuple) variable.
+    fn project(&mut self, args: &[&str]) -> Result<String, String> {
+        expect_args("project", args, 3)?;
+        let (to, from, field) = (args[0], args[1], args[2]);
+        self.fresh(&[to])?;
+        let ExtValue::Opaque(o, comps) = self.live(from)? else {
+            return Err(format!(
+                "project: variable `{from}` has type {}, which is not a record type",
+                self.live(from)?.type_name()
+            ));
+        };
+        let Some(fields) = o.fields else {
+            return Err(format!(
+                "project: variable `{from}` has type {}, which is not a record type",
+                o.name
+            ));
+        };
+        let Some((f, range)) = o.field(field) else {
+            let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
+            return Err(format!(
+                "project: type {} has no field `{field}`; its fields are: {}",
+                o.name,
+                names.join(", ")
+            ));
+        };
+        let mut it = comps[range].iter().cloned();
+        let v = ExtValue::from_components(&f.ty, &mut it);
+        self.vars.insert(to.to_string(), Var::Live(v));
         Ok(String::new())
     }
 
@@ -454,6 +646,133 @@ mod tests {
              %%% FAILURE\nempty command\n%%% OK\n\
              %%% OK\n"
         );
+    }
+
+    const F64: TypeDesc = TypeDesc {
+        rank: 0,
+        elem: PrimType::F64,
+        unique: false,
+    };
+    const VEC: TypeDesc = TypeDesc {
+        rank: 1,
+        elem: PrimType::I64,
+        unique: false,
+    };
+    static PAIR: OpaqueType = OpaqueType {
+        name: "(f64, f64)",
+        components: &[F64, F64],
+        fields: Some(&[
+            crate::entry::Field {
+                name: "0",
+                ty: ExtType::Value(F64),
+            },
+            crate::entry::Field {
+                name: "1",
+                ty: ExtType::Value(F64),
+            },
+        ]),
+    };
+    static REC: OpaqueType = OpaqueType {
+        name: "{p: (f64, f64), xs: []i64}",
+        components: &[F64, F64, VEC],
+        fields: Some(&[
+            crate::entry::Field {
+                name: "p",
+                ty: ExtType::Opaque(&PAIR, false),
+            },
+            crate::entry::Field {
+                name: "xs",
+                ty: ExtType::Value(VEC),
+            },
+        ]),
+    };
+    static ABS: OpaqueType = OpaqueType {
+        name: "m.t",
+        components: &[F64],
+        fields: None,
+    };
+
+    /// `first r`: the first element of `r.xs` plus `r.p.1`, and `r` again.
+    fn first(_: &Context, args: Vec<Value>) -> Result<Vec<Value>, crate::entry::Error> {
+        let y = args[1].as_scalar().and_then(|p| p.as_f64()).unwrap_or(0.0);
+        let x = args[2].data().get(0).and_then(|p| p.as_i128()).unwrap_or(0) as f64;
+        let mut out = vec![Value::scalar(x + y)];
+        out.extend(args);
+        Ok(out)
+    }
+
+    fn unit(_: &Context, _: Vec<Value>) -> Result<Vec<Value>, crate::entry::Error> {
+        Ok(vec![Value::scalar(1.5f64)])
+    }
+
+    static PROGRAM: Program = Program {
+        name: "t",
+        entries: &[
+            EntryPoint {
+                name: "first",
+                params: &[ExtType::Opaque(&REC, false)],
+                results: &[ExtType::Value(F64), ExtType::Opaque(&REC, false)],
+                run: first,
+            },
+            EntryPoint {
+                name: "abs",
+                params: &[],
+                results: &[ExtType::Opaque(&ABS, false)],
+                run: unit,
+            },
+        ],
+    };
+
+    #[test]
+    fn records_are_built_projected_and_passed_whole() {
+        let ctx = Context::new(Some(1), false).unwrap();
+        let mut s = Server::new(&PROGRAM, &ctx);
+        let dir = std::env::temp_dir().join(format!("fut-server-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("in.txt");
+        std::fs::write(&file, "1.0 2.0 [7i64, 8i64]").unwrap();
+        let file = file.display().to_string();
+        let mut ok = |line: &str| s.command(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(ok("inputs first"), "{p: (f64, f64), xs: []i64}\n");
+        assert_eq!(ok("kind m.t"), "opaque\n");
+        assert_eq!(ok("kind \"(f64, f64)\""), "record\n");
+        assert_eq!(
+            ok("fields \"{p: (f64, f64), xs: []i64}\""),
+            "p (f64, f64)\nxs []i64\n"
+        );
+        assert_eq!(
+            ok("types"),
+            "(f64, f64)\n[]i64\nf64\nm.t\n{p: (f64, f64), xs: []i64}\n"
+        );
+        ok(&format!("restore {file} a f64 b f64 xs []i64"));
+        ok("new p \"(f64, f64)\" a b");
+        ok("new r \"{p: (f64, f64), xs: []i64}\" p xs");
+        assert!(ok("call first y r2 r").starts_with("runtime: "));
+        ok("project p2 r2 p");
+        ok("project b2 p2 1");
+        assert_eq!(ok("type p2"), "(f64, f64)\n");
+        let out = dir.join("out.bin");
+        ok(&format!("store {} y b2 r2", out.display()));
+        let vs = values::read_values(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!(
+            vs,
+            vec![
+                Value::scalar(9.0f64),
+                Value::scalar(2.0f64),
+                Value::scalar(1.0f64),
+                Value::scalar(2.0f64),
+                Value::vector(vec![7i64, 8]),
+            ]
+        );
+        ok("call abs t");
+        assert_eq!(ok("type t"), "m.t\n");
+        let mut fails = |line: &str| s.command(line).unwrap_err();
+        assert!(fails("fields m.t").contains("`m.t` is not a record type"));
+        assert!(fails("project q t x").contains("m.t, which is not a record type"));
+        assert!(fails("project q r zz").contains("its fields are: p, xs"));
+        assert!(fails("new q \"(f64, f64)\" a xs").contains("field `1`"));
+        assert!(fails("call first z z2 p").contains("but variable `p` has type (f64, f64)"));
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

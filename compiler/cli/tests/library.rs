@@ -170,9 +170,9 @@ fn a_rust_program_calls_every_entry_point_of_a_generated_library() {
     assert_eq!(lines, expected, "{stdout}");
 }
 
-/// Standalone executables take a tuple or record parameter as its
-/// components (records in field-name order) and write each component of
-/// the results on a line of its own; the server lists the components.
+/// Standalone executables read a tuple or record parameter as its
+/// components (records in field-name order) and write each component of a
+/// tuple result on a line of its own; the server lists the opaque types.
 #[test]
 fn executables_take_tuple_and_record_parameters_as_their_components() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -194,12 +194,12 @@ fn executables_take_tuple_and_record_parameters_as_their_components() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         text(&o.stderr),
-        "Error: entry point `combine` takes 4 arguments (f64, i32, f64, []i64), but the input has only 3\n"
+        "Error: entry point `combine` takes 2 arguments ((f64, i32), {a: f64, b: []i64}), given as 4 values (f64, i32, f64, []i64), but the input has only 3\n"
     );
     let o = run(&["--server"], "inputs combine\noutputs row_sums\n");
     assert_eq!(
         text(&o.stdout),
-        "%%% OK\nf64\ni32\nf64\n[]i64\n%%% OK\n[]i32\ni32\n%%% OK\n"
+        "%%% OK\n(f64, i32)\n{a: f64, b: []i64}\n%%% OK\n[]i32\ni32\n%%% OK\n"
     );
 }
 

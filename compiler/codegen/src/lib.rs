@@ -17,14 +17,19 @@
 //! a segmented operation runs on chunks of its iteration space in parallel
 //! (`soac`); everything nested inside runs as sequential loops.
 //!
-//! Where this departs from DESIGN.md: there is no separate imperative IR
-//! with explicit allocations yet; the emitter writes Rust directly from the
-//! core IR, and the runtime's arrays (shared buffers with copy-on-write
-//! updates) stand in for memory planning.
+//! Where this departs from DESIGN.md: the imperative IR with explicit
+//! allocations exists ([`imp`]: lowering, interpreter, printer, tested on the
+//! whole corpus), but the emitter does not consume it yet: it writes Rust
+//! directly from the core IR, and the runtime's arrays (shared buffers with
+//! copy-on-write updates) stand in for memory planning. Switching the
+//! emitter to [`imp`] makes the memory rules of `docs/imperative.md` hold
+//! in generated code.
 
 pub mod cost;
 pub mod emit;
+pub mod imp;
 pub mod library;
+pub mod opaque;
 pub mod rows;
 pub mod runtime_sources;
 pub mod scalar;
@@ -173,14 +178,6 @@ fn arg_conversion(t: &Type) -> String {
     }
 }
 
-fn type_desc(t: &Type, unique: bool) -> String {
-    format!(
-        "fut_runtime_multicore::TypeDesc {{ rank: {}, elem: values::PrimType::{:?}, unique: {unique} }}",
-        t.rank(),
-        t.elem
-    )
-}
-
 /// `PROGRAM` and its entry wrappers: external arguments expanded into the
 /// entry function's flat arguments, results collected, failures given
 /// their location.
@@ -200,17 +197,21 @@ fn standalone(
     }
     out.push_str("_ => \"\",\n}\n}\n\n");
     let mut entries = Vec::new();
+    let mut opaques = opaque::Opaques::default();
     for (k, e) in prog.entries.iter().enumerate() {
         let f = &prog.functions[e.fun];
-        // Tuple and record parameters and results are given and written as
-        // their components, in order (records by field name).
+        // Scalars and arrays are transparent; tuples, records and other
+        // types are opaque values made of their components (`opaque`).
         let ptypes: Vec<&Type> = f.params.iter().filter_map(|p| f.var_type(p.var)).collect();
         let rtypes: Vec<&Type> = f.ret.iter().collect();
-        let descs = |groups: &[ir::EntryValue], types: &[&Type]| {
+        let mut descs = |groups: &[ir::EntryValue], types: &[&Type]| {
             library::group_components(groups, types).map(|gs| {
                 gs.iter()
                     .zip(groups)
-                    .flat_map(|(cs, g)| cs.iter().map(|&c| type_desc(types[c], g.unique)))
+                    .map(|(cs, g)| {
+                        let comps: Vec<&Type> = cs.iter().map(|&c| types[c]).collect();
+                        opaques.ext_type(&g.ty, g.unique, &comps)
+                    })
                     .collect::<Vec<_>>()
             })
         };
@@ -240,6 +241,7 @@ fn standalone(
             results.join(", ")
         ));
     }
+    out.push_str(&opaques.decls);
     writeln!(
         out,
         "pub static PROGRAM: fut_runtime_multicore::Program = fut_runtime_multicore::Program {{ name: {:?}, entries: &[{}] }};",

@@ -241,31 +241,45 @@ fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> 
     let mut ret = Vec::new();
     let mut ext_results = Vec::new();
     for (v, t) in parts.iter().zip(&e.results) {
-        let semantic::EntryType::Array { rank, .. } = t else {
+        // A tuple or record result covers its components in turn (tuples by
+        // position, records by field name), each an array's dimensions and
+        // then the array, as parameters do.
+        let components = match t {
+            semantic::EntryType::Array { .. } => Some(vec![v]),
+            semantic::EntryType::Opaque(_) => result_components(v),
+        };
+        let Some(components) = components else {
             return Err(InternaliseError::unsupported(
                 format!("entry points with results of type {}", entry_type_string(t)),
                 span,
             ));
         };
-        let flat = v.flat();
-        if flat.len() != rank + 1 {
+        let mut count = 0;
+        for c in components {
+            let flat = c.flat();
+            let last = flat.len() - 1;
+            for (k, o) in flat.iter().enumerate() {
+                let mut t = cx.fb.op_ty(o);
+                if k == last {
+                    t.shape = vec![Size::Any; t.shape.len()];
+                }
+                ret.push(t);
+            }
+            count += flat.len();
+            res.extend(flat);
+        }
+        if let semantic::EntryType::Array { rank, .. } = t
+            && count != rank + 1
+        {
             return Err(InternaliseError::unsupported(
                 "this entry point's result type",
                 span,
             ));
         }
-        for (k, o) in flat.iter().enumerate() {
-            let mut t = cx.fb.op_ty(o);
-            if k == *rank {
-                t.shape = vec![Size::Any; t.shape.len()];
-            }
-            ret.push(t);
-        }
-        res.extend(flat);
         ext_results.push(EntryValue {
             ty: entry_type_string(t),
             unique: false,
-            values: (*rank + 1) as u32,
+            values: count as u32,
         });
     }
     let body = cx.fb.end(res);
@@ -342,6 +356,30 @@ fn entry_component(fb: &mut fb::Fb, t: &value::T, unique: bool, vars: &mut Vec<i
             vars.extend(vs);
             v
         }
+    }
+}
+
+/// The components of a tuple or record entry result, in order: scalars
+/// and arrays of primitives; `None` when a part is anything else.
+fn result_components(v: &V) -> Option<Vec<&V>> {
+    match v {
+        V::Leaf(_) => Some(vec![v]),
+        V::Arr(_, e) if matches!(**e, V::Leaf(_)) => Some(vec![v]),
+        V::Tuple(vs) => {
+            let mut out = Vec::new();
+            for v in vs {
+                out.extend(result_components(v)?);
+            }
+            Some(out)
+        }
+        V::Record(fs) => {
+            let mut out = Vec::new();
+            for (_, v) in fs {
+                out.extend(result_components(v)?);
+            }
+            Some(out)
+        }
+        _ => None,
     }
 }
 
