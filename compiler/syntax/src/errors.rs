@@ -91,9 +91,10 @@ pub(crate) fn convert(
             }
         }
         // After a complete expression every continuation (an operator, an argument,
-        // `.field`, `[i]`, `: t`, ...) is possible; when a structural token (a keyword,
-        // a closing bracket, a separator) is also expected, that is the useful part.
-        const CONTINUATIONS: [&str; 15] = [
+        // `.field`, `[i]`, `: t`, a last lambda argument `\x -> e`, ...) is possible;
+        // when a structural token (a keyword, a closing bracket, a separator) is also
+        // expected, that is the useful part.
+        const CONTINUATIONS: [&str; 16] = [
             "expression",
             "operator",
             "field name",
@@ -109,10 +110,11 @@ pub(crate) fn convert(
             "`with`",
             "literal",
             "name",
+            "`\\`",
         ];
         // Prefix operators and literals start expressions.
         if expected.iter().any(|s| s == "expression") {
-            expected.retain(|s| !matches!(s.as_str(), "`-`" | "`!`" | "literal" | "name"));
+            expected.retain(|s| !matches!(s.as_str(), "`-`" | "`!`" | "`\\`" | "literal" | "name"));
         }
         if expected
             .iter()

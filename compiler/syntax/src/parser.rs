@@ -844,11 +844,30 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         )
         .boxed();
 
-    // Application.
+    let lambda = just(Token::Backslash)
+        .ignore_then(param.clone().repeated().at_least(1).collect::<Vec<_>>())
+        .then(just(Token::Colon).ignore_then(ty_term.clone()).or_not())
+        .then_ignore(just(Token::Arrow))
+        .then(expr.clone())
+        .map_with(|((params, ret), body), e| {
+            ex(
+                ExprKind::Lambda {
+                    params,
+                    ret,
+                    body: Box::new(body),
+                },
+                e.span(),
+            )
+        });
+
+    // Application. A lambda may be the last argument without parentheses
+    // (`tabulate n \i -> e`); its body extends as far right as possible.
     let apply = atom_post
         .clone()
         .then(atom_post.clone().repeated().collect::<Vec<_>>())
-        .map_with(|(f, args), e| {
+        .then(lambda.clone().or_not())
+        .map_with(|((f, mut args), last), e| {
+            args.extend(last);
             if args.is_empty() {
                 return f;
             }
@@ -875,22 +894,6 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         .map_with(|((c, t), f), e| {
             ex(
                 ExprKind::If(Box::new(c), Box::new(t), Box::new(f)),
-                e.span(),
-            )
-        });
-
-    let lambda = just(Token::Backslash)
-        .ignore_then(param.clone().repeated().at_least(1).collect::<Vec<_>>())
-        .then(just(Token::Colon).ignore_then(ty_term.clone()).or_not())
-        .then_ignore(just(Token::Arrow))
-        .then(expr.clone())
-        .map_with(|((params, ret), body), e| {
-            ex(
-                ExprKind::Lambda {
-                    params,
-                    ret,
-                    body: Box::new(body),
-                },
                 e.span(),
             )
         });

@@ -692,9 +692,13 @@ impl Printer {
             }
             ExprKind::Apply(f, args) => {
                 self.expr(f, P_APP, false);
-                for a in args {
+                for (i, a) in args.iter().enumerate() {
                     self.s(" ");
-                    self.expr(a, P_ATOM, false);
+                    // A lambda written as the last argument without parentheses
+                    // stays so where nothing follows the application.
+                    let last_lambda =
+                        i + 1 == args.len() && matches!(a.kind, ExprKind::Lambda { .. });
+                    self.expr(a, P_ATOM, last_lambda && tail);
                 }
             }
             ExprKind::Constructor(c, args) => {
