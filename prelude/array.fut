@@ -50,6 +50,10 @@ def (++) [n] [m] 't (xs: [n]t) (ys: [m]t): *[n + m]t = __intrinsic "concat"
 -- | Concatenate two arrays; the same as `++`.
 def concat [n] [m] 't (xs: [n]t) (ys: [m]t): *[n + m]t = xs ++ ys
 
+-- | Concatenate two arrays into one of a given size `k`.  Fails at
+-- run time with a size error unless `k` is the sum of their sizes.
+def concat_to [n] [m] 't (k: i64) (xs: [n]t) (ys: [m]t): *[k]t = xs ++ ys :> [k]t
+
 -- | Rotate to the left by `r` positions: element `i` of the result is
 -- element `(i + r) mod n` of the input.  Negative `r` rotates to the
 -- right.  Any `r` is allowed, also for an empty array.
