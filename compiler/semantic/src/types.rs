@@ -70,15 +70,13 @@ impl SizeOp {
     }
 }
 
-/// Builds the symbolic size `a op b`: constants are folded, and an operand that is not
-/// known symbolically (`Any`, `Exist`, `Hidden`) makes the whole size `Any`.
+/// Builds the symbolic size `a op b`, and an operand that is not known symbolically
+/// (`Any`, `Exist`, `Hidden`) makes the whole size `Any`. Constants are kept as
+/// written (`2 * 3`, not `6`), so that the size parameters of `[n * m]` can be
+/// inferred from them by matching the structure, as for `unflatten (flatten xss)`;
+/// [`size_poly`] still equates `2 * 3` with `6`.
 pub fn size_op(op: SizeOp, a: Size, b: Size) -> Size {
     match (&a, &b) {
-        (Size::Const(x), Size::Const(y)) => Size::Const(match op {
-            SizeOp::Add => x.wrapping_add(*y),
-            SizeOp::Sub => x.wrapping_sub(*y),
-            SizeOp::Mul => x.wrapping_mul(*y),
-        }),
         (Size::Any | Size::Exist(_) | Size::Hidden(_), _)
         | (_, Size::Any | Size::Exist(_) | Size::Hidden(_)) => Size::Any,
         (_, Size::Const(0)) if op != SizeOp::Mul => a,
@@ -140,6 +138,22 @@ pub fn size_poly(s: &Size) -> Option<SizePoly> {
         }
     }
     Some(p)
+}
+
+/// The value of a size made of constants only (`2 * 3` is 6), if it is one.
+pub fn const_value(s: &Size) -> Option<i64> {
+    match s {
+        Size::Const(c) => Some(*c),
+        Size::Op(op, a, b) => {
+            let (x, y) = (const_value(a)?, const_value(b)?);
+            Some(match op {
+                SizeOp::Add => x.wrapping_add(y),
+                SizeOp::Sub => x.wrapping_sub(y),
+                SizeOp::Mul => x.wrapping_mul(y),
+            })
+        }
+        _ => None,
+    }
 }
 
 /// Whether a size mentions the rigid size `uid`.
@@ -518,6 +532,10 @@ impl fmt::Display for Size {
             Size::Const(n) => write!(f, "{n}"),
             Size::Named(_, n) => write!(f, "{n}"),
             Size::Var(_) | Size::Any | Size::Exist(_) | Size::Hidden(_) => Ok(()),
+            // A size of constants only is shown by its value (`5`, not `3+2`).
+            Size::Op(..) if const_value(self).is_some() => {
+                write!(f, "{}", const_value(self).unwrap_or_default())
+            }
             Size::Op(op, a, b) => {
                 let paren = |s: &Size| matches!(s, Size::Op(..));
                 let show = |s: &Size| {

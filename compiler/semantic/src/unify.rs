@@ -1,7 +1,9 @@
 //! Unification of types with constrained type variables (overloaded literals and
 //! operators, record fields, constructors, equality and liftedness) and of sizes.
 
-use crate::types::{Arrow, Size, Ty, TyArg, Uid, make_array, size_has_var, size_op, size_poly};
+use crate::types::{
+    Arrow, Size, Ty, TyArg, Uid, const_value, make_array, size_has_var, size_op, size_poly,
+};
 use syntax::ast::{Name, PrimType};
 
 /// A set of primitive types, as a bit mask over [`PrimType::ALL`].
@@ -407,6 +409,16 @@ impl Unifier {
     pub fn unify_size(&mut self, x: &Size, y: &Size) -> Result<(), UErr> {
         let x = self.size(x);
         let y = self.size(y);
+        // Constant sizes written differently (`2 * 3` and `7`) are compared by value.
+        if !self.ignore_sizes
+            && let (Some(a), Some(b)) = (const_value(&x), const_value(&y))
+        {
+            return if a == b {
+                Ok(())
+            } else {
+                Err(UErr::Size(x.clone(), y.clone()))
+            };
+        }
         match (&x, &y) {
             (Size::Var(a), Size::Var(b)) if a == b => Ok(()),
             (Size::Var(a), Size::Exist(e)) | (Size::Exist(e), Size::Var(a))
