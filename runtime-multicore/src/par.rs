@@ -57,6 +57,11 @@ where
 }
 
 /// Like [`par_chunks`] with `n` chunks.
+///
+/// Only this small function is instantiated for each operation of
+/// generated code: the chunks are run by [`run_chunks`], which is compiled
+/// once, in this crate, so a program's crate does not compile rayon's
+/// parallel iterators again for every segmented operation.
 pub fn par_chunks_n<O, F>(w: usize, n: usize, f: F) -> R<Vec<O>>
 where
     O: Send,
@@ -66,15 +71,49 @@ where
     if n <= 1 {
         return Ok(vec![f(0, w)?]);
     }
-    (0..n)
-        .into_par_iter()
-        .map(|c| {
-            let (lo, hi) = chunk_bounds(w, n, c);
-            f(lo, hi)
-        })
-        .collect::<Vec<_>>()
+    let slots: Vec<Slot<R<O>>> = (0..n).map(|_| Slot::default()).collect();
+    run_chunks(n, &|c| {
+        let (lo, hi) = chunk_bounds(w, n, c);
+        slots[c].put(f(lo, hi));
+    });
+    slots
         .into_iter()
+        .map(|s| s.take().unwrap_or_else(not_run))
         .collect()
+}
+
+/// The result of one chunk, written by the task that ran it.
+struct Slot<T>(std::sync::Mutex<Option<T>>);
+
+impl<T> Default for Slot<T> {
+    fn default() -> Self {
+        Slot(std::sync::Mutex::new(None))
+    }
+}
+
+impl<T> Slot<T> {
+    fn put(&self, x: T) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(x);
+    }
+
+    /// The result (every chunk has run when the slots are read).
+    fn take(self) -> Option<T> {
+        self.0.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The failure of a chunk whose task did not run (a bug of the runtime).
+#[cold]
+fn not_run<T>() -> R<T> {
+    crate::arr::fail("internal error: a parallel chunk did not run", (0, 0, 0))
+}
+
+/// Runs `body(c)` for every chunk `c` in `0..n` on rayon's pool (a panic
+/// in one is resumed here, after the others). Not generic, so rayon's
+/// machinery is instantiated once for all operations.
+#[inline(never)]
+pub fn run_chunks(n: usize, body: &(dyn Fn(usize) + Sync)) {
+    (0..n).into_par_iter().for_each(body);
 }
 
 /// How many chunks a histogram of `bins` buckets over `w` iterations is
@@ -121,17 +160,42 @@ where
     T: Copy + Send + Sync,
     F: Fn(T, T) -> R<T> + Sync + Send,
 {
-    parts
-        .par_iter_mut()
-        .zip(carries.par_iter())
-        .try_for_each(|(part, carry)| {
-            if let Some(c) = carry {
-                for x in part.iter_mut() {
-                    *x = op(*c, *x)?;
+    let slots: Vec<Slot<(Vec<T>, R<()>)>> = parts
+        .iter_mut()
+        .map(|p| {
+            let s = Slot::default();
+            s.put((std::mem::take(p), Ok(())));
+            s
+        })
+        .collect();
+    run_chunks(slots.len(), &|c| {
+        let Some(Some(carry)) = carries.get(c) else {
+            return;
+        };
+        let mut guard = slots[c].0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((part, res)) = guard.as_mut() {
+            for x in part.iter_mut() {
+                match op(*carry, *x) {
+                    Ok(y) => *x = y,
+                    Err(e) => {
+                        *res = Err(e);
+                        return;
+                    }
                 }
             }
-            Ok(())
-        })
+        }
+    });
+    let mut out = Ok(());
+    for (p, s) in parts.iter_mut().zip(slots) {
+        let Some((part, res)) = s.take() else {
+            return not_run();
+        };
+        *p = part;
+        if out.is_ok() {
+            out = res;
+        }
+    }
+    out
 }
 
 #[cfg(test)]

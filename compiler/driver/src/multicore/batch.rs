@@ -112,7 +112,9 @@ impl Batch {
             let mut done = 0;
             let mut rebuilt = 0;
             progress.step(
-                &format!("building {total} test crates (cargo, release mode, opt-level 1)"),
+                &format!(
+                    "building {total} test crates (cargo, release mode, generated code unoptimised)"
+                ),
                 attempt == 0,
             );
             let built = ws.build(&runtime, &members, &mut |fresh| {
