@@ -32,3 +32,5 @@ entry split (xs: []i32) : ([]i32, (i32, []i32)) =
   (map (* 2) xs, (i32.sum xs, reverse xs))
 
 entry set_at (xs: *[]f64) (at: {i: i64, v: f64}) : []f64 = xs with [at.i] = at.v
+
+entry set_first (r: *{xs: []f64, v: f64}) : []f64 = r.xs with [0] = r.v

@@ -290,6 +290,28 @@ fn opaque_values_in_the_server_and_the_executable() {
         read_file(&dir.path().join("ys.bin")),
         vec![Value::vector(vec![1.0f64, 5.0, -2.0, 5.0])]
     );
+
+    // A unique opaque parameter consumes its variable.
+    assert_eq!(s.ok("inputs set_first"), vec!["*{v: f64, xs: []f64}"]);
+    s.ok(&format!("restore {} zs []f64", path("xs.txt")));
+    s.ok("new u \"{v: f64, xs: []f64}\" hi zs");
+    s.ok("call set_first first u");
+    assert_eq!(s.ok("type u"), vec!["{v: f64, xs: []f64}"]);
+    assert!(s.fails("project v u v").contains("consumed"));
+    assert!(
+        s.fails(&format!("store {} u", path("u.bin")))
+            .contains("consumed")
+    );
+    assert!(s.fails("call set_first again u").contains("consumed"));
+    s.ok("free u");
+    s.ok(&format!("store {} first zs", path("first.bin")));
+    assert_eq!(
+        read_file(&dir.path().join("first.bin")),
+        vec![
+            Value::vector(vec![5.0f64, 4.0, -2.0, 5.0]),
+            Value::vector(vec![1.0f64, 4.0, -2.0, 5.0]),
+        ]
+    );
     drop(s.stdin);
     assert!(s.child.wait().expect("wait").success());
 }

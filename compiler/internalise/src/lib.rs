@@ -173,7 +173,7 @@ fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> 
             {
                 let mut vars = Vec::new();
                 let v = entry_component(&mut cx.fb, &shape, unique, &mut vars);
-                params.extend(vars.iter().map(|v| Param::new(*v)));
+                params.extend(vars.iter().copied());
                 ext_params.push(EntryValue {
                     ty: entry_type_string(t),
                     unique,
@@ -336,7 +336,7 @@ fn pat_template(cx: &mut Cx, pat: &ast::Pat, env: &Env) -> IResult<Option<value:
 /// Parameters for a tuple or record entry parameter of shape `t`: each
 /// component as an entry parameter of its own (an array: its dimensions,
 /// then the array), in order.
-fn entry_component(fb: &mut fb::Fb, t: &value::T, unique: bool, vars: &mut Vec<ir::VarId>) -> V {
+fn entry_component(fb: &mut fb::Fb, t: &value::T, unique: bool, vars: &mut Vec<Param>) -> V {
     match t {
         value::T::Tuple(ts) => V::Tuple(
             ts.iter()
@@ -349,11 +349,14 @@ fn entry_component(fb: &mut fb::Fb, t: &value::T, unique: bool, vars: &mut Vec<i
                 .collect(),
         ),
         t => {
-            let (v, vs) = t.instantiate(fb, "x", &mut |fb, n, ty| {
+            // The parameters keep their uniqueness (arrays of a unique
+            // parameter are consumed).
+            let (v, _) = t.instantiate(fb, "x", &mut |fb, n, ty| {
                 let u = unique && !ty.shape.is_empty();
-                fb.param(n, ty, u).var
+                let p = fb.param(n, ty, u);
+                vars.push(p);
+                p.var
             });
-            vars.extend(vs);
             v
         }
     }
