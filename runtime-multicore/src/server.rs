@@ -317,14 +317,18 @@ impl<'a> Server<'a> {
                 .iter()
                 .map(|o| o.name.to_string())
                 .collect();
-            if opaque.is_empty() {
-                format!("unknown type `{name}`")
-            } else {
-                format!(
-                    "unknown type `{name}`; the program's opaque types are: {}",
+            let mut msg = format!("unknown type `{name}`");
+            if !opaque.is_empty() {
+                msg.push_str(&format!(
+                    "; the program's opaque types are: {}",
                     opaque.join(", ")
-                )
+                ));
             }
+            let opens = name.matches(['(', '{']).count();
+            if opens > name.matches([')', '}']).count() {
+                msg.push_str(" (a type name with spaces is given in double quotes)");
+            }
+            msg
         })
     }
 
@@ -768,6 +772,10 @@ mod tests {
         assert_eq!(ok("type t"), "m.t\n");
         let mut fails = |line: &str| s.command(line).unwrap_err();
         assert!(fails("fields m.t").contains("`m.t` is not a record type"));
+        assert!(
+            fails("new q (f64, f64) a b")
+                .ends_with("unknown type `(f64,`; the program's opaque types are: {p: (f64, f64), xs: []i64}, (f64, f64), m.t (a type name with spaces is given in double quotes)")
+        );
         assert!(fails("project q t x").contains("m.t, which is not a record type"));
         assert!(fails("project q r zz").contains("its fields are: p, xs"));
         assert!(fails("new q \"(f64, f64)\" a xs").contains("field `1`"));
