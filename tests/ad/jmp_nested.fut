@@ -18,13 +18,12 @@
 -- input { [1.5, 0.4, -2.0] empty([0][3]f64) } output { true }
 
 -- With no seeds (the last case), vjp of jmp differentiates a map over no
--- seeds whose rows' size is computed inside it; the interpreter and the IR
--- pipeline both run it, the multicore backend skips it (no_multicore).
+-- seeds whose rows' size is computed inside it.
 -- ==
 -- entry: under_vjp under_vjp_affine
 -- input { [1.0, 2.0, 3.0] [[1.0, 0.0, 0.0], [0.0, 1.0, -1.0]] } output { true }
 -- input { [0.3, -1.2, 0.8] [[0.5, -1.0, 2.0], [1.0, 1.0, 1.0], [-0.75, 0.0, 1.5]] } output { true }
--- no_multicore input { [1.5, 0.4, -2.0] empty([0][3]f64) } output { true }
+-- input { [1.5, 0.4, -2.0] empty([0][3]f64) } output { true }
 
 def close [k] [n] (a: [k][n]f64) (b: [k][n]f64) : bool =
   and (map2 (\r s -> and (map2 (\x y -> f64.abs (x - y) <= 1e-10 * (1 + f64.abs x + f64.abs y)) r s)) a b)
