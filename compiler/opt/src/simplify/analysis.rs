@@ -126,56 +126,85 @@ pub fn consumes(e: &Exp, fun: &Function, uniq: &UniqueParams) -> bool {
 /// copies, slices, `reshape`, `rearrange`, `if` and loop results).
 pub fn consumed_vars(fun: &Function, uniq: &UniqueParams) -> HashSet<VarId> {
     let mut consumed = HashSet::new();
-    let mut alias: Vec<(VarId, VarId)> = Vec::new();
     each_stm(&fun.body, &mut |s| {
-        consumed.extend(direct_consumes(&s.exp, fun, uniq));
-        let mut add = |x: VarId| {
-            for &y in &s.pat {
-                alias.push((y, x));
+        consumed.extend(direct_consumes(&s.exp, fun, uniq))
+    });
+    alias_closure(fun, consumed)
+}
+
+/// The variables that the results of a function with body `body` may
+/// alias: the results, and every variable aliasing one of them or aliased
+/// by one (as in [`consumed_vars`]). A caller may consume a result, so their storage
+/// must not be shared with a parameter.
+pub fn escaping_vars(fun: &Function, body: &Body) -> HashSet<VarId> {
+    let results: HashSet<VarId> = body.result.iter().filter_map(Operand::var).collect();
+    alias_closure_in(fun, body, results)
+}
+
+/// `seeds` with every variable of `fun` aliasing one of them or aliased by
+/// one, transitively.
+fn alias_closure(fun: &Function, seeds: HashSet<VarId>) -> HashSet<VarId> {
+    alias_closure_in(fun, &fun.body, seeds)
+}
+
+/// [`alias_closure`] over the statements of `body` (the variables of
+/// `fun`). A scalar aliases nothing.
+fn alias_closure_in(fun: &Function, body: &Body, mut set: HashSet<VarId>) -> HashSet<VarId> {
+    let mut alias: Vec<(VarId, VarId)> = Vec::new();
+    each_stm(body, &mut |s| {
+        // Each result aliases what its own position returns.
+        let mut add = |k: usize, o: &Operand| {
+            if let (Some(&y), Operand::Var(x)) = (s.pat.get(k), o)
+                && fun.var_type(y).is_some_and(|t| !t.is_scalar())
+            {
+                alias.push((y, *x));
             }
         };
         match &s.exp {
-            Exp::Atom(Operand::Var(x))
-            | Exp::Index(x, _)
-            | Exp::Reshape { arr: x, .. }
-            | Exp::Rearrange { arr: x, .. } => add(*x),
+            Exp::Atom(o) => add(0, o),
+            Exp::Index(x, _) | Exp::Reshape { arr: x, .. } | Exp::Rearrange { arr: x, .. } => {
+                add(0, &Operand::Var(*x))
+            }
             Exp::If {
                 then_body,
                 else_body,
                 ..
             } => {
-                for o in then_body.result.iter().chain(&else_body.result) {
-                    if let Operand::Var(x) = o {
-                        add(*x);
-                    }
+                for (k, o) in then_body.result.iter().enumerate() {
+                    add(k, o);
+                }
+                for (k, o) in else_body.result.iter().enumerate() {
+                    add(k, o);
                 }
             }
             Exp::Loop { params, body, .. } => {
-                for (p, init) in params {
-                    add(p.var);
-                    if let Operand::Var(x) = init {
-                        add(*x);
+                // A unique parameter owns its value: the loop consumes its
+                // initial value, and what the body does to the parameter
+                // happens before the loop's results exist, so neither is an
+                // alias of the result.
+                for (k, (p, init)) in params.iter().enumerate() {
+                    if !p.unique {
+                        add(k, &Operand::Var(p.var));
+                        add(k, init);
                     }
                 }
-                for o in &body.result {
-                    if let Operand::Var(x) = o {
-                        add(*x);
-                    }
+                for (k, o) in body.result.iter().enumerate() {
+                    add(k, o);
                 }
             }
             _ => {}
         }
     });
     loop {
-        let before = consumed.len();
+        let before = set.len();
         for &(y, x) in &alias {
-            if consumed.contains(&y) || consumed.contains(&x) {
-                consumed.insert(x);
-                consumed.insert(y);
+            if set.contains(&y) || set.contains(&x) {
+                set.insert(x);
+                set.insert(y);
             }
         }
-        if consumed.len() == before {
-            return consumed;
+        if set.len() == before {
+            return set;
         }
     }
 }

@@ -1,6 +1,12 @@
 //! The forward sweep: substitution (copy propagation), the local rules of
 //! [`super::rules`], and common-subexpression elimination, in one walk over
 //! a function's statements in order.
+//!
+//! A `copy(x)` whose result is never consumed, of an array `x` that is
+//! never consumed either (both closed under aliasing, see
+//! [`super::analysis::consumed_vars`]), is `x`: nothing writes to either,
+//! so they can share storage. Not when the function's results may alias
+//! the copy: the caller may consume a result.
 
 use std::collections::{HashMap, HashSet};
 
@@ -8,7 +14,7 @@ use ir::walk::{Slot, subst_slot, walk_exp_mut};
 use ir::{Body, Exp, Function, Lambda, Operand, PrimType, Stm, Type, VarId, VarInfo};
 
 use super::Config;
-use super::analysis::UniqueParams;
+use super::analysis::{UniqueParams, escaping_vars};
 use super::rules::{self, Ctx, Rewrite};
 
 /// The state of one sweep over one function.
@@ -20,6 +26,9 @@ pub struct Forward<'a> {
     pub consumed: HashSet<VarId>,
     pub uses: HashMap<VarId, usize>,
     pub subst: HashMap<VarId, Operand>,
+    /// What the function's results may alias ([`escaping_vars`]), from
+    /// the first body swept: the function's.
+    escapes: Option<HashSet<VarId>>,
     defs: HashMap<VarId, Exp>,
     avail: HashMap<String, Vec<VarId>>,
     avail_log: Vec<String>,
@@ -79,6 +88,7 @@ impl<'a> Forward<'a> {
             consumed,
             uses,
             subst: HashMap::new(),
+            escapes: None,
             defs: HashMap::new(),
             avail: HashMap::new(),
             avail_log: Vec::new(),
@@ -95,6 +105,9 @@ impl<'a> Forward<'a> {
 
     /// Sweeps a body (and, recursively, every body nested in it).
     pub fn body(&mut self, b: &mut Body) {
+        if self.escapes.is_none() {
+            self.escapes = Some(escaping_vars(self.fun, b));
+        }
         let mark = self.avail_log.len();
         let stms = std::mem::take(&mut b.stms);
         for stm in stms {
@@ -221,6 +234,16 @@ impl<'a> Forward<'a> {
                 && (self.consumed.contains(&p)
                     || o.var().is_some_and(|v| self.consumed.contains(&v)));
             return (!blocked).then(|| Rewrite::Values(vec![*o]));
+        }
+        if let (Exp::Copy(x), [y]) = (&stm.exp, &stm.pat[..]) {
+            // A copy that nothing consumes, of an array nothing consumes,
+            // is the array itself; not when the function returns it (its
+            // caller may consume it).
+            let escapes = self.escapes.as_ref().is_some_and(|e| e.contains(y));
+            let acc = self.fun.var_type(*x).is_none_or(|t| t.acc);
+            if !escapes && !acc && !self.consumed.contains(x) && !self.consumed.contains(y) {
+                return Some(Rewrite::Values(vec![Operand::Var(*x)]));
+            }
         }
         if let Some(vals) = identity_map(&stm.exp, self.fun) {
             // A map copying rows of its inputs: its results are the inputs,

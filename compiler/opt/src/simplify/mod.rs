@@ -55,6 +55,12 @@
 //!
 //! **Copy propagation**: `let y = x` → uses of `y` become `x` (everywhere,
 //! sizes in types included); for arrays only when neither is consumed.
+//! `let y = copy(x)` → the same, when neither is consumed and the
+//! function's results do not alias `y` ([`analysis::escaping_vars`]).
+//! "Consumed" is closed under aliasing ([`analysis::consumed_vars`]): each
+//! result of an `if` or a loop aliases what its position returns (and a
+//! loop's result its non-unique parameter and initial value), an index,
+//! reshape or rearrange its array; a scalar aliases nothing.
 //!
 //! **CSE** ([`forward`]): a statement whose expression (operands after
 //! substitution; commutative operands in a fixed order) and result types
