@@ -4,7 +4,8 @@
 //!   branches re-execute the branch taken forward and sweep it back,
 //!   returning the adjoints of the free variables either branch touches;
 //!   an array's adjoint owned by the enclosing scope enters both branches,
-//!   which update it in place or return it.
+//!   which update it in place or return it, and so does an owned array
+//!   seed of the `if`'s results.
 //! - `for` loops: the forward sweep saves the loop parameters at the start
 //!   of every iteration in checkpoint arrays; the return sweep is a loop
 //!   running the iterations backwards that restores an iteration's
@@ -552,18 +553,25 @@ impl Ctx<'_> {
             .filter(|(_, a)| a.var().is_some_and(|a| !self.ty(a).shape.is_empty()))
             .collect();
         owned.sort_by_key(|(v, _)| v.as_u32());
-        let mut branches = self.rev_branches(stm, &seeds, &owned, true)?;
+        let own_seeds = self.owned_seeds(stm, &seeds, &owned);
+        let mut branches = self.sweep_branches(stm, &seeds, &own_seeds, &owned, true)?;
         if branches
             .iter()
-            .any(|(_, adj, _)| owned.iter().any(|(v, _)| !adj.contains_key(v)))
+            .any(|b| owned.iter().any(|(v, _)| !b.adj.contains_key(v)))
         {
             // A branch gave an owned adjoint away: sweep them apart.
             owned.clear();
-            branches = self.rev_branches(stm, &seeds, &owned, true)?;
+            branches = self.sweep_branches(stm, &seeds, &own_seeds, &owned, true)?;
+        }
+        for (v, &own) in stm.pat.iter().zip(&own_seeds) {
+            if own {
+                // Given to the branches: nothing else may consume it.
+                self.owned.remove(v);
+            }
         }
         let mut free: Vec<VarId> = branches
             .iter()
-            .flat_map(|(_, adj, binds)| adj.keys().filter(|v| !binds.contains(v)).copied())
+            .flat_map(|b| b.adj.keys().filter(|v| !b.binds.contains(v)).copied())
             .collect::<HashSet<_>>()
             .into_iter()
             .collect();
@@ -571,11 +579,22 @@ impl Ctx<'_> {
         if free.is_empty() {
             return Ok(());
         }
+        // An adjoint is fresh after the `if` when every branch returns one
+        // it owns (or zeros).
+        let fresh: Vec<bool> = free
+            .iter()
+            .map(|f| {
+                branches
+                    .iter()
+                    .all(|b| !b.adj.contains_key(f) || b.owned.contains(f))
+            })
+            .collect();
         let mut bodies = Vec::new();
-        for (mut stms, adj, _) in branches {
+        for b in branches {
+            let mut stms = b.stms;
             let mut result = Vec::new();
             for f in &free {
-                result.push(match adj.get(f) {
+                result.push(match b.adj.get(f) {
                     Some(a) => *a,
                     None => self.zeros_like(&mut stms, *f)?,
                 });
@@ -597,15 +616,47 @@ impl Ctx<'_> {
                 else_body,
             },
         );
-        for (f, r) in free.iter().zip(pat) {
+        for ((f, r), fresh) in free.iter().zip(pat).zip(fresh) {
             if owned.iter().any(|(v, _)| v == f) {
                 self.adj.insert(*f, r.into());
                 self.owned.insert(*f);
             } else {
-                self.add_adj(out, &(*f).into(), r.into(), false)?;
+                let fresh = fresh && !self.ty(r).shape.is_empty();
+                self.add_adj(out, &(*f).into(), r.into(), fresh)?;
             }
         }
         Ok(())
+    }
+
+    /// Which of the `seeds` of the results of the `if` `stm` its branches
+    /// may consume: array adjoints that this scope owns, each the adjoint
+    /// of one result only and of none of the arrays of `entry`. A branch
+    /// then updates the adjoint of what it returns in place (a branch
+    /// returning `x with [i] = v` sets the row of the seed to zero where it
+    /// is, instead of in a copy).
+    fn owned_seeds(
+        &self,
+        stm: &Stm,
+        seeds: &[Option<Operand>],
+        entry: &[(VarId, Operand)],
+    ) -> Vec<bool> {
+        let mut count: HashMap<VarId, usize> = HashMap::new();
+        for a in seeds.iter().flatten().filter_map(Operand::var) {
+            *count.entry(a).or_default() += 1;
+        }
+        for a in entry.iter().filter_map(|(_, a)| a.var()) {
+            *count.entry(a).or_default() += 1;
+        }
+        stm.pat
+            .iter()
+            .zip(seeds)
+            .map(|(v, s)| {
+                s.and_then(|s| s.var()).is_some_and(|a| {
+                    let t = self.ty(a);
+                    self.owned.contains(v) && !t.acc && !t.shape.is_empty() && count[&a] == 1
+                })
+            })
+            .collect()
     }
 
     /// The return sweeps of the two branches of the `if` `stm`, each
@@ -620,6 +671,24 @@ impl Ctx<'_> {
         entry: &[(VarId, Operand)],
         own: bool,
     ) -> R<Vec<(Vec<Stm>, HashMap<VarId, Operand>, HashSet<VarId>)>> {
+        let branches = self.sweep_branches(stm, seeds, &[], entry, own)?;
+        Ok(branches
+            .into_iter()
+            .map(|b| (b.stms, b.adj, b.binds))
+            .collect())
+    }
+
+    /// [`Ctx::rev_branches`], where each seed marked in `own_seeds` is
+    /// owned by the branches (they may consume it), and with the adjoints
+    /// each branch owns at its end.
+    fn sweep_branches(
+        &mut self,
+        stm: &Stm,
+        seeds: &[Option<Operand>],
+        own_seeds: &[bool],
+        entry: &[(VarId, Operand)],
+        own: bool,
+    ) -> R<Vec<SweptBranch>> {
         let Exp::If {
             then_body,
             else_body,
@@ -640,16 +709,48 @@ impl Ctx<'_> {
                     self.owned.insert(*v);
                 }
             }
-            let swept = self.rev_body(&b2, seeds, &mut stms);
+            let mut rest = seeds.to_vec();
+            let mut seeded = Ok(());
+            for (k, s) in seeds.iter().enumerate() {
+                if let (Some(s), true) = (s, own_seeds.get(k).copied().unwrap_or(false))
+                    && seeded.is_ok()
+                {
+                    rest[k] = None;
+                    seeded = self.add_adj(&mut stms, &b2.result[k], *s, true);
+                }
+            }
+            // The `if` was swept with the arrays restored for it (copies of
+            // those it consumes, say) already in place, nested bodies
+            // included: inside a branch, a restored array's adjoint stays
+            // with it, to be updated in place by the branch's reads, and
+            // moves to the original array after the `if`.
+            let restored = std::mem::take(&mut self.restored);
+            let swept = seeded.and_then(|()| self.rev_body(&b2, &rest, &mut stms));
+            self.restored = restored;
             let adj = std::mem::take(&mut self.adj);
+            let owned = std::mem::take(&mut self.owned);
             self.leave_scope(saved);
             swept?;
             let mut binds = HashSet::new();
             ir::uses::body_binds(&b2, &mut binds);
-            branches.push((stms, adj, binds));
+            branches.push(SweptBranch {
+                stms,
+                adj,
+                binds,
+                owned,
+            });
         }
         Ok(branches)
     }
+}
+
+/// The return sweep of one branch of an `if`: its statements, the
+/// adjoints at its end, the variables it binds and the adjoints it owns.
+struct SweptBranch {
+    stms: Vec<Stm>,
+    adj: HashMap<VarId, Operand>,
+    binds: HashSet<VarId>,
+    owned: HashSet<VarId>,
 }
 
 /// Nested loops whose checkpoints are saved by the enclosing loop's
