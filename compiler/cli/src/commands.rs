@@ -209,6 +209,7 @@ fn dev(args: DevArgs, color: ColorChoice) -> u8 {
         }
     }
     let Some(path) = args.file else { return 0 };
+    let imp = args.print.as_deref() == Some(driver::dev::IMP);
     let passes = match &args.print {
         Some(name) => driver::dev::print_pipeline(name),
         None => driver::dev::parse_pass_list(&args.passes),
@@ -225,10 +226,15 @@ fn dev(args: DevArgs, color: ColorChoice) -> u8 {
         let Some(program) = load_checked(&db, &path, color) else {
             return FAILURE;
         };
-        driver::dev::compile_source(&db, &program, &passes)
-            .map_err(|e| format!("{}: {e}", path.display()))
+        if imp {
+            driver::dev::imp_source(&db, &program, &passes)
+        } else {
+            driver::dev::compile_source(&db, &program, &passes)
+        }
+        .map_err(|e| format!("{}: {e}", path.display()))
     } else {
         match std::fs::read_to_string(&path) {
+            Ok(text) if imp => driver::dev::imp_passes(&path.display().to_string(), &text, &passes),
             Ok(text) => driver::dev::run_passes(&path.display().to_string(), &text, &passes),
             Err(e) => Err(format!("cannot read {}: {e}", path.display())),
         }

@@ -94,7 +94,8 @@ struct DevArgs {
     #[arg(long, value_name = "PASSES", default_value = "")]
     passes: String,
     /// Run the standard pipeline up to and including the last occurrence of PASS
-    /// (`internalise`: no pass at all) and print the IR.
+    /// (`internalise`: no pass at all) and print the IR; `imp`: the whole pipeline,
+    /// then the imperative IR it lowers to.
     #[arg(long, value_name = "PASS", conflicts_with = "passes")]
     print: Option<String>,
     /// A source program (`.fut`) or a core IR file (`.fut_ir`).

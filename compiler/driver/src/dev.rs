@@ -44,6 +44,10 @@ pub fn parse_pass_list(list: &str) -> Result<Vec<ir::Pass>, String> {
 /// The name `--print` takes for the program straight after internalisation.
 pub const INTERNALISE: &str = "internalise";
 
+/// The name `--print` takes for the imperative IR: the program after the whole
+/// standard pipeline, lowered (`codegen::imp`).
+pub const IMP: &str = "imp";
+
 /// The passes `--print=NAME` runs: the standard pipeline up to and including the
 /// last occurrence of the pass `NAME`, or none for [`INTERNALISE`]. An unknown name
 /// is reported with the valid ones (`internalise` and the passes of the standard
@@ -52,6 +56,9 @@ pub fn print_pipeline(name: &str) -> Result<Vec<ir::Pass>, String> {
     let standard = crate::pipelines::standard();
     if name == INTERNALISE {
         return Ok(Vec::new());
+    }
+    if name == IMP {
+        return Ok(standard);
     }
     if let Some(last) = standard.iter().rposition(|p| p.name == name) {
         return Ok(standard[..=last].to_vec());
@@ -62,6 +69,7 @@ pub fn print_pipeline(name: &str) -> Result<Vec<ir::Pass>, String> {
             valid.push(p.name);
         }
     }
+    valid.push(IMP);
     Err(format!(
         "`{name}` is not a pass of the standard pipeline; `--print` takes one of: {}",
         valid.join(", ")
@@ -79,6 +87,32 @@ pub fn compile_source(
 ) -> Result<String, String> {
     let prog = crate::irrun::compile_with(db, program, passes, true)?;
     Ok(ir::print::print_program(&prog))
+}
+
+/// Like [`compile_source`], then lowers the program to the imperative IR and
+/// returns its text; a construct lowering does not support yet is an error naming
+/// it.
+pub fn imp_source(
+    db: &crate::Database,
+    program: &crate::Program,
+    passes: &[ir::Pass],
+) -> Result<String, String> {
+    let prog = crate::irrun::compile_with(db, program, passes, true)?;
+    lower_to_text(&prog)
+}
+
+/// Like [`run_passes`], then lowers the program to the imperative IR and returns
+/// its text.
+pub fn imp_passes(file: &str, text: &str, passes: &[ir::Pass]) -> Result<String, String> {
+    let prog = ir::parse::parse_program(text).map_err(|e| format!("{file}:{e}"))?;
+    let config = ir::pass::PipelineConfig { validate: true };
+    let prog = ir::run_pipeline(passes, prog, config).map_err(|e| format!("{file}: {e}"))?;
+    lower_to_text(&prog).map_err(|e| format!("{file}: {e}"))
+}
+
+fn lower_to_text(prog: &ir::Program) -> Result<String, String> {
+    let imp = codegen::imp::lower_program(prog).map_err(|e| e.to_string())?;
+    Ok(codegen::imp::print::print_program(&imp))
 }
 
 /// Runs `passes` on the IR program `text` (named `file` in messages) with validation
@@ -181,6 +215,21 @@ mod tests {
         assert_eq!(fused.matches("screma(").count(), 1, "{fused}");
         let again = ir::parse::parse_program(&fused).expect("the output parses back");
         assert!(ir::verify::verify(&again).is_ok());
+    }
+
+    #[test]
+    fn imp_prints_the_lowered_program() {
+        let (db, program) = checked(
+            "entry main (xs: []f64) : []f64 = map (\\x -> x * 2) xs
+",
+        );
+        let passes = print_pipeline(IMP).unwrap();
+        assert_eq!(passes.len(), crate::pipelines::standard().len());
+        let text = imp_source(&db, &program, &passes).unwrap();
+        assert!(text.contains(" = alloc f64["), "{text}");
+        assert!(text.contains("par ("), "{text}");
+        let err = imp_passes("bad.fut_ir", "fun (", &[]).unwrap_err();
+        assert!(err.starts_with("bad.fut_ir:"), "{err}");
     }
 
     #[test]

@@ -1,0 +1,493 @@
+//! Lowering from the core IR (optimised, AD expanded, with the `flatten`
+//! crate's plans) to the imperative IR.
+//!
+//! Every core IR variable becomes a [`Val`]: a scalar expression, an array
+//! view of a block, or an accumulator (a view and its operator). Statements
+//! are lowered in order; a statement that produces an array gets a block
+//! sized from its type, unless its consumer gave a destination for it (a
+//! hint): the rows of a map's result, the next buffer of a loop parameter,
+//! the block of an `if`'s result. The memory rules are in
+//! `docs/imperative.md`; the parts:
+//!
+//! - this module: functions, bodies, scalar operations and the context;
+//! - [`arrays`]: index, slice, update, iota, replicate, reshape,
+//!   rearrange, concat, copy, scratch;
+//! - [`control`]: `if`, loops, calls;
+//! - [`soacs`]: `screma`, `hist`, `scatter`, accumulators.
+
+mod arrays;
+mod control;
+mod soacs;
+
+use std::collections::HashMap;
+
+use ir::{Body, Exp, FunId, Lambda, Operand, PrimType, Size, Span, Type, VarId};
+
+use super::syntax::*;
+
+/// Why a program could not be lowered: the construct and where it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LowerError {
+    /// The message, naming the construct.
+    pub message: String,
+    /// The source statement ([`Span::NONE`] when unknown).
+    pub span: Span,
+    /// The core IR function.
+    pub function: String,
+}
+
+impl std::fmt::Display for LowerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "in function `{}`: {}", self.function, self.message)
+    }
+}
+
+impl std::error::Error for LowerError {}
+
+type R<T> = Result<T, LowerError>;
+
+/// Lowers every function of `prog`.
+pub fn lower_program(prog: &ir::Program) -> Result<Program, LowerError> {
+    let mut functions = Vec::new();
+    for (id, f) in prog.functions.iter() {
+        functions.push(lower_function(prog, id, f)?);
+    }
+    Ok(Program { functions })
+}
+
+/// How a core IR parameter or result of type `t` is passed.
+pub fn passing(t: &Type) -> Passing {
+    if t.is_scalar() {
+        Passing::Scalar
+    } else {
+        Passing::Array {
+            rank: t.rank(),
+            dynamic: (0..t.rank()).filter(|&k| t.shape[k] == Size::Any).collect(),
+        }
+    }
+}
+
+fn lower_function(prog: &ir::Program, _id: FunId, f: &ir::Function) -> R<Function> {
+    let mut lw = Lowerer::new(prog, f);
+    let mut params = Vec::new();
+    let mut param_passing = Vec::new();
+    for p in &f.params {
+        let t = lw.var_type(p.var)?.clone();
+        lw.span = Span::NONE;
+        if t.acc {
+            return lw.fail("an accumulator parameter is not lowered yet");
+        }
+        let pass = passing(&t);
+        let name = lw.var_name(p.var);
+        if t.is_scalar() {
+            let v = lw.new_var(&name, t.elem);
+            params.push(Slot::Scalar(v));
+            lw.bind(p.var, Val::Scalar(SExp::Var(v)));
+        } else {
+            let mem = lw.new_mem(&format!("{name}_mem"), t.elem);
+            params.push(Slot::Mem(mem));
+            let off = lw.new_var(&format!("{name}_off"), PrimType::I64);
+            params.push(Slot::Scalar(off));
+            let mut strides = Vec::new();
+            for k in 0..t.rank() {
+                let s = lw.new_var(&format!("{name}_s{k}"), PrimType::I64);
+                params.push(Slot::Scalar(s));
+                strides.push(SExp::Var(s));
+            }
+            let mut shape = Vec::new();
+            for (k, d) in t.shape.iter().enumerate() {
+                shape.push(match d {
+                    Size::Any => {
+                        let s = lw.new_var(&format!("{name}_d{k}"), PrimType::I64);
+                        params.push(Slot::Scalar(s));
+                        SExp::Var(s)
+                    }
+                    d => lw.size(d)?,
+                });
+            }
+            let view = View {
+                mem,
+                elem: t.elem,
+                offset: SExp::Var(off),
+                shape,
+                strides,
+            };
+            lw.bind(p.var, Val::Array(view));
+        }
+        param_passing.push(pass);
+    }
+    let vals = lw.body(&f.body, &[])?;
+    let mut results = Vec::new();
+    let mut result_passing = Vec::new();
+    let mut result_shapes = Vec::new();
+    lw.span = Span::NONE;
+    for (k, (v, t)) in vals.into_iter().zip(&f.ret).enumerate() {
+        result_passing.push(passing(t));
+        match v {
+            Val::Scalar(e) => {
+                let r = lw.assign_fresh(&format!("res{k}"), t.elem, e);
+                results.push(Slot::Scalar(r));
+                result_shapes.push(Vec::new());
+            }
+            Val::Array(view) => {
+                let view = if view.is_row_major_at_zero() {
+                    view
+                } else {
+                    let fresh = lw.alloc(&format!("res{k}"), t.elem, view.shape.clone());
+                    lw.copy(&fresh, &view);
+                    fresh
+                };
+                results.push(Slot::Mem(view.mem));
+                let mut shape = Vec::new();
+                for (d, size) in t.shape.iter().zip(&view.shape) {
+                    if *d == Size::Any {
+                        let r = lw.assign_fresh(&format!("res{k}_d"), PrimType::I64, size.clone());
+                        results.push(Slot::Scalar(r));
+                        shape.push(SExp::Var(r));
+                    } else {
+                        shape.push(lw.size(d)?);
+                    }
+                }
+                result_shapes.push(shape);
+            }
+            Val::Acc(..) => {
+                return lw.fail("a function returning an accumulator is not lowered yet");
+            }
+        }
+    }
+    Ok(Function {
+        name: f.name.clone(),
+        params,
+        param_passing,
+        results,
+        result_passing,
+        result_shapes,
+        body: Block { stms: lw.stms },
+        vars: lw.vars,
+        mems: lw.mems,
+    })
+}
+
+/// The value of a core IR variable.
+#[derive(Clone, Debug)]
+pub(crate) enum Val<'p> {
+    /// A scalar.
+    Scalar(SExp),
+    /// An array.
+    Array(View),
+    /// An accumulator: the array's view and its operator, if any.
+    Acc(View, Option<&'p Lambda>),
+}
+
+pub(crate) struct Lowerer<'p> {
+    pub(crate) prog: &'p ir::Program,
+    pub(crate) f: &'p ir::Function,
+    env: HashMap<VarId, Val<'p>>,
+    pub(crate) stms: Vec<Stm>,
+    vars: Vec<VarInfo>,
+    mems: Vec<MemInfo>,
+    /// Inside a parallel loop: everything nested runs sequentially.
+    pub(crate) parallel: bool,
+    /// The span of the statement being lowered.
+    pub(crate) span: Span,
+}
+
+impl<'p> Lowerer<'p> {
+    fn new(prog: &'p ir::Program, f: &'p ir::Function) -> Self {
+        Lowerer {
+            prog,
+            f,
+            env: HashMap::new(),
+            stms: Vec::new(),
+            vars: Vec::new(),
+            mems: Vec::new(),
+            parallel: false,
+            span: Span::NONE,
+        }
+    }
+
+    pub(crate) fn fail<T>(&self, message: impl Into<String>) -> R<T> {
+        Err(LowerError {
+            message: message.into(),
+            span: self.span,
+            function: self.f.name.clone(),
+        })
+    }
+
+    pub(crate) fn var_type(&self, v: VarId) -> R<&'p Type> {
+        match self.f.var_type(v) {
+            Some(t) => Ok(t),
+            None => self.fail(format!("variable {v:?} does not belong to the function")),
+        }
+    }
+
+    pub(crate) fn var_name(&self, v: VarId) -> String {
+        self.f.var_name(v).unwrap_or("v").to_string()
+    }
+
+    pub(crate) fn new_var(&mut self, name: &str, ty: PrimType) -> SVar {
+        self.vars.push(VarInfo {
+            name: name.to_string(),
+            ty,
+        });
+        SVar(self.vars.len() as u32 - 1)
+    }
+
+    pub(crate) fn new_mem(&mut self, name: &str, elem: PrimType) -> MemId {
+        self.mems.push(MemInfo {
+            name: name.to_string(),
+            elem,
+        });
+        MemId(self.mems.len() as u32 - 1)
+    }
+
+    pub(crate) fn var_elem(&self, v: SVar) -> PrimType {
+        self.vars[v.0 as usize].ty
+    }
+
+    pub(crate) fn push(&mut self, s: Stm) {
+        self.stms.push(s);
+    }
+
+    /// Lowers `f` into a block of its own.
+    pub(crate) fn nested(&mut self, f: impl FnOnce(&mut Self) -> R<()>) -> R<Block> {
+        let saved = std::mem::take(&mut self.stms);
+        let r = f(self);
+        let stms = std::mem::replace(&mut self.stms, saved);
+        r.map(|()| Block { stms })
+    }
+
+    /// A fresh variable holding `e`.
+    pub(crate) fn assign_fresh(&mut self, name: &str, ty: PrimType, e: SExp) -> SVar {
+        let v = self.new_var(name, ty);
+        self.push(Stm::Assign {
+            var: v,
+            exp: e,
+            span: self.span,
+        });
+        v
+    }
+
+    /// A fresh block for an array of shape `shape`, in row-major order.
+    pub(crate) fn alloc(&mut self, name: &str, elem: PrimType, shape: Vec<SExp>) -> View {
+        let mem = self.new_mem(&format!("{name}_mem"), elem);
+        let view = View::row_major(mem, elem, shape);
+        self.push(Stm::Alloc {
+            mem,
+            count: view.count(),
+        });
+        view
+    }
+
+    /// The destination for an array result: the hint, or a fresh block.
+    pub(crate) fn dest(
+        &mut self,
+        hint: Option<&View>,
+        name: &str,
+        elem: PrimType,
+        shape: Vec<SExp>,
+    ) -> View {
+        match hint {
+            Some(h) if h.elem == elem && h.rank() == shape.len() => h.clone(),
+            _ => self.alloc(name, elem, shape),
+        }
+    }
+
+    pub(crate) fn copy(&mut self, dst: &View, src: &View) {
+        self.push(Stm::Copy {
+            dst: dst.clone(),
+            src: src.clone(),
+            span: self.span,
+        });
+    }
+
+    pub(crate) fn bind(&mut self, v: VarId, val: Val<'p>) {
+        self.env.insert(v, val);
+    }
+
+    pub(crate) fn lookup(&self, v: VarId) -> R<Val<'p>> {
+        match self.env.get(&v) {
+            Some(x) => Ok(x.clone()),
+            None => self.fail(format!("variable `{}` is not bound", self.var_name(v))),
+        }
+    }
+
+    pub(crate) fn operand(&self, o: &Operand) -> R<Val<'p>> {
+        match o {
+            Operand::Const(c) => Ok(Val::Scalar(SExp::Const(*c))),
+            Operand::Var(v) => self.lookup(*v),
+        }
+    }
+
+    pub(crate) fn scalar(&self, o: &Operand) -> R<SExp> {
+        match self.operand(o)? {
+            Val::Scalar(e) => Ok(e),
+            _ => self.fail("an array where a scalar was expected"),
+        }
+    }
+
+    pub(crate) fn array(&self, v: VarId) -> R<View> {
+        match self.lookup(v)? {
+            Val::Array(view) => Ok(view),
+            _ => self.fail(format!("`{}` is not an array", self.var_name(v))),
+        }
+    }
+
+    pub(crate) fn size(&self, s: &Size) -> R<SExp> {
+        match s {
+            Size::Const(n) => Ok(SExp::i64(*n)),
+            Size::Var(v) => self.scalar(&Operand::Var(*v)),
+            Size::Any => self.fail("an array whose size is unknown (`?`) here is not lowered yet"),
+        }
+    }
+
+    pub(crate) fn shape(&self, shape: &[Size]) -> R<Vec<SExp>> {
+        shape.iter().map(|s| self.size(s)).collect()
+    }
+
+    /// Lowers a body; `hints` gives destinations for its array results
+    /// (by position), used by the statements that bind them when they can.
+    pub(crate) fn body(&mut self, b: &'p Body, hints: &[Option<View>]) -> R<Vec<Val<'p>>> {
+        let mut by_var: HashMap<VarId, View> = HashMap::new();
+        for (o, h) in b.result.iter().zip(hints) {
+            if let (Operand::Var(v), Some(h)) = (o, h) {
+                by_var.entry(*v).or_insert_with(|| h.clone());
+            }
+        }
+        for s in &b.stms {
+            self.span = s.span;
+            let hints: Vec<Option<View>> = s.pat.iter().map(|v| by_var.get(v).cloned()).collect();
+            let vals = self.exp(s, &hints)?;
+            if vals.len() != s.pat.len() {
+                return self.fail("a statement bound the wrong number of values");
+            }
+            for (v, x) in s.pat.iter().zip(vals) {
+                self.bind(*v, x);
+            }
+        }
+        b.result.iter().map(|o| self.operand(o)).collect()
+    }
+
+    /// Lowers lambda `l` applied to `args` (one per parameter).
+    pub(crate) fn apply(
+        &mut self,
+        l: &'p Lambda,
+        args: Vec<Val<'p>>,
+        hints: &[Option<View>],
+    ) -> R<Vec<Val<'p>>> {
+        if args.len() != l.params.len() {
+            return self.fail("a lambda applied to the wrong number of arguments");
+        }
+        for (p, a) in l.params.iter().zip(args) {
+            self.bind(p.var, a);
+        }
+        let span = self.span;
+        let out = self.body(&l.body, hints);
+        self.span = span;
+        out
+    }
+
+    /// A scalar operation's result in a fresh variable named after `pat`.
+    fn scalar_result(&mut self, stm: &ir::Stm, e: SExp) -> R<Vec<Val<'p>>> {
+        let Some(&v) = stm.pat.first() else {
+            return self.fail("a scalar operation without a result");
+        };
+        let t = self.var_type(v)?.elem;
+        let name = self.var_name(v);
+        let x = self.assign_fresh(&name, t, e);
+        Ok(vec![Val::Scalar(SExp::Var(x))])
+    }
+
+    fn exp(&mut self, stm: &'p ir::Stm, hints: &[Option<View>]) -> R<Vec<Val<'p>>> {
+        let hint = hints.first().and_then(|h| h.as_ref());
+        match &stm.exp {
+            Exp::Atom(o) => Ok(vec![self.operand(o)?]),
+            Exp::UnOp(op, x) => {
+                let e = SExp::UnOp(*op, Box::new(self.scalar(x)?));
+                self.scalar_result(stm, e)
+            }
+            Exp::BinOp(op, x, y) => {
+                let e = SExp::BinOp(*op, Box::new(self.scalar(x)?), Box::new(self.scalar(y)?));
+                self.scalar_result(stm, e)
+            }
+            Exp::Cmp(op, x, y) => {
+                let e = SExp::cmp(*op, self.scalar(x)?, self.scalar(y)?);
+                self.scalar_result(stm, e)
+            }
+            Exp::Convert(k, t, x) => {
+                let e = SExp::Convert(*k, *t, Box::new(self.scalar(x)?));
+                self.scalar_result(stm, e)
+            }
+            Exp::Math(m, args) => {
+                let args = args.iter().map(|a| self.scalar(a)).collect::<R<Vec<_>>>()?;
+                self.scalar_result(stm, SExp::Math(*m, args))
+            }
+            Exp::Assert { cond, msg, args } => {
+                let cond = self.scalar(cond)?;
+                let args = args.iter().map(|a| self.scalar(a)).collect::<R<Vec<_>>>()?;
+                let msg = if args.is_empty() {
+                    format!("Assertion is false: {msg}")
+                } else {
+                    msg.clone()
+                };
+                self.push(Stm::Assert {
+                    cond,
+                    msg,
+                    args,
+                    span: self.span,
+                });
+                Ok(Vec::new())
+            }
+            Exp::Index(arr, idx) => self.index(stm, *arr, idx),
+            Exp::Update(arr, idx, v) => self.update(*arr, idx, v),
+            Exp::Iota { n, start, step } => self.iota(stm, hint, n, start, step),
+            Exp::Replicate { shape, value } => self.replicate(stm, hint, shape, value),
+            Exp::Reshape { shape, arr } => self.reshape(stm, shape, *arr),
+            Exp::Rearrange { perm, arr } => self.rearrange(perm, *arr),
+            Exp::Concat { dim, len, arrs } => self.concat(stm, hint, *dim, len, arrs),
+            Exp::Copy(arr) => {
+                let src = self.array(*arr)?;
+                let name = self.pat_name(stm);
+                let dst = self.dest(hint, &name, src.elem, src.shape.clone());
+                self.copy(&dst, &src);
+                Ok(vec![Val::Array(dst)])
+            }
+            Exp::Scratch { elem, shape } => {
+                let shape = self.shape(shape)?;
+                let name = self.pat_name(stm);
+                Ok(vec![Val::Array(self.dest(hint, &name, *elem, shape))])
+            }
+            Exp::If {
+                cond,
+                then_body,
+                else_body,
+            } => self.if_exp(stm, hints, cond, then_body, else_body),
+            Exp::Loop { params, form, body } => self.loop_exp(stm, params, form, body),
+            Exp::Apply { fun, args } => self.call(stm, *fun, args),
+            Exp::Screma(s) => self.screma(stm, s, hints),
+            Exp::Hist(h) => self.hist(stm, h),
+            Exp::Scatter(s) => self.scatter(stm, s),
+            Exp::WithAcc(w) => self.with_acc(w),
+            Exp::UpdateAcc { acc, idx, value } => self.update_acc(*acc, idx, value),
+            Exp::Jvp(_) | Exp::Vjp(_) => {
+                self.fail("a `jvp` or `vjp` the AD pass left unexpanded cannot be lowered")
+            }
+            Exp::CustomVjp(c) => {
+                let args = c
+                    .args
+                    .iter()
+                    .map(|a| self.operand(a))
+                    .collect::<R<Vec<_>>>()?;
+                self.apply(&c.f, args, hints)
+            }
+        }
+    }
+
+    /// The name of a statement's first bound variable.
+    pub(crate) fn pat_name(&self, stm: &ir::Stm) -> String {
+        stm.pat
+            .first()
+            .map(|v| self.var_name(*v))
+            .unwrap_or_else(|| "t".into())
+    }
+}

@@ -1,0 +1,573 @@
+//! SOACs: maps write each row straight into their result's block (a
+//! parallel loop when `flatten` planned a `SegMap`), scans and reductions
+//! keep their running values in variables (or blocks, for array operands),
+//! `hist` and `scatter` write into their consumed destinations, and
+//! accumulators are views of the arrays they update.
+
+use std::cell::RefCell;
+
+use ir::{CmpOp, Hist, Lambda, Operand, PrimType, Scatter, Screma, WithAcc};
+
+use super::{Lowerer, R, Val};
+use crate::imp::syntax::*;
+
+/// The running value of one scan or reduction component.
+#[derive(Clone)]
+enum State {
+    Scalar(SVar),
+    Array(View),
+}
+
+impl<'p> Lowerer<'p> {
+    /// The lambda arguments for row `i` of `inputs` (scalars read, rows of
+    /// arrays as views, accumulators whole), with the index when `l` takes
+    /// one more parameter than there are inputs.
+    fn row_args(&mut self, l: &Lambda, inputs: &[Val<'p>], i: &SExp) -> R<Vec<Val<'p>>> {
+        let mut args = Vec::new();
+        for (k, x) in inputs.iter().enumerate() {
+            args.push(match x {
+                Val::Array(v) if v.rank() == 1 => {
+                    let name = l
+                        .params
+                        .get(k)
+                        .map(|p| self.var_name(p.var))
+                        .unwrap_or_else(|| "x".into());
+                    let x = self.new_var(&name, v.elem);
+                    self.push(Stm::Read {
+                        var: x,
+                        view: v.clone(),
+                        idx: vec![i.clone()],
+                    });
+                    Val::Scalar(SExp::Var(x))
+                }
+                Val::Array(v) => Val::Array(v.at(std::slice::from_ref(i))),
+                other => other.clone(),
+            });
+        }
+        if l.params.len() == inputs.len() + 1 {
+            args.push(Val::Scalar(i.clone()));
+        }
+        Ok(args)
+    }
+
+    fn inputs(&self, vs: &[ir::VarId]) -> R<Vec<Val<'p>>> {
+        vs.iter().map(|v| self.lookup(*v)).collect()
+    }
+
+    /// Wraps the statements `f` emits in [`Stm::Planned`] when `planned`
+    /// names a segmented operation.
+    fn planned(
+        &mut self,
+        planned: Option<&'static str>,
+        f: impl FnOnce(&mut Self) -> R<()>,
+    ) -> R<()> {
+        match planned {
+            None => f(self),
+            Some(seg_op) => {
+                let body = self.nested(f)?;
+                self.push(Stm::Planned { seg_op, body });
+                Ok(())
+            }
+        }
+    }
+
+    /// A sequential `for` loop over `0..n`.
+    fn seq_loop(&mut self, n: SExp, body: impl FnOnce(&mut Self, &SExp) -> R<()>) -> R<()> {
+        let i = self.new_var("i", PrimType::I64);
+        let idx = SExp::Var(i);
+        let block = self.nested(|l| body(l, &idx))?;
+        self.push(Stm::For {
+            i,
+            bound: n,
+            body: block,
+        });
+        Ok(())
+    }
+
+    /// Applies operator `op` to the running values and `new`, and stores
+    /// the results in the running values.
+    fn combine(&mut self, op: &'p Lambda, state: &[State], new: &[Val<'p>]) -> R<()> {
+        let mut args: Vec<Val<'p>> = state
+            .iter()
+            .map(|s| match s {
+                State::Scalar(x) => Val::Scalar(SExp::Var(*x)),
+                State::Array(v) => Val::Array(v.clone()),
+            })
+            .collect();
+        args.extend(new.iter().cloned());
+        let out = self.apply(op, args, &[])?;
+        let mut assigns = Vec::new();
+        for (s, r) in state.iter().zip(out) {
+            match (s, r) {
+                (State::Scalar(x), Val::Scalar(e)) => {
+                    let t = self.assign_fresh("op_res", self.var_elem(*x), e);
+                    assigns.push((*x, t));
+                }
+                (State::Array(v), Val::Array(r)) => {
+                    if *v != r {
+                        self.copy(v, &r);
+                    }
+                }
+                _ => return self.fail("an operator result of the wrong kind"),
+            }
+        }
+        for (x, t) in assigns {
+            self.push(Stm::Assign {
+                var: x,
+                exp: SExp::Var(t),
+                span: self.span,
+            });
+        }
+        Ok(())
+    }
+
+    /// Running values initialised from the neutral elements.
+    fn init_state(&mut self, neutral: &[Operand]) -> R<Vec<State>> {
+        let mut out = Vec::new();
+        for n in neutral {
+            out.push(match self.operand(n)? {
+                Val::Scalar(e) => {
+                    let t = match n {
+                        Operand::Const(c) => c.prim_type(),
+                        Operand::Var(v) => self.var_type(*v)?.elem,
+                    };
+                    State::Scalar(self.assign_fresh("acc", t, e))
+                }
+                Val::Array(v) => {
+                    let s = self.alloc("acc", v.elem, v.shape.clone());
+                    self.copy(&s, &v);
+                    State::Array(s)
+                }
+                Val::Acc(..) => return self.fail("an accumulator as a neutral element"),
+            });
+        }
+        Ok(out)
+    }
+
+    pub(crate) fn screma(
+        &mut self,
+        stm: &'p ir::Stm,
+        s: &'p Screma,
+        hints: &[Option<View>],
+    ) -> R<Vec<Val<'p>>> {
+        let w = self.scalar(&s.w)?;
+        let inputs = self.inputs(&s.inputs)?;
+        let n_scan: usize = s.scans.iter().map(|x| x.neutral.len()).sum();
+        let n_red: usize = s.reduces.iter().map(|x| x.neutral.len()).sum();
+        let has_acc = inputs.iter().any(|x| matches!(x, Val::Acc(..)));
+        // Destinations: scanned arrays and mapped arrays.
+        let mut dests: Vec<Option<View>> = Vec::new();
+        // Rows whose size is known only once the first row is computed:
+        // the dimensions' variables, set (and the block allocated) then.
+        let mut late: Vec<Vec<(usize, SVar)>> = Vec::new();
+        for (j, t) in s.map.ret.iter().enumerate() {
+            late.push(Vec::new());
+            let is_red = j >= n_scan && j < n_scan + n_red;
+            if is_red || t.acc {
+                dests.push(None);
+                continue;
+            }
+            let name = stm
+                .pat
+                .get(j)
+                .map(|v| self.var_name(*v))
+                .unwrap_or_else(|| "r".into());
+            let mut shape = vec![w.clone()];
+            for (k, d) in t.shape.iter().enumerate() {
+                match self.size(d) {
+                    Ok(e) => shape.push(e),
+                    Err(_) => {
+                        let x = self.assign_fresh(
+                            &format!("{name}_d{}", k + 1),
+                            PrimType::I64,
+                            SExp::i64(0),
+                        );
+                        late[j].push((k + 1, x));
+                        shape.push(SExp::Var(x));
+                    }
+                }
+            }
+            let hint = if j >= n_scan && late[j].is_empty() {
+                hints.get(j).cloned().flatten()
+            } else {
+                None
+            };
+            dests.push(Some(self.dest(hint.as_ref(), &name, t.elem, shape)));
+        }
+        let has_late = late.iter().any(|l| !l.is_empty());
+        if late.iter().take(n_scan).any(|l| !l.is_empty()) {
+            return self
+                .fail("a scan whose rows have a size unknown before it runs is not lowered yet");
+        }
+        let mut red_state = Vec::new();
+        for r in &s.reduces {
+            red_state.push(self.init_state(&r.neutral)?);
+        }
+        let mut scan_state = Vec::new();
+        for sc in &s.scans {
+            scan_state.push(self.init_state(&sc.neutral)?);
+        }
+        let acc_results: RefCell<Vec<Val<'p>>> = RefCell::new(Vec::new());
+        let iteration = |l: &mut Self, i: &SExp| -> R<()> {
+            let args = l.row_args(&s.map, &inputs, i)?;
+            let row_hints: Vec<Option<View>> = dests
+                .iter()
+                .enumerate()
+                .map(|(j, d)| match d {
+                    Some(d) if j >= n_scan + n_red && d.rank() > 1 && late[j].is_empty() => {
+                        Some(d.at(std::slice::from_ref(i)))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let res = l.apply(&s.map, args, &row_hints)?;
+            if res.len() != s.map.ret.len() {
+                return l.fail("a map lambda with the wrong number of results");
+            }
+            let mut off = 0;
+            for (k, sc) in s.scans.iter().enumerate() {
+                let m = sc.neutral.len();
+                l.combine(&sc.op, &scan_state[k], &res[off..off + m])?;
+                for (j, st) in scan_state[k].iter().enumerate() {
+                    let Some(d) = &dests[off + j] else { continue };
+                    match st {
+                        State::Scalar(x) => l.push(Stm::Write {
+                            view: d.clone(),
+                            idx: vec![i.clone()],
+                            value: SExp::Var(*x),
+                        }),
+                        State::Array(v) => {
+                            let row = d.at(std::slice::from_ref(i));
+                            l.copy(&row, v);
+                        }
+                    }
+                }
+                off += m;
+            }
+            for (k, r) in s.reduces.iter().enumerate() {
+                let m = r.neutral.len();
+                l.combine(&r.op, &red_state[k], &res[off..off + m])?;
+                off += m;
+            }
+            for (j, x) in res.iter().enumerate().skip(n_scan + n_red) {
+                match (x, &dests[j]) {
+                    (Val::Scalar(e), Some(d)) => l.push(Stm::Write {
+                        view: d.clone(),
+                        idx: vec![i.clone()],
+                        value: e.clone(),
+                    }),
+                    (Val::Array(r), Some(d)) => {
+                        if !late[j].is_empty() {
+                            let first = SExp::cmp(CmpOp::Eq, i.clone(), SExp::i64(0));
+                            let (r, d, late) = (r.clone(), d.clone(), late[j].clone());
+                            let then_block = l.nested(|l| {
+                                for (k, x) in &late {
+                                    l.push(Stm::Assign {
+                                        var: *x,
+                                        exp: r.shape[k - 1].clone(),
+                                        span: l.span,
+                                    });
+                                }
+                                l.push(Stm::Alloc {
+                                    mem: d.mem,
+                                    count: d.count(),
+                                });
+                                Ok(())
+                            })?;
+                            l.push(Stm::If {
+                                cond: first,
+                                then_block,
+                                else_block: Block::default(),
+                            });
+                        }
+                        let row = d.at(std::slice::from_ref(i));
+                        if *r != row {
+                            l.copy(&row, r);
+                        }
+                    }
+                    (Val::Acc(..), None) => acc_results.borrow_mut().push(x.clone()),
+                    _ => return l.fail("a map result of the wrong kind"),
+                }
+            }
+            Ok(())
+        };
+        let plan = if self.parallel {
+            None
+        } else {
+            flatten::plan(self.f, stm)
+        };
+        let only_map = n_scan + n_red == 0 && !has_acc && !has_late;
+        if plan.is_some() && only_map {
+            self.loop_nest(vec![w], true, |l, idx| iteration(l, &idx[0]))?;
+        } else {
+            let seg = plan.map(|p| match p {
+                flatten::Plan::Seg(op) | flatten::Plan::Versioned(op) => op.name(),
+                flatten::Plan::Nest(_) => flatten::SegOp::Map.name(),
+                flatten::Plan::Scatter => "scatter",
+            });
+            self.planned(seg, |l| l.seq_loop(w, iteration))?;
+        }
+        // Results: scanned arrays, reduced values, mapped arrays.
+        let mut out = Vec::new();
+        for d in dests.iter().take(n_scan) {
+            match d {
+                Some(d) => out.push(Val::Array(d.clone())),
+                None => return self.fail("a scan without a destination"),
+            }
+        }
+        for st in red_state.iter().flatten() {
+            out.push(match st {
+                State::Scalar(x) => Val::Scalar(SExp::Var(*x)),
+                State::Array(v) => Val::Array(v.clone()),
+            });
+        }
+        let mut accs = acc_results.into_inner().into_iter();
+        let mut acc_inputs = inputs.iter().filter(|x| matches!(x, Val::Acc(..)));
+        for (j, t) in s.map.ret.iter().enumerate().skip(n_scan + n_red) {
+            if t.acc {
+                // Accumulators are static views: the same whatever the
+                // number of iterations.
+                match acc_inputs.next().cloned().or_else(|| accs.next()) {
+                    Some(a) => out.push(a),
+                    None => return self.fail("an accumulator result without an accumulator input"),
+                }
+            } else {
+                match &dests[j] {
+                    Some(d) => out.push(Val::Array(d.clone())),
+                    None => return self.fail("a map result without a destination"),
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// `cond` for indices `idx` of the outer dimensions of `v`.
+    fn in_bounds(v: &View, idx: &[SExp]) -> SExp {
+        let mut cond = SExp::Const(ir::PrimValue::Bool(true));
+        for (i, n) in idx.iter().zip(&v.shape) {
+            cond = SExp::and(cond, SExp::cmp(CmpOp::Le, SExp::i64(0), i.clone()));
+            cond = SExp::and(cond, SExp::cmp(CmpOp::Lt, i.clone(), n.clone()));
+        }
+        cond
+    }
+
+    pub(crate) fn hist(&mut self, stm: &'p ir::Stm, h: &'p Hist) -> R<Vec<Val<'p>>> {
+        let w = self.scalar(&h.w)?;
+        let inputs = self.inputs(&h.inputs)?;
+        let mut dests = Vec::new();
+        for op in &h.hists {
+            dests.push(
+                op.dests
+                    .iter()
+                    .map(|d| self.array(*d))
+                    .collect::<R<Vec<_>>>()?,
+            );
+        }
+        let planned = (!self.parallel && flatten::plan(self.f, stm).is_some()).then_some("seghist");
+        let dests_ref = &dests;
+        self.planned(planned, |l| {
+            l.seq_loop(w, |l, i| {
+                let args = l.row_args(&h.map, &inputs, i)?;
+                let res = l.apply(&h.map, args, &[])?;
+                let mut off = 0;
+                for (k, op) in h.hists.iter().enumerate() {
+                    let m = op.dests.len();
+                    let (Some(Val::Scalar(ix)), Some(vals)) =
+                        (res.get(off), res.get(off + 1..off + 1 + m))
+                    else {
+                        return l.fail("a hist lambda with the wrong results");
+                    };
+                    off += 1 + m;
+                    let ds = &dests_ref[k];
+                    let Some(first) = ds.first() else { continue };
+                    let ix = l.assign_fresh("bucket", PrimType::I64, ix.clone());
+                    let ix = SExp::Var(ix);
+                    let cond = Self::in_bounds(first, std::slice::from_ref(&ix));
+                    let vals = vals.to_vec();
+                    let then_block = l.nested(|l| {
+                        let mut olds = Vec::new();
+                        let mut state = Vec::new();
+                        for d in ds {
+                            if d.rank() == 1 {
+                                let x = l.new_var("old", d.elem);
+                                l.push(Stm::Read {
+                                    var: x,
+                                    view: d.clone(),
+                                    idx: vec![ix.clone()],
+                                });
+                                olds.push(x);
+                                state.push(State::Scalar(x));
+                            } else {
+                                state.push(State::Array(d.at(std::slice::from_ref(&ix))));
+                            }
+                        }
+                        l.combine(&op.op, &state, &vals)?;
+                        for (d, st) in ds.iter().zip(&state) {
+                            if let State::Scalar(x) = st {
+                                l.push(Stm::Write {
+                                    view: d.clone(),
+                                    idx: vec![ix.clone()],
+                                    value: SExp::Var(*x),
+                                });
+                            }
+                        }
+                        Ok(())
+                    })?;
+                    l.push(Stm::If {
+                        cond,
+                        then_block,
+                        else_block: Block::default(),
+                    });
+                }
+                Ok(())
+            })
+        })?;
+        Ok(dests.into_iter().flatten().map(Val::Array).collect())
+    }
+
+    pub(crate) fn scatter(&mut self, stm: &'p ir::Stm, s: &'p Scatter) -> R<Vec<Val<'p>>> {
+        let w = self.scalar(&s.w)?;
+        let inputs = self.inputs(&s.inputs)?;
+        let dests = s
+            .dests
+            .iter()
+            .map(|d| self.array(d.arr))
+            .collect::<R<Vec<_>>>()?;
+        let planned = (!self.parallel && flatten::plan(self.f, stm).is_some()).then_some("scatter");
+        let dests_ref = &dests;
+        self.planned(planned, |l| {
+            l.seq_loop(w, |l, i| {
+                let args = l.row_args(&s.map, &inputs, i)?;
+                let res = l.apply(&s.map, args, &[])?;
+                let mut off = 0;
+                for (d, view) in s.dests.iter().zip(dests_ref) {
+                    let mut idx = Vec::new();
+                    for j in 0..d.rank {
+                        let Some(Val::Scalar(e)) = res.get(off + j) else {
+                            return l.fail("a scatter lambda with the wrong results");
+                        };
+                        let x = l.assign_fresh("ix", PrimType::I64, e.clone());
+                        idx.push(SExp::Var(x));
+                    }
+                    let Some(v) = res.get(off + d.rank).cloned() else {
+                        return l.fail("a scatter lambda with the wrong results");
+                    };
+                    off += d.rank + 1;
+                    let cond = Self::in_bounds(view, &idx);
+                    let target = view.at(&idx);
+                    let then_block = l.nested(|l| {
+                        match v {
+                            Val::Scalar(e) if target.rank() == 0 => l.push(Stm::Write {
+                                view: view.clone(),
+                                idx: idx.clone(),
+                                value: e,
+                            }),
+                            Val::Array(a) => l.copy(&target, &a),
+                            _ => return l.fail("a scattered value that does not fit"),
+                        }
+                        Ok(())
+                    })?;
+                    l.push(Stm::If {
+                        cond,
+                        then_block,
+                        else_block: Block::default(),
+                    });
+                }
+                Ok(())
+            })
+        })?;
+        Ok(dests.into_iter().map(Val::Array).collect())
+    }
+
+    pub(crate) fn with_acc(&mut self, w: &'p WithAcc) -> R<Vec<Val<'p>>> {
+        let mut accs = Vec::new();
+        for inp in &w.inputs {
+            let v = self.array(inp.arr)?;
+            accs.push(Val::Acc(v, inp.op.as_ref().map(|(l, _)| l)));
+        }
+        let k = accs.len();
+        let out = self.apply(&w.lambda, accs, &[])?;
+        let mut res = Vec::new();
+        for (j, x) in out.into_iter().enumerate() {
+            res.push(match x {
+                Val::Acc(v, _) if j < k => Val::Array(v),
+                Val::Acc(..) => return self.fail("a `with_acc` returning an extra accumulator"),
+                other => other,
+            });
+        }
+        Ok(res)
+    }
+
+    pub(crate) fn update_acc(
+        &mut self,
+        acc: ir::VarId,
+        idx: &[Operand],
+        value: &Operand,
+    ) -> R<Vec<Val<'p>>> {
+        let a = self.lookup(acc)?;
+        let Val::Acc(view, op) = &a else {
+            return self.fail("`update_acc` of something that is not an accumulator");
+        };
+        let idx = idx.iter().map(|i| self.scalar(i)).collect::<R<Vec<_>>>()?;
+        let value = self.operand(value)?;
+        let cond = Self::in_bounds(view, &idx);
+        let target = view.at(&idx);
+        let then_block = self.nested(|l| {
+            match (&value, op) {
+                (Val::Scalar(e), None) if target.rank() == 0 => l.push(Stm::Write {
+                    view: target.clone(),
+                    idx: Vec::new(),
+                    value: e.clone(),
+                }),
+                (Val::Array(src), None) => l.copy(&target, src),
+                (Val::Scalar(e), Some(op)) if target.rank() == 0 => {
+                    let old = l.new_var("old", target.elem);
+                    l.push(Stm::Read {
+                        var: old,
+                        view: target.clone(),
+                        idx: Vec::new(),
+                    });
+                    l.combine(op, &[State::Scalar(old)], &[Val::Scalar(e.clone())])?;
+                    l.push(Stm::Write {
+                        view: target.clone(),
+                        idx: Vec::new(),
+                        value: SExp::Var(old),
+                    });
+                }
+                (Val::Array(src), Some(op)) => {
+                    let sizes = target.shape.clone();
+                    let (t, s) = (target.clone(), src.clone());
+                    l.loop_nest(sizes, false, |l, j| {
+                        let old = l.new_var("old", t.elem);
+                        l.push(Stm::Read {
+                            var: old,
+                            view: t.clone(),
+                            idx: j.to_vec(),
+                        });
+                        let new = l.new_var("new", s.elem);
+                        l.push(Stm::Read {
+                            var: new,
+                            view: s.clone(),
+                            idx: j.to_vec(),
+                        });
+                        l.combine(op, &[State::Scalar(old)], &[Val::Scalar(SExp::Var(new))])?;
+                        l.push(Stm::Write {
+                            view: t.clone(),
+                            idx: j.to_vec(),
+                            value: SExp::Var(old),
+                        });
+                        Ok(())
+                    })?;
+                }
+                _ => return l.fail("an accumulator update whose value does not fit"),
+            }
+            Ok(())
+        })?;
+        self.push(Stm::If {
+            cond,
+            then_block,
+            else_block: Block::default(),
+        });
+        Ok(vec![a])
+    }
+}

@@ -1,0 +1,31 @@
+//! The imperative IR: memory made explicit.
+//!
+//! Below the core IR's values sit blocks of memory and views of them. A
+//! program of the imperative IR ([`syntax`]) has scalar variables, memory
+//! block handles, and statements: allocations, element reads and writes
+//! through views, strided copies, sequential `for`/`while` loops, `if`,
+//! parallel loops over independent iterations, calls, and assertions with
+//! their source spans. An array is a [`View`] (block, offset, shape,
+//! strides): row-major when allocated; slicing, indexing a row and
+//! transposing change the view, not the data.
+//!
+//! - [`lower`]: from the core IR (after the optimiser, AD and with the
+//!   `flatten` crate's plans) to the imperative IR;
+//! - [`print`]: its textual form (`fut dev --print=imp`);
+//! - [`interp`]: an interpreter with counters of allocations and copies.
+//!
+//! The backends' emitters are meant to consume this IR: a parallel loop
+//! becomes a rayon loop on the multicore backend and a kernel launch on
+//! the GPU backends; blocks become buffers; views become index arithmetic.
+//! `docs/imperative.md` describes the memory rules and what is lowered.
+
+pub mod interp;
+pub mod lower;
+pub mod print;
+pub mod syntax;
+
+pub use lower::{LowerError, lower_program};
+pub use syntax::*;
+
+#[cfg(test)]
+mod tests;

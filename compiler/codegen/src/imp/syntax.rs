@@ -1,0 +1,410 @@
+//! The data model of the imperative IR: functions over scalar variables and
+//! memory blocks, statements, scalar expressions and array views.
+
+use ir::{BinOp, CmpOp, ConvKind, FunId, MathFn, PrimType, PrimValue, Span, UnOp};
+
+/// A scalar variable of a function (an index into [`Function::vars`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SVar(pub u32);
+
+/// A memory block handle of a function (an index into [`Function::mems`]).
+/// A handle names one block at a time: [`Stm::Alloc`] points it at a fresh
+/// block, [`Stm::SwapMem`] exchanges two handles' blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MemId(pub u32);
+
+/// A whole program: one function per core IR function, in the same order
+/// (the function of [`FunId`] `k` is `functions[k]`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Program {
+    /// The functions.
+    pub functions: Vec<Function>,
+}
+
+/// A scalar variable's name and type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarInfo {
+    /// The name (the core IR variable's, or a generated one).
+    pub name: String,
+    /// The type.
+    pub ty: PrimType,
+}
+
+/// A memory block handle's name and element type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemInfo {
+    /// The name.
+    pub name: String,
+    /// The element type of the blocks it names.
+    pub elem: PrimType,
+}
+
+/// A parameter or a result slot of a function: a scalar or a memory block.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Slot {
+    /// A scalar variable.
+    Scalar(SVar),
+    /// A memory block handle.
+    Mem(MemId),
+}
+
+/// How one core IR parameter or result travels through a call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Passing {
+    /// A scalar: one slot.
+    Scalar,
+    /// An array: its block, then its offset and one stride per dimension
+    /// (parameters only), then the sizes its type leaves unknown (`?`).
+    Array {
+        /// The rank.
+        rank: usize,
+        /// The dimensions whose size travels as a scalar.
+        dynamic: Vec<usize>,
+    },
+}
+
+/// A function of the imperative IR.
+///
+/// Array parameters arrive as a block with a view given by scalar
+/// parameters (offset and strides), so a caller passes any view without a
+/// copy; array results leave as blocks holding the array in row-major
+/// order from offset 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    /// The core IR function's name.
+    pub name: String,
+    /// The parameters, flattened into slots.
+    pub params: Vec<Slot>,
+    /// How each core IR parameter maps onto `params`, in order.
+    pub param_passing: Vec<Passing>,
+    /// The results, flattened into slots.
+    pub results: Vec<Slot>,
+    /// How each core IR result maps onto `results`, in order.
+    pub result_passing: Vec<Passing>,
+    /// The shape of each array result (empty for scalars), over the
+    /// parameters and the scalar results: what a caller outside the
+    /// imperative IR needs to read the results back.
+    pub result_shapes: Vec<Vec<SExp>>,
+    /// The body.
+    pub body: Block,
+    /// Every scalar variable.
+    pub vars: Vec<VarInfo>,
+    /// Every memory block handle.
+    pub mems: Vec<MemInfo>,
+}
+
+/// A sequence of statements.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Block {
+    /// The statements, in order.
+    pub stms: Vec<Stm>,
+}
+
+/// A scalar expression: operands are variables and constants, operators
+/// are the core IR's, with its semantics.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SExp {
+    /// A variable.
+    Var(SVar),
+    /// A constant.
+    Const(PrimValue),
+    /// A unary operator.
+    UnOp(UnOp, Box<SExp>),
+    /// A binary operator (both operands of one type).
+    BinOp(BinOp, Box<SExp>, Box<SExp>),
+    /// A comparison.
+    Cmp(CmpOp, Box<SExp>, Box<SExp>),
+    /// A conversion.
+    Convert(ConvKind, PrimType, Box<SExp>),
+    /// A math function.
+    Math(MathFn, Vec<SExp>),
+}
+
+impl SExp {
+    /// An `i64` constant.
+    pub fn i64(x: i64) -> SExp {
+        SExp::Const(PrimValue::I64(x))
+    }
+
+    /// The constant, if it is an `i64` constant.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            SExp::Const(PrimValue::I64(x)) => Some(*x),
+            _ => None,
+        }
+    }
+
+    /// `a + b` on `i64`, folding constants and zeros.
+    pub fn plus(a: SExp, b: SExp) -> SExp {
+        match (a.as_i64(), b.as_i64()) {
+            (Some(x), Some(y)) => SExp::i64(x.wrapping_add(y)),
+            (Some(0), _) => b,
+            (_, Some(0)) => a,
+            _ => SExp::BinOp(BinOp::Add, Box::new(a), Box::new(b)),
+        }
+    }
+
+    /// `a * b` on `i64`, folding constants, ones and zeros.
+    pub fn times(a: SExp, b: SExp) -> SExp {
+        match (a.as_i64(), b.as_i64()) {
+            (Some(x), Some(y)) => SExp::i64(x.wrapping_mul(y)),
+            (Some(0), _) | (_, Some(0)) => SExp::i64(0),
+            (Some(1), _) => b,
+            (_, Some(1)) => a,
+            _ => SExp::BinOp(BinOp::Mul, Box::new(a), Box::new(b)),
+        }
+    }
+
+    /// `a - b` on `i64`, folding constants and zeros.
+    pub fn minus(a: SExp, b: SExp) -> SExp {
+        match (a.as_i64(), b.as_i64()) {
+            (Some(x), Some(y)) => SExp::i64(x.wrapping_sub(y)),
+            (_, Some(0)) => a,
+            _ => SExp::BinOp(BinOp::Sub, Box::new(a), Box::new(b)),
+        }
+    }
+
+    /// A comparison.
+    pub fn cmp(op: CmpOp, a: SExp, b: SExp) -> SExp {
+        SExp::Cmp(op, Box::new(a), Box::new(b))
+    }
+
+    /// Logical and of two `bool`s.
+    pub fn and(a: SExp, b: SExp) -> SExp {
+        match (&a, &b) {
+            (SExp::Const(PrimValue::Bool(true)), _) => b,
+            (_, SExp::Const(PrimValue::Bool(true))) => a,
+            _ => SExp::BinOp(BinOp::And, Box::new(a), Box::new(b)),
+        }
+    }
+}
+
+/// An array as a view of a memory block: element `[i0, …, ik]` is at
+/// `offset + i0*strides[0] + … + ik*strides[k]` of block `mem`.
+///
+/// Row-major arrays have strides that are the products of the inner
+/// sizes; slicing, indexing a row and transposing change the offset, the
+/// shape and the strides, never the data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    /// The block.
+    pub mem: MemId,
+    /// The element type.
+    pub elem: PrimType,
+    /// Offset of element `[0, …, 0]`, in elements.
+    pub offset: SExp,
+    /// The sizes, outermost first.
+    pub shape: Vec<SExp>,
+    /// The distance between neighbours of each dimension, in elements.
+    pub strides: Vec<SExp>,
+}
+
+impl View {
+    /// The row-major view of shape `shape` at offset 0 of `mem`.
+    pub fn row_major(mem: MemId, elem: PrimType, shape: Vec<SExp>) -> View {
+        let strides = row_major_strides(&shape);
+        View {
+            mem,
+            elem,
+            offset: SExp::i64(0),
+            shape,
+            strides,
+        }
+    }
+
+    /// The rank.
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+
+    /// Whether the view is the row-major layout of its shape from offset
+    /// 0 (known at compile time).
+    pub fn is_row_major_at_zero(&self) -> bool {
+        self.offset.as_i64() == Some(0) && self.strides == row_major_strides(&self.shape)
+    }
+
+    /// Whether the view is row-major (any offset), known at compile time.
+    pub fn is_row_major(&self) -> bool {
+        self.strides == row_major_strides(&self.shape)
+    }
+
+    /// The number of elements (a product of the sizes).
+    pub fn count(&self) -> SExp {
+        self.shape.iter().cloned().fold(SExp::i64(1), SExp::times)
+    }
+
+    /// The flat position of element `idx` (as many indices as the rank or
+    /// fewer: the start of that sub-array).
+    pub fn position(&self, idx: &[SExp]) -> SExp {
+        idx.iter()
+            .zip(&self.strides)
+            .fold(self.offset.clone(), |acc, (i, s)| {
+                SExp::plus(acc, SExp::times(i.clone(), s.clone()))
+            })
+    }
+
+    /// The view of the sub-array at `idx` (fixing the outer dimensions).
+    pub fn at(&self, idx: &[SExp]) -> View {
+        View {
+            mem: self.mem,
+            elem: self.elem,
+            offset: self.position(idx),
+            shape: self.shape[idx.len()..].to_vec(),
+            strides: self.strides[idx.len()..].to_vec(),
+        }
+    }
+}
+
+/// The row-major strides of `shape`: the products of the inner sizes.
+pub fn row_major_strides(shape: &[SExp]) -> Vec<SExp> {
+    let mut strides = vec![SExp::i64(1); shape.len()];
+    for k in (0..shape.len().saturating_sub(1)).rev() {
+        strides[k] = SExp::times(strides[k + 1].clone(), shape[k + 1].clone());
+    }
+    strides
+}
+
+/// What a parallel region computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParKind {
+    /// Independent iterations (from a `SegMap`): any order, any number of
+    /// threads.
+    Map,
+}
+
+/// One statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stm {
+    /// `var = exp`; fails (division by zero, …) with `span`.
+    Assign {
+        /// The variable.
+        var: SVar,
+        /// The value.
+        exp: SExp,
+        /// The source statement.
+        span: Span,
+    },
+    /// Points `mem` at a fresh block of `count` elements (contents
+    /// unspecified).
+    Alloc {
+        /// The handle.
+        mem: MemId,
+        /// The number of elements (`i64`).
+        count: SExp,
+    },
+    /// Exchanges the blocks of two handles (double buffering of loops).
+    SwapMem(MemId, MemId),
+    /// Points `dst` at the block `src` names (no copy).
+    AliasMem {
+        /// The handle set.
+        dst: MemId,
+        /// The handle read.
+        src: MemId,
+    },
+    /// `var = view[idx]`: one element.
+    Read {
+        /// The variable.
+        var: SVar,
+        /// The array.
+        view: View,
+        /// One index per dimension.
+        idx: Vec<SExp>,
+    },
+    /// `view[idx] = value`: one element.
+    Write {
+        /// The array.
+        view: View,
+        /// One index per dimension.
+        idx: Vec<SExp>,
+        /// The value.
+        value: SExp,
+    },
+    /// Copies every element of `src` to the same position of `dst`; the
+    /// shapes must agree (checked, failing with `span`).
+    Copy {
+        /// Destination.
+        dst: View,
+        /// Source.
+        src: View,
+        /// The source statement.
+        span: Span,
+    },
+    /// `for i in 0..bound` (`i` of the bound's type).
+    For {
+        /// The index variable.
+        i: SVar,
+        /// The number of iterations.
+        bound: SExp,
+        /// The body.
+        body: Block,
+    },
+    /// Runs `body` while `cond` holds before it.
+    While {
+        /// The condition (`bool`), tested before each iteration.
+        cond: SExp,
+        /// The body.
+        body: Block,
+    },
+    /// A conditional.
+    If {
+        /// The condition (`bool`).
+        cond: SExp,
+        /// Taken when true.
+        then_block: Block,
+        /// Taken when false.
+        else_block: Block,
+    },
+    /// A parallel loop over the space `0..sizes[0] × … ` with index
+    /// variables `ids`; iterations are independent and may run in any order.
+    ParFor {
+        /// What it computes.
+        kind: ParKind,
+        /// The index variables, outermost first.
+        ids: Vec<SVar>,
+        /// The size of each dimension of the space.
+        sizes: Vec<SExp>,
+        /// The body of one iteration.
+        body: Block,
+    },
+    /// A sequential loop standing for a segmented operation whose parallel
+    /// lowering is not written yet (`segred`, `segscan`, `seghist`,
+    /// parallel `scatter`): the planned operation's name, and the loop.
+    Planned {
+        /// The segmented operation's name.
+        seg_op: &'static str,
+        /// The sequential code.
+        body: Block,
+    },
+    /// Calls function `fun`: arguments and results as the callee's slots.
+    Call {
+        /// The callee.
+        fun: FunId,
+        /// One per parameter slot: a scalar or a memory block.
+        args: Vec<Arg>,
+        /// One per result slot.
+        results: Vec<Slot>,
+        /// The source statement.
+        span: Span,
+    },
+    /// Fails with `msg` (each `{}` replaced by the next of `args`) at
+    /// `span` when `cond` is false: bounds, size and user assertions.
+    Assert {
+        /// The condition (`bool`).
+        cond: SExp,
+        /// The message or its template.
+        msg: String,
+        /// The scalars the message shows.
+        args: Vec<SExp>,
+        /// The source statement.
+        span: Span,
+    },
+}
+
+/// An argument of a call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// A scalar.
+    Scalar(SExp),
+    /// A memory block.
+    Mem(MemId),
+}

@@ -1,0 +1,200 @@
+//! Lowering tests on small core IR programs: results through the
+//! imperative IR's interpreter, and what the memory rules promise
+//! (allocations and copies counted by the interpreter).
+
+use values::Value;
+
+use super::interp::{Counters, run_function};
+use super::print::print_program;
+
+fn lower(src: &str) -> super::Program {
+    let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
+    ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
+    super::lower_program(&prog).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn run(p: &super::Program, args: Vec<Value>) -> (Vec<Value>, Counters) {
+    let out = run_function(p, "main", args).unwrap_or_else(|e| panic!("{e}"));
+    (out.values, out.counters)
+}
+
+fn matrix(r: usize, c: usize) -> Value {
+    Value::array(vec![r, c], (0..r * c).map(|k| k as f64).collect()).unwrap()
+}
+
+const NESTED_MAP: &str = r"fun main(n: i64, m: i64, xss: [n][m]f64) -> ([n][m]f64) {
+  let yss: [n][m]f64 = screma(n, xss)
+    map(\(xs: [m]f64) -> ([m]f64) {
+      let ys: [m]f64 = screma(m, xs)
+        map(\(x: f64) -> (f64) {
+          let y: f64 = mul(x, 2.0f64)
+          in (y)
+        })
+      in (ys)
+    })
+  in (yss)
+}
+";
+
+#[test]
+fn a_map_writes_its_rows_into_its_result_block() {
+    let p = lower(NESTED_MAP);
+    let (out, c) = run(
+        &p,
+        vec![Value::scalar(3i64), Value::scalar(4i64), matrix(3, 4)],
+    );
+    let want: Vec<f64> = (0..12).map(|k| 2.0 * k as f64).collect();
+    assert_eq!(out, vec![Value::array(vec![3, 4], want).unwrap()]);
+    // One block, for the result; every element written once, none copied.
+    assert_eq!(
+        (c.allocs, c.alloc_bytes, c.copied, c.writes),
+        (1, 96, 0, 12),
+        "{c}"
+    );
+    let text = print_program(&p);
+    assert!(text.contains("par (i0 < n)"), "{text}");
+}
+
+const LOOP_UPDATE: &str = r"fun main(n: i64, xs: [n]f64) -> ([n]f64) {
+  let ys: [n]f64 = copy(xs)
+  let (zs: [n]f64) = loop (*acc: [n]f64 = ys) for i: i64 < n {
+    let x: f64 = acc[i]
+    let y: f64 = add(x, 1.0f64)
+    let acc2: [n]f64 = acc with [i] = y
+    in (acc2)
+  }
+  in (zs)
+}
+";
+
+#[test]
+fn loops_update_their_parameter_in_place() {
+    let p = lower(LOOP_UPDATE);
+    let xs = Value::vector(vec![1.0f64, 2.0, 3.0, 4.0, 5.0]);
+    let (out, c) = run(&p, vec![Value::scalar(5i64), xs]);
+    assert_eq!(out, vec![Value::vector(vec![2.0f64, 3.0, 4.0, 5.0, 6.0])]);
+    // The copy is the only allocation and the only copy; the loop reuses
+    // its block (no next buffer, no swap).
+    assert_eq!((c.allocs, c.copied, c.writes), (1, 5, 5), "{c}");
+    let text = print_program(&p);
+    assert!(!text.contains("swap"), "{text}");
+}
+
+#[test]
+fn loops_update_a_consumed_parameter_in_its_callers_block() {
+    // `ys` arrives as a view (offset and strides known only at run time);
+    // the loop consumes it and updates it where it is. The only block and
+    // copy are the function's result, which leaves row-major from offset 0.
+    let src = LOOP_UPDATE.replace(
+        "xs: [n]f64) -> ([n]f64) {\n  let ys: [n]f64 = copy(xs)\n",
+        "*ys: [n]f64) -> ([n]f64) {\n",
+    );
+    let p = lower(&src);
+    let xs = Value::vector(vec![1.0f64, 2.0, 3.0]);
+    let (out, c) = run(&p, vec![Value::scalar(3i64), xs]);
+    assert_eq!(out, vec![Value::vector(vec![2.0f64, 3.0, 4.0])]);
+    assert_eq!((c.allocs, c.copied, c.writes), (1, 3, 3), "{c}");
+    assert!(!print_program(&p).contains("for (i < n) {\n    copy"));
+}
+
+const LOOP_MAP: &str = r"fun main(n: i64, k: i64, xs: [n]f64) -> ([n]f64) {
+  let (zs: [n]f64) = loop (acc: [n]f64 = xs) for i: i64 < k {
+    let ys: [n]f64 = screma(n, acc)
+      map(\(x: f64) -> (f64) {
+        let y: f64 = mul(x, 2.0f64)
+        in (y)
+      })
+    in (ys)
+  }
+  in (zs)
+}
+";
+
+#[test]
+fn loops_building_new_arrays_double_buffer() {
+    let p = lower(LOOP_MAP);
+    let xs = Value::vector(vec![1.0f64, 2.0, 3.0]);
+    let (out, c) = run(&p, vec![Value::scalar(3i64), Value::scalar(10i64), xs]);
+    assert_eq!(out, vec![Value::vector(vec![1024.0f64, 2048.0, 3072.0])]);
+    // The initial array is copied (it is not consumed), the map writes
+    // into the next buffer, which swaps with the current one: two blocks
+    // whatever the number of iterations.
+    assert_eq!((c.allocs, c.copied), (2, 3), "{c}");
+    assert!(print_program(&p).contains("swap acc_mem acc_next"));
+}
+
+const TRANSPOSE: &str = r"fun main(n: i64, m: i64, xss: [n][m]f64) -> (f64) {
+  let yss: [m][n]f64 = rearrange((1, 0), xss)
+  let row: [n]f64 = yss[1i64]
+  let x: f64 = row[2i64]
+  in (x)
+}
+";
+
+#[test]
+fn transposition_and_indexing_are_views() {
+    let p = lower(TRANSPOSE);
+    let (out, c) = run(
+        &p,
+        vec![Value::scalar(3i64), Value::scalar(4i64), matrix(3, 4)],
+    );
+    assert_eq!(out, vec![Value::scalar(9.0f64)]);
+    assert_eq!((c.allocs, c.copied, c.reads), (0, 0, 1), "{c}");
+}
+
+#[test]
+fn indexing_out_of_bounds_fails_with_futharks_message() {
+    let p = lower(TRANSPOSE);
+    let err = run_function(
+        &p,
+        "main",
+        vec![Value::scalar(2i64), Value::scalar(1i64), matrix(2, 1)],
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.message, "Index [1] out of bounds for array of shape [1].",
+        "{err}"
+    );
+}
+
+const SCATTER: &str = r"fun main(n: i64, k: i64, xs: [n]f64, is: [k]i64, vs: [k]f64) -> ([n]f64) {
+  let ys: [n]f64 = copy(xs)
+  let zs: [n]f64 = scatter(k, is, vs)
+    into(ys@1)
+    map(\(i: i64, v: f64) -> (i64, f64) {
+      in (i, v)
+    })
+  in (zs)
+}
+";
+
+#[test]
+fn scatter_writes_into_its_consumed_destination() {
+    let p = lower(SCATTER);
+    let args = vec![
+        Value::scalar(4i64),
+        Value::scalar(3i64),
+        Value::vector(vec![0.0f64; 4]),
+        Value::vector(vec![1i64, 7, 3]),
+        Value::vector(vec![1.0f64, 2.0, 3.0]),
+    ];
+    let (out, c) = run(&p, args);
+    assert_eq!(out, vec![Value::vector(vec![0.0f64, 1.0, 0.0, 3.0])]);
+    assert_eq!((c.allocs, c.copied), (1, 4), "{c}");
+}
+
+#[test]
+fn unexpanded_ad_is_an_error_naming_the_construct() {
+    let src = r"fun main(x: f64, dx: f64) -> (f64, f64) {
+  let (y: f64, dy: f64) = jvp(\(a: f64) -> (f64) {
+    let b: f64 = mul(a, a)
+    in (b)
+  }, (x), (dx))
+  in (y, dy)
+}
+";
+    let prog = ir::parse::parse_program(src).unwrap();
+    let err = super::lower_program(&prog).unwrap_err();
+    assert!(err.message.contains("`jvp` or `vjp`"), "{err}");
+    assert_eq!(err.function, "main");
+}

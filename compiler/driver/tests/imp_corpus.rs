@@ -1,0 +1,217 @@
+//! The imperative IR on the test corpus: every program under `tests/` is
+//! internalised, optimised and differentiated (the standard pipeline),
+//! lowered to the imperative IR with the `flatten` crate's plans, and each
+//! of its test cases (inline values or data files) is run on the
+//! imperative IR's interpreter and on the core IR's interpreter. Results
+//! must agree, and a case that fails on one must fail on the other.
+//!
+//! Every program in [`MUST_PASS`] must lower and agree; for the whole
+//! corpus the test prints how many programs lower and agree, and the
+//! lowering errors by construct.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use driver::db::Database;
+use driver::system::OsSystem;
+use driver::testspec::{Input, TestAction, parse_spec};
+use values::Tolerance;
+
+/// Folders (under `tests/`) whose every program lowers and agrees.
+const MUST_PASS: &[&str] = &[
+    "ad",
+    "interp",
+    "library",
+    "modules",
+    "multicore",
+    "prelude",
+    "programs",
+    "regress",
+    "sizes",
+    "structure",
+    "syntax",
+    "types",
+    "uniqueness",
+];
+
+/// What became of one program.
+#[derive(Debug)]
+enum Result {
+    /// Not a program with runnable cases, or not compiled by the core IR
+    /// pipeline: not the imperative IR's concern.
+    Skipped,
+    /// Lowering failed with this message.
+    NotLowered(String),
+    /// Lowered; these cases agreed, and these messages say where not.
+    Ran {
+        agreed: usize,
+        failures: Vec<String>,
+    },
+}
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests")
+}
+
+fn read_data(path: &Path) -> Option<Vec<u8>> {
+    let bytes = std::fs::read(path).ok()?;
+    if path.extension().is_some_and(|x| x == "gz") {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(bytes.as_slice())
+            .read_to_end(&mut out)
+            .ok()?;
+        Some(out)
+    } else {
+        Some(bytes)
+    }
+}
+
+fn test_program(db: &Database, path: &Path) -> Result {
+    let Ok(src) = std::fs::read_to_string(path) else {
+        return Result::Skipped;
+    };
+    let Ok(spec) = parse_spec(&src) else {
+        return Result::Skipped;
+    };
+    if spec
+        .tags
+        .iter()
+        .any(|t| t == "disable" || t == "no_ir" || t == "notest")
+    {
+        return Result::Skipped;
+    }
+    let TestAction::Run { groups, .. } = &spec.action else {
+        return Result::Skipped;
+    };
+    let Ok(program) = driver::load_program(db, path) else {
+        return Result::Skipped;
+    };
+    if !program.is_ok() {
+        return Result::Skipped;
+    }
+    let Ok(prog) = driver::irrun::compile(db, &program, false) else {
+        return Result::Skipped;
+    };
+    let imp = match codegen::imp::lower_program(&prog) {
+        Ok(p) => p,
+        Err(e) => return Result::NotLowered(e.message),
+    };
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let mut agreed = 0;
+    let mut failures = Vec::new();
+    for group in groups {
+        for entry_name in &group.entries {
+            let Ok(entry) = driver::run::find_entry(&program, entry_name) else {
+                continue;
+            };
+            let Some(ir_entry) = prog.entries.iter().find(|e| &e.name == entry_name) else {
+                continue;
+            };
+            let fname = prog.functions[ir_entry.fun].name.clone();
+            for case in &group.cases {
+                if case.tags.iter().any(|t| t == "no_ir" || t == "disable") {
+                    continue;
+                }
+                let bytes = match &case.input {
+                    Input::Values(v) => v.text.clone().into_bytes(),
+                    Input::File(f) => match read_data(&dir.join(f)) {
+                        Some(b) => b,
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                let Ok(args) = driver::run::read_arguments(entry, bytes.as_slice()) else {
+                    continue;
+                };
+                let args = internalise::expand_args(args);
+                let want = ir::interp::run_function(&prog, &fname, args.clone());
+                let got = codegen::imp::interp::run_function(&imp, &fname, args);
+                let verdict = match (&want, &got) {
+                    (Ok(a), Ok(b)) => {
+                        values::compare_several(&b.values, &a.values, Tolerance::DEFAULT)
+                            .map_err(|m| format!("results differ: {m}"))
+                    }
+                    (Err(_), Err(_)) => Ok(()),
+                    (Ok(_), Err(e)) => Err(format!("fails: {}", e.message)),
+                    (Err(e), Ok(_)) => {
+                        Err(format!("succeeds where the IR fails with: {}", e.message))
+                    }
+                };
+                match verdict {
+                    Ok(()) => agreed += 1,
+                    Err(m) => failures.push(format!("{entry_name} case {}: {m}", case.index)),
+                }
+            }
+        }
+    }
+    Result::Ran { agreed, failures }
+}
+
+/// The first words of a lowering error, to group them by construct.
+fn construct(message: &str) -> String {
+    message.split(':').next().unwrap_or(message).to_string()
+}
+
+#[test]
+fn the_corpus_lowers_and_agrees_with_the_ir_interpreter() {
+    let root = corpus();
+    let system = OsSystem;
+    let programs = driver::testrun::collect_programs(&system, std::slice::from_ref(&root))
+        .expect("the corpus is readable");
+    let db = Database::new(Arc::new(OsSystem));
+    let only = std::env::var("FUT_IMP_ONLY").ok();
+    let mut compiled = 0;
+    let mut lowered = 0;
+    let mut agreeing = 0;
+    let mut cases = 0;
+    let mut errors: BTreeMap<String, usize> = BTreeMap::new();
+    let mut must_fail = Vec::new();
+    for path in &programs {
+        let rel = path.strip_prefix(&root).unwrap_or(path).to_path_buf();
+        if only
+            .as_ref()
+            .is_some_and(|o| !rel.to_string_lossy().contains(o.as_str()))
+        {
+            continue;
+        }
+        let must = MUST_PASS.iter().any(|d| rel.starts_with(d));
+        let r = test_program(&db, path);
+        let bad = match &r {
+            Result::Skipped => continue,
+            Result::NotLowered(m) => {
+                compiled += 1;
+                *errors.entry(construct(m)).or_default() += 1;
+                Some(format!("not lowered: {m}"))
+            }
+            Result::Ran { agreed, failures } => {
+                compiled += 1;
+                lowered += 1;
+                cases += agreed;
+                if failures.is_empty() {
+                    agreeing += 1;
+                    None
+                } else {
+                    Some(failures.join("; "))
+                }
+            }
+        };
+        if let Some(m) = bad {
+            if only.is_some() || std::env::var("FUT_IMP_VERBOSE").is_ok() {
+                println!("{}: {m}", rel.display());
+            }
+            if must {
+                must_fail.push(format!("{}: {m}", rel.display()));
+            }
+        }
+    }
+    println!(
+        "imperative IR: {lowered} of {compiled} compiled programs lower, {agreeing} agree with the IR interpreter on every case ({cases} cases)"
+    );
+    for (c, n) in &errors {
+        println!("  not lowered ({n}): {c}");
+    }
+    assert!(must_fail.is_empty(), "{}", must_fail.join("\n"));
+    assert!(compiled > 0);
+}
