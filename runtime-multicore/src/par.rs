@@ -9,6 +9,8 @@
 //! folded with the operator, and each chunk's scan results are offset by
 //! the combined totals of the chunks before it (a second parallel pass).
 
+use std::cell::Cell;
+
 use rayon::prelude::*;
 
 use crate::arr::R;
@@ -19,12 +21,22 @@ use crate::arr::R;
 /// combining its partial results costs more than it saves.
 pub const MIN_CHUNK_WORK: u64 = 4096;
 
+thread_local! {
+    /// Set while a chunk of an operation split into at least one chunk per
+    /// thread runs: every thread has work, so the operations nested in its
+    /// body run as one chunk each.
+    static SATURATED: Cell<bool> = const { Cell::new(false) };
+}
+
 /// How many chunks an iteration space of `w` elements is split into: a
 /// few per thread (for load balance), never more than `w`, and one on a
-/// single thread.
+/// single thread or inside a chunk of an operation that keeps every thread
+/// busy. An operation nested in the body of one with fewer chunks than
+/// threads (a map over two rows on eight threads) is split, and rayon
+/// spreads its chunks over the idle threads.
 pub fn chunk_count(w: usize) -> usize {
     let threads = rayon::current_num_threads().max(1);
-    if threads == 1 {
+    if threads == 1 || SATURATED.with(Cell::get) {
         return 1;
     }
     w.min(threads * 4).max(1)
@@ -113,7 +125,27 @@ fn not_run<T>() -> R<T> {
 /// machinery is instantiated once for all operations.
 #[inline(never)]
 pub fn run_chunks(n: usize, body: &(dyn Fn(usize) + Sync)) {
-    (0..n).into_par_iter().for_each(body);
+    let saturating = n >= rayon::current_num_threads();
+    (0..n).into_par_iter().for_each(|c| {
+        let _nested = Nested::enter(saturating);
+        body(c)
+    });
+}
+
+/// Marks the running thread as inside a chunk (saturating or not) until
+/// dropped, when the previous mark is restored.
+struct Nested(bool);
+
+impl Nested {
+    fn enter(saturating: bool) -> Nested {
+        Nested(SATURATED.with(|s| s.replace(s.get() || saturating)))
+    }
+}
+
+impl Drop for Nested {
+    fn drop(&mut self) {
+        SATURATED.with(|s| s.set(self.0));
+    }
 }
 
 /// How many chunks a histogram of `bins` buckets over `w` iterations is
@@ -221,6 +253,27 @@ mod tests {
         assert_eq!(parts, vec![vec![1, 3], vec![5, 8]]);
         assert_eq!(hist_chunks(10, 1000), 1);
         assert!(hist_chunks(1 << 20, 10) >= 1);
+    }
+
+    #[test]
+    fn nested_operations_split_only_when_threads_are_idle() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            // Four chunks on four threads: the nested operations run whole.
+            let inner = par_chunks_n(100, 4, |_, _| Ok(chunk_count(1000))).unwrap();
+            assert_eq!(inner, vec![1; 4]);
+            // Two chunks leave threads idle: nested operations are split.
+            let inner = par_chunks_n(100, 2, |_, _| Ok(chunk_count(1000))).unwrap();
+            assert_eq!(inner, vec![16; 2]);
+            // One chunk runs in place, as the operation itself.
+            let inner = par_chunks_n(100, 1, |_, _| Ok(chunk_count(1000))).unwrap();
+            assert_eq!(inner, vec![16]);
+            // The mark is gone once the operation is over.
+            assert_eq!(chunk_count(1000), 16);
+        });
     }
 
     #[test]

@@ -60,8 +60,8 @@ pub struct FnEmitter<'a> {
     acc_neutral: HashMap<String, String>,
     fresh: usize,
     /// The parallel depth up to which SOACs may still be segmented
-    /// operations: 0, or deeper inside the sequential version of a map
-    /// with parallelism inside (`segnest`).
+    /// operations: 0, or deeper inside the body of a map with parallelism
+    /// inside (`segnest`).
     par_inside: usize,
     /// Nesting depth of parallel regions being emitted.
     in_par: usize,
@@ -855,21 +855,21 @@ impl<'a> FnEmitter<'a> {
     }
 
     /// Whether a SOAC emitted now may be a segmented operation: it is not
-    /// inside one (or only inside the sequential version of a map with
-    /// parallelism inside), and not nested too deeply.
+    /// inside one (or only inside the body of a map with parallelism
+    /// inside), and not nested too deeply.
     pub(crate) fn may_parallelise(&self) -> bool {
         self.in_par <= self.par_inside && self.levels.len() < 64
     }
 
-    /// Whether the current statement is in the body of a map's sequential
-    /// version (see [`FnEmitter::with_parallel_inside`]).
-    pub(crate) fn in_sequential_version(&self) -> bool {
+    /// Whether the current statement, which may be a segmented operation,
+    /// is in the body of a map with parallelism inside (see
+    /// [`FnEmitter::with_parallel_inside`]).
+    pub(crate) fn in_parallel_body(&self) -> bool {
         self.in_par > 0
     }
 
     /// Runs `emit` with the SOACs of the next lambda body allowed to be
-    /// segmented operations: for the sequential version of a map with
-    /// parallelism inside.
+    /// segmented operations: for a map with parallelism inside.
     pub(crate) fn with_parallel_inside<T>(&mut self, emit: impl FnOnce(&mut Self) -> T) -> T {
         let old = self.par_inside;
         self.par_inside = self.in_par + 1;

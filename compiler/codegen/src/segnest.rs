@@ -1,10 +1,13 @@
 //! Rust code for the nest plans of the `flatten` crate: perfect nests as
-//! one segmented operation over a two-dimensional space, and maps with
-//! parallelism inside as two versions guarded by the map's width.
+//! one segmented operation over a two-dimensional space (or the outer map
+//! alone, chosen at run time by the map's width), and maps with
+//! parallelism inside as segmented operations whose bodies hold segmented
+//! operations.
 //!
 //! [`dispatch`] is called before the emitter's own handling of a
 //! statement and takes the statements these plans cover (and, inside the
-//! sequential version of a map, the segmented operations of its body).
+//! body of a map with parallelism inside, the segmented operations of that
+//! body).
 //! With `FUT_FLATTEN=outer` in the compiler's environment it takes none,
 //! which gives the plans of the first version (only the outermost level
 //! parallel, scatters sequential), for comparisons.
@@ -27,14 +30,22 @@ pub(crate) fn dispatch(em: &mut FnEmitter, s: &Stm, sp: &str) -> Option<E<()>> {
     }
     let plan = flatten::plan(em.ir_function(), s)?;
     Some(match (plan, &s.exp) {
+        // Inside the body of a map with parallelism inside, a perfect nest
+        // is one version: its outer map in parallel, its body sequential
+        // (two versions at every level would double the code with each
+        // level of nesting).
+        (flatten::Plan::Nest(_), Exp::Screma(sc)) if em.in_parallel_body() => {
+            crate::soac::screma(em, s, sc, true, sp)
+        }
         (flatten::Plan::Nest(_), Exp::Screma(sc)) => nest_or_outer(em, s, sc, sp),
         (flatten::Plan::Versioned(_), Exp::Screma(sc)) => versioned(em, s, sc, sp),
         (flatten::Plan::Scatter, Exp::Scatter(sc)) => crate::scatter::par_scatter(em, sc, sp),
-        // Inside a sequential version, the body's own segmented operations.
-        (flatten::Plan::Seg(_), Exp::Screma(sc)) if em.in_sequential_version() => {
+        // Inside the body of a map with parallelism inside, the body's own
+        // segmented operations.
+        (flatten::Plan::Seg(_), Exp::Screma(sc)) if em.in_parallel_body() => {
             crate::soac::screma(em, s, sc, true, sp)
         }
-        (flatten::Plan::Seg(_), Exp::Hist(h)) if em.in_sequential_version() => {
+        (flatten::Plan::Seg(_), Exp::Hist(h)) if em.in_parallel_body() => {
             crate::seghist::seg_hist(em, h, sp)
         }
         _ => return None,
@@ -48,13 +59,15 @@ fn outer_level_only() -> bool {
     std::env::var("FUT_FLATTEN").is_ok_and(|v| v == "outer")
 }
 
-/// A map with parallelism inside: with at least one row per thread the
-/// map is the segmented operation; with fewer, a sequential loop whose
-/// body's operations are parallel.
+/// A map with parallelism inside: one segmented operation whose body's
+/// parallel operations are segmented operations too. The runtime splits
+/// those only while the map's own chunks leave threads idle
+/// (`par::chunk_count`): with a row or more per thread the body runs as
+/// sequential loops, with fewer rows its operations use the idle threads.
+/// One version of the body is emitted, not one per case: two versions
+/// made the generated code of the test corpus half as large again.
 fn versioned(em: &mut FnEmitter, s: &Stm, sc: &Screma, sp: &str) -> E<()> {
-    by_width(em, s, sc, sp, |em| {
-        em.with_parallel_inside(|em| crate::soac::screma(em, s, sc, false, sp))
-    })
+    em.with_parallel_inside(|em| crate::soac::screma(em, s, sc, true, sp))
 }
 
 /// The outer map `sc` in parallel when it has at least one row per thread,
@@ -391,7 +404,7 @@ mod tests {
     }
 
     #[test]
-    fn maps_with_parallel_bodies_get_two_versions() {
+    fn maps_with_parallel_bodies_are_parallel_at_both_levels() {
         let m = module(
             "fun main(n: i64, m: i64, xss: [n][m]f64) -> ([n][m]f64, [n]f64) {
   let (yss: [n][m]f64, ss: [n]f64) = screma(n, xss)
@@ -415,9 +428,10 @@ mod tests {
 }
 ",
         );
-        assert!(m.contains("rayon::current_num_threads()"), "{m}");
-        // The outer map in parallel, and each of the two inner SOACs in
-        // parallel in the sequential version.
+        // One version: the outer map in parallel, and each of the two
+        // inner SOACs in parallel inside its body (split at run time only
+        // while the outer map leaves threads idle).
+        assert!(!m.contains("rayon::current_num_threads()"), "{m}");
         assert_eq!(m.matches("par::par_chunks_n(").count(), 3, "{m}");
     }
 
