@@ -17,7 +17,9 @@
 //! `row[j]`), so its reads are updates of that accumulator and no dense
 //! adjoint row is built per iteration; so is a row gathered in the lambda
 //! from an array free in it (`y = x[k]`, then `y[j]`), see
-//! `read_slices_at_source` in `rev_control.rs`. A reduction with `+`
+//! `read_slices_at_source` in `rev_control.rs`. A map that only passes
+//! rows of its inputs on (a `zip`) passes its results' adjoints to those
+//! inputs as they are. A reduction with `+`
 //! passes its result's adjoint unchanged to every element it reduced;
 //! scans and reductions with other operators go through
 //! [`crate::rev_scanred`].
@@ -37,6 +39,28 @@ impl Ctx<'_> {
     pub fn rev_screma(&mut self, out: &mut Vec<Stm>, stm: &Stm, s: &Screma) -> R<()> {
         if s.inputs.iter().any(|v| self.ty(*v).acc) {
             return Err(self.err("a screma over accumulators inside vjp"));
+        }
+        if let Some(rows) = self.passed_rows(stm, s) {
+            // A map passing rows on (a `zip`): each input's adjoint is
+            // that of the results it became, with no map to copy them.
+            for (v, x) in stm.pat.iter().zip(rows) {
+                let (Some(Operand::Var(a)), true) =
+                    (self.adj.get(v).copied(), self.active(&x.into()))
+                else {
+                    continue;
+                };
+                let owned = self.owned.contains(v);
+                // The outer sizes are both the width: only their names may
+                // differ (a `zip` of a literal `[3]` and a row `[n]`).
+                let shape = self.ty(x).shape;
+                let a = if self.ty(a).shape == shape {
+                    a
+                } else {
+                    self.bind(out, "adj_reshape", Exp::Reshape { shape, arr: a })?
+                };
+                self.add_adj(out, &x.into(), a.into(), owned)?;
+            }
+            return Ok(());
         }
         let nscan: usize = s.scans.iter().map(|sr| sr.neutral.len()).sum();
         let mut split = stm.pat[..nscan].iter().any(|v| self.adj.contains_key(v));
@@ -217,6 +241,36 @@ impl Ctx<'_> {
             self.add_adj(out, &x.into(), pat[nfree + nacc + n].into(), true)?;
         }
         Ok(())
+    }
+
+    /// For a map whose lambda returns some of its rows unchanged and
+    /// computes nothing, the input each result passes on, when they have
+    /// the same row type.
+    fn passed_rows(&self, stm: &Stm, s: &Screma) -> Option<Vec<VarId>> {
+        if !s.scans.is_empty() || !s.reduces.is_empty() || !s.map.body.stms.is_empty() {
+            return None;
+        }
+        let params = &s.map.params[..s.inputs.len()];
+        s.map
+            .body
+            .result
+            .iter()
+            .zip(&stm.pat)
+            .map(|(r, v)| {
+                let j = params.iter().position(|p| Some(p.var) == r.var())?;
+                let x = s.inputs[j];
+                let (tx, tv) = (self.ty(x), self.ty(*v));
+                let same = tx.elem == tv.elem
+                    && !tx.acc
+                    && !tv.acc
+                    && !tx.shape.is_empty()
+                    && tx.shape.len() == tv.shape.len()
+                    && tx.shape[1..] == tv.shape[1..]
+                    && !tx.shape.contains(&Size::Any)
+                    && !tv.shape.contains(&Size::Any);
+                same.then_some(x)
+            })
+            .collect()
     }
 
     /// Rewrites the re-executed lambda `body` of the return sweep of `s` so
