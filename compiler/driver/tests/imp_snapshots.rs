@@ -42,7 +42,7 @@ fn transpose_is_a_view() {
 }
 
 #[test]
-fn reduction_and_scan_are_planned() {
+fn reductions_and_scans_combine_partial_results() {
     insta::assert_snapshot!(imp(
         "entry main (xs: []i32) : (i32, []i32) = (reduce (+) 0 xs, scan (+) 0 xs)\n"
     ));

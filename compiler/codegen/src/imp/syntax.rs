@@ -267,7 +267,8 @@ pub fn row_major_strides(shape: &[SExp]) -> Vec<SExp> {
 /// What a parallel region computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParKind {
-    /// Independent iterations (from a `SegMap`): any order, any number of
+    /// Independent iterations (a `SegMap`, or the chunks of a `SegRed` or
+    /// `SegScan` writing their partial results): any order, any number of
     /// threads.
     Map,
 }
@@ -367,8 +368,9 @@ pub enum Stm {
         body: Block,
     },
     /// A sequential loop standing for a segmented operation whose parallel
-    /// lowering is not written yet (`segred`, `segscan`, `seghist`,
-    /// parallel `scatter`): the planned operation's name, and the loop.
+    /// lowering is not written yet (`seghist`, parallel `scatter`, and
+    /// reductions or scans over arrays or with accumulators): the planned
+    /// operation's name, and the loop.
     Planned {
         /// The segmented operation's name.
         seg_op: &'static str,

@@ -198,3 +198,51 @@ fn unexpanded_ad_is_an_error_naming_the_construct() {
     assert!(err.message.contains("`jvp` or `vjp`"), "{err}");
     assert_eq!(err.function, "main");
 }
+
+const SUM_AND_PREFIXES: &str = r"fun main(n: i64, xs: [n]i64) -> (i64, [n]i64) {
+  let (ps: [n]i64, s: i64) = screma(n, xs)
+    scan(\(a: i64, b: i64) -> (i64) {
+      let c: i64 = add(a, b)
+      in (c)
+    }, 0i64)
+    reduce(\(a2: i64, b2: i64) -> (i64) {
+      let c2: i64 = add(a2, b2)
+      in (c2)
+    }, 0i64)
+    map(\(x: i64) -> (i64, i64) {
+      let y: i64 = mul(x, x)
+      in (x, y)
+    })
+  in (s, ps)
+}
+";
+
+#[test]
+fn scans_and_reductions_are_parallel_regions_with_partial_results() {
+    let p = lower(SUM_AND_PREFIXES);
+    let text = print_program(&p);
+    // Two parallel regions (the chunks' partial results; the prefixes
+    // applied) around the sequential combination of the partial results.
+    assert_eq!(text.matches("par (").count(), 2, "{text}");
+    assert!(!text.contains("planned"), "{text}");
+    for n in [0usize, 1, 5, 64, 200] {
+        let xs: Vec<i64> = (0..n as i64).map(|k| 3 * k - 7).collect();
+        let (out, c) = run(&p, vec![Value::scalar(n as i64), Value::vector(xs.clone())]);
+        let sum: i64 = xs.iter().map(|x| x * x).sum();
+        let prefixes: Vec<i64> = xs
+            .iter()
+            .scan(0, |a, x| {
+                *a += x;
+                Some(*a)
+            })
+            .collect();
+        assert_eq!(
+            out,
+            vec![Value::scalar(sum), Value::vector(prefixes)],
+            "n = {n}"
+        );
+        // The result, and the partial results and prefixes of at most 64
+        // chunks: one block each.
+        assert_eq!(c.allocs, 4, "{c}");
+    }
+}

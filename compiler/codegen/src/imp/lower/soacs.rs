@@ -11,6 +11,11 @@ use ir::{CmpOp, Hist, Lambda, Operand, PrimType, Scatter, Screma, WithAcc};
 use super::{Lowerer, R, Val};
 use crate::imp::syntax::*;
 
+/// The most chunks a parallel reduction or scan is split into: the number
+/// of per-chunk partial results. A backend runs the chunks on its threads
+/// (or thread blocks); more chunks than threads balance uneven work.
+pub const CHUNKS: i64 = 64;
+
 /// The running value of one scan or reduction component.
 #[derive(Clone)]
 enum State {
@@ -208,7 +213,11 @@ impl<'p> Lowerer<'p> {
             scan_state.push(self.init_state(&sc.neutral)?);
         }
         let acc_results: RefCell<Vec<Val<'p>>> = RefCell::new(Vec::new());
-        let iteration = |l: &mut Self, i: &SExp| -> R<()> {
+        let iteration = |l: &mut Self,
+                         i: &SExp,
+                         scan_state: &[Vec<State>],
+                         red_state: &[Vec<State>]|
+         -> R<()> {
             let args = l.row_args(&s.map, &inputs, i)?;
             let row_hints: Vec<Option<View>> = dests
                 .iter()
@@ -297,15 +306,27 @@ impl<'p> Lowerer<'p> {
             flatten::plan(self.f, stm)
         };
         let only_map = n_scan + n_red == 0 && !has_acc && !has_late;
+        let scalar_states = scan_state
+            .iter()
+            .chain(&red_state)
+            .flatten()
+            .all(|x| matches!(x, State::Scalar(_)));
         if plan.is_some() && only_map {
-            self.loop_nest(vec![w], true, |l, idx| iteration(l, &idx[0]))?;
+            self.loop_nest(vec![w], true, |l, idx| {
+                iteration(l, &idx[0], &scan_state, &red_state)
+            })?;
+        } else if plan.is_some() && !has_acc && !has_late && scalar_states {
+            let states = (scan_state.as_slice(), red_state.as_slice());
+            self.chunked(w, s, states, &dests[..n_scan], iteration)?;
         } else {
             let seg = plan.map(|p| match p {
                 flatten::Plan::Seg(op) | flatten::Plan::Versioned(op) => op.name(),
                 flatten::Plan::Nest(_) => flatten::SegOp::Map.name(),
                 flatten::Plan::Scatter => "scatter",
             });
-            self.planned(seg, |l| l.seq_loop(w, iteration))?;
+            self.planned(seg, |l| {
+                l.seq_loop(w, |l, i| iteration(l, i, &scan_state, &red_state))
+            })?;
         }
         // Results: scanned arrays, reduced values, mapped arrays.
         let mut out = Vec::new();
@@ -339,6 +360,178 @@ impl<'p> Lowerer<'p> {
             }
         }
         Ok(out)
+    }
+
+    /// A segmented reduction or scan as parallel regions with explicit
+    /// per-chunk partial results: the `w` iterations split into at most
+    /// [`CHUNKS`] chunks; a parallel loop over the chunks runs each
+    /// chunk's iterations from the neutral elements and writes its partial
+    /// results; a sequential loop combines them in chunk order (the
+    /// reductions' results, and for scans each chunk's prefix); for scans
+    /// a second parallel loop applies each chunk's prefix to its elements.
+    fn chunked(
+        &mut self,
+        w: SExp,
+        s: &'p Screma,
+        (scan_state, red_state): (&[Vec<State>], &[Vec<State>]),
+        scan_dests: &[Option<View>],
+        iteration: impl FnOnce(&mut Self, &SExp, &[Vec<State>], &[Vec<State>]) -> R<()>,
+    ) -> R<()> {
+        use SExp as E;
+        let bin = |op, a: SExp, b: SExp| E::BinOp(op, Box::new(a), Box::new(b));
+        let few = bin(ir::BinOp::Min, w.clone(), E::i64(CHUNKS));
+        let k = self.assign_fresh("chunks", PrimType::I64, bin(ir::BinOp::Max, few, E::i64(1)));
+        let k = E::Var(k);
+        let up = E::minus(E::plus(w.clone(), k.clone()), E::i64(1));
+        let chunk = self.assign_fresh("chunk", PrimType::I64, bin(ir::BinOp::Div, up, k.clone()));
+        let chunk = E::Var(chunk);
+        let blocks = |l: &mut Self, name: &str, st: &[Vec<State>]| -> Vec<Vec<View>> {
+            st.iter()
+                .map(|comps| {
+                    comps
+                        .iter()
+                        .map(|x| {
+                            let t = match x {
+                                State::Scalar(v) => l.var_elem(*v),
+                                State::Array(a) => a.elem,
+                            };
+                            l.alloc(name, t, vec![k.clone()])
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let scan_parts = blocks(self, "scan_part", scan_state);
+        let red_parts = blocks(self, "red_part", red_state);
+        // The iterations of chunk `c`: `start` and `len`.
+        let bounds = |l: &mut Self, c: &SExp| {
+            let start = l.assign_fresh("start", PrimType::I64, E::times(c.clone(), chunk.clone()));
+            let rest = E::minus(w.clone(), E::Var(start));
+            let len = bin(
+                ir::BinOp::Max,
+                bin(ir::BinOp::Min, chunk.clone(), rest),
+                E::i64(0),
+            );
+            let len = l.assign_fresh("len", PrimType::I64, len);
+            (E::Var(start), E::Var(len))
+        };
+        self.loop_nest(vec![k.clone()], true, |l, c| {
+            let c = &c[0];
+            let mut local_scan = Vec::new();
+            for sc in &s.scans {
+                local_scan.push(l.init_state(&sc.neutral)?);
+            }
+            let mut local_red = Vec::new();
+            for r in &s.reduces {
+                local_red.push(l.init_state(&r.neutral)?);
+            }
+            let (start, len) = bounds(l, c);
+            l.seq_loop(len, |l, j| {
+                let i = l.assign_fresh("i", PrimType::I64, E::plus(start, j.clone()));
+                iteration(l, &E::Var(i), &local_scan, &local_red)
+            })?;
+            for (parts, st) in scan_parts
+                .iter()
+                .chain(&red_parts)
+                .zip(local_scan.iter().chain(&local_red))
+            {
+                for (part, x) in parts.iter().zip(st) {
+                    if let State::Scalar(v) = x {
+                        l.push(Stm::Write {
+                            view: part.clone(),
+                            idx: vec![c.clone()],
+                            value: E::Var(*v),
+                        });
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        // Partial results combined in order; each scan chunk's prefix.
+        let prefixes = blocks(self, "prefix", scan_state);
+        self.seq_loop(k.clone(), |l, c| {
+            let read = |l: &mut Self, parts: &[View]| -> Vec<Val<'p>> {
+                parts
+                    .iter()
+                    .map(|p| {
+                        let x = l.new_var("part", p.elem);
+                        l.push(Stm::Read {
+                            var: x,
+                            view: p.clone(),
+                            idx: vec![c.clone()],
+                        });
+                        Val::Scalar(E::Var(x))
+                    })
+                    .collect()
+            };
+            for (n, sc) in s.scans.iter().enumerate() {
+                for (pre, x) in prefixes[n].iter().zip(&scan_state[n]) {
+                    if let State::Scalar(v) = x {
+                        l.push(Stm::Write {
+                            view: pre.clone(),
+                            idx: vec![c.clone()],
+                            value: E::Var(*v),
+                        });
+                    }
+                }
+                let vals = read(l, &scan_parts[n]);
+                l.combine(&sc.op, &scan_state[n], &vals)?;
+            }
+            for (n, r) in s.reduces.iter().enumerate() {
+                let vals = read(l, &red_parts[n]);
+                l.combine(&r.op, &red_state[n], &vals)?;
+            }
+            Ok(())
+        })?;
+        if s.scans.is_empty() {
+            return Ok(());
+        }
+        // Each chunk's prefix applied to its elements.
+        self.loop_nest(vec![k.clone()], true, |l, c| {
+            let c = &c[0];
+            let (start, len) = bounds(l, c);
+            l.seq_loop(len, |l, j| {
+                let i = l.assign_fresh("i", PrimType::I64, E::plus(start, j.clone()));
+                let i = E::Var(i);
+                let mut off = 0;
+                for (n, sc) in s.scans.iter().enumerate() {
+                    let m = sc.neutral.len();
+                    let mut args = Vec::new();
+                    for pre in &prefixes[n] {
+                        let x = l.new_var("prefix", pre.elem);
+                        l.push(Stm::Read {
+                            var: x,
+                            view: pre.clone(),
+                            idx: vec![c.clone()],
+                        });
+                        args.push(Val::Scalar(E::Var(x)));
+                    }
+                    let dests = &scan_dests[off..off + m];
+                    for d in dests.iter().flatten() {
+                        let x = l.new_var("elem", d.elem);
+                        l.push(Stm::Read {
+                            var: x,
+                            view: d.clone(),
+                            idx: vec![i.clone()],
+                        });
+                        args.push(Val::Scalar(E::Var(x)));
+                    }
+                    let out = l.apply(&sc.op, args, &[])?;
+                    for (d, r) in dests.iter().flatten().zip(out) {
+                        let Val::Scalar(e) = r else {
+                            return l.fail("a scan operator result of the wrong kind");
+                        };
+                        l.push(Stm::Write {
+                            view: d.clone(),
+                            idx: vec![i.clone()],
+                            value: e,
+                        });
+                    }
+                    off += m;
+                }
+                Ok(())
+            })
+        })
     }
 
     /// `cond` for indices `idx` of the outer dimensions of `v`.
