@@ -137,7 +137,10 @@
 //!   (a `vjp` of code that an inner `vjp` expanded).
 //! - [`while_loops`], [`stripmine`]: loops rewritten before reverse mode;
 //!   [`true_dep`]: arrays of `#[true_dep]` loops saved once.
+//! - [`activity`]: the variables of a `vjp`'s lambda that do not depend on
+//!   its parameters, which reverse mode gives no adjoint.
 
+pub mod activity;
 pub mod adjoint;
 pub mod arrays;
 pub mod control;

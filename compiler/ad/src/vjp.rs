@@ -31,6 +31,8 @@ impl Ctx<'_> {
             self.push(out, vec![p.var], Exp::Atom(*x));
         }
         let body = self.prepare_loops(&lam.body)?;
+        let params: Vec<VarId> = lam.params.iter().map(|p| p.var).collect();
+        self.mark_constants(&params, &body);
         self.fwd_body(&body, out)?;
         let saved = self.enter_scope();
         let seeds: Vec<Option<Operand>> = ad.seeds.iter().copied().map(Some).collect();
