@@ -411,8 +411,10 @@ fn hand_args(m: usize, t: usize, n: usize, complicated: bool) -> (Vec<Value>, Ve
     (primal, grad)
 }
 
-/// Hand's vjp costs 4.7 objectives on the simple variant with few points,
-/// less with more points (the bones' transforms weigh less); the target is 4.
+/// Hand's vjp costs 2.9 objectives on the simple variant with few points,
+/// less with more points (the bones' transforms weigh less); the target is
+/// 4. The weights and base positions that the objective gathers get no
+/// adjoint, and the loop over the bones updates its adjoints in place.
 #[test]
 fn adbench_hand_vjp_cost() {
     let prog = compile(&hand_source());
@@ -429,7 +431,7 @@ fn adbench_hand_vjp_cost() {
             "hand (m = {m}, t = {t}, n = {n}, complicated = {complicated}): vjp/objective = {r:.2}"
         );
         assert!(
-            r <= 4.7,
+            r <= 3.0,
             "hand (n = {n}, complicated = {complicated}): ratio {r:.2}"
         );
     }
