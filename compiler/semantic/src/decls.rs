@@ -652,9 +652,13 @@ impl Checker<'_> {
     /// exhaustiveness of the pending matches.
     pub fn finish_top_level(&mut self, def_ty: Option<&Ty>) {
         let mut in_type = Vec::new();
-        let mut sizes_in_type = Vec::new();
+        // The sizes of the definition's parameters: an application fixes
+        // these, but not a size that appears only in the result type.
+        let mut sizes_in_params = Vec::new();
         if let Some(t) = def_ty {
-            collect_vars(&self.u.zonk(t), &mut in_type, &mut sizes_in_type);
+            let t = self.u.zonk(t);
+            collect_vars(&t, &mut in_type, &mut Vec::new());
+            param_size_vars(&t, &mut sizes_in_params);
         }
         for (v, span) in std::mem::take(&mut self.overloads) {
             let Ty::Var(r) = self.u.shallow(&Ty::Var(v)) else {
@@ -772,7 +776,7 @@ impl Checker<'_> {
                 continue;
             };
             if !in_params
-                || sizes_in_type.contains(&w)
+                || sizes_in_params.contains(&w)
                 || made.contains(&Size::Var(w))
                 || reported.contains(&span)
             {
@@ -906,6 +910,23 @@ pub fn collect_vars(t: &Ty, vars: &mut Vec<u32>, sizes: &mut Vec<u32>) {
             }
         }
         _ => {}
+    }
+}
+
+/// Collects the size variables of the parameter types of a (zonked)
+/// function type, through every arrow of a curried function; the type of
+/// a definition that is not a function counts as a parameter whole.
+fn param_size_vars(t: &Ty, sizes: &mut Vec<u32>) {
+    let mut vars = Vec::new();
+    match t {
+        Ty::Arrow(_) => {
+            let mut t = t;
+            while let Ty::Arrow(a) = t {
+                collect_vars(&a.param, &mut vars, sizes);
+                t = &a.ret;
+            }
+        }
+        _ => collect_vars(t, &mut vars, sizes),
     }
 }
 
