@@ -44,11 +44,26 @@ enum Result {
     Skipped,
     /// Lowering failed with this message.
     NotLowered(String),
-    /// Lowered; these cases agreed, and these messages say where not.
+    /// Lowered; these cases agreed (with these counts), and these
+    /// messages say where not.
     Ran {
         agreed: usize,
         failures: Vec<String>,
+        totals: Totals,
     },
+}
+
+/// Counts summed over the cases that agreed.
+#[derive(Debug, Default, Clone, Copy)]
+struct Totals {
+    /// Blocks the imperative IR allocated.
+    allocs: u64,
+    /// Their bytes.
+    alloc_bytes: u64,
+    /// Elements its copies moved.
+    copied: u64,
+    /// Array elements the core IR interpreter wrote.
+    ir_writes: u64,
 }
 
 fn corpus() -> PathBuf {
@@ -101,6 +116,7 @@ fn test_program(db: &Database, path: &Path) -> Result {
     let dir = path.parent().unwrap_or(Path::new(""));
     let mut agreed = 0;
     let mut failures = Vec::new();
+    let mut totals = Totals::default();
     for group in groups {
         for entry_name in &group.entries {
             let Ok(entry) = driver::run::find_entry(&program, entry_name) else {
@@ -140,13 +156,25 @@ fn test_program(db: &Database, path: &Path) -> Result {
                     }
                 };
                 match verdict {
-                    Ok(()) => agreed += 1,
+                    Ok(()) => {
+                        agreed += 1;
+                        if let (Ok(a), Ok(b)) = (&want, &got) {
+                            totals.allocs += b.counters.allocs;
+                            totals.alloc_bytes += b.counters.alloc_bytes;
+                            totals.copied += b.counters.copied;
+                            totals.ir_writes += a.counters.writes;
+                        }
+                    }
                     Err(m) => failures.push(format!("{entry_name} case {}: {m}", case.index)),
                 }
             }
         }
     }
-    Result::Ran { agreed, failures }
+    Result::Ran {
+        agreed,
+        failures,
+        totals,
+    }
 }
 
 /// The first words of a lowering error, to group them by construct.
@@ -166,6 +194,7 @@ fn the_corpus_lowers_and_agrees_with_the_ir_interpreter() {
     let mut lowered = 0;
     let mut agreeing = 0;
     let mut cases = 0;
+    let mut sum = Totals::default();
     let mut errors: BTreeMap<String, usize> = BTreeMap::new();
     let mut must_fail = Vec::new();
     for path in &programs {
@@ -185,7 +214,15 @@ fn the_corpus_lowers_and_agrees_with_the_ir_interpreter() {
                 *errors.entry(construct(m)).or_default() += 1;
                 Some(format!("not lowered: {m}"))
             }
-            Result::Ran { agreed, failures } => {
+            Result::Ran {
+                agreed,
+                failures,
+                totals,
+            } => {
+                sum.allocs += totals.allocs;
+                sum.alloc_bytes += totals.alloc_bytes;
+                sum.copied += totals.copied;
+                sum.ir_writes += totals.ir_writes;
                 compiled += 1;
                 lowered += 1;
                 cases += agreed;
@@ -208,6 +245,10 @@ fn the_corpus_lowers_and_agrees_with_the_ir_interpreter() {
     }
     println!(
         "imperative IR: {lowered} of {compiled} compiled programs lower, {agreeing} agree with the IR interpreter on every case ({cases} cases)"
+    );
+    println!(
+        "  in the cases that agree: {} blocks allocated ({} bytes), {} elements copied; the core IR interpreter wrote {} array elements",
+        sum.allocs, sum.alloc_bytes, sum.copied, sum.ir_writes
     );
     for (c, n) in &errors {
         println!("  not lowered ({n}): {c}");
