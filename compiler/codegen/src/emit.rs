@@ -579,29 +579,9 @@ impl<'a> FnEmitter<'a> {
                 write!(self.out, "{}({})?", fun_name(*fun), a.join(", ")).ok();
                 Ok(())
             }
-            Exp::Screma(sc) => {
-                let seg = flatten::seg_op(self.f, s)
-                    .filter(|_| self.in_par == 0 && self.levels.len() < 64);
-                match seg {
-                    Some(op) => {
-                        let t = self.profile_start(op, s.span);
-                        crate::soac::screma(self, s, sc, true, sp)?;
-                        self.profile_end(&t);
-                        Ok(())
-                    }
-                    None => crate::soac::screma(self, s, sc, false, sp),
-                }
-            }
-            Exp::Hist(h) => {
-                if self.in_par == 0 && flatten::seg_op(self.f, s) == Some(flatten::SegOp::Hist) {
-                    let t = self.profile_start(flatten::SegOp::Hist, s.span);
-                    crate::seghist::seg_hist(self, h, sp)?;
-                    self.profile_end(&t);
-                    Ok(())
-                } else {
-                    crate::soac::hist(self, s, h, sp)
-                }
-            }
+            // Segmented operations were taken by `segnest::dispatch`.
+            Exp::Screma(sc) => crate::soac::screma(self, s, sc, false, sp),
+            Exp::Hist(h) => crate::soac::hist(self, s, h, sp),
             Exp::Scatter(sc) => crate::soac::scatter(self, s, sc, sp),
             Exp::WithAcc(wa) => {
                 self.w("{\n");
@@ -749,15 +729,15 @@ impl<'a> FnEmitter<'a> {
     /// Starts timing a segmented operation for the profiler: opens a block
     /// whose value is the operation's; returns the operation's name (its
     /// kind and source location) for [`FnEmitter::profile_end`].
-    fn profile_start(&mut self, op: flatten::SegOp, span: Span) -> String {
+    pub(crate) fn profile_start(&mut self, kind: &str, span: Span) -> String {
         let place = match self.locate {
             Some(l) if !span.is_none() => l(span),
             _ => String::new(),
         };
         let name = if place.is_empty() {
-            op.name().to_string()
+            kind.to_string()
         } else {
-            format!("{} {place}", op.name())
+            format!("{kind} {place}")
         };
         self.w("{\nlet pt_ = fut_runtime_multicore::profile::op_start();\nlet pr_ = ");
         name
@@ -765,7 +745,7 @@ impl<'a> FnEmitter<'a> {
 
     /// Closes the block of [`FnEmitter::profile_start`], recording the
     /// operation's time.
-    fn profile_end(&mut self, name: &str) {
+    pub(crate) fn profile_end(&mut self, name: &str) {
         writeln!(
             self.out,
             ";\nfut_runtime_multicore::profile::op_end({name:?}, pt_);\npr_\n}}"

@@ -5,12 +5,10 @@
 //! operations.
 //!
 //! [`dispatch`] is called before the emitter's own handling of a
-//! statement and takes the statements these plans cover (and, inside the
-//! body of a map with parallelism inside, the segmented operations of that
-//! body).
-//! With `FUT_FLATTEN=outer` in the compiler's environment it takes none,
-//! which gives the plans of the first version (only the outermost level
-//! parallel, scatters sequential), for comparisons.
+//! statement and takes every statement that becomes a segmented operation.
+//! With `FUT_FLATTEN=outer` in the compiler's environment it takes only
+//! the outermost SOACs, each its own segmented operation, which gives the
+//! plans of the first version (scatters sequential), for comparisons.
 
 use std::collections::HashSet;
 
@@ -22,14 +20,33 @@ use crate::soac::{check_inputs, input_args, op_closure, tuple};
 
 type E<T> = Result<T, String>;
 
-/// Emits statement `s` when a nest plan (or a parallel scatter) covers it;
-/// `None` leaves it to the emitter.
+/// Emits statement `s` when it is a segmented operation (a plan of the
+/// `flatten` crate covers it and it is not nested in another segmented
+/// operation, or only in the body of a map with parallelism inside);
+/// `None` leaves it to the emitter, which runs it sequentially. This is the
+/// one place that chooses segmented operations. Each is timed for the
+/// profiler under its kind and source location, nested ones too (their
+/// time is also part of the operation around them).
 pub(crate) fn dispatch(em: &mut FnEmitter, s: &Stm, sp: &str) -> Option<E<()>> {
-    if !em.may_parallelise() || outer_level_only() {
+    if !em.may_parallelise() {
         return None;
     }
-    let plan = flatten::plan(em.ir_function(), s)?;
-    Some(match (plan, &s.exp) {
+    let f = em.ir_function();
+    let plan = if outer_level_only() {
+        flatten::seg_op(f, s).map(flatten::Plan::Seg)
+    } else {
+        flatten::plan(f, s)
+    }?;
+    let kind = match (&plan, &s.exp) {
+        (flatten::Plan::Scatter, Exp::Scatter(_)) => "segscatter",
+        (flatten::Plan::Seg(op), Exp::Screma(_) | Exp::Hist(_)) => op.name(),
+        (flatten::Plan::Nest(_) | flatten::Plan::Versioned(_), Exp::Screma(sc)) => {
+            flatten::screma_seg_op(f, sc)?.name()
+        }
+        _ => return None,
+    };
+    let timer = em.profile_start(kind, s.span);
+    let r = match (plan, &s.exp) {
         // Inside the body of a map with parallelism inside, a perfect nest
         // is one version: its outer map in parallel, its body sequential
         // (two versions at every level would double the code with each
@@ -40,16 +57,12 @@ pub(crate) fn dispatch(em: &mut FnEmitter, s: &Stm, sp: &str) -> Option<E<()>> {
         (flatten::Plan::Nest(_), Exp::Screma(sc)) => nest_or_outer(em, s, sc, sp),
         (flatten::Plan::Versioned(_), Exp::Screma(sc)) => versioned(em, s, sc, sp),
         (flatten::Plan::Scatter, Exp::Scatter(sc)) => crate::scatter::par_scatter(em, sc, sp),
-        // Inside the body of a map with parallelism inside, the body's own
-        // segmented operations.
-        (flatten::Plan::Seg(_), Exp::Screma(sc)) if em.in_parallel_body() => {
-            crate::soac::screma(em, s, sc, true, sp)
-        }
-        (flatten::Plan::Seg(_), Exp::Hist(h)) if em.in_parallel_body() => {
-            crate::seghist::seg_hist(em, h, sp)
-        }
-        _ => return None,
-    })
+        (flatten::Plan::Seg(_), Exp::Screma(sc)) => crate::soac::screma(em, s, sc, true, sp),
+        (flatten::Plan::Seg(_), Exp::Hist(h)) => crate::seghist::seg_hist(em, h, sp),
+        _ => Err("internal error: a segmented operation of an unexpected kind".into()),
+    };
+    em.profile_end(&timer);
+    Some(r)
 }
 
 /// Whether `FUT_FLATTEN=outer` asks for the first version's plans only
@@ -398,6 +411,9 @@ mod tests {
         assert_eq!(m.matches("par::par_chunks(").count(), 1, "{m}");
         assert_eq!(m.matches("par::par_chunks_n(").count(), 1, "{m}");
         assert!(m.contains("if seen_"), "{m}");
+        // Both versions are one operation for the profiler.
+        assert_eq!(m.matches("profile::op_start()").count(), 1, "{m}");
+        assert!(m.contains("op_end(\"segmap\""), "{m}");
         // The rows are read in place, not copied per chunk.
         assert!(m.contains(".row_len()"), "{m}");
         assert!(!m.contains(".row(i_"), "{m}");
@@ -433,6 +449,10 @@ mod tests {
         // while the outer map leaves threads idle).
         assert!(!m.contains("rayon::current_num_threads()"), "{m}");
         assert_eq!(m.matches("par::par_chunks_n(").count(), 3, "{m}");
+        // Each is timed by the profiler, the nested ones too.
+        assert_eq!(m.matches("profile::op_start()").count(), 3, "{m}");
+        assert_eq!(m.matches("op_end(\"segmap\"").count(), 2, "{m}");
+        assert_eq!(m.matches("op_end(\"segred\"").count(), 1, "{m}");
     }
 
     #[test]
@@ -451,5 +471,6 @@ mod tests {
         );
         assert!(m.contains("par::par_chunks("), "{m}");
         assert!(m.contains(".scatter1(&ix_, v_)"), "{m}");
+        assert!(m.contains("op_end(\"segscatter\""), "{m}");
     }
 }
