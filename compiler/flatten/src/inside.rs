@@ -1,23 +1,23 @@
-//! Maps with parallelism inside: two versions guarded by the map's width.
+//! Maps with parallelism inside: parallel at both levels.
 //!
 //! A map whose body holds parallel operations (SOACs that would be
 //! segmented operations on their own, possibly inside a loop or a branch
 //! of the body) but is not a perfect nest ([`crate::nest`]) has two useful
-//! parallel levels. The backend emits both versions and picks one at run
-//! time from the map's width `n`:
+//! parallel levels. The backend makes the map a segmented operation and
+//! each parallel operation of its body one too; at run time, with the
+//! map's width `n`:
 //!
-//! - `n` at least the number of threads: the map is the segmented
-//!   operation (each thread has a row or more) and its body runs
-//!   sequentially;
-//! - fewer rows than threads: the map runs as a sequential loop, and each
-//!   parallel operation of its body is a segmented operation of its own.
+//! - `n` at least the number of threads: each thread has a row or more,
+//!   and the body's operations run as one chunk each (sequentially);
+//! - fewer rows than threads: the body's operations are split as well,
+//!   their chunks running on the threads the map leaves idle.
 //!   This is the parallelism that distributing the map over the body's
 //!   statements (and interchanging it with a loop of the body) exposes, and
 //!   no work is repeated: every statement still runs once per row.
 
 use ir::{Body, Exp, Function, Screma};
 
-/// Whether screma `s` gets the two versions: it has no accumulator
+/// Whether screma `s` is parallel at both levels: it has no accumulator
 /// inputs or results, and its map body holds a parallel operation.
 pub fn versioned(f: &Function, s: &Screma) -> bool {
     if crate::has_accs(f, &s.inputs, &s.map) {

@@ -21,11 +21,11 @@
 //!   The backend uses it when there are fewer rows than threads, and the
 //!   outer map alone otherwise (whole rows per chunk);
 //! - a map whose body holds parallel operations but is no perfect nest
-//!   (several of them, a loop around them, scalar work between them) gets
-//!   two versions guarded by its width at run time ([`inside`]): with at
-//!   least one row per thread the map is parallel and its body sequential;
-//!   with fewer rows the map runs as a sequential loop and the operations
-//!   in its body are segmented operations themselves. That is what
+//!   (several of them, a loop around them, scalar work between them) is a
+//!   segmented operation whose body's operations are segmented operations
+//!   themselves ([`inside`]); at run time those are split only while the
+//!   map's own chunks leave threads idle (fewer rows than threads), so with
+//!   a row per thread the body runs sequentially. That is what
 //!   distributing the map over its body's statements and interchanging it
 //!   inwards would give, without duplicating any of the body's work;
 //! - a `hist` outside any other parallel operation becomes a `SegHist` when
@@ -78,9 +78,9 @@ pub enum Plan {
     /// A perfect nest: one segmented operation over the two-dimensional
     /// space of the outer map and the SOAC of its body ([`nest`]).
     Nest(nest::Nest),
-    /// Two versions guarded by the width at run time: the segmented
-    /// operation with a sequential body, or a sequential loop whose body's
-    /// operations are parallel ([`inside`]).
+    /// A segmented operation whose body's parallel operations are
+    /// segmented operations too, split at run time only while the map
+    /// leaves threads idle ([`inside`]).
     Versioned(SegOp),
     /// A parallel scatter ([`scatter`]).
     Scatter,
@@ -173,7 +173,7 @@ pub fn screma_seg_op(f: &Function, s: &Screma) -> Option<SegOp> {
 /// The plans of the SOACs at a function's top level (the statements of
 /// its body and of the bodies of its top-level loops and branches), in
 /// order, with the plans inside versioned maps' bodies after them (those
-/// run when the map runs sequentially); for tests.
+/// split when the map leaves threads idle); for tests.
 pub fn top_level_plans(f: &Function) -> Vec<Plan> {
     fn body(f: &Function, b: &ir::Body, out: &mut Vec<Plan>) {
         for s in &b.stms {
