@@ -267,9 +267,9 @@ pub fn row_major_strides(shape: &[SExp]) -> Vec<SExp> {
 /// What a parallel region computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParKind {
-    /// Independent iterations (a `SegMap`, or the chunks of a `SegRed` or
-    /// `SegScan` writing their partial results): any order, any number of
-    /// threads.
+    /// Independent iterations (a `SegMap`, the chunks of a `SegRed`,
+    /// `SegScan` or `SegHist` writing their partial results, the buckets
+    /// of a histogram combining them): any order, any number of threads.
     Map,
 }
 
@@ -368,8 +368,8 @@ pub enum Stm {
         body: Block,
     },
     /// A sequential loop standing for a segmented operation whose parallel
-    /// lowering is not written yet (`seghist`, parallel `scatter`, and
-    /// reductions or scans over arrays or with accumulators): the planned
+    /// lowering is not written yet (parallel `scatter`; reductions, scans
+    /// and histograms over arrays or with accumulators): the planned
     /// operation's name, and the loop.
     Planned {
         /// The segmented operation's name.

@@ -246,3 +246,42 @@ fn scans_and_reductions_are_parallel_regions_with_partial_results() {
         assert_eq!(c.allocs, 4, "{c}");
     }
 }
+
+const HISTOGRAM: &str = r"fun main(n: i64, m: i64, *dest: [m]i64, is: [n]i64) -> ([m]i64) {
+  let hs: [m]i64 = hist(n, is)
+    into((dest), (0i64), \(a: i64, b: i64) -> (i64) {
+      let c: i64 = add(a, b)
+      in (c)
+    })
+    map(\(i: i64) -> (i64, i64) {
+      let j: i64 = mod(i, 7i64)
+      in (j, i)
+    })
+  in (hs)
+}
+";
+
+#[test]
+fn histograms_combine_per_chunk_histograms() {
+    let p = lower(HISTOGRAM);
+    let text = print_program(&p);
+    assert!(!text.contains("planned"), "{text}");
+    for n in [0usize, 3, 64, 200] {
+        let is: Vec<i64> = (0..n as i64).map(|k| (k * 5) % 11 - 2).collect();
+        let mut want = vec![100i64, 200, 300, 400, 500];
+        for &i in &is {
+            let j = i.rem_euclid(7);
+            if j < 5 {
+                want[j as usize] += i;
+            }
+        }
+        let args = vec![
+            Value::scalar(n as i64),
+            Value::scalar(5i64),
+            Value::vector(vec![100i64, 200, 300, 400, 500]),
+            Value::vector(is),
+        ];
+        let (out, _) = run(&p, args);
+        assert_eq!(out, vec![Value::vector(want)], "n = {n}");
+    }
+}

@@ -556,66 +556,191 @@ impl<'p> Lowerer<'p> {
                     .collect::<R<Vec<_>>>()?,
             );
         }
-        let planned = (!self.parallel && flatten::plan(self.f, stm).is_some()).then_some("seghist");
-        let dests_ref = &dests;
-        self.planned(planned, |l| {
-            l.seq_loop(w, |l, i| {
-                let args = l.row_args(&h.map, &inputs, i)?;
-                let res = l.apply(&h.map, args, &[])?;
-                let mut off = 0;
-                for (k, op) in h.hists.iter().enumerate() {
-                    let m = op.dests.len();
-                    let (Some(Val::Scalar(ix)), Some(vals)) =
-                        (res.get(off), res.get(off + 1..off + 1 + m))
-                    else {
-                        return l.fail("a hist lambda with the wrong results");
-                    };
-                    off += 1 + m;
-                    let ds = &dests_ref[k];
-                    let Some(first) = ds.first() else { continue };
-                    let ix = l.assign_fresh("bucket", PrimType::I64, ix.clone());
-                    let ix = SExp::Var(ix);
-                    let cond = Self::in_bounds(first, std::slice::from_ref(&ix));
-                    let vals = vals.to_vec();
-                    let then_block = l.nested(|l| {
-                        let mut olds = Vec::new();
-                        let mut state = Vec::new();
-                        for d in ds {
-                            if d.rank() == 1 {
-                                let x = l.new_var("old", d.elem);
-                                l.push(Stm::Read {
-                                    var: x,
-                                    view: d.clone(),
-                                    idx: vec![ix.clone()],
-                                });
-                                olds.push(x);
-                                state.push(State::Scalar(x));
-                            } else {
-                                state.push(State::Array(d.at(std::slice::from_ref(&ix))));
-                            }
-                        }
-                        l.combine(&op.op, &state, &vals)?;
-                        for (d, st) in ds.iter().zip(&state) {
-                            if let State::Scalar(x) = st {
-                                l.push(Stm::Write {
-                                    view: d.clone(),
-                                    idx: vec![ix.clone()],
-                                    value: SExp::Var(*x),
-                                });
-                            }
-                        }
-                        Ok(())
-                    })?;
-                    l.push(Stm::If {
-                        cond,
-                        then_block,
-                        else_block: Block::default(),
-                    });
+        let planned = !self.parallel && flatten::plan(self.f, stm).is_some();
+        let scalar_dests = dests.iter().flatten().all(|d| d.rank() == 1);
+        if planned && scalar_dests {
+            self.chunked_hist(w, h, &inputs, &dests)?;
+        } else {
+            let dests_ref = &dests;
+            self.planned(planned.then_some("seghist"), |l| {
+                l.seq_loop(w, |l, i| {
+                    let args = l.row_args(&h.map, &inputs, i)?;
+                    let res = l.apply(&h.map, args, &[])?;
+                    l.hist_updates(h, &res, dests_ref)
+                })
+            })?;
+        }
+        Ok(dests.into_iter().flatten().map(Val::Array).collect())
+    }
+
+    /// One iteration's updates of histograms `dests` (per operator, its
+    /// destinations) with the map's results `res`; out-of-bounds buckets
+    /// are ignored.
+    fn hist_updates(&mut self, h: &'p Hist, res: &[Val<'p>], dests: &[Vec<View>]) -> R<()> {
+        let l = self;
+        let mut off = 0;
+        for (k, op) in h.hists.iter().enumerate() {
+            let m = op.dests.len();
+            let (Some(Val::Scalar(ix)), Some(vals)) = (res.get(off), res.get(off + 1..off + 1 + m))
+            else {
+                return l.fail("a hist lambda with the wrong results");
+            };
+            off += 1 + m;
+            let ds = &dests[k];
+            let Some(first) = ds.first() else { continue };
+            let ix = l.assign_fresh("bucket", PrimType::I64, ix.clone());
+            let ix = SExp::Var(ix);
+            let cond = Self::in_bounds(first, std::slice::from_ref(&ix));
+            let vals = vals.to_vec();
+            let then_block = l.nested(|l| {
+                let mut olds = Vec::new();
+                let mut state = Vec::new();
+                for d in ds {
+                    if d.rank() == 1 {
+                        let x = l.new_var("old", d.elem);
+                        l.push(Stm::Read {
+                            var: x,
+                            view: d.clone(),
+                            idx: vec![ix.clone()],
+                        });
+                        olds.push(x);
+                        state.push(State::Scalar(x));
+                    } else {
+                        state.push(State::Array(d.at(std::slice::from_ref(&ix))));
+                    }
+                }
+                l.combine(&op.op, &state, &vals)?;
+                for (d, st) in ds.iter().zip(&state) {
+                    if let State::Scalar(x) = st {
+                        l.push(Stm::Write {
+                            view: d.clone(),
+                            idx: vec![ix.clone()],
+                            value: SExp::Var(*x),
+                        });
+                    }
                 }
                 Ok(())
+            })?;
+            l.push(Stm::If {
+                cond,
+                then_block,
+                else_block: Block::default(),
+            });
+        }
+        Ok(())
+    }
+
+    /// A segmented histogram as parallel regions with per-chunk histograms:
+    /// the iterations split into at most [`CHUNKS`] chunks, each updating
+    /// its own copy of the histograms (initialised to the neutral
+    /// elements), then a parallel loop over the buckets combines the
+    /// chunks' copies into the destinations in chunk order.
+    fn chunked_hist(
+        &mut self,
+        w: SExp,
+        h: &'p Hist,
+        inputs: &[Val<'p>],
+        dests: &[Vec<View>],
+    ) -> R<()> {
+        use SExp as E;
+        let bin = |op, a: SExp, b: SExp| E::BinOp(op, Box::new(a), Box::new(b));
+        let few = bin(ir::BinOp::Min, w.clone(), E::i64(CHUNKS));
+        let k = self.assign_fresh("chunks", PrimType::I64, bin(ir::BinOp::Max, few, E::i64(1)));
+        let k = E::Var(k);
+        let up = E::minus(E::plus(w.clone(), k.clone()), E::i64(1));
+        let chunk = self.assign_fresh("chunk", PrimType::I64, bin(ir::BinOp::Div, up, k.clone()));
+        let chunk = E::Var(chunk);
+        // Per destination: a [chunks][bins] block of per-chunk histograms.
+        let mut parts: Vec<Vec<View>> = Vec::new();
+        for ds in dests {
+            let mut ps = Vec::new();
+            for d in ds {
+                ps.push(self.alloc("sub_hist", d.elem, vec![k.clone(), d.shape[0].clone()]));
+            }
+            parts.push(ps);
+        }
+        self.loop_nest(vec![k.clone()], true, |l, c| {
+            let c = &c[0];
+            let mine: Vec<Vec<View>> = parts
+                .iter()
+                .map(|ps| ps.iter().map(|p| p.at(std::slice::from_ref(c))).collect())
+                .collect();
+            for (op, ps) in h.hists.iter().zip(&mine) {
+                for (p, ne) in ps.iter().zip(&op.neutral) {
+                    let ne = l.scalar(ne)?;
+                    let bins = p.shape[0].clone();
+                    let p = p.clone();
+                    l.seq_loop(bins, |l, b| {
+                        l.push(Stm::Write {
+                            view: p,
+                            idx: vec![b.clone()],
+                            value: ne,
+                        });
+                        Ok(())
+                    })?;
+                }
+            }
+            let start = l.assign_fresh("start", PrimType::I64, E::times(c.clone(), chunk.clone()));
+            let rest = E::minus(w.clone(), E::Var(start));
+            let len = bin(
+                ir::BinOp::Max,
+                bin(ir::BinOp::Min, chunk.clone(), rest),
+                E::i64(0),
+            );
+            l.seq_loop(len, |l, j| {
+                let i = l.assign_fresh("i", PrimType::I64, E::plus(E::Var(start), j.clone()));
+                let args = l.row_args(&h.map, inputs, &E::Var(i))?;
+                let res = l.apply(&h.map, args, &[])?;
+                l.hist_updates(h, &res, &mine)
             })
         })?;
-        Ok(dests.into_iter().flatten().map(Val::Array).collect())
+        for ((op, ds), ps) in h.hists.iter().zip(dests).zip(&parts) {
+            let Some(first) = ds.first() else { continue };
+            let bins = first.shape[0].clone();
+            let (ds, ps) = (ds.clone(), ps.clone());
+            let k = k.clone();
+            self.loop_nest(vec![bins], true, |l, b| {
+                let b = b[0].clone();
+                let state: Vec<State> = ds
+                    .iter()
+                    .map(|d| {
+                        let x = l.new_var("bucket", d.elem);
+                        l.push(Stm::Read {
+                            var: x,
+                            view: d.clone(),
+                            idx: vec![b.clone()],
+                        });
+                        State::Scalar(x)
+                    })
+                    .collect();
+                l.seq_loop(k, |l, c| {
+                    let vals: Vec<Val<'p>> = ps
+                        .iter()
+                        .map(|p| {
+                            let x = l.new_var("part", p.elem);
+                            l.push(Stm::Read {
+                                var: x,
+                                view: p.clone(),
+                                idx: vec![c.clone(), b.clone()],
+                            });
+                            Val::Scalar(E::Var(x))
+                        })
+                        .collect();
+                    l.combine(&op.op, &state, &vals)
+                })?;
+                for (d, st) in ds.iter().zip(&state) {
+                    if let State::Scalar(x) = st {
+                        l.push(Stm::Write {
+                            view: d.clone(),
+                            idx: vec![b.clone()],
+                            value: E::Var(*x),
+                        });
+                    }
+                }
+                Ok(())
+            })?;
+        }
+        Ok(())
     }
 
     pub(crate) fn scatter(&mut self, stm: &'p ir::Stm, s: &'p Scatter) -> R<Vec<Val<'p>>> {
