@@ -282,9 +282,9 @@ impl Ctx<'_> {
                 };
                 self.add_adj(out, x, c, true)
             }
+            Exp::Iota { n, .. } => self.rev_iota(out, stm.pat[0], *n),
             Exp::Convert(ConvKind::Bitcast, ..)
             | Exp::Cmp(..)
-            | Exp::Iota { .. }
             | Exp::Scratch { .. }
             | Exp::Assert { .. } => Ok(()),
             Exp::Index(x, _) if self.acc_adj(*x).is_some() => self.rev_index_acc(out, stm),
@@ -321,6 +321,26 @@ impl Ctx<'_> {
             Exp::Vjp(_) => Err(self.err("a vjp that could not be expanded, inside vjp")),
             Exp::CustomVjp(c) => self.rev_custom_vjp(out, stm, c),
         }
+    }
+
+    /// The return sweep of `y = iota(n, start, step)`: as in Futhark, the
+    /// length `n` gets the sum of the adjoint of `y` (converted to `i64`)
+    /// and `start` and `step` get nothing. So `vjp (\n -> i64.sum (iota n))
+    /// n 1` is `n`, while forward mode gives `iota` a zero tangent.
+    fn rev_iota(&mut self, out: &mut Vec<Stm>, y: VarId, n: Operand) -> R<()> {
+        if !self.active(&n) {
+            return Ok(());
+        }
+        let Some(a) = self.adj[&y].var() else {
+            return Err(self.err("internal error: a scalar adjoint of an array"));
+        };
+        let elem = self.ty(a).elem;
+        let mut c = self.sum_outer(out, a)?;
+        let nt = self.op_ty(&n).elem;
+        if elem != nt {
+            c = self.conv(out, nt, c)?;
+        }
+        self.add_adj(out, &n, c, true)
     }
 
     /// The return sweep of `pat = custom_vjp(f, f', args)`: a fresh copy of

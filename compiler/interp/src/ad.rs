@@ -170,3 +170,31 @@ pub fn strip_level(level: u32, s: &Scalar) -> Scalar {
         _ => s.clone(),
     }
 }
+
+/// Element `i` of `iota n`, where the length `n` may carry tags. As in Futhark's
+/// reverse mode, the elements of `iota n` pass their adjoints on to `n` (so the
+/// adjoint of `n` is the sum of theirs): each reverse-mode tag of `n` gives the
+/// element a node on the same tape with `n`'s node as its parent and partial 1.
+/// Forward-mode tags are dropped, which gives `iota` a zero tangent, again as in
+/// Futhark.
+pub fn iota_elem(n: &Scalar, i: i64) -> Scalar {
+    let Scalar::Ad(a) = n else {
+        return Scalar::I64(i);
+    };
+    let primal = iota_elem(&a.primal, i);
+    match &a.tan {
+        Tangent::Fwd(_) => primal,
+        Tangent::Rev(tape, parent) => {
+            let idx = tape.push(Node {
+                parents: vec![(*parent, Scalar::I64(1))],
+                ty: PrimType::I64,
+                custom: None,
+            });
+            Scalar::Ad(Rc::new(AdNum {
+                level: a.level,
+                primal,
+                tan: Tangent::Rev(tape.clone(), idx),
+            }))
+        }
+    }
+}

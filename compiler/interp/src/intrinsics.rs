@@ -254,7 +254,8 @@ impl Interp {
                 Ok(Value::Array(d))
             }
             "iota" => {
-                let n = int_arg(&next(), span)?;
+                let nv = next();
+                let n = int_arg(&nv, span)?;
                 if n < 0 {
                     return Err(rt_err(
                         format!("Invalid range: iota of negative size {n}."),
@@ -262,7 +263,12 @@ impl Interp {
                     ));
                 }
                 let mut out = alloc(n as usize, span)?;
-                out.extend((0..n).map(Value::i64));
+                match nv.as_scalar() {
+                    Some(s @ Scalar::Ad(_)) => {
+                        out.extend((0..n).map(|i| Value::Scalar(crate::ad::iota_elem(s, i))))
+                    }
+                    _ => out.extend((0..n).map(Value::i64)),
+                }
                 Ok(Value::array(out, Some(Rc::new(Value::i64(0)))))
             }
             "replicate" => {
