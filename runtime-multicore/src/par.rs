@@ -35,8 +35,13 @@ thread_local! {
 /// threads (a map over two rows on eight threads) is split, and rayon
 /// spreads its chunks over the idle threads.
 pub fn chunk_count(w: usize) -> usize {
+    // The mark first: it is the cheaper read, and nested operations of
+    // small rows ask for every row.
+    if SATURATED.with(Cell::get) {
+        return 1;
+    }
     let threads = rayon::current_num_threads().max(1);
-    if threads == 1 || SATURATED.with(Cell::get) {
+    if threads == 1 {
         return 1;
     }
     w.min(threads * 4).max(1)

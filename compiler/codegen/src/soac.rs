@@ -513,7 +513,7 @@ fn par_screma(
         part_types.push(format!("Arr<{}>", acc_elem(em, s, k)?));
     }
     em.write(&format!(
-        "let parts_{id} = par::par_chunks_n(w_{id}, {nc}, |lo_{id}: usize, hi_{id}: usize| -> R<{}> {{\n",
+        "let ch_{id} = |lo_{id}: usize, hi_{id}: usize| -> R<{}> {{\n",
         tuple(&part_types)
     ));
     for (k, (_, ne)) in accs.iter().enumerate() {
@@ -534,7 +534,27 @@ fn par_screma(
     fields.extend(outs.red_states.iter().map(|(r, _)| r.clone()));
     fields.extend(outs.collectors.iter().map(|(c, _)| format!("shp_{c}")));
     fields.extend((0..accs.len()).map(|k| format!("as_{id}_{k}")));
-    em.write(&format!("Ok({})\n}})?;\n", tuple(&fields)));
+    em.write(&format!("Ok({})\n}};\n", tuple(&fields)));
+    // One chunk (a small operation, or one nested in a chunk of an
+    // operation that keeps every thread busy): its results are the
+    // operation's, with nothing allocated to combine them.
+    let mut names: Vec<String> = outs.collectors.iter().map(|(c, _)| c.clone()).collect();
+    names.extend(outs.red_states.iter().map(|(r, _)| r.clone()));
+    names.extend(outs.collectors.iter().map(|(c, _)| format!("shp_{c}")));
+    let direct = accs.is_empty();
+    if direct {
+        em.write(&format!(
+            "let nc_{id}: usize = {nc};\nlet {} = if nc_{id} <= 1 {{\nch_{id}(0, w_{id})?\n}} else {{\n",
+            tuple(&names)
+        ));
+        em.write(&format!(
+            "let parts_{id} = par::par_chunks_n(w_{id}, nc_{id}, &ch_{id})?;\n"
+        ));
+    } else {
+        em.write(&format!(
+            "let parts_{id} = par::par_chunks_n(w_{id}, {nc}, &ch_{id})?;\n"
+        ));
+    }
     // Combine the chunks' partials in order.
     for (c, t) in &outs.collectors {
         em.write(&format!(
@@ -590,6 +610,9 @@ fn par_screma(
     }
     for (c, _) in &outs.collectors {
         em.write(&format!("let {c} = par::concat_chunks(pc_{c});\n"));
+    }
+    if direct {
+        em.write(&format!("{}\n}};\n", tuple(&names)));
     }
     Ok(())
 }
