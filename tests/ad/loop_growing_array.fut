@@ -2,11 +2,12 @@
 -- (`loop (y: []f64) = x ... do y ++ map (* 2) y`). After two iterations
 -- the sum of squares is 25 * (x0^2 + x1^2).
 --
--- Reverse mode through such a loop is not handled by the IR pipeline yet:
--- its return sweep gives the loop's adjoint the final size instead of each
--- iteration's size, and the checkpoints keep rows of the initial size, so
--- the reverse entries are tagged no_ir (and no_multicore, which compiles
--- the same IR). The interpreter runs every case.
+-- Reverse mode through such a loop is not supported by the compiler's AD
+-- pass: its checkpoints would need rows of different sizes, so the forward
+-- sweep checks that the size stays and stops with a message naming the
+-- parameter (compiler/ad/tests/loops.rs). The reverse entries are tagged
+-- no_ir (and no_multicore, which compiles the same IR); the interpreter
+-- runs every case.
 -- ==
 -- entry: fwd
 -- input { [1.0, 2.0] [1.0, 0.0] } output { 50.0 }

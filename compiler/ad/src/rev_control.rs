@@ -26,7 +26,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ir::{Attr, BinOp, Body, DimIndex, Exp, LoopForm, Operand, Param, PrimType, Stm, Type, VarId};
+use ir::{
+    Attr, BinOp, Body, CmpOp, DimIndex, Exp, LoopForm, Operand, Param, PrimType, Stm, Type, VarId,
+};
 
 use crate::ctx::{Ctx, R, differentiable, konst};
 
@@ -130,6 +132,23 @@ impl Ctx<'_> {
         // Sizes that are loop parameters are taken at their initial values.
         let inits: std::collections::HashMap<VarId, Operand> =
             params.iter().map(|(p, x)| (p.var, *x)).collect();
+        // That holds only for sizes the body passes on unchanged: the rows
+        // of a checkpoint array all have one size. A size of an array
+        // parameter that the body may change (its result is not the
+        // parameter passed on) gets a run-time check that it did not.
+        let resized: Vec<(usize, VarId)> = params
+            .iter()
+            .enumerate()
+            .filter(|(j, (p, _))| {
+                self.ty(p.var).shape.is_empty() && !passes_on(body, body.result[*j], p.var)
+            })
+            .map(|(j, (p, _))| (j, p.var))
+            .filter(|(_, d)| {
+                params
+                    .iter()
+                    .any(|(q, _)| self.ty(q.var).shape.contains(&ir::Size::Var(*d)))
+            })
+            .collect();
         // Arrays of a `#[true_dep]` loop changed by chains of in-place
         // updates save only the overwritten elements, inserted before
         // each update (`crate::true_dep`).
@@ -168,7 +187,27 @@ impl Ctx<'_> {
             }
             layout.push(fins);
         }
-        let stms = saves.apply(body, stms);
+        let mut stms = saves.apply(body, stms);
+        for (j, d) in resized {
+            let arr = params
+                .iter()
+                .find(|(q, _)| self.ty(q.var).shape.contains(&ir::Size::Var(d)))
+                .map(|(q, _)| self.name(q.var))
+                .unwrap_or_default();
+            let same = self.cmp(&mut stms, CmpOp::Eq, body.result[j], d.into())?;
+            self.push(
+                &mut stms,
+                Vec::new(),
+                Exp::Assert {
+                    cond: same,
+                    msg: format!(
+                        "reverse mode through a loop whose array parameter `{arr}` changes \
+                         size from one iteration to the next is not supported"
+                    ),
+                    args: Vec::new(),
+                },
+            );
+        }
         let (stms, nested) = self.save_nested(
             out,
             (params, body),
@@ -940,6 +979,42 @@ impl Ctx<'_> {
 /// loop whose parameters start at `outer`, as values outside the nested
 /// loop: each at the initial value of its parameter (sizes do not change
 /// along a loop), an enclosing parameter in turn at its initial value.
+/// Whether `r`, a result of `body`, is `p` passed on unchanged: `p`
+/// itself, or bound to it through copies, `if`s both of whose branches pass
+/// it on, and loops that start from it and pass it on.
+fn passes_on(body: &Body, r: Operand, p: VarId) -> bool {
+    let Operand::Var(v) = r else {
+        return false;
+    };
+    if v == p {
+        return true;
+    }
+    let Some((s, k)) = body
+        .stms
+        .iter()
+        .find_map(|s| s.pat.iter().position(|x| *x == v).map(|k| (s, k)))
+    else {
+        return false;
+    };
+    match &s.exp {
+        Exp::Atom(op) => passes_on(body, *op, p),
+        Exp::If {
+            then_body,
+            else_body,
+            ..
+        } => {
+            passes_on(then_body, then_body.result[k], p)
+                && passes_on(else_body, else_body.result[k], p)
+        }
+        Exp::Loop {
+            params, body: lb, ..
+        } => params.get(k).is_some_and(|(q, init)| {
+            passes_on(body, *init, p) && passes_on(lb, lb.result[k], q.var)
+        }),
+        _ => false,
+    }
+}
+
 fn nested_subst(s: &Stm, outer: &HashMap<VarId, Operand>) -> HashMap<VarId, Operand> {
     let mut sub = HashMap::new();
     if let Exp::Loop { params, .. } = &s.exp {

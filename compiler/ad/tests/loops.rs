@@ -424,3 +424,47 @@ fn true_dep_arrays_of_a_bounded_while_loop_are_saved_once() {
     );
     assert!(inspected.largest_array <= n, "{}", inspected.largest_array);
 }
+
+/// A loop whose array parameter doubles in size each iteration: its
+/// checkpoints would need rows of different sizes, so reverse mode checks
+/// at run time that the size stays, and stops with a message naming the
+/// parameter (instead of a size mismatch deep in the return sweep).
+const GROWING: &str = "\
+fun main(n: i64, x: [n]f64) -> (f64) {
+  let (y: f64, dx: [n]f64) = vjp(\\(a: [n]f64) -> (f64) {
+    let (d: i64, r: [d]f64) = loop (ad: i64 = n, acc: [ad]f64 = a) for i: i32 < 2i32 {
+      let m: [ad]f64 = screma(ad, acc)
+        map(\\(e: f64) -> (f64) {
+          let e2: f64 = mul(e, 2.0f64)
+          in (e2)
+        })
+      let nd: i64 = add(ad, ad)
+      let c: [nd]f64 = concat(0, [nd], acc, m)
+      in (nd, c)
+    }
+    let s: f64 = screma(d, r)
+      reduce(\\(p: f64, q: f64) -> (f64) {
+        let pq: f64 = add(p, q)
+        in (pq)
+      }, 0.0f64)
+      map(\\(v: f64) -> (f64) {
+        in (v)
+      })
+    in (s)
+  }, (x), (1.0f64))
+  in (y)
+}
+";
+
+#[test]
+fn reverse_mode_through_a_loop_changing_an_array_size_is_a_clear_error() {
+    let x = Value::array(vec![2], vec![1.0f64, 2.0]).unwrap();
+    let err = match run(GROWING, vec![Value::scalar(2i64), x]) {
+        Ok(out) => panic!("ran, giving {:?}", out.values),
+        Err(e) => e,
+    };
+    assert!(
+        err.contains("`acc` changes size"),
+        "unexpected message: {err}"
+    );
+}
