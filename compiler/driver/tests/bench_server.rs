@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 
 use driver::bench::server::ServerInstance;
 use driver::bench::{BenchOptions, Instance, measure, progress::Progress};
-use fut_runtime_multicore::{Context, EntryPoint, Error, Program, TypeDesc};
+use fut_runtime_multicore::{Context, EntryPoint, Error, ExtType, Program, TypeDesc};
 use values::{Data, PrimType, Value};
 
-const fn ty(rank: usize, elem: PrimType, unique: bool) -> TypeDesc {
-    TypeDesc { rank, elem, unique }
+const fn ty(rank: usize, elem: PrimType, unique: bool) -> ExtType {
+    ExtType::Value(TypeDesc { rank, elem, unique })
 }
 
 fn sum(_: &Context, args: Vec<Value>) -> Result<Vec<Value>, Error> {
