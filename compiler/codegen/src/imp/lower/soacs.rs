@@ -89,6 +89,20 @@ impl<'p> Lowerer<'p> {
         Ok(())
     }
 
+    /// Writes the scalar running values of `state` into `views` at `idx`
+    /// (array components are updated in place already).
+    fn write_scalars(&mut self, views: &[View], state: &[State], idx: &SExp) {
+        for (view, st) in views.iter().zip(state) {
+            if let State::Scalar(v) = st {
+                self.push(Stm::Write {
+                    view: view.clone(),
+                    idx: vec![idx.clone()],
+                    value: SExp::Var(*v),
+                });
+            }
+        }
+    }
+
     /// Applies operator `op` to the running values and `new`, and stores
     /// the results in the running values.
     fn combine(&mut self, op: &'p Lambda, state: &[State], new: &[Val<'p>]) -> R<()> {
@@ -435,15 +449,7 @@ impl<'p> Lowerer<'p> {
                 .chain(&red_parts)
                 .zip(local_scan.iter().chain(&local_red))
             {
-                for (part, x) in parts.iter().zip(st) {
-                    if let State::Scalar(v) = x {
-                        l.push(Stm::Write {
-                            view: part.clone(),
-                            idx: vec![c.clone()],
-                            value: E::Var(*v),
-                        });
-                    }
-                }
+                l.write_scalars(parts, st, c);
             }
             Ok(())
         })?;
@@ -465,15 +471,7 @@ impl<'p> Lowerer<'p> {
                     .collect()
             };
             for (n, sc) in s.scans.iter().enumerate() {
-                for (pre, x) in prefixes[n].iter().zip(&scan_state[n]) {
-                    if let State::Scalar(v) = x {
-                        l.push(Stm::Write {
-                            view: pre.clone(),
-                            idx: vec![c.clone()],
-                            value: E::Var(*v),
-                        });
-                    }
-                }
+                l.write_scalars(&prefixes[n], &scan_state[n], c);
                 let vals = read(l, &scan_parts[n]);
                 l.combine(&sc.op, &scan_state[n], &vals)?;
             }
@@ -610,15 +608,7 @@ impl<'p> Lowerer<'p> {
                     }
                 }
                 l.combine(&op.op, &state, &vals)?;
-                for (d, st) in ds.iter().zip(&state) {
-                    if let State::Scalar(x) = st {
-                        l.push(Stm::Write {
-                            view: d.clone(),
-                            idx: vec![ix.clone()],
-                            value: SExp::Var(*x),
-                        });
-                    }
-                }
+                l.write_scalars(ds, &state, &ix);
                 Ok(())
             })?;
             l.push(Stm::If {
@@ -728,15 +718,7 @@ impl<'p> Lowerer<'p> {
                         .collect();
                     l.combine(&op.op, &state, &vals)
                 })?;
-                for (d, st) in ds.iter().zip(&state) {
-                    if let State::Scalar(x) = st {
-                        l.push(Stm::Write {
-                            view: d.clone(),
-                            idx: vec![b.clone()],
-                            value: E::Var(*x),
-                        });
-                    }
-                }
+                l.write_scalars(&ds, &state, &b);
                 Ok(())
             })?;
         }
