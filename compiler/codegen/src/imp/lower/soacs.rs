@@ -16,6 +16,11 @@ use crate::imp::syntax::*;
 /// (or thread blocks); more chunks than threads balance uneven work.
 pub const CHUNKS: i64 = 64;
 
+/// The binary operation `op` on `a` and `b`.
+fn bin(op: ir::BinOp, a: SExp, b: SExp) -> SExp {
+    SExp::BinOp(op, Box::new(a), Box::new(b))
+}
+
 /// The running value of one scan or reduction component.
 #[derive(Clone)]
 enum State {
@@ -87,6 +92,19 @@ impl<'p> Lowerer<'p> {
             body: block,
         });
         Ok(())
+    }
+
+    /// The number of chunks a parallel region over `w` iterations is split
+    /// into (between 1 and [`CHUNKS`]) and the iterations per chunk, bound
+    /// to fresh variables.
+    fn chunking(&mut self, w: &SExp) -> (SExp, SExp) {
+        use SExp as E;
+        let few = bin(ir::BinOp::Min, w.clone(), E::i64(CHUNKS));
+        let k = self.assign_fresh("chunks", PrimType::I64, bin(ir::BinOp::Max, few, E::i64(1)));
+        let k = E::Var(k);
+        let up = E::minus(E::plus(w.clone(), k.clone()), E::i64(1));
+        let chunk = self.assign_fresh("chunk", PrimType::I64, bin(ir::BinOp::Div, up, k.clone()));
+        (k, E::Var(chunk))
     }
 
     /// Writes the scalar running values of `state` into `views` at `idx`
@@ -392,13 +410,7 @@ impl<'p> Lowerer<'p> {
         iteration: impl FnOnce(&mut Self, &SExp, &[Vec<State>], &[Vec<State>]) -> R<()>,
     ) -> R<()> {
         use SExp as E;
-        let bin = |op, a: SExp, b: SExp| E::BinOp(op, Box::new(a), Box::new(b));
-        let few = bin(ir::BinOp::Min, w.clone(), E::i64(CHUNKS));
-        let k = self.assign_fresh("chunks", PrimType::I64, bin(ir::BinOp::Max, few, E::i64(1)));
-        let k = E::Var(k);
-        let up = E::minus(E::plus(w.clone(), k.clone()), E::i64(1));
-        let chunk = self.assign_fresh("chunk", PrimType::I64, bin(ir::BinOp::Div, up, k.clone()));
-        let chunk = E::Var(chunk);
+        let (k, chunk) = self.chunking(&w);
         let blocks = |l: &mut Self, name: &str, st: &[Vec<State>]| -> Vec<Vec<View>> {
             st.iter()
                 .map(|comps| {
@@ -633,13 +645,7 @@ impl<'p> Lowerer<'p> {
         dests: &[Vec<View>],
     ) -> R<()> {
         use SExp as E;
-        let bin = |op, a: SExp, b: SExp| E::BinOp(op, Box::new(a), Box::new(b));
-        let few = bin(ir::BinOp::Min, w.clone(), E::i64(CHUNKS));
-        let k = self.assign_fresh("chunks", PrimType::I64, bin(ir::BinOp::Max, few, E::i64(1)));
-        let k = E::Var(k);
-        let up = E::minus(E::plus(w.clone(), k.clone()), E::i64(1));
-        let chunk = self.assign_fresh("chunk", PrimType::I64, bin(ir::BinOp::Div, up, k.clone()));
-        let chunk = E::Var(chunk);
+        let (k, chunk) = self.chunking(&w);
         // Per destination: a [chunks][bins] block of per-chunk histograms.
         let mut parts: Vec<Vec<View>> = Vec::new();
         for ds in dests {
