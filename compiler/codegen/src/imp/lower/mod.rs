@@ -249,6 +249,16 @@ impl<'p> Lowerer<'p> {
         self.stms.push(s);
     }
 
+    /// Pushes `then_block`, run only when `cond` holds (an `if` without
+    /// `else`).
+    pub(crate) fn push_when(&mut self, cond: SExp, then_block: Block) {
+        self.push(Stm::If {
+            cond,
+            then_block,
+            else_block: Block::default(),
+        });
+    }
+
     /// Lowers `f` into a block of its own.
     pub(crate) fn nested(&mut self, f: impl FnOnce(&mut Self) -> R<()>) -> R<Block> {
         let saved = std::mem::take(&mut self.stms);

@@ -315,11 +315,7 @@ impl<'p> Lowerer<'p> {
                                 });
                                 Ok(())
                             })?;
-                            l.push(Stm::If {
-                                cond: first,
-                                then_block,
-                                else_block: Block::default(),
-                            });
+                            l.push_when(first, then_block);
                         }
                         let row = d.at(std::slice::from_ref(i));
                         if *r != row {
@@ -623,11 +619,7 @@ impl<'p> Lowerer<'p> {
                 l.write_scalars(ds, &state, &ix);
                 Ok(())
             })?;
-            l.push(Stm::If {
-                cond,
-                then_block,
-                else_block: Block::default(),
-            });
+            l.push_when(cond, then_block);
         }
         Ok(())
     }
@@ -773,11 +765,7 @@ impl<'p> Lowerer<'p> {
                         }
                         Ok(())
                     })?;
-                    l.push(Stm::If {
-                        cond,
-                        then_block,
-                        else_block: Block::default(),
-                    });
+                    l.push_when(cond, then_block);
                 }
                 Ok(())
             })
@@ -869,11 +857,7 @@ impl<'p> Lowerer<'p> {
             }
             Ok(())
         })?;
-        self.push(Stm::If {
-            cond,
-            then_block,
-            else_block: Block::default(),
-        });
+        self.push_when(cond, then_block);
         Ok(vec![a])
     }
 }
