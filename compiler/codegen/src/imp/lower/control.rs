@@ -327,13 +327,7 @@ impl<'p> Lowerer<'p> {
                 }
                 l.push(Stm::SwapMem(a.cur, a.next));
             }
-            for (x, t) in assigns {
-                l.push(Stm::Assign {
-                    var: x,
-                    exp: SExp::Var(t),
-                    span,
-                });
-            }
+            l.assign_all(&assigns, span);
             Ok(())
         })?;
         for (a, used) in arrays.iter().zip(&used_next) {
@@ -373,6 +367,18 @@ impl<'p> Lowerer<'p> {
             _ => return self.fail("a loop without a form"),
         }
         Ok(())
+    }
+
+    /// Assigns each pair's second variable to its first (the scalar
+    /// parameters' new values, from [`Self::scalar_updates`]).
+    fn assign_all(&mut self, assigns: &[(SVar, SVar)], span: ir::Span) {
+        for &(x, t) in assigns {
+            self.push(Stm::Assign {
+                var: x,
+                exp: SExp::Var(t),
+                span,
+            });
+        }
     }
 
     /// The scalar parameters' updates at the end of a loop body: every new
@@ -441,13 +447,7 @@ impl<'p> Lowerer<'p> {
                 .iter()
                 .all(|(k, _, v)| matches!(&vals[*k], Val::Array(r) if r == v));
             let assigns = l.scalar_updates(scalars, &vals)?;
-            for (x, t) in assigns {
-                l.push(Stm::Assign {
-                    var: x,
-                    exp: SExp::Var(t),
-                    span,
-                });
-            }
+            l.assign_all(&assigns, span);
             Ok(())
         })?;
         Ok(in_place.then_some(block))
