@@ -35,6 +35,8 @@ use ir::{
     BinOp, Body, DimIndex, Exp, Lambda, Operand, Param, ScanRed, Screma, Stm, Type, VarId, WithAcc,
 };
 
+use opt::acc_screma::{AddedReduction, accs_to_reductions, threaded_accs};
+
 use crate::ctx::{Ctx, R, konst};
 use crate::fwd_acc::is_addition;
 
@@ -540,27 +542,23 @@ impl Ctx<'_> {
     /// reductions, added to the sums before it.
     fn lin_screma(&mut self, stm: &Stm, s: &Screma, map: &mut Map, out: &mut Vec<Stm>) -> R<()> {
         let lam = &s.map;
-        let nin = s.inputs.len();
-        if lam.params.len() < nin {
+        if lam.params.len() < s.inputs.len() {
             return Err(self.err("internal error: a screma lambda with too few parameters"));
         }
-        let nscan: usize = s.scans.iter().map(|sr| sr.neutral.len()).sum();
-        let nred: usize = s.reduces.iter().map(|sr| sr.neutral.len()).sum();
+        let Some(threads) = threaded_accs(s, |v| self.ty(v).acc) else {
+            return Err(self.err(
+                "internal error: a screma returns another number of accumulators than it takes",
+            ));
+        };
         let mut m = Map::new();
-        let mut inputs = Vec::new();
-        let mut params = Vec::new();
         let mut outer = Vec::new();
-        for (x, p) in s.inputs.iter().zip(&lam.params) {
-            if !self.ty(*x).acc {
-                inputs.push(*x);
-                params.push(*p);
-                continue;
-            }
-            let l = self.lin_of(map, &(*x).into())?;
+        for acc in &threads {
+            let x = s.inputs[acc.input];
+            let l = self.lin_of(map, &x.into())?;
             let inner = match l {
                 Lin::Dead => Lin::Dead,
                 Lin::Dot { adj, .. } => Lin::Dot {
-                    sum: konst(self.ty(*x).elem, 0.0),
+                    sum: konst(self.ty(x).elem, 0.0),
                     adj,
                 },
                 Lin::Array(_) => {
@@ -569,79 +567,54 @@ impl Ctx<'_> {
                     ));
                 }
             };
-            m.insert(p.var, inner);
+            m.insert(lam.params[acc.input].var, inner);
             outer.push(l);
         }
-        params.extend(lam.params[nin..].iter().copied());
         let mut stms = Vec::new();
         self.lin_stms(&lam.body.stms, &mut m, &mut stms)?;
         self.span = stm.span;
-        let split = nscan + nred;
-        let mut ret: Vec<Type> = lam.ret[..split].to_vec();
-        let mut result: Vec<Operand> = lam.body.result[..split].to_vec();
-        let mut pat: Vec<VarId> = stm.pat[..split].to_vec();
-        let mut reduces = s.reduces.clone();
-        let mut map_ret = Vec::new();
-        let mut map_res = Vec::new();
-        let mut map_pat = Vec::new();
-        let mut k = 0;
+        let mut added = Vec::new();
         let mut sums = Vec::new();
-        for ((t, r), y) in lam.ret[split..]
-            .iter()
-            .zip(&lam.body.result[split..])
-            .zip(&stm.pat[split..])
-        {
-            if !t.acc {
-                map_ret.push(t.clone());
-                map_res.push(*r);
-                map_pat.push(*y);
-                continue;
-            }
-            let Some(before) = outer.get(k).copied() else {
-                return Err(
-                    self.err("internal error: a screma returns more accumulators than it takes")
-                );
-            };
-            k += 1;
-            match (before, self.lin_of(&m, r)?) {
+        for (acc, before) in threads.iter().zip(outer) {
+            let y = stm.pat[acc.result];
+            match (before, self.lin_of(&m, &lam.body.result[acc.result])?) {
                 (Lin::Dot { sum: s0, adj }, Lin::Dot { sum, .. }) => {
-                    let st = Type::scalar(t.elem);
-                    ret.push(st.clone());
-                    result.push(sum);
+                    let st = Type::scalar(lam.ret[acc.result].elem);
                     let op = self.add_lambda(&st)?;
-                    reduces.push(ScanRed {
-                        op,
-                        neutral: vec![konst(t.elem, 0.0)],
-                        commutative: true,
+                    let v = self.fresh("acc_sum", st.clone());
+                    added.push(AddedReduction {
+                        op: ScanRed {
+                            op,
+                            neutral: vec![konst(st.elem, 0.0)],
+                            commutative: true,
+                        },
+                        ty: st,
+                        value: sum,
+                        var: v,
                     });
-                    let v = self.fresh("acc_sum", st);
-                    pat.push(v);
-                    sums.push((*y, s0, v, adj));
+                    sums.push((y, s0, v, adj));
                 }
                 _ => {
-                    map.insert(*y, Lin::Dead);
+                    map.insert(y, Lin::Dead);
                 }
             }
         }
-        ret.extend(map_ret);
-        result.extend(map_res);
-        pat.extend(map_pat);
-        out.push(Stm {
-            pat,
-            exp: Exp::Screma(Box::new(Screma {
-                w: s.w,
-                inputs,
-                scans: s.scans.clone(),
-                reduces,
-                map: Lambda {
-                    params,
-                    ret,
-                    body: Body { stms, result },
-                },
-            })),
-            attrs: stm.attrs.clone(),
-            span: stm.span,
-        });
+        let copy = Lambda {
+            params: lam.params.clone(),
+            ret: lam.ret.clone(),
+            body: Body {
+                stms,
+                result: lam.body.result.clone(),
+            },
+        };
+        out.push(accs_to_reductions(
+            stm,
+            s,
+            copy,
+            stm.pat.clone(),
+            &threads,
+            added,
+        ));
         for (y, s0, v, adj) in sums {
             let sum = if is_zero(&s0) {
                 v.into()

@@ -24,6 +24,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::acc_screma::{AddedReduction, ThreadedAcc, accs_to_reductions, threaded_accs};
 use ir::pass::Pass;
 use ir::syntax::*;
 use ir::walk::{Slot, subst_slot, subst_type, walk_body_mut};
@@ -155,10 +156,8 @@ struct Moved {
 
 /// The rewrite of one accumulator of a `screma`.
 struct AccPlan {
-    /// The position of the accumulator among the inputs.
-    input: usize,
-    /// The position of its result among the lambda's results.
-    result: usize,
+    /// The accumulator's input and result positions.
+    acc: ThreadedAcc,
     /// The updates moved out.
     moved: Vec<Moved>,
     /// True when no update stays in the lambda: the accumulator leaves
@@ -169,31 +168,24 @@ struct AccPlan {
 /// The rewrite of `stm = screma …`, when some accumulator update in its
 /// lambda is invariant to the map.
 fn rewrite_screma(vars: &mut Vars, stm: &Stm, s: &Screma, ops: &Ops) -> Option<Vec<Stm>> {
-    let nscan: usize = s.scans.iter().map(|sr| sr.neutral.len()).sum();
-    let nred: usize = s.reduces.iter().map(|sr| sr.neutral.len()).sum();
-    let acc_inputs: Vec<usize> = (0..s.inputs.len())
-        .filter(|&j| is_acc(vars, s.inputs[j]))
-        .collect();
-    let acc_results: Vec<usize> = (nscan + nred..s.map.ret.len())
-        .filter(|&r| s.map.ret[r].acc)
-        .collect();
+    let threads = threaded_accs(s, |v| is_acc(vars, v))?;
     let mut bound: HashSet<VarId> = s.map.params.iter().map(|p| p.var).collect();
     ir::uses::body_binds(&s.map.body, &mut bound);
     let mut lam = s.map.clone();
     let mut plans = Vec::new();
     let mut subst: HashMap<VarId, Operand> = HashMap::new();
-    for (&j, &r) in acc_inputs.iter().zip(&acc_results) {
-        let Some(op) = ops.get(&s.inputs[j]) else {
+    for &acc in &threads {
+        let Some(op) = ops.get(&s.inputs[acc.input]) else {
             continue;
         };
-        let Some(p) = lam.params.get(j).map(|p| p.var) else {
+        let Some(p) = lam.params.get(acc.input).map(|p| p.var) else {
             continue;
         };
-        let (moved, dropped) = take_invariant_updates(vars, &mut lam, p, r, &bound, op, &mut subst);
+        let (moved, dropped) =
+            take_invariant_updates(vars, &mut lam, p, acc.result, &bound, op, &mut subst);
         if !moved.is_empty() {
             plans.push(AccPlan {
-                input: j,
-                result: r,
+                acc,
                 moved,
                 dropped,
             });
@@ -205,36 +197,34 @@ fn rewrite_screma(vars: &mut Vars, stm: &Stm, s: &Screma, ops: &Ops) -> Option<V
     walk_body_mut(&mut lam.body, &mut |slot| subst_slot(&subst, slot));
     let mut out = Vec::new();
     let mut pat = stm.pat.clone();
-    let mut reduces = s.reduces.clone();
-    let mut inputs = s.inputs.clone();
     // New reductions go after the existing ones.
-    let mut red_ret = Vec::new();
-    let mut red_res = Vec::new();
-    let mut red_pat = Vec::new();
+    let mut added = Vec::new();
     // After the screma: (accumulator in, index, reduced value, result).
     let mut after: Vec<(VarId, Vec<Operand>, VarId, VarId)> = Vec::new();
     for plan in &plans {
-        let final_pat = stm.pat[plan.result];
+        let final_pat = stm.pat[plan.acc.result];
         let mut cur = if plan.dropped {
-            s.inputs[plan.input]
+            s.inputs[plan.acc.input]
         } else {
             let a = fresh(vars, "acc_rest", ty(vars, final_pat));
-            pat[plan.result] = a;
+            pat[plan.acc.result] = a;
             a
         };
         let n = plan.moved.len();
         for (k, m) in plan.moved.iter().enumerate() {
             let neutral = neutral_of(vars, &mut out, &m.ty, m.op.1, stm.span)?;
             let red_op = lifted_op(vars, &m.op.0, &m.ty)?;
-            reduces.push(ScanRed {
-                op: red_op,
-                neutral: vec![neutral],
-                commutative: true,
-            });
             let rv = fresh(vars, "acc_red", m.ty.clone());
-            red_ret.push(m.ty.clone());
-            red_res.push(m.value);
-            red_pat.push(rv);
+            added.push(AddedReduction {
+                op: ScanRed {
+                    op: red_op,
+                    neutral: vec![neutral],
+                    commutative: true,
+                },
+                ty: m.ty.clone(),
+                value: m.value,
+                var: rv,
+            });
             let next = if k + 1 == n {
                 final_pat
             } else {
@@ -244,42 +234,9 @@ fn rewrite_screma(vars: &mut Vars, stm: &Stm, s: &Screma, ops: &Ops) -> Option<V
             cur = next;
         }
     }
-    // Drop the accumulators that left the screma (highest positions first).
-    let mut dropped: Vec<(usize, usize)> = plans
-        .iter()
-        .filter(|p| p.dropped)
-        .map(|p| (p.input, p.result))
-        .collect();
-    dropped.sort_unstable_by(|a, b| b.cmp(a));
-    let mut drop_inputs: Vec<usize> = dropped.iter().map(|d| d.0).collect();
-    drop_inputs.sort_unstable_by(|a, b| b.cmp(a));
-    for j in drop_inputs {
-        inputs.remove(j);
-        lam.params.remove(j);
-    }
-    let mut drop_results: Vec<usize> = dropped.iter().map(|d| d.1).collect();
-    drop_results.sort_unstable_by(|a, b| b.cmp(a));
-    for r in drop_results {
-        lam.ret.remove(r);
-        lam.body.result.remove(r);
-        pat.remove(r);
-    }
-    let at = nscan + nred;
-    lam.ret.splice(at..at, red_ret);
-    lam.body.result.splice(at..at, red_res);
-    pat.splice(at..at, red_pat);
-    out.push(Stm {
-        pat,
-        exp: Exp::Screma(Box::new(Screma {
-            w: s.w,
-            inputs,
-            scans: s.scans.clone(),
-            reduces,
-            map: lam,
-        })),
-        attrs: stm.attrs.clone(),
-        span: stm.span,
-    });
+    // The accumulators that leave the screma.
+    let dropped: Vec<ThreadedAcc> = plans.iter().filter(|p| p.dropped).map(|p| p.acc).collect();
+    out.push(accs_to_reductions(stm, s, lam, pat, &dropped, added));
     for (acc, idx, value, y) in after {
         out.push(Stm {
             pat: vec![y],
