@@ -4,81 +4,21 @@
 //! reverse mode agrees with forward mode (⟨v, J·u⟩ from `jvp` equals
 //! ⟨Jᵀ·v, u⟩ from `vjp`), and forward mode with central finite
 //! differences. The index arrays `js: [8]i64` (some out of bounds) and
-//! `ks: [4]i64` are free in every function.
+//! `ks: [4]i64` are free in every function (see `support`).
 
-use ir::pass::{PipelineConfig, run_pipeline};
-use ir::{interp, parse};
-use values::Value;
+use ir::parse;
 
 mod support;
-use support::{Rng, check_point, floats};
+use support::{Points, check_body, program};
 
-/// `main(x, u, v, js, ks)` returning `f(x)`, `J·u` and `Jᵀ·v`, for the body
-/// `body` (its result `{p}r: [p]f64`, `{p}` a prefix that keeps the two
-/// copies' names apart).
-fn program(body: &str, p: usize) -> String {
-    let lam = |pre: &str| {
-        format!(
-            "\\({pre}x: [8]f64) -> ([{p}]f64) {{\n{}\n    in ({pre}r)\n  }}",
-            body.replace("{p}", pre)
-        )
-    };
-    format!(
-        "fun main(x: [8]f64, u: [8]f64, v: [{p}]f64, js: [8]i64, ks: [4]i64) -> ([{p}]f64, [{p}]f64, [8]f64) {{\n  \
-         let (y: [{p}]f64, t: [{p}]f64) = jvp({}, (x), (u))\n  \
-         let (y2: [{p}]f64, g: [8]f64) = vjp({}, (x), (v))\n  \
-         in (y, t, g)\n}}\n",
-        lam("f_"),
-        lam("r_")
-    )
-}
-
-fn literal<T: std::fmt::Debug>(xs: &[T], suffix: &str) -> Value {
-    let elems: Vec<String> = xs.iter().map(|x| format!("{x:?}{suffix}")).collect();
-    let text = format!("[{}]", elems.join(", "));
-    values::read_values(text.as_bytes()).unwrap().remove(0)
-}
-
-/// Checks `body` at six random points.
+/// Checks `body` (results `[p]f64`) at six random points.
 fn check(name: &str, body: &str, p: usize) {
-    let text = program(body, p);
-    let prog = parse::parse_program(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
-    let prog = run_pipeline(&[ad::AD_PASS], prog, PipelineConfig { validate: true })
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let counts = opt::structure::count_constructs(&prog);
-    assert_eq!(counts.get("Vjp"), None, "{name}: a vjp is left");
-    assert_eq!(counts.get("Jvp"), None, "{name}: a jvp is left");
-    let mut rng = Rng(0xacc ^ name.len() as u64);
-    for _ in 0..6 {
-        let x: Vec<f64> = (0..8).map(|_| rng.range(-2.0, 2.0)).collect();
-        let u: Vec<f64> = (0..8).map(|_| rng.range(-1.0, 1.0)).collect();
-        let v: Vec<f64> = (0..p).map(|_| rng.range(-1.0, 1.0)).collect();
-        // Indices 0..4, sometimes out of bounds (-1 or 4).
-        let js: Vec<i64> = (0..8).map(|_| rng.below(6) - 1).collect();
-        let ks: Vec<i64> = (0..4).map(|_| rng.below(4)).collect();
-        let run = |x: &[f64]| -> Vec<Vec<f64>> {
-            let args = vec![
-                literal(x, "f64"),
-                literal(&u, "f64"),
-                literal(&v, "f64"),
-                literal(&js, "i64"),
-                literal(&ks, "i64"),
-            ];
-            interp::run_function(&prog, "main", args)
-                .unwrap_or_else(|e| panic!("{name}: {e}"))
-                .values
-                .iter()
-                .map(floats)
-                .collect()
-        };
-        check_point(
-            &format!("{name} at {x:?}, js {js:?}, ks {ks:?}"),
-            &x,
-            &u,
-            &v,
-            run,
-        );
-    }
+    let points = Points {
+        seed: 0xacc,
+        ks_below: 4,
+        zeros: false,
+    };
+    check_body(name, body, p, points);
 }
 
 /// `\(c, d) -> c + d` on `f64`, the operator of a summing accumulator.

@@ -10,102 +10,18 @@
 //! scatter targets, some out of bounds) and `ks: [4]i64`, and `two: i64`
 //! (2, a size the compiler does not know), as free variables.
 
-use ir::pass::{PipelineConfig, run_pipeline};
-use ir::{interp, parse};
-use values::Value;
-
 mod support;
-use support::{Rng, check_point, floats};
+use support::{Points, check_body};
 
-/// The program: `main(x, u, v, js, ks)` returns `f(x)`, `J·u` and `Jᵀ·v`.
-fn program(body: &str, p: usize) -> String {
-    let lam = |pre: &str| {
-        format!(
-            "\\({pre}x: [8]f64) -> ([{p}]f64) {{\n{}\n    in ({pre}r)\n  }}",
-            body.replace("{p}", pre)
-        )
-    };
-    format!(
-        "fun main(x: [8]f64, u: [8]f64, v: [{p}]f64, js: [8]i64, ks: [4]i64, two: i64) -> ([{p}]f64, [{p}]f64, [8]f64) {{\n  \
-         let (y: [{p}]f64, t: [{p}]f64) = jvp({}, (x), (u))\n  \
-         let (y2: [{p}]f64, g: [8]f64) = vjp({}, (x), (v))\n  \
-         in (y, t, g)\n}}\n",
-        lam("f_"),
-        lam("r_")
-    )
-}
-
-fn array(xs: &[f64]) -> Value {
-    let text = format!(
-        "[{}]",
-        xs.iter()
-            .map(|x| format!("{x:?}f64"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    values::read_values(text.as_bytes()).unwrap().remove(0)
-}
-
-fn indices(xs: &[i64]) -> Value {
-    let text = format!(
-        "[{}]",
-        xs.iter()
-            .map(|x| format!("{x}i64"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    values::read_values(text.as_bytes()).unwrap().remove(0)
-}
-
-/// Checks `body` (results `{p}r: [p]f64`) at `trials` random points.
+/// Checks `body` (results `{p}r: [p]f64`) at six random points.
 /// `zeros` puts exact zeros into some inputs (for the zero-counting rules).
 fn check(name: &str, body: &str, p: usize, zeros: bool) {
-    let text = program(body, p);
-    let prog = parse::parse_program(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
-    let prog = run_pipeline(&[ad::AD_PASS], prog, PipelineConfig { validate: true })
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let counts = opt::structure::count_constructs(&prog);
-    assert_eq!(counts.get("Vjp"), None, "{name}: a vjp is left");
-    assert_eq!(counts.get("Jvp"), None, "{name}: a jvp is left");
-    let mut rng = Rng(0x5eed ^ name.len() as u64);
-    for trial in 0..6 {
-        let mut x: Vec<f64> = (0..8).map(|_| rng.range(-2.0, 2.0)).collect();
-        if zeros && trial % 2 == 1 {
-            let a = rng.below(8) as usize;
-            x[a] = 0.0;
-            if trial % 3 == 0 {
-                x[(a + 3) % 8] = 0.0;
-            }
-        }
-        let u: Vec<f64> = (0..8).map(|_| rng.range(-1.0, 1.0)).collect();
-        let v: Vec<f64> = (0..p).map(|_| rng.range(-1.0, 1.0)).collect();
-        // Buckets 0..4 and sometimes out of bounds (-1 or 4).
-        let js: Vec<i64> = (0..8).map(|_| rng.below(6) - 1).collect();
-        let ks: Vec<i64> = (0..4).map(|_| rng.below(8)).collect();
-        let run = |x: &[f64]| -> Vec<Vec<f64>> {
-            let args = vec![
-                array(x),
-                array(&u),
-                array(&v),
-                indices(&js),
-                indices(&ks),
-                Value::scalar(2i64),
-            ];
-            interp::run_function(&prog, "main", args)
-                .unwrap_or_else(|e| panic!("{name}: {e}"))
-                .values
-                .iter()
-                .map(floats)
-                .collect()
-        };
-        check_point(
-            &format!("{name} at {x:?}, js {js:?}, ks {ks:?}"),
-            &x,
-            &u,
-            &v,
-            run,
-        );
-    }
+    let points = Points {
+        seed: 0x5eed,
+        ks_below: 8,
+        zeros,
+    };
+    check_body(name, body, p, points);
 }
 
 /// `{p}r: [4]f64`, the destination of the histograms: `0.5·x[j] + 1`.
