@@ -13,13 +13,15 @@
 //!   updated per chunk: partial accumulators, combined with their operator
 //!   afterwards (the backend runs the statement sequentially when an
 //!   accumulator has no operator);
-//! - a perfect nest — a map whose body is only a map or a map-reduce over
-//!   an iteration space of the same size for every row — becomes one
-//!   segmented operation over the two-dimensional space `[n][m]`
-//!   ([`nest`]): a `SegMap` or a segmented reduction, chunked over the
-//!   `n * m` points, so parallelism is there whether `n` or `m` is large.
-//!   The backend uses it when there are fewer rows than threads, and the
-//!   outer map alone otherwise (whole rows per chunk);
+//! - a perfect nest — a map whose body is only a map, a map-reduce or a
+//!   scan over an iteration space of the same size for every row, or
+//!   another perfect nest (up to [`nest::MAX_DEPTH`] levels) — becomes one
+//!   segmented operation over the multi-dimensional space `[n]…[m]`
+//!   ([`nest`]): a `SegMap`, a segmented reduction or a segmented scan,
+//!   chunked over all the points, so parallelism is there whether the
+//!   outer or the inner widths are large. The backend uses it when there
+//!   are fewer rows of the outermost map than threads, and the outer map
+//!   alone otherwise (whole rows per chunk);
 //! - a map whose body holds parallel operations but is no perfect nest
 //!   (several of them, a loop around them, scalar work between them) is a
 //!   segmented operation whose body's operations are segmented operations
@@ -75,8 +77,8 @@ impl SegOp {
 pub enum Plan {
     /// One segmented operation over the statement's iteration space.
     Seg(SegOp),
-    /// A perfect nest: one segmented operation over the two-dimensional
-    /// space of the outer map and the SOAC of its body ([`nest`]).
+    /// A perfect nest: one segmented operation over the multi-dimensional
+    /// space of the maps and the SOAC innermost in them ([`nest`]).
     Nest(nest::Nest),
     /// A segmented operation whose body's parallel operations are
     /// segmented operations too, split at run time only while the map

@@ -24,7 +24,13 @@ fn map_of_map_is_a_nest_over_two_dimensions() {
   in (yss)
 }
 ";
-    assert_eq!(plans(src), vec![Plan::Nest(Nest { inner: SegOp::Map })]);
+    assert_eq!(
+        plans(src),
+        vec![Plan::Nest(Nest {
+            inner: SegOp::Map,
+            depth: 2
+        })]
+    );
 }
 
 #[test]
@@ -45,7 +51,13 @@ fn map_of_reduce_is_a_segmented_reduction() {
   in (ss)
 }
 ";
-    assert_eq!(plans(src), vec![Plan::Nest(Nest { inner: SegOp::Red })]);
+    assert_eq!(
+        plans(src),
+        vec![Plan::Nest(Nest {
+            inner: SegOp::Red,
+            depth: 2
+        })]
+    );
 }
 
 /// Work before the inner map, or results other than the inner map's, make
@@ -197,7 +209,13 @@ fn scalar_prologues_keep_nests_perfect() {
   in (yss)
 }
 ";
-    assert_eq!(plans(src), vec![Plan::Nest(Nest { inner: SegOp::Map })]);
+    assert_eq!(
+        plans(src),
+        vec![Plan::Nest(Nest {
+            inner: SegOp::Map,
+            depth: 2
+        })]
+    );
     let src = "fun main(n: i64, m: i64, xss: [n][m]f64) -> ([n][m]f64) {
   let yss: [n][m]f64 = screma(n, xss)
     map(\\(xs: [m]f64) -> ([m]f64) {
@@ -215,5 +233,144 @@ fn scalar_prologues_keep_nests_perfect() {
     assert_eq!(
         plans(src),
         vec![Plan::Versioned(SegOp::Map), Plan::Seg(SegOp::Map)]
+    );
+}
+
+/// A map whose body scans each row is one segmented scan over `[n][m]`.
+#[test]
+fn map_of_scan_is_a_segmented_scan() {
+    let src = "fun main(n: i64, m: i64, xss: [n][m]i64) -> ([n][m]i64) {
+  let yss: [n][m]i64 = screma(n, xss)
+    map(\\(xs: [m]i64) -> ([m]i64) {
+      let ys: [m]i64 = screma(m, xs)
+        scan(\\(a: i64, b: i64) -> (i64) {
+          let c: i64 = add(a, b)
+          in (c)
+        }, 0i64)
+        map(\\(x: i64) -> (i64) {
+          let y: i64 = mul(x, 3i64)
+          in (y)
+        })
+      in (ys)
+    })
+  in (yss)
+}
+";
+    assert_eq!(
+        plans(src),
+        vec![Plan::Nest(Nest {
+            inner: SegOp::Scan,
+            depth: 2
+        })]
+    );
+    // A scan whose operands are arrays stays inside a versioned map.
+    let src = "fun main(n: i64, m: i64, k: i64, xsss: [n][m][k]i64) -> ([n][m][k]i64) {
+  let ysss: [n][m][k]i64 = screma(n, xsss)
+    map(\\(xss: [m][k]i64) -> ([m][k]i64) {
+      let yss: [m][k]i64 = screma(m, xss)
+        scan(\\(a: [k]i64, b: [k]i64) -> ([k]i64) {
+          in (b)
+        }, xss)
+        map(\\(x: [k]i64) -> ([k]i64) {
+          in (x)
+        })
+      in (yss)
+    })
+  in (ysss)
+}
+";
+    assert_eq!(plans(src), vec![Plan::Seg(SegOp::Map)]);
+}
+
+/// Three levels of maps around a reduction, with scalar prologues at two
+/// of them, are one segmented reduction over `[n][m][k]`.
+#[test]
+fn deeper_nests_are_one_space() {
+    let src = "fun main(n: i64, m: i64, k: i64, xsss: [n][m][k]f64) -> ([n][m]f64) {
+  let rss: [n][m]f64 = screma(n, xsss)
+    map(\\(xss: [m][k]f64) -> ([m]f64) {
+      let rs: [m]f64 = screma(m, xss)
+        map(\\(xs: [k]f64) -> (f64) {
+          let s: f64 = screma(k, xs)
+            reduce(\\(a: f64, b: f64) -> (f64) {
+              let c: f64 = add(a, b)
+              in (c)
+            }, 0.0f64)
+            map(\\(x: f64) -> (f64) {
+              in (x)
+            })
+          in (s)
+        })
+      in (rs)
+    })
+  in (rss)
+}
+";
+    assert_eq!(
+        plans(src),
+        vec![Plan::Nest(Nest {
+            inner: SegOp::Red,
+            depth: 3
+        })]
+    );
+    // Index maps (no inputs) with scalar prologues at two levels.
+    let src = "fun main(n: i64, m: i64, k: i64) -> ([n][m][k]i64) {
+  let r: [n][m][k]i64 = screma(n)
+    map(\\(i: i64) -> ([m][k]i64) {
+      let a: i64 = mul(i, 100i64)
+      let q: [m][k]i64 = screma(m)
+        map(\\(j: i64) -> ([k]i64) {
+          let b: i64 = add(a, j)
+          let p: [k]i64 = screma(k)
+            map(\\(l: i64) -> (i64) {
+              let c: i64 = add(b, l)
+              in (c)
+            })
+          in (p)
+        })
+      in (q)
+    })
+  in (r)
+}
+";
+    assert_eq!(
+        plans(src),
+        vec![Plan::Nest(Nest {
+            inner: SegOp::Map,
+            depth: 3
+        })]
+    );
+}
+
+/// A middle map whose inner width is a row's value stops the nest at the
+/// levels above it.
+#[test]
+fn row_dependent_widths_end_the_nest() {
+    let src = "fun main(n: i64, m: i64, kss: [n][m]i64) -> ([n][m]i64) {
+  let rss: [n][m]i64 = screma(n, kss)
+    map(\\(ks: [m]i64) -> ([m]i64) {
+      let rs: [m]i64 = screma(m, ks)
+        map(\\(k: i64) -> (i64) {
+          let s: i64 = screma(k)
+            reduce(\\(a: i64, b: i64) -> (i64) {
+              let c: i64 = add(a, b)
+              in (c)
+            }, 0i64)
+            map(\\(x: i64) -> (i64) {
+              in (x)
+            })
+          in (s)
+        })
+      in (rs)
+    })
+  in (rss)
+}
+";
+    assert_eq!(
+        plans(src),
+        vec![Plan::Nest(Nest {
+            inner: SegOp::Map,
+            depth: 2
+        })]
     );
 }
