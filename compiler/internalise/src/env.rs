@@ -20,11 +20,7 @@ pub(crate) struct TypeDef {
 }
 
 /// A module type with the environment it was defined in.
-#[derive(Debug)]
-pub(crate) struct SigDef {
-    pub exp: ast::SigExp,
-    pub env: Env,
-}
+pub(crate) type SigDef = semantic::module_eval::SigDef<Env>;
 
 /// A structure: its exported bindings.
 #[derive(Debug, Default)]
@@ -36,19 +32,7 @@ pub(crate) struct Module {
 }
 
 /// A module value.
-#[derive(Clone, Debug)]
-pub(crate) enum ModVal {
-    Struct(Rc<Module>),
-    Functor(Rc<Functor>),
-}
-
-/// A functor: its parameter, body and defining environment.
-#[derive(Debug)]
-pub(crate) struct Functor {
-    pub param: Name,
-    pub body: Rc<ast::ModExp>,
-    pub env: Env,
-}
+pub(crate) type ModVal = semantic::module_eval::ModVal<Module, Env>;
 
 #[derive(Debug)]
 enum Node {

@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use ir::{BinOp, CmpOp, Exp, LoopForm as IrLoopForm, Operand, PrimType, PrimValue, Size, UnOp};
+use semantic::module_eval::ModuleEval;
 use syntax::ast::{self, DimIndex, Expr, ExprKind, Literal, QualName, RecordField};
 
 use crate::cx::Cx;

@@ -2,13 +2,14 @@
 //! an empty array literal from its ascription, and type abbreviations
 //! expanded so that the size names of a parameter's type can be bound.
 
+use semantic::module_eval::{ModuleEval, module_path};
 use syntax::ast::{self, TypeExpKind};
 
 use crate::cx::Cx;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::env::{Env, TypeDef};
+use crate::env::{Env, ModVal, TypeDef};
 use crate::error::{IResult, InternaliseError};
 use crate::exprs::prim;
 use crate::value::T;
@@ -58,17 +59,12 @@ impl Cx {
                 if depth > 64 {
                     return te.clone();
                 }
-                let td = if q.quals.is_empty() {
-                    env.type_def(&q.name.name)
-                } else {
-                    let mq = ast::QualName {
-                        quals: q.quals[..q.quals.len() - 1].to_vec(),
-                        name: q.quals[q.quals.len() - 1].clone(),
-                    };
-                    match self.resolve_module(&mq, env) {
-                        Ok(crate::env::ModVal::Struct(m)) => m.types.get(&q.name.name).cloned(),
+                let td = match module_path(q) {
+                    None => env.type_def(&q.name.name),
+                    Some(mq) => match self.resolve_module(&mq, env) {
+                        Ok(ModVal::Struct(m)) => m.types.get(&q.name.name).cloned(),
                         _ => None,
-                    }
+                    },
                 };
                 let Some(td) = td else { return te.clone() };
                 let Some(def) = &td.def else {
@@ -116,17 +112,12 @@ impl Cx {
                 {
                     return Ok(T::Prim(prim(p)));
                 }
-                let td = if q.quals.is_empty() {
-                    env.type_def(&q.name.name)
-                } else {
-                    let mq = ast::QualName {
-                        quals: q.quals[..q.quals.len() - 1].to_vec(),
-                        name: q.quals[q.quals.len() - 1].clone(),
-                    };
-                    match self.resolve_module(&mq, env)? {
-                        crate::env::ModVal::Struct(m) => m.types.get(&q.name.name).cloned(),
-                        crate::env::ModVal::Functor(_) => None,
-                    }
+                let td = match module_path(q) {
+                    None => env.type_def(&q.name.name),
+                    Some(mq) => match self.resolve_module(&mq, env)? {
+                        ModVal::Struct(m) => m.types.get(&q.name.name).cloned(),
+                        ModVal::Functor(_) => None,
+                    },
                 };
                 let Some(td) = td else {
                     return match ast::PrimType::from_name(&q.name.name) {

@@ -51,13 +51,7 @@ impl TypeDef {
 
 /// A module type (signature) with the environment its names resolve in; at run time
 /// it decides which names an ascribed module exposes.
-#[derive(Debug)]
-pub struct SigDef {
-    /// The module type expression.
-    pub exp: ast::SigExp,
-    /// The environment of its definition.
-    pub env: Env,
-}
+pub type SigDef = semantic::module_eval::SigDef<Env>;
 
 /// A module value: its values, types and sub-modules.
 #[derive(Debug, Default)]
@@ -73,24 +67,10 @@ pub struct Module {
 }
 
 /// A module or a functor.
-#[derive(Clone, Debug)]
-pub enum ModVal {
-    /// A structure.
-    Struct(Rc<Module>),
-    /// A parametric module.
-    Functor(Rc<Functor>),
-}
+pub type ModVal = semantic::module_eval::ModVal<Module, Env>;
 
 /// A functor: a closure over a module environment.
-#[derive(Debug)]
-pub struct Functor {
-    /// The parameter's name.
-    pub param: Name,
-    /// The body.
-    pub body: Rc<ast::ModExp>,
-    /// The environment of the definition.
-    pub env: Env,
-}
+pub type Functor = semantic::module_eval::Functor<Env>;
 
 struct Entry<T> {
     seq: u32,

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use semantic::module_eval::ModuleEval;
 use syntax::ast::{
     self, DimIndex, Expr, ExprKind, Literal, LoopForm, Name, NodeId, PrimType, QualName,
     RecordField,
@@ -169,26 +170,6 @@ impl Interp {
             .entry((e.span.file, e.id))
             .or_insert_with(|| Rc::new(make()))
             .clone()
-    }
-
-    /// Resolves a module path.
-    pub fn resolve_module(&self, q: &QualName, env: &Env) -> R<ModVal> {
-        let mut names = q.quals.iter().chain(std::iter::once(&q.name));
-        let first = names.next().map(|i| &i.name).unwrap_or(&q.name.name);
-        let mut m = env
-            .module(first)
-            .ok_or_else(|| rt_err(format!("unknown module {first}"), q.span()))?;
-        for n in names {
-            let ModVal::Struct(s) = &m else {
-                return Err(rt_err("a functor has no members", q.span()));
-            };
-            m = s
-                .mods
-                .get(&n.name)
-                .cloned()
-                .ok_or_else(|| rt_err(format!("unknown module {}", n.name), n.span))?;
-        }
-        Ok(m)
     }
 
     /// Resolves `a.b.c`: module access where `a` is a module, record projection

@@ -1,12 +1,15 @@
 //! Declarations and module expressions: files, structures, functors, `open`,
-//! `local`, `import`.
+//! `local`, `import`. The rules of the module language (paths, functor
+//! application, ascription) are `semantic::module_eval`'s; the interpreter
+//! supplies its scopes, evaluated at run time.
 
 use std::rc::Rc;
 
-use syntax::ast::{self, Dec, DecKind, ModExp, ModExpKind, Name, SigExpKind, SpecKind};
+use semantic::module_eval::ModuleEval;
+use syntax::ast::{self, Dec, DecKind, Name};
 use syntax::{FileId, Span};
 
-use crate::env::{Env, Functor, ModVal, Module, Scope, SigDef, TypeDef};
+use crate::env::{Env, ModVal, Module, Scope, SigDef, TypeDef};
 use crate::error::{R, rt_err};
 use crate::eval::{Interp, LoadedFile, intrinsic_name};
 use crate::intrinsics::intrinsic_arity_ok;
@@ -44,17 +47,6 @@ impl Interp {
         scope.open(&module, false);
         self.prelude_scopes.insert(p, scope.clone());
         Ok(scope)
-    }
-
-    fn imported(&self, path: &str, span: Span) -> R<Rc<Module>> {
-        let id = self
-            .imports
-            .get(path)
-            .ok_or_else(|| rt_err(format!("import \"{path}\" is not loaded"), span))?;
-        self.files
-            .get(id)
-            .map(|f| f.module.clone())
-            .ok_or_else(|| rt_err(format!("import \"{path}\" is not loaded"), span))
     }
 
     /// Evaluates declarations into `scope`.
@@ -96,34 +88,7 @@ impl Interp {
                 scope.define_type(tb.name.name.clone(), Rc::new(td), exported);
             }
             DecKind::Mod(mb) => {
-                let env = Env::of_scope(scope);
-                let m = if mb.params.is_empty() {
-                    let m = self.eval_modexp(&mb.body, &env)?;
-                    match &mb.sig {
-                        Some(sig) => self.restrict(m, sig, &env)?,
-                        None => m,
-                    }
-                } else {
-                    // `module F (A: s) (B: t): r = e` is `\A -> \B -> (e: r)`.
-                    let mut body = mb.body.clone();
-                    if let Some(sig) = &mb.sig {
-                        body = ModExp {
-                            span: body.span,
-                            kind: ModExpKind::Ascribe(Box::new(body), sig.clone()),
-                        };
-                    }
-                    for p in mb.params[1..].iter().rev() {
-                        body = ModExp {
-                            span: body.span,
-                            kind: ModExpKind::Lambda(p.clone(), None, Box::new(body)),
-                        };
-                    }
-                    ModVal::Functor(Rc::new(Functor {
-                        param: mb.params[0].name.name.clone(),
-                        body: Rc::new(body),
-                        env,
-                    }))
-                };
+                let m = self.mod_bind(mb, &Env::of_scope(scope))?;
                 scope.define_mod(mb.name.name.clone(), m, exported);
             }
             DecKind::Sig(sb) => {
@@ -134,11 +99,8 @@ impl Interp {
                 scope.define_sig(sb.name.name.clone(), Rc::new(def), exported);
             }
             DecKind::Open(me) => {
-                let env = Env::of_scope(scope);
-                match self.eval_modexp(me, &env)? {
-                    ModVal::Struct(m) => scope.open(&m, exported),
-                    ModVal::Functor(_) => return Err(rt_err("cannot open a functor", me.span)),
-                }
+                let m = self.open_module(me, &Env::of_scope(scope))?;
+                scope.open(&m, exported);
             }
             DecKind::Local(inner) => self.eval_dec(inner, scope, false)?,
             DecKind::Import(path, span) => {
@@ -195,131 +157,70 @@ impl Interp {
             sizes: Vec::new(),
         })))
     }
-
-    /// Evaluates a module expression.
-    pub fn eval_modexp(&mut self, me: &ModExp, env: &Env) -> R<ModVal> {
-        match &me.kind {
-            ModExpKind::Var(q) => self.resolve_module(q, env),
-            ModExpKind::Parens(m) => self.eval_modexp(m, env),
-            ModExpKind::Ascribe(m, sig) => {
-                let v = self.eval_modexp(m, env)?;
-                self.restrict(v, sig, env)
-            }
-            ModExpKind::Import(path) => Ok(ModVal::Struct(self.imported(path, me.span)?)),
-            ModExpKind::Struct(decs) => {
-                let scope = Scope::new(Some(env.clone()));
-                self.eval_decs(decs, &scope, true)?;
-                Ok(ModVal::Struct(Rc::new(scope.export())))
-            }
-            ModExpKind::Apply(f, a) => {
-                let fv = self.eval_modexp(f, env)?;
-                let av = self.eval_modexp(a, env)?;
-                let ModVal::Functor(func) = fv else {
-                    return Err(rt_err("applying a module that is not a functor", me.span));
-                };
-                let scope = Scope::new(Some(func.env.clone()));
-                scope.define_mod(func.param.clone(), av, false);
-                self.eval_modexp(&func.body.clone(), &Env::of_scope(&scope))
-            }
-            ModExpKind::Lambda(p, _, body) => Ok(ModVal::Functor(Rc::new(Functor {
-                param: p.name.name.clone(),
-                body: Rc::new((**body).clone()),
-                env: env.clone(),
-            }))),
-        }
-    }
 }
 
-/// The names a module type specifies, by namespace; sub-modules with the module
-/// type they are specified with.
-#[derive(Default)]
-struct SigNames {
-    vals: Vec<Name>,
-    types: Vec<Name>,
-    mods: Vec<(Name, Option<(ast::SigExp, Env)>)>,
-}
+impl ModuleEval for Interp {
+    type Env = Env;
+    type Module = Module;
+    type Error = Box<crate::RuntimeError>;
 
-impl Interp {
-    /// Restricts a module to the names of a module type, as ascription does: the
-    /// others become invisible. A functor, or a module type that cannot be resolved,
-    /// leaves the module as it is.
-    fn restrict(&mut self, m: ModVal, sig: &ast::SigExp, env: &Env) -> R<ModVal> {
-        let ModVal::Struct(s) = &m else {
-            return Ok(m);
-        };
-        let mut names = SigNames::default();
-        if !self.sig_names(sig, env, &mut names) {
-            return Ok(m);
-        }
-        let mut out = Module::default();
-        for n in names.vals {
-            if let Some(v) = s.vals.get(&n) {
-                out.vals.insert(n, v.clone());
-            }
-        }
-        for n in names.types {
-            if let Some(t) = s.types.get(&n) {
-                out.types.insert(n, t.clone());
-            }
-        }
-        for (n, sub) in names.mods {
-            if let Some(x) = s.mods.get(&n) {
-                let x = match sub {
-                    Some((sig, env)) => self.restrict(x.clone(), &sig, &env)?,
-                    None => x.clone(),
-                };
-                out.mods.insert(n, x);
-            }
-        }
-        Ok(ModVal::Struct(Rc::new(out)))
+    fn error(message: String, span: Span) -> Self::Error {
+        rt_err(message, span)
     }
 
-    /// Collects the names a module type specifies; false when it cannot be resolved
-    /// or is a functor type.
-    fn sig_names(&self, sig: &ast::SigExp, env: &Env, out: &mut SigNames) -> bool {
-        match &sig.kind {
-            SigExpKind::Parens(s) | SigExpKind::With(s, ..) => self.sig_names(s, env, out),
-            SigExpKind::Arrow(..) => false,
-            SigExpKind::Var(q) => {
-                let def = if q.quals.is_empty() {
-                    env.sig(&q.name.name)
-                } else {
-                    let mq = ast::QualName {
-                        quals: q.quals[..q.quals.len() - 1].to_vec(),
-                        name: q.quals[q.quals.len() - 1].clone(),
-                    };
-                    match self.resolve_module(&mq, env) {
-                        Ok(ModVal::Struct(m)) => m.sigs.get(&q.name.name).cloned(),
-                        _ => None,
-                    }
-                };
-                match def {
-                    Some(d) => self.sig_names(&d.exp, &d.env, out),
-                    None => false,
-                }
-            }
-            SigExpKind::Specs(specs) => {
-                for spec in specs {
-                    match &spec.kind {
-                        SpecKind::Val { name, .. } => out.vals.push(name.name.clone()),
-                        SpecKind::Type { name, .. } => out.types.push(name.name.clone()),
-                        SpecKind::Mod { name, sig } => {
-                            let sub = match sig.kind {
-                                SigExpKind::Arrow(..) => None,
-                                _ => Some((sig.clone(), env.clone())),
-                            };
-                            out.mods.push((name.name.clone(), sub));
-                        }
-                        SpecKind::Include(s) => {
-                            if !self.sig_names(s, env, out) {
-                                return false;
-                            }
-                        }
-                    }
-                }
-                true
-            }
+    fn env_module(env: &Env, name: &str) -> Option<ModVal> {
+        env.module(name)
+    }
+
+    fn env_sig(env: &Env, name: &str) -> Option<Rc<SigDef>> {
+        env.sig(name)
+    }
+
+    fn member_module(m: &Module, name: &str) -> Option<ModVal> {
+        m.mods.get(name).cloned()
+    }
+
+    fn member_sig(m: &Module, name: &str) -> Option<Rc<SigDef>> {
+        m.sigs.get(name).cloned()
+    }
+
+    fn keep_val(from: &Module, name: Name, to: &mut Module) {
+        if let Some(v) = from.vals.get(&name) {
+            to.vals.insert(name, v.clone());
         }
+    }
+
+    fn keep_type(from: &Module, name: Name, to: &mut Module) {
+        if let Some(t) = from.types.get(&name) {
+            to.types.insert(name, t.clone());
+        }
+    }
+
+    fn set_module(to: &mut Module, name: Name, m: ModVal) {
+        to.mods.insert(name, m);
+    }
+
+    fn bind_param(&mut self, env: &Env, param: Name, arg: ModVal) -> Env {
+        let scope = Scope::new(Some(env.clone()));
+        scope.define_mod(param, arg, false);
+        Env::of_scope(&scope)
+    }
+
+    fn eval_struct(&mut self, decs: &[Dec], env: &Env) -> R<Module> {
+        let scope = Scope::new(Some(env.clone()));
+        self.eval_decs(decs, &scope, true)?;
+        Ok(scope.export())
+    }
+
+    fn imported(&self, path: &str, span: Span) -> R<Rc<Module>> {
+        let id = self
+            .imports
+            .get(path)
+            .ok_or_else(|| rt_err(format!("import \"{path}\" is not loaded"), span))?;
+        self.files
+            .get(id)
+            .map(|f| f.module.clone())
+            .ok_or_else(|| rt_err(format!("import \"{path}\" is not loaded"), span))
     }
 }
 

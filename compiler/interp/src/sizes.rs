@@ -12,6 +12,7 @@
 
 use std::rc::Rc;
 
+use semantic::module_eval::{ModuleEval, module_path};
 use syntax::Span;
 use syntax::ast::{self, Expr, ExprKind, Literal, Name, PrimType, TypeArg, TypeExp, TypeExpKind};
 
@@ -139,11 +140,7 @@ impl Interp {
             }
             env.ty(name)
         } else {
-            let mq = ast::QualName {
-                quals: q.quals[..q.quals.len() - 1].to_vec(),
-                name: q.quals[q.quals.len() - 1].clone(),
-            };
-            match self.resolve_module(&mq, env) {
+            match self.resolve_module(&module_path(q)?, env) {
                 Ok(ModVal::Struct(m)) => m.types.get(name).cloned(),
                 _ => None,
             }

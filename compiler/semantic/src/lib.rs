@@ -18,6 +18,7 @@ pub mod entry;
 pub mod env;
 pub mod exhaustive;
 pub mod expr;
+pub mod module_eval;
 pub mod modules;
 pub mod pattern;
 pub mod testing;
