@@ -11,6 +11,7 @@
 //!   when unshared, borrowed rows) and the messages of its run-time
 //!   failures; [`shape`]: their shapes, inline up to rank 4; [`scalar`]:
 //!   Futhark's scalar semantics where Rust's operators differ.
+//! - [`mem`]: the memory blocks of code emitted from the imperative IR.
 //! - [`par`]: parallel building blocks for segmented operations (maps,
 //!   reductions, scans, histograms) on rayon, with chunking.
 //! - [`batch`]: one executable serving many compiled test programs, for
@@ -32,6 +33,7 @@ pub mod cli;
 pub mod context;
 pub mod entry;
 pub mod execute;
+pub mod mem;
 pub mod options;
 pub mod par;
 pub mod profile;

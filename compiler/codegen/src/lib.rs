@@ -28,6 +28,7 @@
 pub mod cost;
 pub mod emit;
 pub mod imp;
+pub mod imp_rust;
 pub mod library;
 pub mod opaque;
 pub mod rows;
@@ -55,6 +56,8 @@ pub struct Options {
     pub standalone: bool,
     /// The program's name, for messages of the executable.
     pub name: String,
+    /// Which emitter writes the functions.
+    pub emitter: Emitter,
 }
 
 impl Default for Options {
@@ -63,6 +66,37 @@ impl Default for Options {
             safe: true,
             standalone: false,
             name: "program".into(),
+            emitter: Emitter::Core,
+        }
+    }
+}
+
+/// The emitter of the multicore backend's functions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Emitter {
+    /// Rust straight from the core IR, on the runtime's copy-on-write
+    /// arrays (`emit`).
+    #[default]
+    Core,
+    /// Rust from the imperative IR, on memory blocks (`imp_rust`).
+    Imp,
+}
+
+impl Emitter {
+    /// The emitter named by the environment variable `FUT_EMITTER`
+    /// (`core` or `imp`; unset or empty: the default).
+    pub fn from_env() -> Result<Emitter, String> {
+        Emitter::parse(&std::env::var("FUT_EMITTER").unwrap_or_default())
+    }
+
+    /// The emitter named `name` (`core`, `imp`, or empty for the default).
+    pub fn parse(name: &str) -> Result<Emitter, String> {
+        match name {
+            "" | "core" => Ok(Emitter::Core),
+            "imp" => Ok(Emitter::Imp),
+            other => Err(format!(
+                "FUT_EMITTER must be `core` or `imp`, not `{other}`"
+            )),
         }
     }
 }
@@ -83,12 +117,21 @@ pub fn program_module(
          use fut_runtime_multicore::par;\n\
          use values::{Value, f16};\n\n",
     );
-    for (id, f) in prog.functions.iter() {
-        let mut em = emit::FnEmitter::new(prog, id, f, opts);
-        em.set_locate(locate);
-        em.function()
-            .map_err(|e| format!("in function `{}`: {e}", f.name))?;
-        out.push_str(&em.out);
+    match opts.emitter {
+        Emitter::Core => {
+            for (id, f) in prog.functions.iter() {
+                let mut em = emit::FnEmitter::new(prog, id, f, opts);
+                em.set_locate(locate);
+                em.function()
+                    .map_err(|e| format!("in function `{}`: {e}", f.name))?;
+                out.push_str(&em.out);
+            }
+        }
+        Emitter::Imp => {
+            out.insert_str(0, imp_rust::ALLOWS);
+            out.push_str(imp_rust::IMPORTS);
+            out.push_str(&imp_rust::functions(prog, locate)?);
+        }
     }
     let mut batch = Vec::new();
     for (k, e) in prog.entries.iter().enumerate() {

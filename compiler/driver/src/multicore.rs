@@ -390,6 +390,7 @@ fn module_of(
         safe,
         standalone,
         name: name.to_string(),
+        emitter: codegen::Emitter::from_env()?,
     };
     codegen::program_module(ir, &opts, &locate)
         .map_err(|e| format!("the multicore backend cannot compile this program: {e}"))

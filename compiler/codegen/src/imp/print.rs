@@ -248,6 +248,7 @@ impl Printer<'_> {
                 ids,
                 sizes,
                 body,
+                ..
             } => {
                 let space: Vec<String> = ids
                     .iter()

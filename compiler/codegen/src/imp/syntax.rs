@@ -366,6 +366,9 @@ pub enum Stm {
         sizes: Vec<SExp>,
         /// The body of one iteration.
         body: Block,
+        /// The source statement it comes from (names the loop for the
+        /// profiler).
+        span: Span,
     },
     /// A sequential loop standing for a segmented operation whose parallel
     /// lowering is not written yet (parallel `scatter`; reductions, scans

@@ -41,6 +41,7 @@ impl<'p> Lowerer<'p> {
                 ids,
                 sizes,
                 body: block?,
+                span: self.span,
             });
         }
         Ok(())

@@ -1,0 +1,60 @@
+//! Scalar expressions of the imperative IR as Rust expressions, with the
+//! semantics of the core emitter (`crate::scalar`).
+
+use ir::{MathFn, PrimType};
+
+use super::names::{span_lit, var};
+use crate::imp::{Function, SExp};
+use crate::scalar;
+
+/// The type of `e` in function `f`.
+pub fn type_of(f: &Function, e: &SExp) -> PrimType {
+    match e {
+        SExp::Var(v) => f.vars.get(v.0 as usize).map_or(PrimType::I64, |i| i.ty),
+        SExp::Const(c) => c.prim_type(),
+        SExp::UnOp(_, x) => type_of(f, x),
+        SExp::BinOp(_, a, _) => type_of(f, a),
+        SExp::Cmp(..) => PrimType::Bool,
+        SExp::Convert(_, t, _) => *t,
+        SExp::Math(m, args) => match m {
+            MathFn::IsNan | MathFn::IsInf => PrimType::Bool,
+            MathFn::Popc | MathFn::Clz | MathFn::Ctz => PrimType::I32,
+            _ => args.first().map_or(PrimType::F64, |a| type_of(f, a)),
+        },
+    }
+}
+
+/// The Rust expression of `e`; operators that can fail report `span`.
+pub fn exp(f: &Function, e: &SExp, span: ir::Span) -> Result<String, String> {
+    Ok(match e {
+        SExp::Var(v) => var(*v),
+        SExp::Const(c) => scalar::literal(*c),
+        SExp::UnOp(op, x) => scalar::unop(*op, type_of(f, x), &exp(f, x, span)?),
+        SExp::BinOp(op, a, b) => scalar::binop(
+            *op,
+            type_of(f, a),
+            &exp(f, a, span)?,
+            &exp(f, b, span)?,
+            &span_lit(span),
+        )?,
+        SExp::Cmp(op, a, b) => scalar::cmp(*op, &exp(f, a, span)?, &exp(f, b, span)?),
+        SExp::Convert(k, t, x) => scalar::convert(*k, type_of(f, x), *t, &exp(f, x, span)?),
+        SExp::Math(m, args) => {
+            let t = args.first().map_or(PrimType::F64, |a| type_of(f, a));
+            let a = args
+                .iter()
+                .map(|a| exp(f, a, span))
+                .collect::<Result<Vec<_>, _>>()?;
+            scalar::math(*m, t, &a)
+        }
+    })
+}
+
+/// Comma-separated Rust expressions of `es`.
+pub fn exps(f: &Function, es: &[SExp], span: ir::Span) -> Result<String, String> {
+    Ok(es
+        .iter()
+        .map(|e| exp(f, e, span))
+        .collect::<Result<Vec<_>, _>>()?
+        .join(", "))
+}

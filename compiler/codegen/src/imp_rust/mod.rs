@@ -1,0 +1,52 @@
+//! The Rust emitter of the imperative IR (the multicore backend's
+//! emitter when `Options::emitter` is [`Emitter::Imp`](crate::Emitter)).
+//!
+//! Each function of the imperative IR ([`crate::imp`]) becomes one Rust
+//! function `g{k}` over scalars and the runtime's memory blocks
+//! (`fut_runtime_multicore::mem::Mem`): its statements become Rust
+//! statements ([`stms`]), its scalar expressions Rust expressions with the
+//! core emitter's semantics ([`exps`]), its parallel loops the runtime's
+//! chunked parallel loops ([`par`]). Each entry function gets an adapter
+//! with the core emitter's signature ([`entry`]), so the rest of the
+//! generated module (the batch glue, `PROGRAM`, libraries) is shared by
+//! both emitters.
+
+pub mod entry;
+pub mod exps;
+pub mod function;
+pub mod names;
+pub mod par;
+pub mod stms;
+
+use ir::Span;
+
+use crate::imp;
+
+/// The lints the emitted code allows beyond the core emitter's.
+pub const ALLOWS: &str = "#![allow(unused_assignments, unused_braces)]\n";
+
+/// The `use` lines the emitted functions need.
+pub const IMPORTS: &str = "use fut_runtime_multicore::mem::*;\n";
+
+/// The Rust functions of `prog` lowered to the imperative IR, and the
+/// adapters of its entry points. Errors name what cannot be lowered or
+/// emitted.
+pub fn functions(prog: &ir::Program, locate: &dyn Fn(Span) -> String) -> Result<String, String> {
+    let lowered = imp::lower_program(prog).map_err(|e| e.to_string())?;
+    let mut out = String::new();
+    for k in 0..lowered.functions.len() {
+        let f = function::function(&lowered, k, locate)
+            .map_err(|e| format!("in function `{}`: {e}", lowered.functions[k].name))?;
+        out.push_str(&f);
+    }
+    let mut done = std::collections::HashSet::new();
+    for e in &prog.entries {
+        if done.insert(e.fun) {
+            out.push_str(&entry::adapter(prog, e.fun, &lowered)?);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;

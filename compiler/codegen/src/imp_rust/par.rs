@@ -1,0 +1,206 @@
+//! Parallel loops (`ParFor`) on the runtime's chunks.
+//!
+//! The iteration space is split by `mem::par_for` (the chunking of the
+//! runtime's `par`, with an estimate of the body's cost so small bodies
+//! are not split finely); each chunk runs a sequential loop over its
+//! iterations. The closure of a chunk owns copies of what the body reads
+//! from outside: the scalars, and borrowed handles of the blocks (the
+//! iterations write disjoint elements). Variables and blocks the body sets
+//! are declared inside it, one per iteration's chunk. A failure returns
+//! from the chunk; the first in chunk order wins.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+use ir::Span;
+
+use super::exps::exps;
+use super::function::FnEm;
+use super::names::{mem, var};
+use crate::imp::{Block, MemId, SExp, SVar, Slot, Stm};
+
+type E<T> = Result<T, String>;
+
+/// The scalars and blocks a block sets (assignments, reads, loop indices,
+/// allocations, aliases, swaps and call results).
+#[derive(Default)]
+struct Sets {
+    vars: BTreeSet<SVar>,
+    mems: BTreeSet<MemId>,
+}
+
+fn sets(b: &Block, out: &mut Sets) {
+    for s in &b.stms {
+        match s {
+            Stm::Assign { var, .. } | Stm::Read { var, .. } => {
+                out.vars.insert(*var);
+            }
+            Stm::Alloc { mem, .. } => {
+                out.mems.insert(*mem);
+            }
+            Stm::SwapMem(a, b) => {
+                out.mems.insert(*a);
+                out.mems.insert(*b);
+            }
+            Stm::AliasMem { dst, .. } => {
+                out.mems.insert(*dst);
+            }
+            Stm::For { i, body, .. } => {
+                out.vars.insert(*i);
+                sets(body, out);
+            }
+            Stm::ParFor { ids, body, .. } => {
+                out.vars.extend(ids.iter().copied());
+                sets(body, out);
+            }
+            Stm::While { body, .. } | Stm::Planned { body, .. } => sets(body, out),
+            Stm::If {
+                then_block,
+                else_block,
+                ..
+            } => {
+                sets(then_block, out);
+                sets(else_block, out);
+            }
+            Stm::Call { results, .. } => {
+                for r in results {
+                    match r {
+                        Slot::Scalar(v) => out.vars.insert(*v),
+                        Slot::Mem(m) => out.mems.insert(*m),
+                    };
+                }
+            }
+            Stm::Write { .. } | Stm::Copy { .. } | Stm::Assert { .. } => {}
+        }
+    }
+}
+
+/// The blocks a block mentions.
+fn used_mems(b: &Block, out: &mut BTreeSet<MemId>) {
+    for s in &b.stms {
+        match s {
+            Stm::Alloc { mem, .. } => {
+                out.insert(*mem);
+            }
+            Stm::SwapMem(a, b) | Stm::AliasMem { dst: a, src: b } => {
+                out.insert(*a);
+                out.insert(*b);
+            }
+            Stm::Read { view, .. } | Stm::Write { view, .. } => {
+                out.insert(view.mem);
+            }
+            Stm::Copy { dst, src, .. } => {
+                out.insert(dst.mem);
+                out.insert(src.mem);
+            }
+            Stm::For { body, .. }
+            | Stm::While { body, .. }
+            | Stm::ParFor { body, .. }
+            | Stm::Planned { body, .. } => used_mems(body, out),
+            Stm::If {
+                then_block,
+                else_block,
+                ..
+            } => {
+                used_mems(then_block, out);
+                used_mems(else_block, out);
+            }
+            Stm::Call { args, results, .. } => {
+                for a in args {
+                    if let crate::imp::Arg::Mem(m) = a {
+                        out.insert(*m);
+                    }
+                }
+                for r in results {
+                    if let Slot::Mem(m) = r {
+                        out.insert(*m);
+                    }
+                }
+            }
+            Stm::Assign { .. } | Stm::Assert { .. } => {}
+        }
+    }
+}
+
+/// An estimate of the work of one run of `b`, in statements (loops of
+/// unknown length count 16 runs of their body, calls 64 statements).
+pub fn cost(b: &Block) -> u64 {
+    b.stms.iter().fold(0u64, |acc, s| {
+        let c = match s {
+            Stm::For { bound, body, .. } => {
+                let n = bound.as_i64().map_or(16, |n| n.max(0) as u64);
+                1 + n.saturating_mul(cost(body))
+            }
+            Stm::While { body, .. } => 1 + 16u64.saturating_mul(cost(body)),
+            Stm::ParFor { body, .. } | Stm::Planned { body, .. } => {
+                1 + 16u64.saturating_mul(cost(body))
+            }
+            Stm::If {
+                then_block,
+                else_block,
+                ..
+            } => 1 + cost(then_block).max(cost(else_block)),
+            Stm::Call { .. } => 64,
+            Stm::Copy { .. } => 16,
+            _ => 1,
+        };
+        acc.saturating_add(c)
+    })
+}
+
+impl FnEm<'_> {
+    /// A parallel loop over `sizes` with index variables `ids`.
+    pub fn par_for(&mut self, ids: &[SVar], sizes: &[SExp], body: &Block, span: Span) -> E<()> {
+        let mut set = Sets::default();
+        sets(body, &mut set);
+        for i in ids {
+            set.vars.remove(i);
+        }
+        let mut used = BTreeSet::new();
+        used_mems(body, &mut used);
+        self.w("{\n");
+        for m in used.difference(&set.mems) {
+            writeln!(self.out, "let {0} = {0}.handle();", mem(*m)).ok();
+        }
+        writeln!(self.out, "let sz_ = [{}];", exps(self.f, sizes, span)?).ok();
+        let loc = (self.locate)(span);
+        let name = if loc.is_empty() {
+            "segmap".to_string()
+        } else {
+            format!("segmap {loc}")
+        };
+        writeln!(
+            self.out,
+            "par_for({name:?}, space(&sz_), {}, move |lo_: usize, hi_: usize| -> R<()> {{",
+            cost(body)
+        )
+        .ok();
+        let vars: Vec<SVar> = set.vars.into_iter().collect();
+        let mems: Vec<MemId> = set.mems.into_iter().collect();
+        self.declare(&vars, &mems);
+        if ids.len() == 1 {
+            writeln!(
+                self.out,
+                "for k_ in lo_..hi_ {{\nlet {} = k_ as i64;",
+                var(ids[0])
+            )
+            .ok();
+        } else {
+            writeln!(
+                self.out,
+                "let mut ix_ = [0i64; {}];\nunflatten(lo_, &sz_, &mut ix_);\nfor _ in lo_..hi_ {{",
+                ids.len()
+            )
+            .ok();
+            for (j, i) in ids.iter().enumerate() {
+                writeln!(self.out, "let {} = ix_[{j}];", var(*i)).ok();
+            }
+        }
+        self.block(body)?;
+        if ids.len() != 1 {
+            self.w("step(&mut ix_, &sz_);\n");
+        }
+        self.w("}\nOk(())\n})?;\n}\n");
+        Ok(())
+    }
+}

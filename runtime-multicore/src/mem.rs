@@ -1,0 +1,490 @@
+//! Memory blocks of code emitted from the imperative IR.
+//!
+//! A [`Mem`] names a block of elements: a raw pointer, a length and,
+//! unless it is a borrowed handle, a share of the block's owner. Copies of
+//! a handle ([`Mem::handle`]) are what the iterations of a parallel loop
+//! read and write through: the imperative IR makes them write disjoint
+//! elements, so no iteration waits for another. Every element access is
+//! checked against the block's length (an access outside stops the
+//! program with a message); the source-level bounds checks are the IR's
+//! assertions, which fail through [`assert_failed`] with their location.
+//!
+//! The module also holds what emitted code needs around blocks:
+//! allocation ([`Mem::alloc`]), the strided copy of a view
+//! ([`copy_view`]), the iteration space of parallel loops ([`par_for`]),
+//! and the conversions between the runtime's [`Arr`]ays and blocks at the
+//! entry points ([`arr_mem`], [`mem_arr`]).
+//!
+//! This is the one module of the crate with unsafe code: each unsafe block
+//! accesses an element that a check just before it placed inside its block.
+
+#![allow(unsafe_code)]
+
+use std::ptr::NonNull;
+use std::sync::Arc;
+
+use values::PrimValue;
+
+use crate::arr::{Arr, Elem, Fail, R, fill_message};
+use crate::{par, profile};
+
+/// The parts of a `Vec` that a block owns, rebuilt and dropped once,
+/// when the last share of the block goes.
+struct RawBuf<T> {
+    ptr: *mut T,
+    len: usize,
+    cap: usize,
+}
+
+impl<T> RawBuf<T> {
+    /// The `Vec` again, without dropping it.
+    fn into_vec(self) -> Vec<T> {
+        let me = std::mem::ManuallyDrop::new(self);
+        // SAFETY: the parts of a `Vec` taken apart by `Mem::from_vec`,
+        // taken back once (`me` is never dropped).
+        unsafe { Vec::from_raw_parts(me.ptr, me.len, me.cap) }
+    }
+}
+
+impl<T> Drop for RawBuf<T> {
+    fn drop(&mut self) {
+        // SAFETY: as in `into_vec`; this is the only rebuild.
+        drop(unsafe { Vec::from_raw_parts(self.ptr, self.len, self.cap) });
+    }
+}
+
+/// What keeps a block's elements alive.
+enum Owner<T> {
+    /// A buffer of this crate.
+    Raw(RawBuf<T>),
+    /// The buffer of an array that others share (read only).
+    Shared(Arc<Vec<T>>),
+}
+
+// SAFETY: the owner only frees the buffer; its elements are `Send + Sync`.
+unsafe impl<T: Send + Sync> Send for Owner<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send + Sync> Sync for Owner<T> {}
+
+/// A memory block handle: where the elements are, how many, and (unless
+/// it is a borrowed handle) a share of their owner.
+pub struct Mem<T> {
+    ptr: *mut T,
+    len: usize,
+    owner: Option<Arc<Owner<T>>>,
+}
+
+// SAFETY: a block is written through shared handles only by iterations
+// that the imperative IR makes write disjoint elements.
+unsafe impl<T: Send + Sync> Send for Mem<T> {}
+// SAFETY: as above.
+unsafe impl<T: Send + Sync> Sync for Mem<T> {}
+
+impl<T> Clone for Mem<T> {
+    #[inline]
+    fn clone(&self) -> Self {
+        Mem {
+            ptr: self.ptr,
+            len: self.len,
+            owner: self.owner.clone(),
+        }
+    }
+}
+
+/// An access outside a block: a bug of the compiler, never of the program.
+#[cold]
+#[inline(never)]
+fn outside(i: i64, len: usize) -> ! {
+    panic!("internal error: access at {i} outside a block of {len} elements")
+}
+
+impl<T: Elem> Mem<T> {
+    /// A handle that names no block yet (an empty one).
+    pub fn empty() -> Mem<T> {
+        Mem {
+            ptr: NonNull::dangling().as_ptr(),
+            len: 0,
+            owner: None,
+        }
+    }
+
+    /// A block holding `v`.
+    pub fn from_vec(v: Vec<T>) -> Mem<T> {
+        let mut v = std::mem::ManuallyDrop::new(v);
+        let (ptr, len, cap) = (v.as_mut_ptr(), v.len(), v.capacity());
+        Mem {
+            ptr,
+            len,
+            owner: Some(Arc::new(Owner::Raw(RawBuf { ptr, len, cap }))),
+        }
+    }
+
+    /// A fresh block of `n` elements (zeros), failing at `span` when `n`
+    /// is negative.
+    pub fn alloc(n: i64, span: (u32, u32, u32)) -> R<Mem<T>> {
+        match usize::try_from(n) {
+            Ok(n) => Ok(Mem::from_vec(vec![T::default(); n])),
+            Err(_) => Err(Fail {
+                message: format!("allocation of a negative size {n}"),
+                span,
+            }),
+        }
+    }
+
+    /// A borrowed copy of the handle, for the iterations of a parallel
+    /// loop (the block outlives them).
+    #[inline]
+    pub fn handle(&self) -> Mem<T> {
+        Mem {
+            ptr: self.ptr,
+            len: self.len,
+            owner: None,
+        }
+    }
+
+    /// The number of elements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the block has no elements.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Element `i`.
+    #[inline(always)]
+    pub fn get(&self, i: i64) -> T {
+        if (i as u64) < self.len as u64 {
+            // SAFETY: in bounds, just checked.
+            unsafe { *self.ptr.add(i as usize) }
+        } else {
+            outside(i, self.len)
+        }
+    }
+
+    /// Sets element `i` to `x`.
+    #[inline(always)]
+    pub fn set(&self, i: i64, x: T) {
+        if (i as u64) < self.len as u64 {
+            // SAFETY: in bounds; iterations write disjoint elements.
+            unsafe { *self.ptr.add(i as usize) = x }
+        } else {
+            outside(i, self.len)
+        }
+    }
+
+    /// The first `count` elements as a buffer, taken without a copy when
+    /// this handle holds the only share of a buffer of this crate.
+    fn into_vec(self, count: usize) -> Result<Vec<T>, String> {
+        if count > self.len {
+            return Err(format!(
+                "internal error: a result of {count} elements in a block of {}",
+                self.len
+            ));
+        }
+        if let Some(owner) = self.owner {
+            match Arc::try_unwrap(owner) {
+                Ok(Owner::Raw(raw)) if raw.ptr == self.ptr => {
+                    let mut v = raw.into_vec();
+                    v.truncate(count);
+                    return Ok(v);
+                }
+                Ok(Owner::Shared(v)) if std::ptr::eq(v.as_ptr(), self.ptr) => {
+                    let mut v = Arc::try_unwrap(v).unwrap_or_else(|a| (*a).clone());
+                    v.truncate(count);
+                    return Ok(v);
+                }
+                Ok(other) => {
+                    // SAFETY: in bounds (checked above); `other` keeps the
+                    // elements alive until the copy is made.
+                    let v = unsafe { std::slice::from_raw_parts(self.ptr, count) }.to_vec();
+                    drop(other);
+                    return Ok(v);
+                }
+                Err(owner) => {
+                    // SAFETY: as above, `owner` is alive.
+                    let v = unsafe { std::slice::from_raw_parts(self.ptr, count) }.to_vec();
+                    drop(owner);
+                    return Ok(v);
+                }
+            }
+        }
+        // SAFETY: a borrowed handle of a block that is alive.
+        Ok(unsafe { std::slice::from_raw_parts(self.ptr, count) }.to_vec())
+    }
+}
+
+/// The failure of an assertion: `msg` with each `{}` replaced by the next
+/// of `args`, at `span`.
+#[cold]
+#[inline(never)]
+pub fn assert_failed(msg: &str, args: &[PrimValue], span: (u32, u32, u32)) -> Fail {
+    Fail {
+        message: fill_message(msg, args),
+        span,
+    }
+}
+
+/// The lowest and highest positions a view reaches (`None` when it has no
+/// elements).
+fn extent(off: i64, shape: &[i64], strides: &[i64]) -> Option<(i64, i64)> {
+    let (mut lo, mut hi) = (off, off);
+    for (&n, &s) in shape.iter().zip(strides) {
+        if n <= 0 {
+            return None;
+        }
+        let d = (n - 1).wrapping_mul(s);
+        if d < 0 {
+            lo = lo.wrapping_add(d);
+        } else {
+            hi = hi.wrapping_add(d);
+        }
+    }
+    Some((lo, hi))
+}
+
+/// Whether `strides` are the row-major strides of `shape`.
+fn row_major(shape: &[i64], strides: &[i64]) -> bool {
+    let mut want = 1i64;
+    for (&n, &s) in shape.iter().zip(strides).rev() {
+        if n > 1 && s != want {
+            return false;
+        }
+        want = want.wrapping_mul(n);
+    }
+    true
+}
+
+/// Every position of a view, in row-major order of its indices.
+fn positions(off: i64, shape: &[i64], strides: &[i64], out: &mut Vec<usize>) {
+    match shape.len() {
+        0 => out.push(off as usize),
+        _ => {
+            for i in 0..shape[0] {
+                positions(off + i * strides[0], &shape[1..], &strides[1..], out);
+            }
+        }
+    }
+}
+
+/// Copies every element of the view `(soff, shape, sstrides)` of `src` to
+/// the same index of the view `(doff, dshape, dstrides)` of `dst`. The
+/// shapes must agree (a failure at `span` otherwise); the views may
+/// overlap.
+#[allow(clippy::too_many_arguments)]
+pub fn copy_view<T: Elem>(
+    dst: &Mem<T>,
+    doff: i64,
+    dshape: &[i64],
+    dstrides: &[i64],
+    src: &Mem<T>,
+    soff: i64,
+    sshape: &[i64],
+    sstrides: &[i64],
+    span: (u32, u32, u32),
+) -> R<()> {
+    if dshape != sshape {
+        return Err(Fail {
+            message: format!(
+                "Size mismatch: copying an array of shape {sshape:?} into one of shape {dshape:?}"
+            ),
+            span,
+        });
+    }
+    let (Some((dlo, dhi)), Some((slo, shi))) = (
+        extent(doff, dshape, dstrides),
+        extent(soff, sshape, sstrides),
+    ) else {
+        return Ok(());
+    };
+    if dlo < 0 || slo < 0 || dhi as u64 >= dst.len as u64 || shi as u64 >= src.len as u64 {
+        outside(
+            if dlo < 0 || dhi as u64 >= dst.len as u64 {
+                dhi
+            } else {
+                shi
+            },
+            dst.len,
+        );
+    }
+    if row_major(dshape, dstrides) && row_major(sshape, sstrides) {
+        let n = (dhi - dlo + 1) as usize;
+        // SAFETY: both ranges are inside their blocks (checked above);
+        // `copy` allows them to overlap.
+        unsafe { std::ptr::copy(src.ptr.add(slo as usize), dst.ptr.add(dlo as usize), n) };
+        return Ok(());
+    }
+    let (mut from, mut to) = (Vec::new(), Vec::new());
+    positions(soff, sshape, sstrides, &mut from);
+    positions(doff, dshape, dstrides, &mut to);
+    // SAFETY: every position is inside its block (the extents are); the
+    // elements are read before any is written, so overlap is harmless.
+    let vals: Vec<T> = from.iter().map(|&p| unsafe { *src.ptr.add(p) }).collect();
+    for (&p, x) in to.iter().zip(vals) {
+        unsafe { *dst.ptr.add(p) = x };
+    }
+    Ok(())
+}
+
+/// The number of iterations of a parallel loop over `sizes` (0 when a
+/// size is negative).
+#[inline]
+pub fn space(sizes: &[i64]) -> usize {
+    let mut n = 1usize;
+    for &s in sizes {
+        match usize::try_from(s) {
+            Ok(s) => n = n.saturating_mul(s),
+            Err(_) => return 0,
+        }
+    }
+    n
+}
+
+/// The index of flat iteration `k` of the space `sizes`, into `idx`.
+#[inline]
+pub fn unflatten(mut k: usize, sizes: &[i64], idx: &mut [i64]) {
+    for (i, &n) in idx.iter_mut().zip(sizes).rev() {
+        let n = n.max(1) as usize;
+        *i = (k % n) as i64;
+        k /= n;
+    }
+}
+
+/// Steps `idx` to the next index of the space `sizes` (row-major order).
+#[inline(always)]
+pub fn step(idx: &mut [i64], sizes: &[i64]) {
+    for (i, &n) in idx.iter_mut().zip(sizes).rev() {
+        *i += 1;
+        if *i < n {
+            return;
+        }
+        *i = 0;
+    }
+}
+
+/// Runs `f(lo, hi)` on the chunks of `0..w`, in parallel when the work
+/// (`w` iterations of estimated `cost` each) is worth splitting, reusing
+/// the chunking of [`par`]; the first failure in chunk order wins. The
+/// operation is timed by the profiler under `name`.
+pub fn par_for<F>(name: &str, w: usize, cost: u64, f: F) -> R<()>
+where
+    F: Fn(usize, usize) -> R<()> + Sync + Send,
+{
+    if w == 0 {
+        return Ok(());
+    }
+    let t = profile::op_start();
+    let n = par::chunk_count_cost(w, cost);
+    let r = if n <= 1 {
+        f(0, w)
+    } else {
+        par::par_chunks_n(w, n, f).map(|_| ())
+    };
+    profile::op_end(name, t);
+    r
+}
+
+/// The block of an array argument and its shape: the array's buffer
+/// without a copy (a copy when others share it and `unique` says the
+/// callee may write into it).
+pub fn arr_mem<T: Elem>(a: Arr<T>, unique: bool) -> (Mem<T>, Vec<i64>) {
+    let shape: Vec<i64> = a.shape.iter().map(|&d| d as i64).collect();
+    let mem = match Arc::try_unwrap(a.data) {
+        Ok(v) => Mem::from_vec(v),
+        Err(shared) if unique => Mem::from_vec((*shared).clone()),
+        Err(shared) => {
+            let ptr = shared.as_ptr() as *mut T;
+            Mem {
+                ptr,
+                len: shared.len(),
+                owner: Some(Arc::new(Owner::Shared(shared))),
+            }
+        }
+    };
+    (mem, shape)
+}
+
+/// The row-major stride of dimension `k` of `shape`.
+pub fn stride(shape: &[i64], k: usize) -> i64 {
+    shape[k + 1..].iter().product()
+}
+
+/// The array of shape `dims` held row-major from offset 0 by `m`.
+pub fn mem_arr<T: Elem>(m: Mem<T>, dims: &[i64]) -> Result<Arr<T>, String> {
+    let mut shape = Vec::with_capacity(dims.len());
+    for &d in dims {
+        shape.push(usize::try_from(d).map_err(|_| format!("Invalid range: negative size {d}"))?);
+    }
+    let count = shape.iter().product();
+    Ok(Arr::new(
+        crate::shape::Shape::from_slice(&shape),
+        m.into_vec(count)?,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_read_write_and_convert() {
+        let m = Mem::<f64>::alloc(6, (0, 0, 0)).unwrap();
+        for i in 0..6 {
+            m.set(i, i as f64);
+        }
+        let h = m.handle();
+        assert_eq!(h.get(4), 4.0);
+        assert!(Mem::<f64>::alloc(-1, (1, 2, 3)).is_err());
+        // The transpose of a 2x3 array into a 3x2 block.
+        let t = Mem::<f64>::alloc(6, (0, 0, 0)).unwrap();
+        copy_view(&t, 0, &[3, 2], &[2, 1], &m, 0, &[3, 2], &[1, 3], (0, 0, 0)).unwrap();
+        let a = mem_arr(t, &[3, 2]).unwrap();
+        assert_eq!(a.as_slice(), &[0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+        // Overlapping contiguous copy: a shift by one.
+        copy_view(&m, 0, &[5], &[1], &m, 1, &[5], &[1], (0, 0, 0)).unwrap();
+        assert_eq!(m.get(0), 1.0);
+        assert_eq!(m.get(4), 5.0);
+        let e = copy_view(&m, 0, &[2], &[1], &m, 0, &[3], &[1], (1, 2, 3)).unwrap_err();
+        assert_eq!(e.span, (1, 2, 3));
+        // A shared argument is not copied and reads the same elements.
+        let arr = Arr::new(crate::shape::Shape::from_slice(&[2]), vec![7i32, 8]);
+        let keep = arr.clone();
+        let (m, shape) = arr_mem(arr, false);
+        assert_eq!((m.get(1), shape), (8, vec![2]));
+        assert_eq!(mem_arr(m, &[2]).unwrap().as_slice(), keep.as_slice());
+        assert_eq!(stride(&[4, 5, 6], 0), 30);
+    }
+
+    #[test]
+    fn spaces_and_parallel_loops() {
+        assert_eq!(space(&[3, 4]), 12);
+        assert_eq!(space(&[3, -1]), 0);
+        let mut idx = [0i64; 2];
+        unflatten(7, &[3, 4], &mut idx);
+        assert_eq!(idx, [1, 3]);
+        step(&mut idx, &[3, 4]);
+        assert_eq!(idx, [2, 0]);
+        let m = Mem::<i64>::alloc(1000, (0, 0, 0)).unwrap();
+        let h = m.handle();
+        par_for("test", 1000, 100, move |lo, hi| {
+            for i in lo..hi {
+                h.set(i as i64, 2 * i as i64);
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(m.get(999), 1998);
+        let r = par_for("test", 1000, 100, |lo, _| {
+            if lo > 0 {
+                Err(assert_failed("bad {}", &[PrimValue::I64(3)], (0, 1, 2)))
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!(r.unwrap_err().message, "bad 3");
+        assert_eq!(assert_failed("x", &[], (0, 0, 0)).message, "x");
+    }
+}
