@@ -4,17 +4,37 @@
 //! chunk order, so a repeated index keeps the last write, as the
 //! sequential loop does. Out-of-bounds writes are ignored; a row of the
 //! wrong shape fails.
+//!
+//! The lists cost a pass over the writes that the sequential loop (which
+//! writes as it goes) does not pay, so a scatter whose estimated work
+//! (`codegen::cost`: iterations times the map's statements) is below
+//! [`SCATTER_MIN_WORK`] runs as that loop, as does one nested in a chunk of
+//! an operation that keeps every thread busy.
 
 use ir::Scatter;
 
 use crate::emit::{FnEmitter, rust_type};
-use crate::soac::{input_args, scatter_prologue, tuple};
+use crate::soac::{input_args, scatter_loop, scatter_prologue, tuple};
 
 type E<T> = Result<T, String>;
 
-/// Emits scatter `s` as a block producing its updated destinations.
+/// The least estimated work (iterations times the cost of one application
+/// of the map, in `codegen::cost`'s units) for which a scatter runs in
+/// parallel; below it the sequential loop is faster on the machines
+/// measured (docs/multicore.md, "Parallel scatter").
+pub const SCATTER_MIN_WORK: u64 = 1 << 20;
+
+/// Emits scatter `s` as a block producing its updated destinations: the
+/// sequential loop when the scatter is small (or runs inside a busy
+/// chunk), else the parallel chunks and their write lists.
 pub(crate) fn par_scatter(em: &mut FnEmitter, s: &Scatter, sp: &str) -> E<()> {
     let (id, dests) = scatter_prologue(em, s, sp)?;
+    let cost = crate::cost::lambda_cost(em.program(), &s.map);
+    em.write(&format!(
+        "let nc_{id}: usize = if (w_{id} as u64).saturating_mul({cost}u64) < {SCATTER_MIN_WORK}u64 {{ 1 }} else {{ par::chunk_count_cost(w_{id}, {cost}u64) }};\nif nc_{id} <= 1 {{\n"
+    ));
+    scatter_loop(em, id, s, sp)?;
+    em.write("} else {\n");
     // Per destination: (index, value) lists, and whether a write is one
     // element (scalar value at a full index) or a row.
     let mut lists = Vec::new();
@@ -37,7 +57,7 @@ pub(crate) fn par_scatter(em: &mut FnEmitter, s: &Scatter, sp: &str) -> E<()> {
     }
     let types: Vec<String> = lists.iter().map(|l| l.1.clone()).collect();
     em.write(&format!(
-        "let parts_{id} = par::par_chunks(w_{id}, |lo_{id}: usize, hi_{id}: usize| -> R<{}> {{\n",
+        "let parts_{id} = par::par_chunks_n(w_{id}, nc_{id}, |lo_{id}: usize, hi_{id}: usize| -> R<{}> {{\n",
         tuple(&types)
     ));
     for (name, ty, ..) in &lists {
@@ -75,7 +95,7 @@ pub(crate) fn par_scatter(em: &mut FnEmitter, s: &Scatter, sp: &str) -> E<()> {
             ));
         }
     }
-    em.write("}\n");
+    em.write("}\n}\n");
     em.write(&format!("{}\n}}", tuple(&dests)));
     Ok(())
 }

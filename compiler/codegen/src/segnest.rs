@@ -678,8 +678,12 @@ mod tests {
 }
 ",
         );
-        assert!(m.contains("par::par_chunks("), "{m}");
+        assert!(m.contains("par::par_chunks_n(w_"), "{m}");
         assert!(m.contains(".scatter1(&ix_, v_)"), "{m}");
+        // Small scatters run as the sequential loop, writing as they go.
+        let small = format!("< {}u64 {{ 1 }}", crate::scatter::SCATTER_MIN_WORK);
+        assert!(m.contains(&small), "{m}");
+        assert!(m.contains(".scatter1(&[r_"), "{m}");
         assert!(m.contains("op_end(\"segscatter\""), "{m}");
     }
 }

@@ -451,6 +451,14 @@ pub fn scatter(em: &mut FnEmitter, stm: &Stm, s: &Scatter, sp: &str) -> E<()> {
     let _ = stm;
     let (id, dests) = scatter_prologue(em, s, sp)?;
     acc_states(em, id, &s.inputs, &s.map)?;
+    scatter_loop(em, id, s, sp)?;
+    em.write(&format!("{}\n}}", tuple(&dests)));
+    Ok(())
+}
+
+/// The sequential loop of scatter `s` (block `id` of [`scatter_prologue`]):
+/// each iteration's writes applied in place as it runs.
+pub(crate) fn scatter_loop(em: &mut FnEmitter, id: usize, s: &Scatter, sp: &str) -> E<()> {
     em.write(&format!("for i_{id} in 0..w_{id} {{\n"));
     let args = input_args(em, id, &s.inputs, &s.map)?;
     let r = em.inline_body(&s.map, &args, false)?;
@@ -478,7 +486,6 @@ pub fn scatter(em: &mut FnEmitter, stm: &Stm, s: &Scatter, sp: &str) -> E<()> {
         off += d.rank + 1;
     }
     em.write("}\n");
-    em.write(&format!("{}\n}}", tuple(&dests)));
     Ok(())
 }
 
