@@ -374,3 +374,31 @@ fn row_dependent_widths_end_the_nest() {
         })]
     );
 }
+
+/// A map whose body builds a histogram per row (its destination made in
+/// the body) has parallelism inside: the row's histogram is a segmented
+/// histogram, split while the map leaves threads idle.
+#[test]
+fn map_of_hist_is_versioned_with_a_segmented_histogram() {
+    let src = "fun main(n: i64, m: i64, iss: [n][m]i64) -> ([n][5]i64) {
+  let hss: [n][5]i64 = screma(n, iss)
+    map(\\(is: [m]i64) -> ([5]i64) {
+      let d: [5]i64 = replicate([5], 0i64)
+      let h: [5]i64 = hist(m, is)
+        into((d), (0i64), \\(a: i64, b: i64) -> (i64) {
+          let c: i64 = add(a, b)
+          in (c)
+        })
+        map(\\(i: i64) -> (i64, i64) {
+          in (i, 1i64)
+        })
+      in (h)
+    })
+  in (hss)
+}
+";
+    assert_eq!(
+        plans(src),
+        vec![Plan::Versioned(SegOp::Map), Plan::Seg(SegOp::Hist)]
+    );
+}
