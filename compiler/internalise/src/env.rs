@@ -4,7 +4,6 @@
 //! An [`Env`] is a persistent linked list, so closures capture it cheaply; an
 //! opened module is one node holding the module's maps.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use syntax::ast::{self, Name};
@@ -23,13 +22,7 @@ pub(crate) struct TypeDef {
 pub(crate) type SigDef = semantic::module_eval::SigDef<Env>;
 
 /// A structure: its exported bindings.
-#[derive(Debug, Default)]
-pub(crate) struct Module {
-    pub vals: HashMap<Name, V>,
-    pub types: HashMap<Name, Rc<TypeDef>>,
-    pub mods: HashMap<Name, ModVal>,
-    pub sigs: HashMap<Name, Rc<SigDef>>,
-}
+pub(crate) type Module = semantic::module_eval::Structure<V, Rc<TypeDef>, Env>;
 
 /// A module value.
 pub(crate) type ModVal = semantic::module_eval::ModVal<Module, Env>;

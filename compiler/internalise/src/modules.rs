@@ -132,7 +132,9 @@ impl Cx {
 
 impl ModuleEval for Cx {
     type Env = Env;
-    type Module = Module;
+    type Val = V;
+    type Type = Rc<TypeDef>;
+    type Hasher = std::collections::hash_map::RandomState;
     type Error = InternaliseError;
 
     fn error(message: String, span: syntax::Span) -> InternaliseError {
@@ -145,30 +147,6 @@ impl ModuleEval for Cx {
 
     fn env_sig(env: &Env, name: &str) -> Option<Rc<SigDef>> {
         env.sig(name)
-    }
-
-    fn member_module(m: &Module, name: &str) -> Option<ModVal> {
-        m.mods.get(name).cloned()
-    }
-
-    fn member_sig(m: &Module, name: &str) -> Option<Rc<SigDef>> {
-        m.sigs.get(name).cloned()
-    }
-
-    fn keep_val(from: &Module, name: Name, to: &mut Module) {
-        if let Some(v) = from.vals.get(&name) {
-            to.vals.insert(name, v.clone());
-        }
-    }
-
-    fn keep_type(from: &Module, name: Name, to: &mut Module) {
-        if let Some(t) = from.types.get(&name) {
-            to.types.insert(name, t.clone());
-        }
-    }
-
-    fn set_module(to: &mut Module, name: Name, m: ModVal) {
-        to.mods.insert(name, m);
     }
 
     fn bind_param(&mut self, env: &Env, param: Name, arg: ModVal) -> Env {

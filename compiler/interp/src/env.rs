@@ -53,18 +53,13 @@ impl TypeDef {
 /// it decides which names an ascribed module exposes.
 pub type SigDef = semantic::module_eval::SigDef<Env>;
 
-/// A module value: its values, types and sub-modules.
-#[derive(Debug, Default)]
-pub struct Module {
-    /// Value bindings.
-    pub vals: HashMap<Name, Value>,
-    /// Type bindings.
-    pub types: HashMap<Name, Rc<TypeDef>>,
-    /// Sub-modules.
-    pub mods: HashMap<Name, ModVal>,
-    /// Module types.
-    pub sigs: HashMap<Name, Rc<SigDef>>,
-}
+/// A module value: its values, types, sub-modules and module types.
+pub type Module = semantic::module_eval::Structure<
+    Value,
+    Rc<TypeDef>,
+    Env,
+    std::hash::BuildHasherDefault<crate::hash::FastHasher>,
+>;
 
 /// A module or a functor.
 pub type ModVal = semantic::module_eval::ModVal<Module, Env>;

@@ -4,12 +4,12 @@
 //! evaluates modules at run time, and the internaliser, which evaluates them
 //! statically).
 //!
-//! Both keep module values as [`ModVal`]s: a structure (their own module
-//! type: its maps of values, types, modules and module types) or a
-//! [`Functor`] (a closure over their own environment type). They differ in
-//! how environments are built and how declarations are evaluated, which
-//! they supply through [`ModuleEval`]; the rules of the module language
-//! itself live here once:
+//! Both keep module values as [`ModVal`]s: a [`Structure`] (maps of their
+//! own values and types, of modules and of module types) or a [`Functor`]
+//! (a closure over their own environment type). They differ in how
+//! environments are built and how declarations are evaluated, which they
+//! supply through [`ModuleEval`]; the rules of the module language itself
+//! live here once:
 //! - `a.b.c` names module `c` of module `b` of the module `a` in scope;
 //! - `module F (A: s) (B: t): r = e` is the functor `\A -> \B -> (e : r)`;
 //! - applying a functor evaluates its body in its defining environment with
@@ -19,6 +19,9 @@
 //!   types) and hides the others. A functor, or a module type that cannot be
 //!   resolved here, is left as it is: the checker has already judged it.
 
+use std::collections::HashMap;
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
 use std::rc::Rc;
 
 use syntax::Span;
@@ -43,6 +46,42 @@ impl<M, E> Clone for ModVal<M, E> {
         }
     }
 }
+
+/// A structure: its exported bindings, values `V` and types `T` as its
+/// evaluator keeps them, in maps with hasher `H`.
+#[derive(Debug)]
+pub struct Structure<V, T, E, H = RandomState> {
+    /// Value bindings.
+    pub vals: HashMap<Name, V, H>,
+    /// Type bindings.
+    pub types: HashMap<Name, T, H>,
+    /// Sub-modules.
+    pub mods: HashMap<Name, ModVal<Self, E>, H>,
+    /// Module types.
+    pub sigs: HashMap<Name, Rc<SigDef<E>>, H>,
+}
+
+impl<V, T, E, H: Default> Default for Structure<V, T, E, H> {
+    fn default() -> Self {
+        Structure {
+            vals: HashMap::default(),
+            types: HashMap::default(),
+            mods: HashMap::default(),
+            sigs: HashMap::default(),
+        }
+    }
+}
+
+/// The structures of the evaluator `S`.
+pub type StructureOf<S> = Structure<
+    <S as ModuleEval>::Val,
+    <S as ModuleEval>::Type,
+    <S as ModuleEval>::Env,
+    <S as ModuleEval>::Hasher,
+>;
+
+/// The module values of the evaluator `S`.
+pub type ModValOf<S> = ModVal<StructureOf<S>, <S as ModuleEval>::Env>;
 
 /// A functor: a closure over a module environment.
 #[derive(Debug)]
@@ -102,49 +141,34 @@ pub fn module_path(q: &QualName) -> Option<QualName> {
 pub trait ModuleEval {
     /// An environment.
     type Env: Clone;
-    /// A structure: its exported bindings.
-    type Module: Default;
+    /// A value a structure binds.
+    type Val: Clone;
+    /// A type a structure binds.
+    type Type: Clone;
+    /// The hasher of a structure's maps.
+    type Hasher: BuildHasher + Default;
     /// An evaluation error.
     type Error;
 
     /// An error with `message` at `span`.
     fn error(message: String, span: Span) -> Self::Error;
     /// The module `name` is bound to in `env`.
-    fn env_module(env: &Self::Env, name: &str) -> Option<ModVal<Self::Module, Self::Env>>;
+    fn env_module(env: &Self::Env, name: &str) -> Option<ModValOf<Self>>;
     /// The module type `name` is bound to in `env`.
     fn env_sig(env: &Self::Env, name: &str) -> Option<Rc<SigDef<Self::Env>>>;
-    /// The sub-module `name` of `m`.
-    fn member_module(m: &Self::Module, name: &str) -> Option<ModVal<Self::Module, Self::Env>>;
-    /// The module type `name` of `m`.
-    fn member_sig(m: &Self::Module, name: &str) -> Option<Rc<SigDef<Self::Env>>>;
-    /// Copies the value `name` of `from`, if it has one, into `to`.
-    fn keep_val(from: &Self::Module, name: Name, to: &mut Self::Module);
-    /// Copies the type `name` of `from`, if it has one, into `to`.
-    fn keep_type(from: &Self::Module, name: Name, to: &mut Self::Module);
-    /// Binds the sub-module `name` of `to`.
-    fn set_module(to: &mut Self::Module, name: Name, m: ModVal<Self::Module, Self::Env>);
     /// `env` with the functor parameter `param` bound to `arg`.
-    fn bind_param(
-        &mut self,
-        env: &Self::Env,
-        param: Name,
-        arg: ModVal<Self::Module, Self::Env>,
-    ) -> Self::Env;
+    fn bind_param(&mut self, env: &Self::Env, param: Name, arg: ModValOf<Self>) -> Self::Env;
     /// The structure of the declarations `decs` evaluated in `env`.
     fn eval_struct(
         &mut self,
         decs: &[ast::Dec],
         env: &Self::Env,
-    ) -> Result<Self::Module, Self::Error>;
+    ) -> Result<StructureOf<Self>, Self::Error>;
     /// The structure of the imported file `path`.
-    fn imported(&self, path: &str, span: Span) -> Result<Rc<Self::Module>, Self::Error>;
+    fn imported(&self, path: &str, span: Span) -> Result<Rc<StructureOf<Self>>, Self::Error>;
 
     /// The module that the path `q` names in `env`.
-    fn resolve_module(
-        &self,
-        q: &QualName,
-        env: &Self::Env,
-    ) -> Result<ModVal<Self::Module, Self::Env>, Self::Error> {
+    fn resolve_module(&self, q: &QualName, env: &Self::Env) -> Result<ModValOf<Self>, Self::Error> {
         let mut names = q.quals.iter().chain(std::iter::once(&q.name));
         let first = names.next().map(|i| &i.name).unwrap_or(&q.name.name);
         let mut m = Self::env_module(env, first)
@@ -153,18 +177,17 @@ pub trait ModuleEval {
             let ModVal::Struct(s) = &m else {
                 return Err(Self::error("a functor has no members".into(), q.span()));
             };
-            m = Self::member_module(s, &n.name)
+            m = s
+                .mods
+                .get(&n.name)
+                .cloned()
                 .ok_or_else(|| Self::error(format!("unknown module {}", n.name), n.span))?;
         }
         Ok(m)
     }
 
     /// Evaluates a module expression.
-    fn eval_modexp(
-        &mut self,
-        me: &ModExp,
-        env: &Self::Env,
-    ) -> Result<ModVal<Self::Module, Self::Env>, Self::Error> {
+    fn eval_modexp(&mut self, me: &ModExp, env: &Self::Env) -> Result<ModValOf<Self>, Self::Error> {
         match &me.kind {
             ModExpKind::Var(q) => self.resolve_module(q, env),
             ModExpKind::Parens(m) => self.eval_modexp(m, env),
@@ -199,7 +222,7 @@ pub trait ModuleEval {
         &mut self,
         me: &ModExp,
         env: &Self::Env,
-    ) -> Result<Rc<Self::Module>, Self::Error> {
+    ) -> Result<Rc<StructureOf<Self>>, Self::Error> {
         match self.eval_modexp(me, env)? {
             ModVal::Struct(m) => Ok(m),
             ModVal::Functor(_) => Err(Self::error("cannot open a functor".into(), me.span)),
@@ -209,11 +232,7 @@ pub trait ModuleEval {
     /// The module a `module` declaration binds in `env`: its body (ascribed
     /// to its module type, if any), or for a declaration with parameters,
     /// the functor of the first one whose body takes the others.
-    fn mod_bind(
-        &mut self,
-        mb: &ModBind,
-        env: &Self::Env,
-    ) -> Result<ModVal<Self::Module, Self::Env>, Self::Error> {
+    fn mod_bind(&mut self, mb: &ModBind, env: &Self::Env) -> Result<ModValOf<Self>, Self::Error> {
         let Some((first, rest)) = mb.params.split_first() else {
             let m = self.eval_modexp(&mb.body, env)?;
             return Ok(match &mb.sig {
@@ -244,12 +263,7 @@ pub trait ModuleEval {
     /// Restricts a module to the names of a module type, as ascription does:
     /// the others become invisible. A functor, or a module type that cannot
     /// be resolved, leaves the module as it is.
-    fn restrict(
-        &self,
-        m: ModVal<Self::Module, Self::Env>,
-        sig: &SigExp,
-        env: &Self::Env,
-    ) -> ModVal<Self::Module, Self::Env> {
+    fn restrict(&self, m: ModValOf<Self>, sig: &SigExp, env: &Self::Env) -> ModValOf<Self> {
         let ModVal::Struct(s) = &m else {
             return m;
         };
@@ -257,20 +271,24 @@ pub trait ModuleEval {
         if !self.sig_names(sig, env, &mut names) {
             return m;
         }
-        let mut out = Self::Module::default();
+        let mut out = StructureOf::<Self>::default();
         for n in names.vals {
-            Self::keep_val(s, n, &mut out);
+            if let Some(v) = s.vals.get(&n) {
+                out.vals.insert(n, v.clone());
+            }
         }
         for n in names.types {
-            Self::keep_type(s, n, &mut out);
+            if let Some(t) = s.types.get(&n) {
+                out.types.insert(n, t.clone());
+            }
         }
         for (n, sub) in names.mods {
-            if let Some(x) = Self::member_module(s, &n) {
+            if let Some(x) = s.mods.get(&n).cloned() {
                 let x = match sub {
                     Some((sig, env)) => self.restrict(x, &sig, &env),
                     None => x,
                 };
-                Self::set_module(&mut out, n, x);
+                out.mods.insert(n, x);
             }
         }
         ModVal::Struct(Rc::new(out))
@@ -286,7 +304,7 @@ pub trait ModuleEval {
                 let def = match module_path(q) {
                     None => Self::env_sig(env, &q.name.name),
                     Some(mq) => match self.resolve_module(&mq, env) {
-                        Ok(ModVal::Struct(m)) => Self::member_sig(&m, &q.name.name),
+                        Ok(ModVal::Struct(m)) => m.sigs.get(&q.name.name).cloned(),
                         _ => None,
                     },
                 };
