@@ -125,7 +125,7 @@ impl<T: Elem> Mem<T> {
         match usize::try_from(n) {
             Ok(n) => Ok(Mem::from_vec(vec![T::default(); n])),
             Err(_) => Err(Fail {
-                message: format!("allocation of a negative size {n}"),
+                message: format!("Invalid range: negative size {n}"),
                 span,
             }),
         }

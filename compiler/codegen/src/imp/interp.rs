@@ -424,7 +424,7 @@ impl<'p> Machine<'p> {
             Stm::Alloc { mem, count } => {
                 let n = fr.i64(&mut self.counters, count)?;
                 let Ok(n) = usize::try_from(n) else {
-                    return fr.err(format!("allocation of a negative size {n}"));
+                    return fr.err(format!("Invalid range: negative size {n}"));
                 };
                 let elem = fr.f.mems[mem.0 as usize].elem;
                 self.counters.allocs += 1;
