@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet};
 
 use ir::typeof_::TypeCtx;
 use ir::{
-    BinOp, CmpOp, ConvKind, Exp, MathFn, Operand, PrimType, PrimValue, PrimaryMap, Size, Span, Stm,
-    Type, UnOp, VarId, VarInfo,
+    BinOp, CmpOp, ConvKind, DimIndex, Exp, MathFn, Operand, PrimType, PrimValue, PrimaryMap, Size,
+    Span, Stm, Type, UnOp, VarId, VarInfo,
 };
 
 use crate::AdError;
@@ -219,6 +219,40 @@ impl<'a> Ctx<'a> {
         let v = self.fresh(name, t.clone());
         self.push(out, vec![v], exp);
         Ok(v)
+    }
+
+    /// Element (or row) `i` of each array of `arrs`, each bound to a new
+    /// variable `name`.
+    pub fn index_each(
+        &mut self,
+        out: &mut Vec<Stm>,
+        name: &str,
+        arrs: &[VarId],
+        i: Operand,
+    ) -> R<Vec<Operand>> {
+        let mut res = Vec::new();
+        for a in arrs {
+            res.push(
+                self.bind(out, name, Exp::Index(*a, vec![DimIndex::Fix(i)]))?
+                    .into(),
+            );
+        }
+        Ok(res)
+    }
+
+    /// `arr[i]` as an operand, copied when it is an array.
+    pub fn index_row(&mut self, out: &mut Vec<Stm>, arr: VarId, i: Operand) -> R<Operand> {
+        let e = self.bind(out, "e", Exp::Index(arr, vec![DimIndex::Fix(i)]))?;
+        if self.ty(e).shape.is_empty() {
+            Ok(e.into())
+        } else {
+            Ok(self.bind(out, "e", Exp::Copy(e))?.into())
+        }
+    }
+
+    /// [`index_row`](Ctx::index_row) of each array of `arrs`.
+    pub fn rows_at(&mut self, out: &mut Vec<Stm>, arrs: &[VarId], i: Operand) -> R<Vec<Operand>> {
+        arrs.iter().map(|a| self.index_row(out, *a, i)).collect()
     }
 
     /// `op(a, b)`.

@@ -255,16 +255,6 @@ impl Ctx<'_> {
         self.if_else_zero(b, inb, tb, e, &rt)
     }
 
-    /// `arr[j]`, copied when it is an array.
-    fn index_row(&mut self, b: &mut Vec<Stm>, arr: VarId, j: Operand) -> R<Operand> {
-        let e = self.bind(b, "e", Exp::Index(arr, vec![DimIndex::Fix(j)]))?;
-        if self.ty(e).shape.is_empty() {
-            Ok(e.into())
-        } else {
-            Ok(self.bind(b, "e", Exp::Copy(e))?.into())
-        }
-    }
-
     /// `\a b -> op(a, b)` on scalars of type `t`.
     pub(crate) fn binop_lambda(&mut self, t: PrimType, op: BinOp) -> R<Lambda> {
         let a = self.fresh("a", Type::scalar(t));
@@ -608,7 +598,7 @@ impl Ctx<'_> {
         let vs = g.vs.clone();
         let sv = self.map_index(out, "sorted", w, &ts, |cx, b, i| {
             let p = cx.bind(b, "p", Exp::Index(sp, vec![DimIndex::Fix(i)]))?;
-            vs.iter().map(|v| cx.index_row(b, *v, p.into())).collect()
+            cx.rows_at(b, &vs, p.into())
         })?;
         // Where segments start and end.
         let fl = self.map_index(
@@ -651,17 +641,11 @@ impl Ctx<'_> {
             let key = cx.bind(b, "key", Exp::Index(sk, vec![DimIndex::Fix(i)]))?;
             let out_of = cx.cmp(b, CmpOp::Ge, key.into(), m)?;
             let mut tb = Vec::new();
-            let ds = dests
-                .iter()
-                .map(|d| cx.index_row(&mut tb, *d, key.into()))
-                .collect::<R<Vec<_>>>()?;
+            let ds = cx.rows_at(&mut tb, &dests, key.into())?;
             let s = cx.bind(&mut tb, "start", Exp::Index(st, vec![DimIndex::Fix(i)]))?;
             let mut eb = Vec::new();
             let j = cx.bin(&mut eb, BinOp::Sub, i, Operand::i64(1))?;
-            let prev = incl
-                .iter()
-                .map(|x| cx.index_row(&mut eb, *x, j))
-                .collect::<R<Vec<_>>>()?;
+            let prev = cx.rows_at(&mut eb, &incl, j)?;
             let r = cx.apply_op(&mut eb, &oplam, &ds, &prev);
             let inner = cx.select_many(
                 &mut tb,
@@ -694,10 +678,7 @@ impl Ctx<'_> {
             let e = cx.bind(b, "end", Exp::Index(en, vec![DimIndex::Fix(i)]))?;
             let mut eb = Vec::new();
             let j = cx.bin(&mut eb, BinOp::Add, i, Operand::i64(1))?;
-            let next = rincl
-                .iter()
-                .map(|x| cx.index_row(&mut eb, *x, j))
-                .collect::<R<Vec<_>>>()?;
+            let next = cx.rows_at(&mut eb, &rincl, j)?;
             Ok(cx.select_many(
                 b,
                 &ts,
@@ -728,11 +709,7 @@ impl Ctx<'_> {
             zs.push(self.zero_adj(&mut zb, t)?);
         }
         let mut tb = Vec::new();
-        let seeds = g
-            .hbar
-            .iter()
-            .map(|h| self.index_row(&mut tb, *h, kp.into()))
-            .collect::<R<Vec<_>>>()?;
+        let seeds = self.rows_at(&mut tb, &g.hbar, kp.into())?;
         let ops = |v: &[VarId]| -> Vec<Operand> { v.iter().copied().map(Operand::Var).collect() };
         let (xbar, mut cadj) = self.elem_adj(
             &mut tb,

@@ -266,14 +266,7 @@ impl Ctx<'_> {
         self.map_index(out, "rev", w, &ts, |cx, b, i| {
             let last = cx.bin(b, BinOp::Sub, w, Operand::i64(1))?;
             let j = cx.bin(b, BinOp::Sub, last, i)?;
-            let mut res = Vec::new();
-            for x in &xs {
-                res.push(
-                    cx.bind(b, "e", Exp::Index(*x, vec![DimIndex::Fix(j)]))?
-                        .into(),
-                );
-            }
-            Ok(res)
+            cx.index_each(b, "e", &xs, j)
         })
     }
 
@@ -322,16 +315,7 @@ impl Ctx<'_> {
             } else {
                 cx.bin(&mut eb, BinOp::Add, i, src)?
             };
-            let mut res = Vec::new();
-            for s in &incl {
-                let e = cx.bind(&mut eb, "e", Exp::Index(*s, vec![DimIndex::Fix(j)]))?;
-                let e = if cx.ty(e).shape.is_empty() {
-                    e
-                } else {
-                    cx.bind(&mut eb, "e", Exp::Copy(e))?
-                };
-                res.push(e.into());
-            }
+            let res = cx.rows_at(&mut eb, &incl, j)?;
             Ok(cx.select_many(
                 b,
                 &ts2,
@@ -770,13 +754,7 @@ impl Ctx<'_> {
                 let c = cx.cmp(b, CmpOp::Eq, i, Operand::i64(0))?;
                 let mut eb = Vec::new();
                 let j = cx.bin(&mut eb, BinOp::Sub, i, Operand::i64(1))?;
-                let mut prev = Vec::new();
-                for y in &ys {
-                    prev.push(
-                        cx.bind(&mut eb, "e", Exp::Index(*y, vec![DimIndex::Fix(j)]))?
-                            .into(),
-                    );
-                }
+                let prev = cx.index_each(&mut eb, "e", &ys, j)?;
                 let mut args = cx.select_many(
                     b,
                     &ts,
@@ -787,12 +765,7 @@ impl Ctx<'_> {
                         result: prev,
                     },
                 );
-                for x in &xs {
-                    args.push(
-                        cx.bind(b, "x", Exp::Index(*x, vec![DimIndex::Fix(i)]))?
-                            .into(),
-                    );
-                }
+                args.extend(cx.index_each(b, "x", &xs, i)?);
                 Ok(args)
             }
         };
@@ -875,12 +848,7 @@ impl Ctx<'_> {
                         result: mt,
                     },
                 );
-                for y in &bars {
-                    res.push(
-                        cx.bind(b, "b", Exp::Index(*y, vec![DimIndex::Fix(i)]))?
-                            .into(),
-                    );
-                }
+                res.extend(cx.index_each(b, "b", &bars, i)?);
                 Ok(res)
             })?
         };
@@ -935,13 +903,7 @@ impl Ctx<'_> {
         let mut b = Vec::new();
         let last = self.bin(&mut b, BinOp::Sub, w, Operand::i64(1))?;
         let j = self.bin(&mut b, BinOp::Sub, last, i.into())?;
-        let mut seeds = Vec::new();
-        for c in &cs {
-            seeds.push(
-                self.bind(&mut b, "c", Exp::Index(*c, vec![DimIndex::Fix(j)]))?
-                    .into(),
-            );
-        }
+        let seeds = self.index_each(&mut b, "c", &cs, j)?;
         let args = operands(self, &mut b, i.into())?;
         let f = self.op_copy(&sr.op, false);
         let pat: Vec<VarId> = ts
@@ -1188,10 +1150,7 @@ impl Ctx<'_> {
             let arrs = arrs.to_vec();
             let scalars = scalars.clone();
             cx.map_index(out, "scalars", w, &sts, move |cx, b, i| {
-                let mut vals = Vec::new();
-                for a in &arrs {
-                    vals.push(cx.index_row_op(b, *a, i)?);
-                }
+                let vals = cx.rows_at(b, &arrs, i)?;
                 scalars(cx, b, &vals)
             })
         };
@@ -1227,13 +1186,7 @@ impl Ctx<'_> {
         };
         let adj = self.rev_scan_jacobian(out, w, &flat, &ys_s, &xs_s, &bars_s)?;
         self.map_index(out, "adj_rows", w, &ts, move |cx, b, i| {
-            let mut vals = Vec::new();
-            for a in &adj {
-                vals.push(
-                    cx.bind(b, "e", Exp::Index(*a, vec![DimIndex::Fix(i)]))?
-                        .into(),
-                );
-            }
+            let vals = cx.index_each(b, "e", &adj, i)?;
             rows(cx, b, &vals)
         })
     }
@@ -1266,7 +1219,7 @@ impl Ctx<'_> {
                 let c = cx.cmp(b, CmpOp::Eq, i, Operand::i64(0))?;
                 let mut eb = Vec::new();
                 let j = cx.bin(&mut eb, BinOp::Sub, i, Operand::i64(1))?;
-                let e = cx.index_row_op(&mut eb, y, j)?;
+                let e = cx.index_row(&mut eb, y, j)?;
                 let prev = cx.select_many(
                     b,
                     std::slice::from_ref(&rt),
@@ -1277,7 +1230,7 @@ impl Ctx<'_> {
                         result: vec![e],
                     },
                 )[0];
-                let xi = cx.index_row_op(b, x, i)?;
+                let xi = cx.index_row(b, x, i)?;
                 Ok((prev, xi))
             }
         };
@@ -1367,7 +1320,7 @@ impl Ctx<'_> {
                             result: vec![at.into()],
                         },
                     )[0];
-                    let bi = cx.index_row_op(b, bar, i)?;
+                    let bi = cx.index_row(b, bar, i)?;
                     Ok(vec![m, bi])
                 },
             )?
@@ -1484,7 +1437,7 @@ impl Ctx<'_> {
         let mut b = Vec::new();
         let last = self.bin(&mut b, BinOp::Sub, w, Operand::i64(1))?;
         let j = self.bin(&mut b, BinOp::Sub, last, i.into())?;
-        let c = self.index_row_op(&mut b, cs, j)?;
+        let c = self.index_row(&mut b, cs, j)?;
         let (prev, xi) = prev_x(self, &mut b, i.into())?;
         let f = self.op_copy(&sr.op, false);
         let pat: Vec<VarId> = (0..3).map(|_| self.fresh("g", rt.clone())).collect();
@@ -1507,16 +1460,6 @@ impl Ctx<'_> {
             body: Body { stms: b, result },
         };
         self.emit_map_summing(out, "adj_scan", w, Vec::new(), lam, &closure)
-    }
-
-    /// `arr[i]` as an operand, copied when it is an array.
-    fn index_row_op(&mut self, b: &mut Vec<Stm>, arr: VarId, i: Operand) -> R<Operand> {
-        let e = self.bind(b, "e", Exp::Index(arr, vec![DimIndex::Fix(i)]))?;
-        if self.ty(e).shape.is_empty() {
-            Ok(e.into())
-        } else {
-            Ok(self.bind(b, "e", Exp::Copy(e))?.into())
-        }
     }
 
     /// The adjoints of the elements `xs` of a reduction with a selecting
