@@ -30,10 +30,53 @@ pub struct Fail {
 /// The result type of generated functions.
 pub type R<T> = Result<T, Fail>;
 
+/// The source location of a statement of generated code: file number,
+/// start and end byte. Generated functions keep theirs in a table and pass
+/// a reference to an entry, which failing operations read only on their
+/// (cold) failure path.
+pub type Loc = (u32, u32, u32);
+
 /// Attaches a span to the message of a failed operation.
 #[inline]
-pub fn at<T>(r: Result<T, String>, span: (u32, u32, u32)) -> R<T> {
-    r.map_err(|message| Fail { message, span })
+pub fn at<T>(r: Result<T, String>, span: Loc) -> R<T> {
+    match r {
+        Ok(x) => Ok(x),
+        Err(message) => Err(failure(message, &span)),
+    }
+}
+
+/// The failure of an operation at `loc` with `message`, built out of line.
+#[cold]
+#[inline(never)]
+pub fn failure(message: String, loc: &Loc) -> Fail {
+    Fail {
+        message,
+        span: *loc,
+    }
+}
+
+/// The failure of indexing an array of shape `shape` at `idx` (all fixed
+/// indices), at `loc`.
+#[cold]
+#[inline(never)]
+pub fn index_failure(shape: &[usize], idx: &[i64], loc: &Loc) -> Fail {
+    failure(oob_fixed(shape, idx), loc)
+}
+
+/// The failure of an assertion without arguments: `Assertion is false: `
+/// and its message.
+#[cold]
+#[inline(never)]
+pub fn assertion_failure(msg: &str, loc: &Loc) -> Fail {
+    failure(format!("Assertion is false: {msg}"), loc)
+}
+
+/// The failure of an assertion whose message has `{}` holes, filled with
+/// `vals` as [`fill_message`] does.
+#[cold]
+#[inline(never)]
+pub fn assertion_failure_with(msg: &str, vals: &[PrimValue], loc: &Loc) -> Fail {
+    failure(fill_message(msg, vals), loc)
 }
 
 /// A failure at `span`.
@@ -132,11 +175,44 @@ impl<T: Elem> Default for Arr<T> {
 
 /// Checks and converts sizes (`i64`) to a shape.
 pub fn shape_of(dims: &[i64]) -> Result<Shape, String> {
-    let mut shape = Shape::from_slice(&vec![0; dims.len()]);
-    for (s, &d) in shape.iter_mut().zip(dims) {
-        *s = usize::try_from(d).map_err(|_| format!("Invalid range: negative size {d}"))?;
+    let size = |d: i64| usize::try_from(d).map_err(|_| negative_size(d));
+    if dims.len() <= crate::shape::INLINE_RANK {
+        let mut a = [0; crate::shape::INLINE_RANK];
+        for (s, &d) in a.iter_mut().zip(dims) {
+            *s = size(d)?;
+        }
+        Ok(Shape::Inline(dims.len() as u8, a))
+    } else {
+        dims.iter()
+            .map(|&d| size(d))
+            .collect::<Result<Vec<usize>, String>>()
+            .map(Shape::from)
     }
-    Ok(shape)
+}
+
+#[cold]
+#[inline(never)]
+fn negative_size(d: i64) -> String {
+    format!("Invalid range: negative size {d}")
+}
+
+/// The flat start and length of the block `a[idx]` of an array of shape
+/// `shape`, when every index is fixed (a row, a plane, an element) and in
+/// bounds; `None` otherwise (sliced, or out of bounds).
+#[inline]
+fn fixed_block(shape: &[usize], idx: &[Ix]) -> Option<(usize, usize)> {
+    if idx.len() > shape.len() {
+        return None;
+    }
+    let mut off = 0usize;
+    for (ix, &n) in idx.iter().zip(shape) {
+        match *ix {
+            Ix::Fix(i) if (i as u64) < n as u64 => off = off * n + i as usize,
+            _ => return None,
+        }
+    }
+    let len: usize = shape[idx.len()..].iter().product();
+    Some((off * len, len))
 }
 
 impl<T: Elem> Arr<T> {
@@ -205,15 +281,55 @@ impl<T: Elem> Arr<T> {
         }
     }
 
-    /// Element `i` of a one-dimensional array, with a bounds check.
-    #[inline]
-    pub fn get1(&self, i: i64) -> Result<T, String> {
-        self.as_row().get1(i)
-    }
-
     /// The flat position of a full index, with a bounds check.
     pub fn flat(&self, idx: &[i64]) -> Result<usize, String> {
         self.as_row().flat(idx)
+    }
+
+    /// Element `i` of a one-dimensional array; out of bounds fails at `loc`.
+    #[inline(always)]
+    pub fn get1(&self, i: i64, loc: &Loc) -> R<T> {
+        self.as_row().get1(i, loc)
+    }
+
+    /// Element `[i, j]` of a two-dimensional array; out of bounds fails at
+    /// `loc`.
+    #[inline(always)]
+    pub fn get2(&self, i: i64, j: i64, loc: &Loc) -> R<T> {
+        self.as_row().get2(i, j, loc)
+    }
+
+    /// The element at a full index; out of bounds fails at `loc`.
+    #[inline]
+    pub fn getn(&self, idx: &[i64], loc: &Loc) -> R<T> {
+        self.as_row().getn(idx, loc)
+    }
+
+    /// Writes element `i` of a one-dimensional array; consumes and returns
+    /// the array; out of bounds fails at `loc`.
+    #[inline]
+    pub fn set1(mut self, i: i64, v: T, loc: &Loc) -> R<Arr<T>> {
+        if let &[n] = &self.shape[..]
+            && (i as u64) < n as u64
+            && let Some(x) = self.make_mut().get_mut(i as usize)
+        {
+            *x = v;
+            return Ok(self);
+        }
+        Err(index_failure(&self.shape, &[i], loc))
+    }
+
+    /// Writes the element at a full index; consumes and returns the array;
+    /// out of bounds fails at `loc`.
+    #[inline]
+    pub fn set(mut self, idx: &[i64], v: T, loc: &Loc) -> R<Arr<T>> {
+        if let Some(k) = self.as_row().flat_pos(idx)
+            && let Some(x) = self.make_mut().get_mut(k)
+        {
+            *x = v;
+            return Ok(self);
+        }
+        Err(index_failure(&self.shape, idx, loc))
     }
 
     /// The element at a full index, with a bounds check.
@@ -252,6 +368,13 @@ impl<T: Elem> Arr<T> {
 
     /// Writes `v` into `self[idx]`; consumes and returns the array.
     pub fn update(mut self, idx: &[Ix], v: &Arr<T>) -> Result<Arr<T>, String> {
+        if let Some((off, len)) = fixed_block(&self.shape, idx)
+            && v.shape[..] == self.shape[idx.len()..]
+            && v.data.len() == len
+        {
+            self.make_mut()[off..off + len].copy_from_slice(&v.data);
+            return Ok(self);
+        }
         let (shape, starts, block) = self.blocks(idx)?;
         if v.shape[..] != shape[..] {
             return Err(format!(
@@ -269,7 +392,11 @@ impl<T: Elem> Arr<T> {
 
     /// `self[idx] = v` for a scalar `v` at a partial or sliced index (every
     /// element of the slice).
-    pub fn update_fill(self, idx: &[Ix], v: T) -> Result<Arr<T>, String> {
+    pub fn update_fill(mut self, idx: &[Ix], v: T) -> Result<Arr<T>, String> {
+        if let Some((off, len)) = fixed_block(&self.shape, idx) {
+            self.make_mut()[off..off + len].fill(v);
+            return Ok(self);
+        }
         let (shape, _, _) = self.blocks(idx)?;
         let n = shape.iter().product();
         let src = Arr::new(shape, vec![v; n]);
@@ -318,6 +445,13 @@ impl<T: Elem> Arr<T> {
 
     /// Dimension `i` of the result is dimension `perm[i]` of `self`.
     pub fn rearrange(&self, perm: &[usize]) -> Arr<T> {
+        if let (&[1, 0], &[n, m]) = (perm, &self.shape[..]) {
+            let mut out = Vec::with_capacity(n * m);
+            for j in 0..m {
+                out.extend((0..n).map(|i| self.data[i * m + j]));
+            }
+            return Arr::new([m, n], out);
+        }
         let r = self.shape.len();
         let new_shape: Vec<usize> = perm.iter().map(|&p| self.shape[p]).collect();
         let mut old_strides = vec![1usize; r];
@@ -355,12 +489,13 @@ impl<T: Elem> Arr<T> {
         }
         let mut total = 0;
         for a in arrs {
-            let (mut x, mut y) = (a.shape.to_vec(), first.shape.to_vec());
-            if x.len() == y.len() {
-                x[dim] = 0;
-                y[dim] = 0;
-            }
-            if x != y {
+            let same_rows = a.shape.len() == first.shape.len()
+                && a.shape
+                    .iter()
+                    .zip(first.shape.iter())
+                    .enumerate()
+                    .all(|(d, (x, y))| d == dim || x == y);
+            if !same_rows {
                 return Err(format!(
                     "Size mismatch: cannot concatenate arrays of shape {} and {}",
                     shape_text(&first.shape),
@@ -375,7 +510,7 @@ impl<T: Elem> Arr<T> {
             ));
         }
         let outer: usize = first.shape[..dim].iter().product();
-        let mut data = Vec::new();
+        let mut data = Vec::with_capacity(arrs.iter().map(|a| a.data.len()).sum());
         for o in 0..outer {
             for a in arrs {
                 let chunk: usize = a.shape[dim..].iter().product();
@@ -401,6 +536,7 @@ impl<T: Elem> Arr<T> {
 
     /// Checks that the outer dimension is at least `w` (the width of a SOAC
     /// reading the array's rows).
+    #[inline]
     pub fn check_rows(&self, w: i64) -> Result<(), String> {
         self.as_row().check_rows(w)
     }
@@ -507,16 +643,56 @@ impl<'a, T: Elem> Row<'a, T> {
         self.data
     }
 
-    /// Element `i` of a one-dimensional array, with a bounds check.
-    #[inline]
-    pub fn get1(&self, i: i64) -> Result<T, String> {
-        match usize::try_from(i).ok().filter(|&i| i < self.shape[0]) {
-            Some(i) => Ok(self.data[i]),
-            None => Err(format!(
-                "Index [{i}] out of bounds for array of shape {}.",
-                shape_text(self.shape)
-            )),
+    /// Element `i` of a one-dimensional array; out of bounds fails at
+    /// `loc` with the interpreter's message.
+    #[inline(always)]
+    pub fn get1(&self, i: i64, loc: &Loc) -> R<T> {
+        if let &[n] = self.shape
+            && (i as u64) < n as u64
+            && let Some(x) = self.data.get(i as usize)
+        {
+            return Ok(*x);
         }
+        Err(index_failure(self.shape, &[i], loc))
+    }
+
+    /// Element `[i, j]` of a two-dimensional array; out of bounds fails at
+    /// `loc` with the interpreter's message.
+    #[inline(always)]
+    pub fn get2(&self, i: i64, j: i64, loc: &Loc) -> R<T> {
+        if let &[n, m] = self.shape
+            && (i as u64) < n as u64
+            && (j as u64) < m as u64
+            && let Some(x) = self.data.get(i as usize * m + j as usize)
+        {
+            return Ok(*x);
+        }
+        Err(index_failure(self.shape, &[i, j], loc))
+    }
+
+    /// The element at a full index; out of bounds fails at `loc`.
+    #[inline]
+    pub fn getn(&self, idx: &[i64], loc: &Loc) -> R<T> {
+        match self.flat_pos(idx).and_then(|k| self.data.get(k)) {
+            Some(x) => Ok(*x),
+            None => Err(index_failure(self.shape, idx, loc)),
+        }
+    }
+
+    /// The flat position of a full index; `None` when out of bounds.
+    #[inline]
+    fn flat_pos(&self, idx: &[i64]) -> Option<usize> {
+        if idx.len() != self.shape.len() {
+            return None;
+        }
+        let mut off = 0usize;
+        for (&i, &n) in idx.iter().zip(self.shape) {
+            if (i as u64) >= n as u64 {
+                return None;
+            }
+            off = off * n + i as usize;
+        }
+        Some(off)
     }
 
     /// The flat position of a full index, with a bounds check.
@@ -538,15 +714,18 @@ impl<'a, T: Elem> Row<'a, T> {
     /// The element at a full index, with a bounds check.
     #[inline]
     pub fn get(&self, idx: &[i64]) -> Result<T, String> {
-        if idx.len() == 1 && self.shape.len() == 1 {
-            return self.get1(idx[0]);
-        }
         let k = self.flat(idx)?;
         Ok(self.data[k])
     }
 
     /// `self[idx]` as a new array (a row, a slice, a strided slice).
     pub fn slice(&self, idx: &[Ix]) -> Result<Arr<T>, String> {
+        if let Some((off, len)) = fixed_block(self.shape, idx) {
+            return Ok(Arr::new(
+                Shape::from_slice(&self.shape[idx.len()..]),
+                self.data[off..off + len].to_vec(),
+            ));
+        }
         let (shape, starts, block) = blocks(self.shape, idx)?;
         let mut out = Vec::with_capacity(starts.len() * block);
         for s in starts {
@@ -578,15 +757,22 @@ impl<'a, T: Elem> Row<'a, T> {
 
     /// Checks that the outer dimension is at least `w` (the width of a SOAC
     /// reading the rows).
+    #[inline]
     pub fn check_rows(&self, w: i64) -> Result<(), String> {
         if w > 0 && self.dim(0) < w {
-            return Err(format!(
-                "Index [{}] out of bounds for array of shape {}.",
-                self.dim(0),
-                shape_text(self.shape)
-            ));
+            return Err(self.too_few_rows());
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_few_rows(&self) -> String {
+        format!(
+            "Index [{}] out of bounds for array of shape {}.",
+            self.dim(0),
+            shape_text(self.shape)
+        )
     }
 }
 
@@ -725,11 +911,56 @@ mod tests {
         assert!(b.reshape(&[4]).is_err());
         // A borrowed row reads like the copied one, with the same messages.
         let r = alias.row_ref(1);
-        assert_eq!(r.get1(2), Ok(6));
-        assert_eq!(r.get1(3), alias.row(1).get1(3));
+        let loc: Loc = (1, 20, 27);
+        assert_eq!(r.get1(2, &loc), Ok(6));
+        assert_eq!(r.get1(3, &loc), alias.row(1).get1(3, &loc));
         assert_eq!(
-            r.get1(3),
-            Err("Index [3] out of bounds for array of shape [3].".into())
+            r.get1(3, &loc),
+            Err(Fail {
+                message: "Index [3] out of bounds for array of shape [3].".into(),
+                span: loc
+            })
+        );
+        assert_eq!(r.get1(-1, &loc).unwrap_err().span, loc);
+        assert_eq!(alias.get2(1, 2, &loc), Ok(6));
+        assert_eq!(
+            alias.get2(1, 3, &loc).unwrap_err().message,
+            "Index [1, 3] out of bounds for array of shape [2][3]."
+        );
+        assert_eq!(
+            alias.get2(-1, 0, &loc).unwrap_err().message,
+            "Index [-1, 0] out of bounds for array of shape [2][3]."
+        );
+        assert_eq!(alias.getn(&[1, 1], &loc), Ok(5));
+        assert_eq!(
+            alias.getn(&[2, 0], &loc).unwrap_err().message,
+            "Index [2, 0] out of bounds for array of shape [2][3]."
+        );
+        let v = Arr::new(vec![3], vec![1.0, 2.0, 3.0f64]);
+        let kept = v.clone();
+        let v = v.set1(1, 9.0, &loc).unwrap();
+        assert_eq!(v.as_slice(), &[1.0, 9.0, 3.0]);
+        assert_eq!(kept.as_slice(), &[1.0, 2.0, 3.0], "copied on write");
+        assert_eq!(
+            v.clone().set1(3, 0.0, &loc).unwrap_err().message,
+            "Index [3] out of bounds for array of shape [3]."
+        );
+        let m = alias.clone().set(&[1, 0], 7, &loc).unwrap();
+        assert_eq!(m.as_slice(), &[1, 2, 3, 7, 5, 6]);
+        assert_eq!(
+            alias.clone().set(&[0, 3], 7, &loc).unwrap_err().message,
+            "Index [0, 3] out of bounds for array of shape [2][3]."
+        );
+        assert_eq!(
+            assertion_failure("x > 0", &loc).message,
+            "Assertion is false: x > 0"
+        );
+        assert_eq!(
+            assertion_failure_with("bad {}", &[3i64.into()], &loc),
+            Fail {
+                message: "bad 3".into(),
+                span: loc
+            }
         );
         assert_eq!(r.as_slice(), alias.row(1).as_slice());
         let cube = Arr::new(vec![2, 2, 2], (0..8).collect::<Vec<i64>>());

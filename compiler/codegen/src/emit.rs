@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use ir::uses::{exp_binds, exp_uses};
-use ir::walk::{Occ, walk_exp};
+use ir::walk::{Occ, walk_body, walk_exp};
 use ir::{
     Body, DimIndex, Exp, Function, Lambda, LoopForm, Operand, Program, Size, Span, Stm, Type, VarId,
 };
@@ -68,6 +68,14 @@ pub struct FnEmitter<'a> {
     unsafe_depth: usize,
     /// The text of a source location, for naming segmented operations.
     locate: Option<&'a dyn Fn(Span) -> String>,
+    /// The function's table of statement locations (`L_`): failing
+    /// operations take a reference to their entry, read only when they
+    /// fail.
+    locs: Vec<(u32, u32, u32)>,
+    /// The index of each location in `locs`.
+    loc_ids: HashMap<(u32, u32, u32), usize>,
+    /// The number of uses of each variable in the whole function.
+    uses: HashMap<VarId, usize>,
 }
 
 /// The Rust name of variable `v`.
@@ -134,6 +142,9 @@ impl<'a> FnEmitter<'a> {
             in_par: 0,
             unsafe_depth: 0,
             locate: None,
+            locs: Vec::new(),
+            loc_ids: HashMap::new(),
+            uses: HashMap::new(),
         }
     }
 
@@ -236,7 +247,26 @@ impl<'a> FnEmitter<'a> {
         )
         .ok();
         let locals: Vec<VarId> = f.params.iter().map(|p| p.var).collect();
+        walk_body(&f.body, &mut |o| {
+            if let Occ::Use(v) = o {
+                *self.uses.entry(v).or_insert(0) += 1;
+            }
+        });
         let res = self.body(&f.body, &locals, HashSet::new())?;
+        if !self.locs.is_empty() {
+            let items: Vec<String> = self
+                .locs
+                .iter()
+                .map(|(f, s, e)| format!("({f}, {s}, {e})"))
+                .collect();
+            writeln!(
+                self.out,
+                "static L_: [(u32, u32, u32); {}] = [{}];",
+                items.len(),
+                items.join(", ")
+            )
+            .ok();
+        }
         writeln!(self.out, "Ok({res})\n}}\n").ok();
         Ok(())
     }
@@ -287,15 +317,100 @@ impl<'a> FnEmitter<'a> {
     }
 
     fn stms(&mut self, b: &Body) -> E<()> {
-        for (k, s) in b.stms.iter().enumerate() {
+        let mut k = 0;
+        while k < b.stms.len() {
+            let s = &b.stms[k];
+            if let Some(n) = self.literal(&b.stms[k..])? {
+                k += n;
+                continue;
+            }
             let occ = occurrences(&s.exp);
             if let Some(l) = self.levels.last_mut() {
                 l.cur = k;
                 l.occ = occ;
             }
             self.stm(s)?;
+            k += 1;
         }
         Ok(())
+    }
+
+    /// An array literal: a `scratch` array of constant shape whose every
+    /// element the next statements write once, each at a constant index,
+    /// each intermediate array used only by the next write. Emits the
+    /// array built from its elements at once (no per-element update) and
+    /// returns the number of statements it covers.
+    fn literal(&mut self, stms: &[Stm]) -> E<Option<usize>> {
+        const MAX_ELEMS: i64 = 64;
+        let Some(first) = stms.first() else {
+            return Ok(None);
+        };
+        let (Exp::Scratch { elem, shape }, &[start]) = (&first.exp, first.pat.as_slice()) else {
+            return Ok(None);
+        };
+        let mut cur = start;
+        let dims: Option<Vec<i64>> = shape
+            .iter()
+            .map(|d| match d {
+                Size::Const(n) if *n >= 0 => Some(*n),
+                _ => None,
+            })
+            .collect();
+        let Some(dims) = dims else {
+            return Ok(None);
+        };
+        let n = dims.iter().product::<i64>();
+        if n == 0 || n > MAX_ELEMS || dims.is_empty() {
+            return Ok(None);
+        }
+        let mut elems: Vec<Option<String>> = vec![None; n as usize];
+        for (j, s) in stms.iter().enumerate().skip(1).take(n as usize) {
+            let (Exp::Update(arr, idx, v), [next]) = (&s.exp, s.pat.as_slice()) else {
+                return Ok(None);
+            };
+            if *arr != cur || self.uses.get(&cur) != Some(&1) || idx.len() != dims.len() {
+                return Ok(None);
+            }
+            if let Operand::Var(x) = v
+                && self.is_array(*x)
+            {
+                return Ok(None);
+            }
+            let mut flat = 0i64;
+            for (d, &len) in idx.iter().zip(&dims) {
+                match d {
+                    DimIndex::Fix(Operand::Const(c)) => match c.as_i128() {
+                        Some(i) if i >= 0 && i < i128::from(len) => flat = flat * len + i as i64,
+                        _ => return Ok(None),
+                    },
+                    _ => return Ok(None),
+                }
+            }
+            let slot = &mut elems[flat as usize];
+            if slot.is_some() {
+                return Ok(None);
+            }
+            *slot = Some(self.read(v));
+            cur = *next;
+            if j == n as usize {
+                let items: Option<Vec<String>> = elems.iter().cloned().collect();
+                let Some(items) = items else {
+                    return Ok(None);
+                };
+                let shape: Vec<String> = dims.iter().map(|d| format!("{d}usize")).collect();
+                writeln!(
+                    self.out,
+                    "let {}: Arr<{t}> = Arr::new([{}], vec![{}]);",
+                    var(cur),
+                    shape.join(", "),
+                    items.join(", "),
+                    t = scalar::rust_prim(*elem),
+                )
+                .ok();
+                return Ok(Some(n as usize + 1));
+            }
+        }
+        Ok(None)
     }
 
     fn pattern(&self, pat: &[VarId]) -> E<(String, String)> {
@@ -323,20 +438,35 @@ impl<'a> FnEmitter<'a> {
         !self.opts.safe || self.unsafe_depth > 0
     }
 
+    /// The location of `span` as a Rust expression: an entry of the
+    /// function's location table.
+    fn loc(&mut self, span: Span) -> String {
+        let key = (span.file, span.start, span.end);
+        let next = self.locs.len();
+        let k = *self.loc_ids.entry(key).or_insert(next);
+        if k == next {
+            self.locs.push(key);
+        }
+        format!("L_[{k}]")
+    }
+
     fn stm_inner(&mut self, s: &Stm) -> E<()> {
-        let sp = span_lit(s.span);
+        let sp = self.loc(s.span);
         if let Exp::Assert { cond, msg, args } = &s.exp {
             let c = self.read(cond);
-            let message = if args.is_empty() {
-                format!("{:?}.to_string()", format!("Assertion is false: {msg}"))
+            let failure = if args.is_empty() {
+                format!("assertion_failure({msg:?}, &{sp})")
             } else {
                 let vals: Vec<String> = args
                     .iter()
                     .map(|a| format!("Elem::to_prim({})", self.read(a)))
                     .collect();
-                format!("fill_message({msg:?}, &[{}])", vals.join(", "))
+                format!(
+                    "assertion_failure_with({msg:?}, &[{}], &{sp})",
+                    vals.join(", ")
+                )
             };
-            writeln!(self.out, "if !{c} {{ return fail({message}, {sp}); }}").ok();
+            writeln!(self.out, "if !{c} {{ return Err({failure}); }}").ok();
             return Ok(());
         }
         let (pat, types) = self.pattern(&s.pat)?;
@@ -414,9 +544,11 @@ impl<'a> FnEmitter<'a> {
                         if self.checks_off() && rank == 1 {
                             format!("{a}.as_slice()[{} as usize]", ixs[0])
                         } else if rank == 1 {
-                            format!("at({a}.get1({}), {sp})?", ixs[0])
+                            format!("{a}.get1({}, &{sp})?", ixs[0])
+                        } else if rank == 2 {
+                            format!("{a}.get2({}, {}, &{sp})?", ixs[0], ixs[1])
                         } else {
-                            format!("at({a}.get(&[{}]), {sp})?", ixs.join(", "))
+                            format!("{a}.getn(&[{}], &{sp})?", ixs.join(", "))
                         }
                     }
                     _ => format!("at({a}.slice({}), {sp})?", self.ix_list(idx)),
@@ -432,11 +564,11 @@ impl<'a> FnEmitter<'a> {
                 match Self::fixed(idx) {
                     Some(ix) if ix.len() == rank && value_scalar => {
                         let ixs: Vec<String> = ix.iter().map(|i| self.read(i)).collect();
-                        format!(
-                            "at({a}.update1(&[{}], {}), {sp})?",
-                            ixs.join(", "),
-                            self.read(v)
-                        )
+                        if rank == 1 {
+                            format!("{a}.set1({}, {}, &{sp})?", ixs[0], self.read(v))
+                        } else {
+                            format!("{a}.set(&[{}], {}, &{sp})?", ixs.join(", "), self.read(v))
+                        }
                     }
                     _ if value_scalar => format!(
                         "at({a}.update_fill({}, {}), {sp})?",
