@@ -223,6 +223,9 @@ fn nest(em: &mut FnEmitter, outer: &Screma, sp: &str) -> E<()> {
     }
     part_types.extend(col_types.iter().map(|_| "Option<Vec<usize>>".to_string()));
     part_types.push("usize".into());
+    // The points are split by their estimated work, as any segmented
+    // operation's iterations: a small nest runs as one chunk.
+    let cost = crate::cost::screma_cost(em.program(), inner);
     // Rows of two-dimensional inputs that only feed the inner screma of a
     // two-level nest are read in place (element `i * row_len + j`), not
     // bound as rows.
@@ -240,7 +243,7 @@ fn nest(em: &mut FnEmitter, outer: &Screma, sp: &str) -> E<()> {
     }
     em.write(&format!(
         "let t_{id}: usize = nr_{id}.checked_mul(m_{id}).unwrap_or(usize::MAX);\n\
-         let parts_{id} = par::par_chunks(t_{id}, |lo_{id}: usize, hi_{id}: usize| -> R<{}> {{\n",
+         let parts_{id} = par::par_chunks_n(t_{id}, par::chunk_count_cost(t_{id}, {cost}u64), |lo_{id}: usize, hi_{id}: usize| -> R<{}> {{\n",
         tuple(&part_types)
     ));
     for (k, t) in scan_types.iter().enumerate() {
@@ -556,8 +559,8 @@ mod tests {
         // partials combined; with many, the outer map alone.
         assert!(m.contains("rayon::current_num_threads()"), "{m}");
         assert!(m.contains("checked_mul(m_"), "{m}");
-        assert_eq!(m.matches("par::par_chunks(").count(), 1, "{m}");
-        assert_eq!(m.matches("par::par_chunks_n(").count(), 1, "{m}");
+        assert_eq!(m.matches("par::par_chunks_n(t_").count(), 1, "{m}");
+        assert_eq!(m.matches("par::par_chunks_n(").count(), 2, "{m}");
         assert!(m.contains("if seen_"), "{m}");
         // Both versions are one operation for the profiler, a segmented
         // reduction.
@@ -591,7 +594,7 @@ mod tests {
         // The outer map alone with a row per thread, else one scan over the
         // n * m points whose chunks' first row parts are offset.
         assert!(m.contains("rayon::current_num_threads()"), "{m}");
-        assert_eq!(m.matches("par::par_chunks(").count(), 1, "{m}");
+        assert_eq!(m.matches("par::par_chunks_n(t_").count(), 1, "{m}");
         assert!(m.contains("par::offset_chunks(&mut sp_"), "{m}");
         assert!(m.contains("op_end(\"segscan\""), "{m}");
     }
@@ -622,8 +625,8 @@ mod tests {
         );
         // One space of n * m rows of k points: the row number split into
         // the two map levels' indices.
-        assert_eq!(m.matches("par::par_chunks(").count(), 1, "{m}");
-        assert_eq!(m.matches("par::par_chunks_n(").count(), 1, "{m}");
+        assert_eq!(m.matches("par::par_chunks_n(t_").count(), 1, "{m}");
+        assert_eq!(m.matches("par::par_chunks_n(").count(), 2, "{m}");
         assert!(m.contains("let mut rr_"), "{m}");
         assert!(m.contains("op_end(\"segred\""), "{m}");
     }
