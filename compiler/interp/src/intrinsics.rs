@@ -204,54 +204,13 @@ impl Interp {
             }
             "reduce_by_index" => {
                 let (dest, f, _ne, is, vs) = (next(), next(), next(), next(), next());
-                let Value::Array(mut d) = dest else {
-                    return Err(rt_err("expected an array", span));
-                };
-                let (ia, va) = (arr(&is, span)?, arr(&vs, span)?);
-                if ia.len() != va.len() {
-                    return Err(rt_err(
-                        format!(
-                            "Size mismatch: reduce_by_index with {} indices and {} values.",
-                            ia.len(),
-                            va.len()
-                        ),
-                        span,
-                    ));
-                }
-                let elems = Rc::make_mut(&mut d.elems);
-                for (i, v) in ia.elems.iter().zip(va.elems.iter()) {
-                    let i = int_arg(i, span)?;
-                    if i >= 0 && (i as usize) < elems.len() {
-                        let old = std::mem::replace(&mut elems[i as usize], Value::unit());
-                        elems[i as usize] = self.apply(f.clone(), vec![old, v.clone()], span)?;
-                    }
-                }
-                Ok(Value::Array(d))
+                self.indexed_updates("reduce_by_index", dest, &is, &vs, span, |it, old, v| {
+                    it.apply(f.clone(), vec![old, v], span)
+                })
             }
             "scatter" => {
                 let (dest, is, vs) = (next(), next(), next());
-                let Value::Array(mut d) = dest else {
-                    return Err(rt_err("expected an array", span));
-                };
-                let (ia, va) = (arr(&is, span)?, arr(&vs, span)?);
-                if ia.len() != va.len() {
-                    return Err(rt_err(
-                        format!(
-                            "Size mismatch: scatter with {} indices and {} values.",
-                            ia.len(),
-                            va.len()
-                        ),
-                        span,
-                    ));
-                }
-                let elems = Rc::make_mut(&mut d.elems);
-                for (i, v) in ia.elems.iter().zip(va.elems.iter()) {
-                    let i = int_arg(i, span)?;
-                    if i >= 0 && (i as usize) < elems.len() {
-                        elems[i as usize] = v.clone();
-                    }
-                }
-                Ok(Value::Array(d))
+                self.indexed_updates("scatter", dest, &is, &vs, span, |_, _, v| Ok(v))
             }
             "iota" => {
                 let nv = next();
@@ -533,6 +492,44 @@ impl Interp {
             }
         }
         Ok(Some(Value::array(out, None)))
+    }
+
+    /// `dest` with each value of `vs` combined by `combine` (given the old
+    /// element and the value) into the element of `dest` at the matching
+    /// index of `is`; indices out of bounds are skipped. `what` names the
+    /// operation in the size error.
+    fn indexed_updates(
+        &mut self,
+        what: &str,
+        dest: Value,
+        is: &Value,
+        vs: &Value,
+        span: Span,
+        mut combine: impl FnMut(&mut Self, Value, Value) -> R<Value>,
+    ) -> R<Value> {
+        let Value::Array(mut d) = dest else {
+            return Err(rt_err("expected an array", span));
+        };
+        let (ia, va) = (arr(is, span)?, arr(vs, span)?);
+        if ia.len() != va.len() {
+            return Err(rt_err(
+                format!(
+                    "Size mismatch: {what} with {} indices and {} values.",
+                    ia.len(),
+                    va.len()
+                ),
+                span,
+            ));
+        }
+        let elems = Rc::make_mut(&mut d.elems);
+        for (i, v) in ia.elems.iter().zip(va.elems.iter()) {
+            let i = int_arg(i, span)?;
+            if i >= 0 && (i as usize) < elems.len() {
+                let old = std::mem::replace(&mut elems[i as usize], Value::unit());
+                elems[i as usize] = combine(self, old, v.clone())?;
+            }
+        }
+        Ok(Value::Array(d))
     }
 
     fn map(&mut self, f: Value, xs: &Value, span: Span) -> R<Value> {
