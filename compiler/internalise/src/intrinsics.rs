@@ -358,28 +358,7 @@ impl Cx {
         // Results whose sizes are written differently from the input's are
         // reshaped to the input's type.
         self.fb.begin_scope();
-        let mut res = Vec::new();
-        for (o, t) in std::mem::take(&mut fprime_lam.body.result)
-            .into_iter()
-            .zip(&types)
-        {
-            res.push(match o {
-                Operand::Var(v) if self.fb.ty(v).shape != t.shape => {
-                    let exp = Exp::Reshape {
-                        shape: t.shape.clone(),
-                        arr: v,
-                    };
-                    match self.fb.bind1("res", exp) {
-                        Ok(r) => Operand::Var(r),
-                        Err(e) => {
-                            self.fb.end_scope(Vec::new());
-                            return Err(e);
-                        }
-                    }
-                }
-                o => o,
-            });
-        }
+        let res = self.reshaped_to(std::mem::take(&mut fprime_lam.body.result), &types)?;
         let tail = self.fb.end_scope(res);
         fprime_lam.body.stms.extend(tail.stms);
         fprime_lam.body.result = tail.result;
@@ -472,6 +451,32 @@ impl Cx {
         Ok((lam, rv))
     }
 
+    /// Each of `ops` reshaped to its type in `types` where its shape is
+    /// written differently (the same sizes, as other expressions). On an
+    /// error the current scope is closed.
+    fn reshaped_to(&mut self, ops: Vec<Operand>, types: &[ir::Type]) -> IResult<Vec<Operand>> {
+        let mut out = Vec::new();
+        for (o, t) in ops.into_iter().zip(types) {
+            out.push(match o {
+                Operand::Var(v) if self.fb.ty(v).shape != t.shape => {
+                    let exp = Exp::Reshape {
+                        shape: t.shape.clone(),
+                        arr: v,
+                    };
+                    match self.fb.bind1("res", exp) {
+                        Ok(r) => Operand::Var(r),
+                        Err(e) => {
+                            self.fb.end_scope(Vec::new());
+                            return Err(e);
+                        }
+                    }
+                }
+                o => o,
+            });
+        }
+        Ok(out)
+    }
+
     /// Like [`Cx::lambda_of`], but result sizes computed inside the lambda
     /// are allowed: each such size variable is returned as an extra `i64`
     /// result after the others (listed in the third component), and the
@@ -509,25 +514,7 @@ impl Cx {
         if let Some(want) = result_types {
             let leaves = rv.leaf_list();
             if leaves.len() == want.len() {
-                let mut new = Vec::new();
-                for (o, t) in leaves.into_iter().zip(want) {
-                    new.push(match o {
-                        Operand::Var(v) if self.fb.ty(v).shape != t.shape => {
-                            let exp = Exp::Reshape {
-                                shape: t.shape.clone(),
-                                arr: v,
-                            };
-                            match self.fb.bind1("res", exp) {
-                                Ok(r) => Operand::Var(r),
-                                Err(e) => {
-                                    self.fb.end_scope(Vec::new());
-                                    return Err(e);
-                                }
-                            }
-                        }
-                        o => o,
-                    });
-                }
+                let new = self.reshaped_to(leaves, want)?;
                 let mut row = protos[0].0.with_leaves(&mut new.into_iter());
                 if rv.has_fun() {
                     row = rv.clone();
