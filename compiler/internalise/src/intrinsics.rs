@@ -762,19 +762,7 @@ impl Cx {
         let mut types = vec![ir::Type::scalar(PrimType::I64)];
         types.extend(vproto.1);
         let map = self.identity_lambda(&types);
-        let mut owned = Vec::new();
-        for d in dests {
-            owned.push(self.fb.own(d)?);
-        }
-        let pat: Vec<ir::VarId> = owned
-            .iter()
-            .map(|d| {
-                let t = self.fb.ty(*d);
-                self.fb.var("hist", t)
-            })
-            .collect();
-        self.fb.push(
-            pat.clone(),
+        self.write_dests("hist", &dests, dd, &de, |owned| {
             Exp::Hist(Box::new(Hist {
                 w,
                 inputs,
@@ -784,10 +772,8 @@ impl Cx {
                     op: lam,
                 }],
                 map,
-            })),
-        );
-        let mut it = pat.into_iter().map(Operand::Var);
-        Ok(V::Arr(dd, Box::new(de.with_leaves(&mut it))))
+            }))
+        })
     }
 
     fn scatter(&mut self, dest: &V, is: &V, vs: &V, span: syntax::Span) -> IResult<V> {
@@ -814,19 +800,7 @@ impl Cx {
         }
         let body = self.fb.end_scope(res);
         let map = Lambda { params, ret, body };
-        let mut owned = Vec::new();
-        for d in dests {
-            owned.push(self.fb.own(d)?);
-        }
-        let pat: Vec<ir::VarId> = owned
-            .iter()
-            .map(|d| {
-                let t = self.fb.ty(*d);
-                self.fb.var("scatter", t)
-            })
-            .collect();
-        self.fb.push(
-            pat.clone(),
+        self.write_dests("scatter", &dests, dd, &de, |owned| {
             Exp::Scatter(Box::new(Scatter {
                 w,
                 inputs,
@@ -835,8 +809,34 @@ impl Cx {
                     .map(|a| ScatterDest { arr: *a, rank: 1 })
                     .collect(),
                 map,
-            })),
-        );
+            }))
+        })
+    }
+
+    /// Binds the statement `make(owned)`, which consumes the destinations
+    /// `dests` (`owned`: each one, or a copy where it may not be consumed
+    /// here), to a new `name` per destination; returns them as an array
+    /// value of dimensions `dd` and elements shaped like `de`.
+    fn write_dests(
+        &mut self,
+        name: &str,
+        dests: &[ir::VarId],
+        dd: Vec<Size>,
+        de: &V,
+        make: impl FnOnce(Vec<ir::VarId>) -> Exp,
+    ) -> IResult<V> {
+        let mut owned = Vec::new();
+        for d in dests {
+            owned.push(self.fb.own(*d)?);
+        }
+        let pat: Vec<ir::VarId> = owned
+            .iter()
+            .map(|d| {
+                let t = self.fb.ty(*d);
+                self.fb.var(name, t)
+            })
+            .collect();
+        self.fb.push(pat.clone(), make(owned));
         let mut it = pat.into_iter().map(Operand::Var);
         Ok(V::Arr(dd, Box::new(de.with_leaves(&mut it))))
     }
