@@ -56,3 +56,16 @@ entry scaled [n] [m] (xss: [n][m]i64) (cs: [n]i64) : [n][m]i64 =
 
 entry running_max [n] [m] (xss: [n][m]f64) : [n][m]f64 =
   map (\xs -> scan f64.max (-f64.inf) xs) xss
+
+-- A scan and a reduction of each row in one screma: the row totals of the
+-- two are combined per row, the scan's also offsetting later parts.
+-- ==
+-- entry: scan_and_max
+-- input { 1i64 100001i64 } output { -2219855375i64 11i64 }
+-- input { 3i64 40001i64 } output { -256237694i64 66i64 }
+-- input { 30001i64 5i64 } output { -25986i64 53669662i64 }
+-- input { 2i64 0i64 } output { 0i64 -9223372036854775808i64 }
+
+entry scan_and_max (n: i64) (m: i64) : (i64, i64) =
+  let (yss, ms) = unzip (map (\xs -> (scan (+) 0 xs, i64.maximum xs)) (data n m))
+  in (weighted (flatten yss), weighted ms)
