@@ -73,53 +73,7 @@ impl Cx {
     /// `v` (of a shape that joins with `t`) with the shape `t`: every sum
     /// inside it gets the constructors of `t` it lacks, with blank payloads.
     pub(crate) fn widen(&mut self, v: V, t: &T, span: syntax::Span) -> IResult<V> {
-        Ok(match (v, t) {
-            (V::Tuple(vs), T::Tuple(ts)) if vs.len() == ts.len() => V::Tuple(
-                vs.into_iter()
-                    .zip(ts)
-                    .map(|(v, t)| self.widen(v, t, span))
-                    .collect::<IResult<_>>()?,
-            ),
-            (V::Record(fs), T::Record(ts)) if fs.len() == ts.len() => V::Record(
-                fs.into_iter()
-                    .zip(ts)
-                    .map(|((n, v), (_, t))| Ok((n, self.widen(v, t, span)?)))
-                    .collect::<IResult<_>>()?,
-            ),
-            (V::Arr(ds, e), T::Arr(_, te)) if needs_widening(&e, te) => {
-                // Payloads of arrays of sums: blank arrays of the same
-                // outer dimensions.
-                let outer: Vec<ir::Size> = ds.clone();
-                let e = self.widen_in(*e, te, &outer, span)?;
-                V::Arr(ds, Box::new(e))
-            }
-            (V::Sum(tag, cs), T::Sum(ts)) => {
-                let mut cs = cs;
-                let mut out = Vec::new();
-                for (n, pts) in ts {
-                    match cs.iter().position(|(m, _)| m == n) {
-                        Some(i) => {
-                            let (m, p) = cs.swap_remove(i);
-                            let p = p
-                                .into_iter()
-                                .zip(pts)
-                                .map(|(v, t)| self.widen(v, t, span))
-                                .collect::<IResult<_>>()?;
-                            out.push((m, p));
-                        }
-                        None => {
-                            let p = pts
-                                .iter()
-                                .map(|t| self.empty_value(t, &[], span))
-                                .collect::<IResult<_>>()?;
-                            out.push((n.clone(), p));
-                        }
-                    }
-                }
-                V::Sum(tag, out)
-            }
-            (v, _) => v,
-        })
+        self.widen_in(v, t, &[], span)
     }
 
     /// `v` widened to `t` like [`Cx::widen`], where `v` is one of the
@@ -210,7 +164,9 @@ impl Cx {
         })
     }
 
-    /// Widens the element `e` of an array with outer dimensions `outer`.
+    /// Widens the element `e` of an array with outer dimensions `outer`
+    /// (a value of its own when `outer` is empty): its blank payloads are
+    /// blank arrays of those dimensions.
     fn widen_in(&mut self, e: V, t: &T, outer: &[ir::Size], span: syntax::Span) -> IResult<V> {
         Ok(match (e, t) {
             (V::Tuple(vs), T::Tuple(ts)) if vs.len() == ts.len() => V::Tuple(
@@ -225,6 +181,12 @@ impl Cx {
                     .map(|((n, v), (_, t))| Ok((n, self.widen_in(v, t, outer, span)?)))
                     .collect::<IResult<_>>()?,
             ),
+            (V::Arr(ds, e), T::Arr(_, te)) if outer.is_empty() && needs_widening(&e, te) => {
+                // Payloads of arrays of sums: blank arrays of the same
+                // outer dimensions.
+                let e = self.widen_in(*e, te, &ds, span)?;
+                V::Arr(ds, Box::new(e))
+            }
             (V::Sum(tag, cs), T::Sum(ts)) => {
                 let mut cs = cs;
                 let mut out = Vec::new();
