@@ -131,6 +131,25 @@ impl<T: Elem> Mem<T> {
         }
     }
 
+    /// Points the handle at a block of `n` elements whose contents are
+    /// unspecified, as [`Mem::alloc`] does, failing at `span` when `n` is
+    /// negative; the block the handle names is reused when nothing else
+    /// shares it and it is large enough (an allocation in a loop then
+    /// allocates once).
+    #[inline]
+    pub fn realloc(&mut self, n: i64, span: (u32, u32, u32)) -> R<()> {
+        if let (Ok(k), Some(owner)) = (usize::try_from(n), self.owner.as_mut())
+            && let Some(Owner::Raw(raw)) = Arc::get_mut(owner)
+            && k <= raw.len
+        {
+            self.ptr = raw.ptr;
+            self.len = k;
+            return Ok(());
+        }
+        *self = Mem::alloc(n, span)?;
+        Ok(())
+    }
+
     /// A borrowed copy of the handle, for the iterations of a parallel
     /// loop (the block outlives them).
     #[inline]
@@ -437,6 +456,18 @@ mod tests {
         }
         let h = m.handle();
         assert_eq!(h.get(4), 4.0);
+        // A block nothing else shares is reused when large enough; a
+        // shared one is not.
+        let mut r = Mem::<f64>::alloc(4, (0, 0, 0)).unwrap();
+        r.set(0, 9.0);
+        r.realloc(3, (0, 0, 0)).unwrap();
+        assert_eq!((r.len(), r.get(0)), (3, 9.0));
+        let keep = r.clone();
+        r.realloc(2, (0, 0, 0)).unwrap();
+        assert_eq!((r.len(), r.get(0), keep.get(0)), (2, 0.0, 9.0));
+        r.realloc(8, (0, 0, 0)).unwrap();
+        assert_eq!(r.len(), 8);
+        assert!(r.realloc(-1, (0, 0, 0)).is_err());
         assert!(Mem::<f64>::alloc(-1, (1, 2, 3)).is_err());
         // The transpose of a 2x3 array into a 3x2 block.
         let t = Mem::<f64>::alloc(6, (0, 0, 0)).unwrap();

@@ -369,6 +369,9 @@ pub enum Stm {
         /// The source statement it comes from (names the loop for the
         /// profiler).
         span: Span,
+        /// The segmented operation it is part of (`segmap`, `segred`,
+        /// `segscan`, `seghist`), for the profiler.
+        label: &'static str,
     },
     /// A sequential loop standing for a segmented operation whose parallel
     /// lowering is not written yet (parallel `scatter`; reductions, scans

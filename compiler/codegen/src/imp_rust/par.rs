@@ -150,7 +150,14 @@ pub fn cost(b: &Block) -> u64 {
 
 impl FnEm<'_> {
     /// A parallel loop over `sizes` with index variables `ids`.
-    pub fn par_for(&mut self, ids: &[SVar], sizes: &[SExp], body: &Block, span: Span) -> E<()> {
+    pub fn par_for(
+        &mut self,
+        ids: &[SVar],
+        sizes: &[SExp],
+        body: &Block,
+        span: Span,
+        label: &str,
+    ) -> E<()> {
         let mut set = Sets::default();
         sets(body, &mut set);
         for i in ids {
@@ -165,9 +172,9 @@ impl FnEm<'_> {
         writeln!(self.out, "let sz_ = [{}];", exps(self.f, sizes, span)?).ok();
         let loc = (self.locate)(span);
         let name = if loc.is_empty() {
-            "segmap".to_string()
+            label.to_string()
         } else {
-            format!("segmap {loc}")
+            format!("{label} {loc}")
         };
         writeln!(
             self.out,

@@ -52,12 +52,7 @@ impl FnEm<'_> {
             }
             Stm::Alloc { mem: m, count } => {
                 let n = exp(f, count, Span::NONE)?;
-                writeln!(
-                    self.out,
-                    "{} = Mem::alloc({n}, (0u32, 0u32, 0u32))?;",
-                    mem(*m)
-                )
-                .ok();
+                writeln!(self.out, "{}.realloc({n}, (0u32, 0u32, 0u32))?;", mem(*m)).ok();
             }
             Stm::SwapMem(a, b) => {
                 writeln!(
@@ -118,8 +113,9 @@ impl FnEm<'_> {
                 sizes,
                 body,
                 span,
+                label,
                 ..
-            } => self.par_for(ids, sizes, body, *span)?,
+            } => self.par_for(ids, sizes, body, *span, label)?,
             Stm::Planned { body, .. } => self.block(body)?,
             Stm::Call {
                 fun: callee,

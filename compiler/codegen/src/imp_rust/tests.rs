@@ -47,10 +47,13 @@ fn functions_adapters_and_glue() {
     assert!(m.contains("pub static PROGRAM"), "{m}");
     // The reduction's chunks run as a parallel loop named for the
     // profiler, reading the argument through a borrowed handle.
-    assert!(m.contains("par_for(\"segmap p.fut:1:1-1:2\""), "{m}");
+    assert!(m.contains("par_for(\"segred p.fut:1:1-1:2\""), "{m}");
     assert!(m.contains(".handle();"), "{m}");
     // The index is checked by an assertion with its message.
-    assert!(m.contains("assert_failed(\"Index [{}] out of bounds"), "{m}");
+    assert!(
+        m.contains("assert_failed(\"Index [{}] out of bounds"),
+        "{m}"
+    );
     // The transposed array is copied by one strided copy.
     assert!(m.contains("copy_view("), "{m}");
 }

@@ -16,6 +16,7 @@ impl<'p> Lowerer<'p> {
         parallel: bool,
         body: impl FnOnce(&mut Self, &[SExp]) -> R<()>,
     ) -> R<()> {
+        let label = std::mem::replace(&mut self.par_label, "segmap");
         let ids: Vec<SVar> = (0..sizes.len())
             .map(|k| self.new_var(&format!("i{k}"), PrimType::I64))
             .collect();
@@ -42,6 +43,7 @@ impl<'p> Lowerer<'p> {
                 sizes,
                 body: block?,
                 span: self.span,
+                label,
             });
         }
         Ok(())

@@ -190,6 +190,9 @@ pub(crate) struct Lowerer<'p> {
     pub(crate) parallel: bool,
     /// The span of the statement being lowered.
     pub(crate) span: Span,
+    /// The label of the next parallel loop (`segmap` unless set just
+    /// before it).
+    pub(crate) par_label: &'static str,
 }
 
 impl<'p> Lowerer<'p> {
@@ -203,6 +206,7 @@ impl<'p> Lowerer<'p> {
             mems: Vec::new(),
             parallel: false,
             span: Span::NONE,
+            par_label: "segmap",
         }
     }
 

@@ -437,6 +437,11 @@ impl<'p> Lowerer<'p> {
             let len = l.assign_fresh("len", PrimType::I64, len);
             (E::Var(start), E::Var(len))
         };
+        self.par_label = if s.scans.is_empty() {
+            "segred"
+        } else {
+            "segscan"
+        };
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
             let mut local_scan = Vec::new();
@@ -493,6 +498,7 @@ impl<'p> Lowerer<'p> {
             return Ok(());
         }
         // Each chunk's prefix applied to its elements.
+        self.par_label = "segscan-carry";
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
             let (start, len) = bounds(l, c);
@@ -647,6 +653,7 @@ impl<'p> Lowerer<'p> {
             }
             parts.push(ps);
         }
+        self.par_label = "seghist";
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
             let mine: Vec<Vec<View>> = parts
@@ -687,6 +694,7 @@ impl<'p> Lowerer<'p> {
             let bins = first.shape[0].clone();
             let (ds, ps) = (ds.clone(), ps.clone());
             let k = k.clone();
+            self.par_label = "seghist-combine";
             self.loop_nest(vec![bins], true, |l, b| {
                 let b = b[0].clone();
                 let state: Vec<State> = ds
