@@ -777,8 +777,28 @@ impl<'a, T: Elem> Row<'a, T> {
 }
 
 impl<T: Elem> Arr<T> {
+    /// The flat position of the element at a full index; `None` when out
+    /// of bounds (for accumulator updates, which ignore such writes).
+    #[inline]
+    pub fn pos(&self, idx: &[i64]) -> Option<usize> {
+        self.as_row().flat_pos(idx)
+    }
+
+    /// Combines `v` into the element at a full index with `op` (an
+    /// accumulator update); out-of-bounds updates are ignored.
+    #[inline]
+    pub fn accumulate(&mut self, idx: &[i64], v: T, op: impl FnOnce(T, T) -> R<T>) -> R<()> {
+        if let Some(k) = self.pos(idx)
+            && let Some(x) = self.make_mut().get_mut(k)
+        {
+            *x = op(*x, v)?;
+        }
+        Ok(())
+    }
+
     /// The flat start and length of the block `self[idx]` for a prefix
     /// `idx` of fixed indices; `None` when out of bounds.
+    #[inline]
     pub fn block(&self, idx: &[i64]) -> Option<(usize, usize)> {
         if idx.len() > self.shape.len() {
             return None;

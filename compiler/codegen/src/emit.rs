@@ -651,7 +651,11 @@ impl<'a> FnEmitter<'a> {
                     Operand::Const(_) => true,
                     Operand::Var(x) => !self.is_array(*x),
                 };
+                let full = idx.len() == self.ty(*acc)?.rank();
                 match (op, value_scalar) {
+                    (Some(op), true) if full => {
+                        format!("{{ let mut a_ = {a}; a_.accumulate({ix}, {val}, &{op})?; a_ }}")
+                    }
                     (None, true) => format!("{{ let mut a_ = {a}; a_.scatter1({ix}, {val}); a_ }}"),
                     (None, false) => format!(
                         "{{ let mut a_ = {a}; at(a_.scatter_row({ix}, &{val}), {sp})?; a_ }}"
