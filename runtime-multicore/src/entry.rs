@@ -60,18 +60,114 @@ pub struct OpaqueType {
     /// The fields of a record or tuple type (a tuple's are `0`, `1`, …),
     /// in the order of [`OpaqueType::components`]; `None` for other types.
     pub fields: Option<&'static [Field]>,
+    /// The variants of a sum type, sorted by name; `None` for other types.
+    /// A value's first component is its variant's number (an `i64`, the
+    /// index in this list), followed by the payloads of all variants in
+    /// this order; the payloads of the variants it is not hold blank
+    /// values.
+    pub variants: Option<&'static [Variant]>,
+    /// For an array of records or tuples (`[]{x: f64, y: f64}`): its rank
+    /// and element type. Its components are the element type's, each with
+    /// the array's outer dimensions in front (one array per field).
+    pub array: Option<ArrayOf>,
+}
+
+/// The rank and element type of an array of opaque values.
+#[derive(Clone, Copy, Debug)]
+pub struct ArrayOf {
+    /// The number of outer dimensions.
+    pub rank: usize,
+    /// The type of the elements.
+    pub elem: &'static OpaqueType,
 }
 
 impl OpaqueType {
-    /// The kind the server's `kind` command prints: `record` or `opaque`.
+    /// The kind the server's `kind` command prints: `record`, `sum`,
+    /// `array` (arrays of records and tuples) or `opaque`.
     pub fn kind(&self) -> &'static str {
-        if self.fields.is_some() {
+        if self.array.is_some() {
+            "array"
+        } else if self.fields.is_some() {
             "record"
+        } else if self.variants.is_some() {
+            "sum"
         } else {
             "opaque"
         }
     }
 
+    /// The variant called `name`, its number and the range of its
+    /// payload's components.
+    pub fn variant(&self, name: &str) -> Option<(usize, &'static Variant, std::ops::Range<usize>)> {
+        self.variant_ranges()
+            .into_iter()
+            .enumerate()
+            .find(|(_, (v, _))| v.name == name)
+            .map(|(i, (v, r))| (i, v, r))
+    }
+
+    /// Each variant with the range of its payload's components (after the
+    /// variant number, component 0).
+    pub fn variant_ranges(&self) -> Vec<(&'static Variant, std::ops::Range<usize>)> {
+        let mut at = 1;
+        let mut out = Vec::new();
+        for v in self.variants.unwrap_or_default() {
+            let n: usize = v.payload.iter().map(ExtType::num_components).sum();
+            out.push((v, at..at + n));
+            at += n;
+        }
+        out
+    }
+
+    /// The number of the variant of a sum value with these components, if
+    /// it is one of the type's variants.
+    pub fn variant_of(&self, components: &[Value]) -> Option<usize> {
+        let n = self.variants?.len();
+        let tag = components.first()?.as_scalar()?.as_i128()?;
+        usize::try_from(tag).ok().filter(|&t| t < n)
+    }
+
+    /// The outer dimensions of an array of records with these components.
+    pub fn outer_shape<'v>(&self, components: &'v [Value]) -> &'v [usize] {
+        let rank = self.array.map_or(0, |a| a.rank);
+        components
+            .first()
+            .map_or(&[][..], |c| &c.shape()[..rank.min(c.rank())])
+    }
+
+    /// Why a value with these components is not a valid value of the type
+    /// (a sum's variant number out of range, an array of records whose
+    /// fields' arrays differ in their outer sizes), if it is not.
+    pub fn check(&self, components: &[Value]) -> Result<(), String> {
+        if self.array.is_some() {
+            let outer = self.outer_shape(components);
+            if let Some(c) = components
+                .iter()
+                .find(|c| c.shape().get(..outer.len()) != Some(outer))
+            {
+                return Err(format!(
+                    "the arrays of a value of {} differ in their outer sizes ({} and {})",
+                    self.name,
+                    crate::arr::shape_text(outer),
+                    crate::arr::shape_text(c.shape())
+                ));
+            }
+        }
+        if let Some(vs) = self.variants
+            && self.variant_of(components).is_none()
+        {
+            let tag = components
+                .first()
+                .map(|c| format!("{c}"))
+                .unwrap_or_default();
+            return Err(format!(
+                "{tag} is not a variant number of {}: it has {} variants, numbered from 0",
+                self.name,
+                vs.len()
+            ));
+        }
+        Ok(())
+    }
     /// The field called `name`, with the range of its components.
     pub fn field(&self, name: &str) -> Option<(&'static Field, std::ops::Range<usize>)> {
         let mut at = 0;
@@ -84,6 +180,31 @@ impl OpaqueType {
         }
         None
     }
+}
+
+/// One variant of a sum type.
+#[derive(Debug)]
+pub struct Variant {
+    /// The constructor's name, without the `#`.
+    pub name: &'static str,
+    /// The types of its payload, in order.
+    pub payload: &'static [ExtType],
+}
+
+/// A blank value of type `t`: zero, `false`, or an empty array.
+pub fn blank(t: &TypeDesc) -> Value {
+    use values::PrimValue;
+    if t.rank > 0 {
+        return Value::empty(t.elem, vec![0; t.rank]).unwrap_or(Value::scalar(false));
+    }
+    let zero = if t.elem == PrimType::Bool {
+        Some(PrimValue::Bool(false))
+    } else if t.elem.is_float() {
+        PrimValue::float_of_type(t.elem, 0.0)
+    } else {
+        PrimValue::int_of_type(t.elem, 0)
+    };
+    zero.map(Value::scalar).unwrap_or(Value::scalar(false))
 }
 
 /// One field of a record (or tuple) type.
@@ -252,18 +373,28 @@ impl Program {
         self.entries.iter().find(|e| e.name == name)
     }
 
-    /// Every opaque type of the entry points' parameters and results and
-    /// of their fields, each once, in order of first appearance.
+    /// Every opaque type of the entry points' parameters and results, of
+    /// their fields and variants' payloads and of the elements of arrays
+    /// of them, each once, in order of first appearance.
     pub fn opaque_types(&self) -> Vec<&'static OpaqueType> {
         fn add(t: &'static OpaqueType, out: &mut Vec<&'static OpaqueType>) {
             if out.iter().any(|o| o.name == t.name) {
                 return;
             }
             out.push(t);
-            for f in t.fields.unwrap_or_default() {
-                if let ExtType::Opaque(o, _) = f.ty {
+            let fields = t.fields.unwrap_or_default().iter().map(|f| &f.ty);
+            let payloads = t
+                .variants
+                .unwrap_or_default()
+                .iter()
+                .flat_map(|v| v.payload);
+            for ty in fields.chain(payloads) {
+                if let ExtType::Opaque(o, _) = ty {
                     add(o, out);
                 }
+            }
+            if let Some(a) = t.array {
+                add(a.elem, out);
             }
         }
         let mut out = Vec::new();

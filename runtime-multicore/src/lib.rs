@@ -44,4 +44,6 @@ pub mod typed;
 
 pub use cli::main;
 pub use context::Context;
-pub use entry::{EntryPoint, Error, ExtType, ExtValue, Field, OpaqueType, Program, TypeDesc};
+pub use entry::{
+    ArrayOf, EntryPoint, Error, ExtType, ExtValue, Field, OpaqueType, Program, TypeDesc, Variant,
+};

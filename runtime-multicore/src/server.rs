@@ -12,7 +12,12 @@
 //! (tuples, records and other types of the program, named as the program
 //! writes them, e.g. `{a: f64, b: []i64}`): opaque values come from entry
 //! points, from `new` (records and tuples, built from their fields), and
-//! from `restore`; `project` takes a field out of one. `store` writes an
+//! from `restore`; `project` takes a field out of one. Values of sum types
+//! are built with `construct` from a variant's payload; `variant` names a
+//! value's variant and `destruct` takes its payload out. An array of
+//! records or tuples (`[]{x: f64, y: f64}`) is held as one array per
+//! field: `zip` builds one from them, `unzip` takes them out, and `index`
+//! takes out one element. `store` writes an
 //! opaque value as its components in the binary value format, in order,
 //! which is what `restore` reads back.
 //!
@@ -22,6 +27,9 @@
 //! `output ENTRY` (an entry with one result), `entry_points`, `types`,
 //! `type VAR`, `kind TYPE`, `rank TYPE`, `elemtype TYPE`, `shape VAR`,
 //! `fields TYPE`, `new VAR TYPE FIELD…`, `project TO FROM FIELD`,
+//! `variants TYPE`, `construct VAR TYPE VARIANT PAYLOAD…`,
+//! `destruct VAR PAYLOAD…`, `variant VAR`, `index TO FROM I…`,
+//! `zip TO TYPE ARRAY…`, `unzip FROM ARRAY…`,
 //! `clear`, `report` (the profile as JSON), `pause_profiling`, `unpause_profiling`,
 //! `tuning_params ENTRY` and `attributes ENTRY` (nothing to print), and
 //! `set_tuning_param` (no tuning parameters exist). End of input ends the
@@ -183,6 +191,28 @@ impl<'a> Server<'a> {
             "rename" => self.rename(&args),
             "new" => self.new_record(&args),
             "project" => self.project(&args),
+            "construct" => self.construct(&args),
+            "destruct" => self.destruct(&args),
+            "variant" => {
+                expect_args(cmd, &args, 1)?;
+                let (o, comps) = self.sum_value("variant", args[0])?;
+                let ranges = o.variant_ranges();
+                let i = o.variant_of(comps).unwrap_or(0);
+                Ok(format!("{}\n", ranges[i].0.name))
+            }
+            "variants" => {
+                expect_args(cmd, &args, 1)?;
+                let o = self.sum_type(args[0])?;
+                let mut out = String::new();
+                for v in o.variants.unwrap_or_default() {
+                    out.push_str(v.name);
+                    out.push('\n');
+                    for t in v.payload {
+                        out.push_str(&format!("- {}\n", t.name()));
+                    }
+                }
+                Ok(out)
+            }
             "inputs" => {
                 let e = self.entry_arg(cmd, &args)?;
                 Ok(e.params.iter().map(type_line).collect())
@@ -225,6 +255,9 @@ impl<'a> Server<'a> {
                     for f in o.fields.unwrap_or_default() {
                         types.insert(f.ty.name());
                     }
+                    for v in o.variants.unwrap_or_default() {
+                        types.extend(v.payload.iter().map(ExtType::name));
+                    }
                 }
                 Ok(types.into_iter().map(|t| t + "\n").collect())
             }
@@ -242,26 +275,30 @@ impl<'a> Server<'a> {
             }
             "rank" => {
                 expect_args(cmd, &args, 1)?;
-                Ok(format!("{}\n", self.array_type(args[0])?.rank))
+                Ok(format!("{}\n", self.array_type(args[0])?.0))
             }
             "elemtype" => {
                 expect_args(cmd, &args, 1)?;
-                let t = self.array_type(args[0])?;
-                Ok(format!("{}\n", RankedType::new(t.rank - 1, t.prim)))
+                Ok(format!("{}\n", self.array_type(args[0])?.1))
             }
             "shape" => {
                 expect_args(cmd, &args, 1)?;
-                match self.live(args[0])? {
-                    ExtValue::Value(v) if !v.shape().is_empty() => {
-                        Ok(v.shape().iter().map(|d| format!("{d}\n")).collect())
+                let shape = match self.live(args[0])? {
+                    ExtValue::Value(v) if !v.shape().is_empty() => v.shape(),
+                    ExtValue::Opaque(o, cs) if o.array.is_some() => o.outer_shape(cs),
+                    v => {
+                        return Err(format!(
+                            "variable `{}` has type {}, which is not an array type",
+                            args[0],
+                            v.type_name()
+                        ));
                     }
-                    v => Err(format!(
-                        "variable `{}` has type {}, which is not an array type",
-                        args[0],
-                        v.type_name()
-                    )),
-                }
+                };
+                Ok(shape.iter().map(|d| format!("{d}\n")).collect())
             }
+            "index" => self.index(&args),
+            "zip" => self.zip(&args),
+            "unzip" => self.unzip(&args),
             "fields" => {
                 expect_args(cmd, &args, 1)?;
                 let (_, fields) = self.record_type(args[0])?;
@@ -332,9 +369,16 @@ impl<'a> Server<'a> {
         })
     }
 
-    fn array_type(&self, name: &str) -> Result<RankedType, String> {
+    /// The rank and element type of the array type called `name`.
+    fn array_type(&self, name: &str) -> Result<(usize, String), String> {
         match self.known_type(name)? {
-            Known::Value(t) if t.rank > 0 => Ok(t),
+            Known::Value(t) if t.rank > 0 => {
+                Ok((t.rank, RankedType::new(t.rank - 1, t.prim).to_string()))
+            }
+            Known::Opaque(o) if o.array.is_some() => {
+                let a = o.array.expect("an array type");
+                Ok((a.rank, a.elem.name.to_string()))
+            }
             _ => Err(format!("`{name}` is not an array type")),
         }
     }
@@ -349,6 +393,24 @@ impl<'a> Server<'a> {
                 None => Err(format!("`{name}` is not a record type")),
             },
             Known::Value(_) => Err(format!("`{name}` is not a record type")),
+        }
+    }
+
+    fn sum_type(&self, name: &str) -> Result<&'static OpaqueType, String> {
+        match self.known_type(name)? {
+            Known::Opaque(o) if o.variants.is_some() => Ok(o),
+            _ => Err(format!("`{name}` is not a sum type")),
+        }
+    }
+
+    /// The type and components of the sum-typed variable `name`.
+    fn sum_value(&self, cmd: &str, name: &str) -> Result<(&'static OpaqueType, &[Value]), String> {
+        match self.live(name)? {
+            ExtValue::Opaque(o, comps) if o.variants.is_some() => Ok((o, comps)),
+            v => Err(format!(
+                "{cmd}: variable `{name}` has type {}, which is not a sum type",
+                v.type_name()
+            )),
         }
     }
 
@@ -482,6 +544,11 @@ impl<'a> Server<'a> {
                 })?;
                 comps.push(v);
             }
+            if let ExtType::Opaque(o, _) = t {
+                o.check(&comps).map_err(|e| {
+                    format!("restore {file}: variable `{n}` of type {}: {e}", o.name)
+                })?;
+            }
             got.push(ExtValue::from_components(t, &mut comps.into_iter()));
         }
         match reader.at_end() {
@@ -591,6 +658,269 @@ impl<'a> Server<'a> {
         Ok(String::new())
     }
 
+    /// `construct VAR TYPE VARIANT PAYLOAD…`: a value of a sum type from
+    /// its variant's name and one variable per payload value.
+    fn construct(&mut self, args: &[&str]) -> Result<String, String> {
+        let [to, type_name, variant, values @ ..] = args else {
+            return Err(
+                "construct: expected a variable, a sum type, a variant and its payload's variables"
+                    .into(),
+            );
+        };
+        self.fresh(&[to])?;
+        let o = self.sum_type(type_name)?;
+        let Some((number, v, _)) = o.variant(variant) else {
+            let names: Vec<&str> = o
+                .variants
+                .unwrap_or_default()
+                .iter()
+                .map(|v| v.name)
+                .collect();
+            return Err(format!(
+                "construct: type {type_name} has no variant `{variant}`; its variants are: {}",
+                names.join(", ")
+            ));
+        };
+        if values.len() != v.payload.len() {
+            return Err(format!(
+                "construct: variant `{variant}` of {type_name} holds {} value{}, but {} variable{} given",
+                v.payload.len(),
+                if v.payload.len() == 1 { "" } else { "s" },
+                values.len(),
+                if values.len() == 1 { " is" } else { "s are" }
+            ));
+        }
+        let mut comps = vec![Value::scalar(number as i64)];
+        for (w, (vr, _)) in o.variant_ranges().into_iter().enumerate() {
+            if w != number {
+                for t in vr.payload {
+                    comps.extend(t.components().iter().map(crate::entry::blank));
+                }
+                continue;
+            }
+            for (i, (t, x)) in vr.payload.iter().zip(values).enumerate() {
+                let val = self.live(x)?;
+                if !val.has_type(t) {
+                    return Err(format!(
+                        "construct: value {} of variant `{variant}` has type {}, but variable `{x}` has type {}",
+                        i + 1,
+                        t.name(),
+                        val.type_name()
+                    ));
+                }
+                comps.extend(val.clone().into_components());
+            }
+        }
+        self.vars
+            .insert(to.to_string(), Var::Live(ExtValue::Opaque(o, comps)));
+        Ok(String::new())
+    }
+
+    /// `destruct FROM VAR…`: the payload of a sum-typed variable's variant,
+    /// into new variables.
+    fn destruct(&mut self, args: &[&str]) -> Result<String, String> {
+        let Some((from, outs)) = args.split_first() else {
+            return Err(
+                "destruct: expected a sum-typed variable and variables for its payload".into(),
+            );
+        };
+        let (o, comps) = self.sum_value("destruct", from)?;
+        let ranges = o.variant_ranges();
+        let (v, range) = &ranges[o.variant_of(comps).unwrap_or(0)];
+        if outs.len() != v.payload.len() {
+            return Err(format!(
+                "destruct: variable `{from}` holds variant `{}` with {} value{}, but {} variable{} given",
+                v.name,
+                v.payload.len(),
+                if v.payload.len() == 1 { "" } else { "s" },
+                outs.len(),
+                if outs.len() == 1 { " is" } else { "s are" }
+            ));
+        }
+        self.fresh(outs)?;
+        let mut it = comps[range.clone()].iter().cloned();
+        let got: Vec<ExtValue> = v
+            .payload
+            .iter()
+            .map(|t| ExtValue::from_components(t, &mut it))
+            .collect();
+        for (n, x) in outs.iter().zip(got) {
+            self.vars.insert(n.to_string(), Var::Live(x));
+        }
+        Ok(String::new())
+    }
+
+    /// `index TO FROM I…`: an element of an array of records or tuples
+    /// (one index per dimension), or an element or row of an array of
+    /// primitives.
+    fn index(&mut self, args: &[&str]) -> Result<String, String> {
+        let [to, from, idx @ ..] = args else {
+            return Err("index: expected a new variable, an array variable and indices".into());
+        };
+        self.fresh(&[to])?;
+        let v = self.live(from)?;
+        let (shape, rank) = match v {
+            ExtValue::Value(x) if x.rank() > 0 => (x.shape().to_vec(), x.rank()),
+            ExtValue::Opaque(o, cs) if o.array.is_some() => {
+                (o.outer_shape(cs).to_vec(), o.array.map_or(0, |a| a.rank))
+            }
+            v => {
+                return Err(format!(
+                    "index: variable `{from}` has type {}, which is not an array type",
+                    v.type_name()
+                ));
+            }
+        };
+        if idx.is_empty()
+            || idx.len() > rank
+            || (matches!(v, ExtValue::Opaque(..)) && idx.len() != rank)
+        {
+            return Err(format!(
+                "index: variable `{from}` is an array of rank {rank}, but {} ind{} given",
+                idx.len(),
+                if idx.len() == 1 { "ex is" } else { "ices are" }
+            ));
+        }
+        let mut at = Vec::new();
+        for (d, (i, n)) in idx.iter().zip(&shape).enumerate() {
+            match i.parse::<usize>() {
+                Ok(k) if k < *n => at.push(k),
+                _ => {
+                    return Err(format!(
+                        "index: `{i}` is not an index of dimension {} of `{from}`, whose shape is {}",
+                        d + 1,
+                        crate::arr::shape_text(&shape)
+                    ));
+                }
+            }
+        }
+        let pick = |x: &Value| at.iter().try_fold(x.clone(), |x, &k| x.row(k));
+        let got = match v {
+            ExtValue::Value(x) => ExtValue::Value(pick(x).ok_or("index: out of bounds")?),
+            ExtValue::Opaque(o, cs) => {
+                let elem = o.array.expect("an array type").elem;
+                let comps = cs.iter().map(pick).collect::<Option<Vec<_>>>();
+                ExtValue::Opaque(elem, comps.ok_or("index: out of bounds")?)
+            }
+        };
+        self.vars.insert(to.to_string(), Var::Live(got));
+        Ok(String::new())
+    }
+
+    /// The array type `name` of records or tuples whose fields are all
+    /// scalars or arrays of primitives, for `zip` and `unzip`.
+    fn zippable(
+        &self,
+        cmd: &str,
+        ty: &'static OpaqueType,
+    ) -> Result<(usize, &'static [crate::entry::Field]), String> {
+        let not = || {
+            format!(
+                "{cmd}: {} is not an array of records or tuples whose fields are scalars or arrays of primitives",
+                ty.name
+            )
+        };
+        let a = ty.array.ok_or_else(not)?;
+        let fields = a.elem.fields.ok_or_else(not)?;
+        if fields.iter().any(|f| f.ty.opaque().is_some()) {
+            return Err(not());
+        }
+        Ok((a.rank, fields))
+    }
+
+    /// `zip TO TYPE V…`: an array of records or tuples from one array per
+    /// field, in the order `fields` lists the element type's fields.
+    fn zip(&mut self, args: &[&str]) -> Result<String, String> {
+        let [to, type_name, values @ ..] = args else {
+            return Err(
+                "zip: expected a new variable, an array type and one array per field".into(),
+            );
+        };
+        self.fresh(&[to])?;
+        let o = match self.known_type(type_name)? {
+            Known::Opaque(o) => o,
+            Known::Value(_) => {
+                return Err(format!(
+                    "zip: {type_name} is not an array of records or tuples"
+                ));
+            }
+        };
+        let (rank, fields) = self.zippable("zip", o)?;
+        if values.len() != fields.len() {
+            return Err(format!(
+                "zip: the elements of {type_name} have {} field{}, but {} array{} given",
+                fields.len(),
+                if fields.len() == 1 { "" } else { "s" },
+                values.len(),
+                if values.len() == 1 { " is" } else { "s are" }
+            ));
+        }
+        let mut comps: Vec<Value> = Vec::new();
+        for (f, v) in fields.iter().zip(values) {
+            let ExtType::Value(t) = f.ty else {
+                return Err(format!("zip: field `{}` is opaque", f.name));
+            };
+            let want = RankedType::new(t.rank + rank, t.elem);
+            let x = match self.live(v)? {
+                ExtValue::Value(x) if want.matches(x) => x,
+                x => {
+                    return Err(format!(
+                        "zip: field `{}` needs an array of type {want}, but variable `{v}` has type {}",
+                        f.name,
+                        x.type_name()
+                    ));
+                }
+            };
+            if let Some(first) = comps.first()
+                && first.shape()[..rank] != x.shape()[..rank]
+            {
+                return Err(format!(
+                    "zip: the arrays differ in their outer sizes: {} and {} (`{v}`)",
+                    crate::arr::shape_text(&first.shape()[..rank]),
+                    crate::arr::shape_text(&x.shape()[..rank])
+                ));
+            }
+            comps.push(x.clone());
+        }
+        self.vars
+            .insert(to.to_string(), Var::Live(ExtValue::Opaque(o, comps)));
+        Ok(String::new())
+    }
+
+    /// `unzip FROM V…`: the arrays of an array of records or tuples, one
+    /// per field, into new variables.
+    fn unzip(&mut self, args: &[&str]) -> Result<String, String> {
+        let Some((from, outs)) = args.split_first() else {
+            return Err("unzip: expected an array variable and one new variable per field".into());
+        };
+        let (o, comps) = match self.live(from)? {
+            ExtValue::Opaque(o, cs) => (*o, cs.clone()),
+            v => {
+                return Err(format!(
+                    "unzip: variable `{from}` has type {}, which is not an array of records or tuples",
+                    v.type_name()
+                ));
+            }
+        };
+        let (_, fields) = self.zippable("unzip", o)?;
+        if outs.len() != fields.len() {
+            return Err(format!(
+                "unzip: the elements of {} have {} field{}, but {} variable{} given",
+                o.name,
+                fields.len(),
+                if fields.len() == 1 { "" } else { "s" },
+                outs.len(),
+                if outs.len() == 1 { " is" } else { "s are" }
+            ));
+        }
+        self.fresh(outs)?;
+        for (n, x) in outs.iter().zip(comps) {
+            self.vars
+                .insert(n.to_string(), Var::Live(ExtValue::Value(x)));
+        }
+        Ok(String::new())
+    }
+
     fn free(&mut self, names: &[&str]) -> Result<String, String> {
         for n in names {
             self.var(n)?;
@@ -675,6 +1005,8 @@ mod tests {
                 ty: ExtType::Value(F64),
             },
         ]),
+        variants: None,
+        array: None,
     };
     static REC: OpaqueType = OpaqueType {
         name: "{p: (f64, f64), xs: []i64}",
@@ -689,12 +1021,54 @@ mod tests {
                 ty: ExtType::Value(VEC),
             },
         ]),
+        variants: None,
+        array: None,
     };
     static ABS: OpaqueType = OpaqueType {
         name: "m.t",
         components: &[F64],
         fields: None,
+        variants: None,
+        array: None,
     };
+
+    const I64: TypeDesc = TypeDesc {
+        rank: 0,
+        elem: PrimType::I64,
+        unique: false,
+    };
+    static SHAPE: OpaqueType = OpaqueType {
+        name: "#circle f64 | #empty | #poly []i64 (f64, f64)",
+        components: &[I64, F64, VEC, F64, F64],
+        fields: None,
+        variants: Some(&[
+            crate::entry::Variant {
+                name: "circle",
+                payload: &[ExtType::Value(F64)],
+            },
+            crate::entry::Variant {
+                name: "empty",
+                payload: &[],
+            },
+            crate::entry::Variant {
+                name: "poly",
+                payload: &[ExtType::Value(VEC), ExtType::Opaque(&PAIR, false)],
+            },
+        ]),
+        array: None,
+    };
+
+    /// `size s`: the sum of the floating-point scalars among the
+    /// components, and `s` again.
+    fn size(_: &Context, args: Vec<Value>) -> Result<Vec<Value>, crate::entry::Error> {
+        let total: f64 = args
+            .iter()
+            .flat_map(|v| v.data().iter().filter_map(|p| p.as_f64()))
+            .sum();
+        let mut out = vec![Value::scalar(total)];
+        out.extend(args);
+        Ok(out)
+    }
 
     /// `first r`: the first element of `r.xs` plus `r.p.1`, and `r` again.
     fn first(_: &Context, args: Vec<Value>) -> Result<Vec<Value>, crate::entry::Error> {
@@ -717,6 +1091,12 @@ mod tests {
                 params: &[ExtType::Opaque(&REC, false)],
                 results: &[ExtType::Value(F64), ExtType::Opaque(&REC, false)],
                 run: first,
+            },
+            EntryPoint {
+                name: "size",
+                params: &[ExtType::Opaque(&SHAPE, false)],
+                results: &[ExtType::Value(F64), ExtType::Opaque(&SHAPE, true)],
+                run: size,
             },
             EntryPoint {
                 name: "abs",
@@ -746,7 +1126,7 @@ mod tests {
         );
         assert_eq!(
             ok("types"),
-            "(f64, f64)\n[]i64\nf64\nm.t\n{p: (f64, f64), xs: []i64}\n"
+            "#circle f64 | #empty | #poly []i64 (f64, f64)\n(f64, f64)\n[]i64\nf64\nm.t\n{p: (f64, f64), xs: []i64}\n"
         );
         ok(&format!("restore {file} a f64 b f64 xs []i64"));
         ok("new p \"(f64, f64)\" a b");
@@ -774,12 +1154,96 @@ mod tests {
         assert!(fails("fields m.t").contains("`m.t` is not a record type"));
         assert!(
             fails("new q (f64, f64) a b")
-                .ends_with("unknown type `(f64,`; the program's opaque types are: {p: (f64, f64), xs: []i64}, (f64, f64), m.t (a type name with spaces is given in double quotes)")
+                .ends_with("unknown type `(f64,`; the program's opaque types are: {p: (f64, f64), xs: []i64}, (f64, f64), #circle f64 | #empty | #poly []i64 (f64, f64), m.t (a type name with spaces is given in double quotes)")
         );
         assert!(fails("project q t x").contains("m.t, which is not a record type"));
         assert!(fails("project q r zz").contains("its fields are: p, xs"));
         assert!(fails("new q \"(f64, f64)\" a xs").contains("field `1`"));
         assert!(fails("call first z z2 p").contains("but variable `p` has type (f64, f64)"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn sums_are_constructed_destructed_and_passed_whole() {
+        let ctx = Context::new(Some(1), false).unwrap();
+        let mut s = Server::new(&PROGRAM, &ctx);
+        let dir = std::env::temp_dir().join(format!("fut-server-sums-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("in.txt");
+        std::fs::write(&file, "1.5 [3i64, 4i64] 0.25").unwrap();
+        let file = file.display().to_string();
+        const T: &str = "\"#circle f64 | #empty | #poly []i64 (f64, f64)\"";
+        let mut ok = |line: &str| s.command(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(ok(&format!("kind {T}")), "sum\n");
+        assert_eq!(
+            ok(&format!("variants {T}")),
+            "circle\n- f64\nempty\npoly\n- []i64\n- (f64, f64)\n"
+        );
+        assert_eq!(
+            ok("outputs size"),
+            "f64\n*#circle f64 | #empty | #poly []i64 (f64, f64)\n"
+        );
+        assert!(ok("types").contains("#circle f64 | #empty | #poly []i64 (f64, f64)\n"));
+        ok(&format!("restore {file} r f64 xs []i64 q f64"));
+        ok("new p \"(f64, f64)\" q q");
+        ok(&format!("construct c {T} circle r"));
+        ok(&format!("construct e {T} empty"));
+        ok(&format!("construct g {T} poly xs p"));
+        assert_eq!(ok("variant c"), "circle\n");
+        assert_eq!(ok("variant e"), "empty\n");
+        assert!(ok("call size n g2 g").starts_with("runtime: "));
+        assert_eq!(ok("variant g2"), "poly\n");
+        ok("destruct g2 ys pair");
+        assert_eq!(ok("type pair"), "(f64, f64)\n");
+        ok("destruct e");
+        let out = dir.join("out.bin");
+        ok(&format!("store {} n ys c", out.display()));
+        let vs = values::read_values(&std::fs::read(&out).unwrap()).unwrap();
+        // The blank radius of `poly` and 0.25 + 0.25; then the circle: its
+        // number, its radius, and the blank payload of `poly`.
+        assert_eq!(
+            vs,
+            vec![
+                Value::scalar(0.5f64),
+                Value::vector(vec![3i64, 4]),
+                Value::scalar(0i64),
+                Value::scalar(1.5f64),
+                Value::empty(PrimType::I64, vec![0]).unwrap(),
+                Value::scalar(0.0f64),
+                Value::scalar(0.0f64),
+            ]
+        );
+        // A stored sum restores as the same value.
+        ok(&format!(
+            "restore {} n2 f64 ys2 []i64 c2 {T}",
+            out.display()
+        ));
+        assert_eq!(ok("variant c2"), "circle\n");
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, "3i64 1.0 empty([0]i64) 0.0 0.0").unwrap();
+        let mut fails = |line: &str| s.command(line).unwrap_err();
+        assert!(
+            fails(&format!("restore {} b {T}", bad.display()))
+                .contains("3i64 is not a variant number of #circle f64 | #empty | #poly []i64 (f64, f64): it has 3 variants"),
+        );
+        assert!(
+            fails(&format!("construct z {T} square r"))
+                .contains("its variants are: circle, empty, poly")
+        );
+        assert!(fails(&format!("construct z {T} circle xs")).contains(
+            "value 1 of variant `circle` has type f64, but variable `xs` has type []i64"
+        ));
+        assert!(
+            fails(&format!("construct z {T} circle"))
+                .contains("holds 1 value, but 0 variables are given")
+        );
+        assert!(
+            fails("destruct c a b")
+                .contains("holds variant `circle` with 1 value, but 2 variables are given")
+        );
+        assert!(fails("destruct p a b").contains("(f64, f64), which is not a sum type"));
+        assert!(fails("variants \"(f64, f64)\"").contains("is not a sum type"));
+        assert!(fails("destruct c r").contains("variable `r` already exists"));
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -227,7 +227,9 @@ fn library_errors_name_the_problem() {
     let o = fut(d, &["multicore", "--library", "sum.fut"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        text(&o.stderr).contains("#a i32 | #b f64"),
+        text(&o.stderr).contains(
+            "entry point `f` has a parameter of type t (#a i32 | #b f64), which is or holds a sum type"
+        ),
         "{}",
         text(&o.stderr)
     );

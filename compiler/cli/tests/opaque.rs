@@ -1,7 +1,11 @@
-//! Opaque values (tuples and records) in compiled executables: the server
-//! protocol's `types`, `kind`, `fields`, `new`, `project`, `store` and
-//! `restore` on them, and the plain executable's reading and printing, on
-//! `tests/multicore/opaque_entries.fut` compiled with `fut multicore`.
+//! Opaque values in compiled executables: the server protocol's `types`,
+//! `kind`, `fields`, `new`, `project`, `store` and `restore` on tuples and
+//! records, and the plain executable's reading and printing, on
+//! `tests/multicore/opaque_entries.fut`; `variants`, `construct`,
+//! `destruct` and `variant` on sum types, types named by abbreviations and
+//! module types, `zip`, `unzip`, `index` and `shape` on arrays of records
+//! and tuples, and unique results, on `tests/multicore/opaque_kinds.fut`;
+//! both compiled with `fut multicore`.
 
 mod support;
 
@@ -15,17 +19,15 @@ use values::Value;
 /// The record type of `summarise`'s result, as the server names it.
 const STATS: &str = "{n: i64, range: (f64, f64), sum: f64}";
 
-/// Compiles the test program into `dir` and returns the executable.
-fn compile(dir: &Path) -> PathBuf {
+/// Compiles the test program `tests/multicore/NAME.fut` into `dir` and
+/// returns the executable.
+fn compile(dir: &Path, name: &str) -> PathBuf {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    std::fs::copy(
-        repo.join("tests/multicore/opaque_entries.fut"),
-        dir.join("opaque_entries.fut"),
-    )
-    .expect("copy");
-    let o = fut(dir, &["multicore", "opaque_entries.fut", "-o", "oe"]);
+    let file = format!("{name}.fut");
+    std::fs::copy(repo.join("tests/multicore").join(&file), dir.join(&file)).expect("copy");
+    let o = fut(dir, &["multicore", &file, "-o", name]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    dir.join("oe")
+    dir.join(name)
 }
 
 /// A running server.
@@ -103,7 +105,7 @@ fn read_file(path: &Path) -> Vec<Value> {
 #[test]
 fn opaque_values_in_the_server_and_the_executable() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let exe = compile(dir.path());
+    let exe = compile(dir.path(), "opaque_entries");
     let path = |name: &str| dir.path().join(name).display().to_string();
     std::fs::write(path("xs.txt"), "[1.0, 4.0, -2.0, 5.0]").expect("write");
 
@@ -310,6 +312,256 @@ fn opaque_values_in_the_server_and_the_executable() {
         vec![
             Value::vector(vec![5.0f64, 4.0, -2.0, 5.0]),
             Value::vector(vec![1.0f64, 4.0, -2.0, 5.0]),
+        ]
+    );
+    drop(s.stdin);
+    assert!(s.child.wait().expect("wait").success());
+}
+
+/// The sum type of `opaque_kinds.fut`'s `nonempty` and `count`.
+const OPTION: &str = "#none | #some []i32";
+
+#[test]
+fn sums_named_types_arrays_of_records_and_unique_results() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let exe = compile(dir.path(), "opaque_kinds");
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    std::fs::write(path("in.txt"), "2.0 0.5 [3, 1, 2] [1.5, 2.5] 7").expect("write");
+
+    // The plain executable reads a sum as its variant's number and every
+    // variant's payload, and prints one as an opaque value.
+    let run = |entry: &str, input: &str| run_with_input(&exe, &["-e", entry], input.as_bytes());
+    let o = run("area", "2 0.0 3.0 2.0");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "6.0f64\n");
+    let o = run("square", "2.0");
+    assert_eq!(text(&o.stdout), "#<opaque shape>\n");
+
+    let mut s = Session::start(&exe);
+    // Types are named as the entry points write them.
+    assert_eq!(s.ok("inputs area"), vec!["shape"]);
+    assert_eq!(s.ok("outputs grow"), vec!["shape", "bool"]);
+    assert_eq!(s.ok("inputs shift"), vec!["point", "f64"]);
+    assert_eq!(s.ok("outputs mk_t"), vec!["M.t"]);
+    assert_eq!(s.ok("inputs count"), vec![OPTION]);
+    // `*` marks a unique result.
+    assert_eq!(s.ok("outputs ones"), vec!["*[]f64"]);
+    let types = s.ok("types");
+    for t in ["shape", "point", "M.t", OPTION, "[]i32", "f64"] {
+        assert!(types.iter().any(|l| l == t), "{t} missing from {types:?}");
+    }
+    assert_eq!(s.ok("kind shape"), vec!["sum"]);
+    assert_eq!(s.ok("kind point"), vec!["record"]);
+    assert_eq!(s.ok("kind M.t"), vec!["record"]);
+    assert_eq!(s.ok("fields point"), vec!["x f64", "y f64"]);
+    assert_eq!(s.ok("fields M.t"), vec!["a i32", "b []f64"]);
+    assert_eq!(
+        s.ok("variants shape"),
+        vec!["circle", "- f64", "empty", "rect", "- f64", "- f64"]
+    );
+    assert_eq!(
+        s.ok(&format!("variants \"{OPTION}\"")),
+        vec!["none", "some", "- []i32"]
+    );
+    assert!(
+        s.fails("variants point")
+            .contains("`point` is not a sum type")
+    );
+    assert!(
+        s.fails("fields shape")
+            .contains("`shape` is not a record type")
+    );
+
+    // Sums from entry points, and built with `construct`, go into calls;
+    // `variant` and `destruct` look inside.
+    s.ok(&format!(
+        "restore {} w f64 d f64 xs []i32 b []f64 a i32",
+        path("in.txt")
+    ));
+    s.ok("call square sq w");
+    assert_eq!(s.ok("variant sq"), vec!["rect"]);
+    s.ok("destruct sq sw sh");
+    s.ok("call area a1 sq");
+    s.ok("construct c shape circle d");
+    s.ok("call grow c2 grew c d");
+    assert_eq!(s.ok("variant c2"), vec!["circle"]);
+    s.ok("destruct c2 r2");
+    s.ok("construct e shape empty");
+    s.ok("call grow e2 grew2 e d");
+    assert_eq!(s.ok("variant e2"), vec!["circle"]);
+    s.ok("call area a2 e");
+    s.ok(&format!("store {} sw a1 r2 grew grew2 a2", path("out.bin")));
+    assert_eq!(
+        read_file(&dir.path().join("out.bin")),
+        vec![
+            Value::scalar(2.0f64),
+            Value::scalar(4.0f64),
+            Value::scalar(1.0f64),
+            Value::scalar(true),
+            Value::scalar(false),
+            Value::scalar(0.0f64),
+        ]
+    );
+    let e = s.fails("construct bad shape circle xs");
+    assert!(
+        e.contains("value 1 of variant `circle` has type f64, but variable `xs` has type []i32"),
+        "{e}"
+    );
+    let e = s.fails("construct bad shape square w");
+    assert!(e.contains("its variants are: circle, empty, rect"), "{e}");
+    let e = s.fails("destruct sq only");
+    assert!(e.contains("holds variant `rect` with 2 values"), "{e}");
+    let e = s.fails("call area bad w");
+    assert!(
+        e.contains("parameter 1 has type shape, but variable `w` has type f64"),
+        "{e}"
+    );
+
+    // A sum with an array payload, both ways.
+    s.ok("call nonempty o xs");
+    assert_eq!(s.ok("variant o"), vec!["some"]);
+    s.ok("call count n o");
+    s.ok(&format!("construct none \"{OPTION}\" none"));
+    s.ok("call count n0 none");
+    s.ok("destruct o ys");
+    s.ok(&format!("store {} n n0 ys", path("counts.bin")));
+    assert_eq!(
+        read_file(&dir.path().join("counts.bin")),
+        vec![
+            Value::scalar(3i64),
+            Value::scalar(0i64),
+            Value::vector(vec![3i32, 1, 2]),
+        ]
+    );
+    // A stored sum restores as itself; a bad variant number is refused.
+    s.ok(&format!("store {} o", path("o.bin")));
+    s.ok(&format!("restore {} o2 \"{OPTION}\"", path("o.bin")));
+    assert_eq!(s.ok("variant o2"), vec!["some"]);
+    std::fs::write(path("bad.txt"), "5i64 [1, 2]").expect("write");
+    let e = s.fails(&format!("restore {} o3 \"{OPTION}\"", path("bad.txt")));
+    assert!(
+        e.contains("5i64 is not a variant number of #none | #some []i32"),
+        "{e}"
+    );
+
+    // Records named by an abbreviation and by a module's type.
+    s.ok("new p point w d");
+    s.ok("call shift p2 p d");
+    assert_eq!(s.ok("type p2"), vec!["point"]);
+    s.ok("project px p2 x");
+    s.ok("call mk_t t a b");
+    assert_eq!(s.ok("type t"), vec!["M.t"]);
+    s.ok("call t_sum ts t");
+    s.ok("new t2 M.t a b");
+    s.ok("call t_sum ts2 t2");
+    s.ok(&format!("store {} px ts ts2", path("named.bin")));
+    assert_eq!(
+        read_file(&dir.path().join("named.bin")),
+        vec![
+            Value::scalar(2.5f64),
+            Value::scalar(11.0f64),
+            Value::scalar(11.0f64),
+        ]
+    );
+
+    // Arrays of records and tuples: one array per field.
+    const POINTS: &str = "[]{x: f64, y: f64}";
+    assert_eq!(s.ok("inputs dot"), vec![POINTS]);
+    assert_eq!(s.ok("outputs pair_rows"), vec!["[](i32, bool)"]);
+    assert_eq!(s.ok("inputs pair_rows"), vec!["[][](i32, bool)"]);
+    let types = s.ok("types");
+    for t in [POINTS, "{x: f64, y: f64}", "(i32, bool)", "[][](i32, bool)"] {
+        assert!(types.iter().any(|l| l == t), "{t} missing from {types:?}");
+    }
+    assert_eq!(s.ok(&format!("kind \"{POINTS}\"")), vec!["array"]);
+    assert_eq!(s.ok(&format!("rank \"{POINTS}\"")), vec!["1"]);
+    assert_eq!(s.ok("rank \"[][](i32, bool)\""), vec!["2"]);
+    assert_eq!(
+        s.ok(&format!("elemtype \"{POINTS}\"")),
+        vec!["{x: f64, y: f64}"]
+    );
+    std::fs::write(path("xy.txt"), "[1.0, 2.0, 3.0] [4.0, 5.0, 6.0] [1.0] 3i64").expect("write");
+    s.ok(&format!(
+        "restore {} ax []f64 ay []f64 short []f64 k i64",
+        path("xy.txt")
+    ));
+    s.ok(&format!("zip ps \"{POINTS}\" ax ay"));
+    assert_eq!(s.ok("shape ps"), vec!["3"]);
+    s.ok("call dot dt ps");
+    s.ok("index p1 ps 1");
+    assert_eq!(s.ok("type p1"), vec!["{x: f64, y: f64}"]);
+    s.ok("project p1y p1 y");
+    s.ok("call points qs k");
+    s.ok("unzip qs qx qy");
+    s.ok(&format!("store {} dt p1y qx qy qs", path("arrays.bin")));
+    let stored = read_file(&dir.path().join("arrays.bin"));
+    assert_eq!(
+        stored,
+        vec![
+            Value::scalar(32.0f64),
+            Value::scalar(5.0f64),
+            Value::vector(vec![0.0f64, 1.0, 2.0]),
+            Value::vector(vec![2.0f64, 2.0, 2.0]),
+            Value::vector(vec![0.0f64, 1.0, 2.0]),
+            Value::vector(vec![2.0f64, 2.0, 2.0]),
+        ]
+    );
+    // An array of records restores from its fields' arrays.
+    s.ok(&format!(
+        "restore {} dt2 f64 y2 f64 qx2 []f64 qy2 []f64 qs2 \"{POINTS}\"",
+        path("arrays.bin")
+    ));
+    s.ok("call dot dt3 qs2");
+    s.ok(&format!("store {} dt3", path("d3.bin")));
+    assert_eq!(
+        read_file(&dir.path().join("d3.bin")),
+        vec![Value::scalar(6.0f64)]
+    );
+    let e = s.fails(&format!("zip bad \"{POINTS}\" ax short"));
+    assert!(
+        e.contains("the arrays differ in their outer sizes: [3] and [1]"),
+        "{e}"
+    );
+    let e = s.fails(&format!("zip bad \"{POINTS}\" ax"));
+    assert!(e.contains("have 2 fields, but 1 array is given"), "{e}");
+    let e = s.fails("index bad ps 3");
+    assert!(
+        e.contains("`3` is not an index of dimension 1 of `ps`"),
+        "{e}"
+    );
+    let e = s.fails("index bad ps 0 0");
+    assert!(
+        e.contains("array of rank 1, but 2 indices are given"),
+        "{e}"
+    );
+    std::fs::write(path("ragged.txt"), "[1.0, 2.0] [1.0]").expect("write");
+    let e = s.fails(&format!("restore {} bad \"{POINTS}\"", path("ragged.txt")));
+    assert!(
+        e.contains("differ in their outer sizes ([2] and [1])"),
+        "{e}"
+    );
+    // A 2-D array of tuples from its arrays, through an entry and back.
+    std::fs::write(
+        path("rows.txt"),
+        "[[1, 2], [3, 4], [5, 6]] [[true, true], [true, false], [false, false]]",
+    )
+    .expect("write");
+    s.ok(&format!(
+        "restore {} ia2 [][]i32 b2 [][]bool",
+        path("rows.txt")
+    ));
+    s.ok("zip rows \"[][](i32, bool)\" ia2 b2");
+    assert_eq!(s.ok("shape rows"), vec!["3", "2"]);
+    s.ok("index r12 rows 1 1");
+    assert_eq!(s.ok("type r12"), vec!["(i32, bool)"]);
+    s.ok("call pair_rows sums rows");
+    s.ok("unzip sums ss bs");
+    s.ok(&format!("store {} ss bs", path("rows.bin")));
+    assert_eq!(
+        read_file(&dir.path().join("rows.bin")),
+        vec![
+            Value::vector(vec![3i32, 7, 11]),
+            Value::vector(vec![true, false, false]),
         ]
     );
     drop(s.stdin);

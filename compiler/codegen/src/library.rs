@@ -246,7 +246,11 @@ impl Records {
         if comps.len() == 1 {
             return Shape::Single;
         }
-        match record_fields(text) {
+        // A record named by an abbreviation (`point = {x: f64, y: f64}`)
+        // has the fields of its structure and is documented by its name.
+        let (text, structure) = crate::opaque::name_and_structure(text);
+        let text = text.as_str();
+        match record_fields(&structure) {
             Some(fields) if fields.len() == comps.len() => {
                 let n = self.by_text.len();
                 let name = self
@@ -316,6 +320,27 @@ pub fn library(
                 e.name
             )
         };
+        // Sum types have no typed API (yet): the executable's server
+        // handles them.
+        for (what, v) in e
+            .params
+            .iter()
+            .map(|v| ("a parameter", v))
+            .chain(e.results.iter().map(|v| ("a result", v)))
+        {
+            let (name, structure) = crate::opaque::name_and_structure(&v.ty);
+            if structure.contains('#') {
+                let ty = if name == structure {
+                    name
+                } else {
+                    format!("{name} ({structure})")
+                };
+                return Err(format!(
+                    "entry point `{}` has {what} of type {ty}, which is or holds a sum type; library crates do not support sum types (the executables' server does: `fut multicore`)",
+                    e.name
+                ));
+            }
+        }
         let pgroups = group_components(&e.params, &ptypes).ok_or_else(unsupported)?;
         let rgroups = group_components(&e.results, &rtypes).ok_or_else(unsupported)?;
         let mut ext = |vs: &[EntryValue], groups: Vec<Vec<usize>>, types: &[&Type]| {
@@ -340,11 +365,18 @@ pub fn library(
         let mut sig: Vec<String> = e
             .params
             .iter()
-            .map(|p| format!("{}{}", if p.unique { "*" } else { "" }, p.ty))
+            .map(|p| {
+                let name = crate::opaque::name_and_structure(&p.ty).0;
+                format!("{}{name}", if p.unique { "*" } else { "" })
+            })
             .collect();
-        let sig_results: Vec<&str> = e.results.iter().map(|r| r.ty.as_str()).collect();
+        let sig_results: Vec<String> = e
+            .results
+            .iter()
+            .map(|r| crate::opaque::name_and_structure(&r.ty).0)
+            .collect();
         sig.push(if sig_results.len() == 1 {
-            sig_results[0].to_string()
+            sig_results[0].clone()
         } else {
             format!("({})", sig_results.join(", "))
         });
@@ -667,5 +699,45 @@ fun entry_set(n: i64, xs: [n]f64) -> (i64, [n]f64) {
             "{l}"
         );
         assert!(lib.readme.contains("ctx.r#move(&(1f64, 1i32), &t::Record0 { a: 1f64, b: Array::from_vec(vec![1i64; 2], [2])? })?"), "{}", lib.readme);
+    }
+
+    const NAMED: &str =
+        "entry \"norm\" = entry_norm(\"point = {x: f64, y: f64}\": 2) -> (\"f64\": 1)
+fun entry_norm(x: f64, y: f64) -> (f64) {
+  let z: f64 = add(x, y)
+  in (z)
+}
+";
+
+    const SUM: &str =
+        "entry \"area\" = entry_area(\"shape = #circle f64 | #empty\": 2) -> (\"f64\": 1)
+fun entry_area(t: i64, r: f64) -> (f64) {
+  in (r)
+}
+";
+
+    #[test]
+    fn named_records_are_structs_and_sums_are_refused() {
+        let prog = ir::parse::parse_program(NAMED).unwrap();
+        let lib = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap();
+        assert!(
+            lib.program_rs
+                .contains("pub fn norm(&self, a0: &Record0) -> Result<f64, Error>"),
+            "{}",
+            lib.program_rs
+        );
+        assert!(
+            lib.lib_rs
+                .contains("/// The record type `point` of the program."),
+            "{}",
+            lib.lib_rs
+        );
+        assert!(lib.lib_rs.contains("norm: point -> f64"), "{}", lib.lib_rs);
+        let prog = ir::parse::parse_program(SUM).unwrap();
+        let e = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap_err();
+        assert_eq!(
+            e,
+            "entry point `area` has a parameter of type shape (#circle f64 | #empty), which is or holds a sum type; library crates do not support sum types (the executables' server does: `fut multicore`)"
+        );
     }
 }

@@ -9,8 +9,13 @@
 //! values one for one, it gets fields (a tuple's are `0`, `1`, …; a
 //! record's in the order of their names, which is the order of its
 //! components), and nested tuples and records are opaque types of their
-//! own; any other type (a sum or abstract type) is opaque without fields.
-//! Each opaque type is emitted once, as a `static`.
+//! own. A sum type (`#a f64 | #b`) whose components are its variant's
+//! number (an `i64`) and then every variant's payload, in the order of the
+//! variants' names, gets variants. Any other type (an abstract type) is
+//! opaque without fields. A type the entry point names by an abbreviation
+//! comes as `NAME = STRUCTURE` ([`name_and_structure`]): it is called
+//! `NAME` and has the fields or variants of its structure. Each opaque
+//! type is emitted once, as a `static`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -26,6 +31,11 @@ enum Tree {
     Tuple(String, Vec<Tree>),
     /// A record: its text and its fields, sorted by name.
     Record(String, Vec<(String, Tree)>),
+    /// A sum type: its text and its variants (sorted by name, as the
+    /// program's type printer writes them) with their payloads.
+    Sum(String, Vec<(String, Vec<Tree>)>),
+    /// An array of tuples or records: its text, rank and element.
+    Array(String, usize, Box<Tree>),
     /// Anything else (a sum or abstract type, an array of tuples).
     Other(String),
 }
@@ -33,7 +43,12 @@ enum Tree {
 impl Tree {
     fn text(&self) -> &str {
         match self {
-            Tree::Leaf(t) | Tree::Tuple(t, _) | Tree::Record(t, _) | Tree::Other(t) => t,
+            Tree::Leaf(t)
+            | Tree::Tuple(t, _)
+            | Tree::Record(t, _)
+            | Tree::Sum(t, _)
+            | Tree::Array(t, _, _)
+            | Tree::Other(t) => t,
         }
     }
 
@@ -43,9 +58,87 @@ impl Tree {
             Tree::Leaf(_) => Some(1),
             Tree::Tuple(_, ts) => ts.iter().map(Tree::leaves).sum(),
             Tree::Record(_, fs) => fs.iter().map(|(_, t)| t.leaves()).sum(),
+            Tree::Sum(_, vs) => {
+                let payloads: Option<usize> =
+                    vs.iter().flat_map(|(_, ts)| ts).map(Tree::leaves).sum();
+                Some(1 + payloads?)
+            }
+            Tree::Array(_, _, e) => e.leaves(),
             Tree::Other(_) => None,
         }
     }
+}
+
+/// An entry value's type text split into the name the program gives the
+/// type and its structure: the internaliser writes `NAME = STRUCTURE` for
+/// a type the entry point names by an abbreviation (`point = {x: f64, y:
+/// f64}`), and the structure alone otherwise.
+pub fn name_and_structure(text: &str) -> (String, String) {
+    let text = text.trim().trim_start_matches('*').trim();
+    match text.split_once(" = ") {
+        Some((name, structure)) => (name.trim().to_string(), strip_sizes(structure.trim())),
+        None => {
+            let s = strip_sizes(text);
+            (s.clone(), s)
+        }
+    }
+}
+
+/// Splits `text` at the spaces outside brackets.
+fn split_atoms(text: &str) -> Vec<&str> {
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut out = Vec::new();
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ' ' if depth == 0 => {
+                if start < i {
+                    out.push(&text[start..i]);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// The variants of a sum type's text (`#a f64 | #b`), or `None`.
+fn parse_sum(text: &str) -> Option<Vec<(String, Vec<Tree>)>> {
+    let mut variants = Vec::new();
+    for part in split_at_bars(text) {
+        let atoms = split_atoms(part.trim());
+        let (first, payload) = atoms.split_first()?;
+        let name = first.strip_prefix('#')?;
+        variants.push((name.to_string(), payload.iter().map(|a| parse(a)).collect()));
+    }
+    variants.sort_by(|a, b| a.0.cmp(&b.0));
+    Some(variants)
+}
+
+/// Splits `text` at the `|`s outside brackets.
+fn split_at_bars(text: &str) -> Vec<&str> {
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut out = Vec::new();
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            '|' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out
 }
 
 /// `text` without array sizes: `[n][3]f64` becomes `[][]f64`.
@@ -123,11 +216,23 @@ fn parse(text: &str) -> Tree {
         fields.sort_by(|a, b| a.0.cmp(&b.0));
         return Tree::Record(text.to_string(), fields);
     }
-    if is_leaf(text) {
-        Tree::Leaf(text.to_string())
-    } else {
-        Tree::Other(text.to_string())
+    if text.starts_with('#')
+        && let Some(vs) = parse_sum(text)
+    {
+        return Tree::Sum(text.to_string(), vs);
     }
+    if is_leaf(text) {
+        return Tree::Leaf(text.to_string());
+    }
+    let elem = text.trim_start_matches("[]");
+    let rank = (text.len() - elem.len()) / 2;
+    if rank > 0 {
+        let e = parse(elem);
+        if matches!(e, Tree::Tuple(..) | Tree::Record(..)) && e.leaves().is_some() {
+            return Tree::Array(text.to_string(), rank, Box::new(e));
+        }
+    }
+    Tree::Other(text.to_string())
 }
 
 /// The Rust expression of a `TypeDesc`.
@@ -152,7 +257,8 @@ impl Opaques {
     /// The Rust expression of the `ExtType` of an external value whose type
     /// the program writes as `text`, made of components of types `comps`.
     pub fn ext_type(&mut self, text: &str, unique: bool, comps: &[&Type]) -> String {
-        let tree = parse(&strip_sizes(text));
+        let (name, structure) = name_and_structure(text);
+        let tree = parse(&structure);
         match &tree {
             Tree::Leaf(_) if comps.len() == 1 => {
                 format!(
@@ -163,16 +269,17 @@ impl Opaques {
             _ => {
                 let fits =
                     tree.leaves() == Some(comps.len()) && matches_leaves(&tree, comps, &mut 0);
-                let name = self.opaque(&tree, comps, fits);
-                format!("fut_runtime_multicore::ExtType::Opaque(&{name}, {unique})")
+                let ident = self.opaque(&name, &tree, comps, fits);
+                format!("fut_runtime_multicore::ExtType::Opaque(&{ident}, {unique})")
             }
         }
     }
 
-    /// The static of the opaque type `tree` with components `comps`;
-    /// with fields when `fields` (its leaves match the components).
-    fn opaque(&mut self, tree: &Tree, comps: &[&Type], fields: bool) -> String {
-        let text = tree.text().to_string();
+    /// The static of the opaque type `tree` called `text`, with
+    /// components `comps`; with fields or variants when `fields` (its
+    /// leaves match the components).
+    fn opaque(&mut self, text: &str, tree: &Tree, comps: &[&Type], fields: bool) -> String {
+        let text = text.to_string();
         if let Some(s) = self.by_name.get(&text) {
             return s.clone();
         }
@@ -202,10 +309,7 @@ impl Opaques {
                             "fut_runtime_multicore::ExtType::Value({})",
                             type_desc(part[0], false)
                         ),
-                        _ => format!(
-                            "fut_runtime_multicore::ExtType::Opaque(&{}, false)",
-                            self.opaque(t, part, true)
-                        ),
+                        _ => self.part_type(t, part),
                     };
                     parts.push(format!(
                         "fut_runtime_multicore::Field {{ name: {name:?}, ty: {ty} }}"
@@ -214,22 +318,79 @@ impl Opaques {
                 format!("Some(&[{}])", parts.join(", "))
             }
         };
+        let variants_expr = match tree {
+            Tree::Sum(_, vs) if fields => {
+                let mut at = 1;
+                let mut parts = Vec::new();
+                for (name, ts) in vs {
+                    let mut payload = Vec::new();
+                    for t in ts {
+                        let n = t.leaves().unwrap_or(0);
+                        let part = &comps[at..at + n];
+                        at += n;
+                        payload.push(self.part_type(t, part));
+                    }
+                    parts.push(format!(
+                        "fut_runtime_multicore::Variant {{ name: {name:?}, payload: &[{}] }}",
+                        payload.join(", ")
+                    ));
+                }
+                format!("Some(&[{}])", parts.join(", "))
+            }
+            _ => "None".to_string(),
+        };
+        let array_expr = match tree {
+            Tree::Array(_, rank, e) if fields => {
+                // The element's components: the array's without its outer
+                // dimensions.
+                let inner: Vec<Type> = comps
+                    .iter()
+                    .map(|t| Type::array(t.elem, t.shape.get(*rank..).unwrap_or(&[]).to_vec()))
+                    .collect();
+                let refs: Vec<&Type> = inner.iter().collect();
+                let elem = self.opaque(e.text(), e, &refs, true);
+                format!("Some(fut_runtime_multicore::ArrayOf {{ rank: {rank}, elem: &{elem} }})")
+            }
+            _ => "None".to_string(),
+        };
         let ident = format!("OPAQUE_{}", self.by_name.len());
         self.by_name.insert(text.clone(), ident.clone());
         let components: Vec<String> = comps.iter().map(|t| type_desc(t, false)).collect();
         writeln!(
             self.decls,
-            "static {ident}: fut_runtime_multicore::OpaqueType = fut_runtime_multicore::OpaqueType {{ name: {text:?}, components: &[{}], fields: {fields_expr} }};",
+            "static {ident}: fut_runtime_multicore::OpaqueType = fut_runtime_multicore::OpaqueType {{ name: {text:?}, components: &[{}], fields: {fields_expr}, variants: {variants_expr}, array: {array_expr} }};",
             components.join(", ")
         )
         .ok();
         ident
+    }
+
+    /// The `ExtType` of a field or payload value of structure `t` made of
+    /// the components `part`.
+    fn part_type(&mut self, t: &Tree, part: &[&Type]) -> String {
+        match t {
+            Tree::Leaf(_) if part.len() == 1 => format!(
+                "fut_runtime_multicore::ExtType::Value({})",
+                type_desc(part[0], false)
+            ),
+            _ => format!(
+                "fut_runtime_multicore::ExtType::Opaque(&{}, false)",
+                self.opaque(t.text(), t, part, true)
+            ),
+        }
     }
 }
 
 /// Whether the leaves of `tree`, from `*at` on, have the ranks and element
 /// types of `comps`.
 fn matches_leaves(tree: &Tree, comps: &[&Type], at: &mut usize) -> bool {
+    matches_within(tree, comps, at, 0)
+}
+
+/// [`matches_leaves`] for leaves inside `outer` dimensions of arrays.
+fn matches_within(tree: &Tree, comps: &[&Type], at: &mut usize, outer: usize) -> bool {
+    let matches_leaves =
+        |t: &Tree, comps: &[&Type], at: &mut usize| matches_within(t, comps, at, outer);
     match tree {
         Tree::Leaf(text) => {
             let Some(t) = comps.get(*at) else {
@@ -237,10 +398,23 @@ fn matches_leaves(tree: &Tree, comps: &[&Type], at: &mut usize) -> bool {
             };
             *at += 1;
             let rank = text.matches("[]").count();
-            rank == t.rank() && text.ends_with(t.elem.name())
+            outer + rank == t.rank() && text.ends_with(t.elem.name())
         }
+        Tree::Array(_, rank, e) => matches_within(e, comps, at, outer + rank),
         Tree::Tuple(_, ts) => ts.iter().all(|t| matches_leaves(t, comps, at)),
         Tree::Record(_, fs) => fs.iter().all(|(_, t)| matches_leaves(t, comps, at)),
+        Tree::Sum(_, vs) => {
+            let Some(tag) = comps.get(*at) else {
+                return false;
+            };
+            *at += 1;
+            outer == 0
+                && tag.is_prim(values::PrimType::I64)
+                && vs
+                    .iter()
+                    .flat_map(|(_, ts)| ts)
+                    .all(|t| matches_leaves(t, comps, at))
+        }
         Tree::Other(_) => false,
     }
 }
@@ -264,7 +438,66 @@ mod tests {
         assert_eq!(fs[0].0, "a");
         assert_eq!(fs[1].1.text(), "(i32, []bool)");
         assert!(matches!(parse("m.t"), Tree::Other(_)));
-        assert!(matches!(parse("[](f64, f64)"), Tree::Other(_)));
+        assert!(matches!(parse("[](f64, f64)"), Tree::Array(_, 1, _)));
+        assert!(matches!(parse("[]m.t"), Tree::Other(_)));
+    }
+
+    #[test]
+    fn arrays_of_records_have_an_element_type() {
+        let xs = Type::array(PrimType::F64, vec![ir::Size::Any]);
+        let yss = Type::array(PrimType::I32, vec![ir::Size::Any, ir::Size::Any]);
+        let mut o = Opaques::default();
+        let e = o.ext_type("[n]{x: f64, ys: [m]i32}", false, &[&xs, &yss]);
+        assert_eq!(
+            e,
+            "fut_runtime_multicore::ExtType::Opaque(&OPAQUE_1, false)"
+        );
+        assert!(
+            o.decls.contains("name: \"{x: f64, ys: []i32}\", components: &[fut_runtime_multicore::TypeDesc { rank: 0, elem: values::PrimType::F64, unique: false }, fut_runtime_multicore::TypeDesc { rank: 1, elem: values::PrimType::I32, unique: false }]"),
+            "{}",
+            o.decls
+        );
+        assert!(
+            o.decls.contains("name: \"[]{x: f64, ys: []i32}\", components: &[fut_runtime_multicore::TypeDesc { rank: 1, elem: values::PrimType::F64, unique: false }, fut_runtime_multicore::TypeDesc { rank: 2, elem: values::PrimType::I32, unique: false }], fields: None, variants: None, array: Some(fut_runtime_multicore::ArrayOf { rank: 1, elem: &OPAQUE_0 })"),
+            "{}",
+            o.decls
+        );
+    }
+
+    #[test]
+    fn sums_have_variants_in_name_order() {
+        let t = parse("#rect f64 (f64, f64) | #empty | #poly [][]f32");
+        let Tree::Sum(_, vs) = &t else {
+            panic!("{t:?}")
+        };
+        let names: Vec<&str> = vs.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, vec!["empty", "poly", "rect"]);
+        assert_eq!(vs[2].1.len(), 2);
+        assert_eq!(t.leaves(), Some(5));
+        let i64_ = Type::scalar(PrimType::I64);
+        let f64_ = Type::scalar(PrimType::F64);
+        let f32s = Type::array(PrimType::F32, vec![ir::Size::Any, ir::Size::Any]);
+        let mut o = Opaques::default();
+        let e = o.ext_type(
+            "shape = #empty | #poly [n][m]f32 | #rect f64 (f64, f64)",
+            false,
+            &[&i64_, &f32s, &f64_, &f64_, &f64_],
+        );
+        assert_eq!(
+            e,
+            "fut_runtime_multicore::ExtType::Opaque(&OPAQUE_1, false)"
+        );
+        assert!(o.decls.contains("name: \"shape\""), "{}", o.decls);
+        assert!(
+            o.decls.contains("variants: Some(&[fut_runtime_multicore::Variant { name: \"empty\", payload: &[] }, fut_runtime_multicore::Variant { name: \"poly\", payload: &[fut_runtime_multicore::ExtType::Value(fut_runtime_multicore::TypeDesc { rank: 2, elem: values::PrimType::F32, unique: false })] }, fut_runtime_multicore::Variant { name: \"rect\", payload: &[fut_runtime_multicore::ExtType::Value(fut_runtime_multicore::TypeDesc { rank: 0, elem: values::PrimType::F64, unique: false }), fut_runtime_multicore::ExtType::Opaque(&OPAQUE_0, false)] }])"),
+            "{}",
+            o.decls
+        );
+        // Components that do not fit (no tag first) give an opaque type
+        // without variants.
+        let bad = o.ext_type("#a f64 | #b", false, &[&f64_, &f64_]);
+        assert!(bad.contains("OPAQUE_2"), "{bad}");
+        assert!(o.decls.contains("name: \"#a f64 | #b\", components: &[fut_runtime_multicore::TypeDesc { rank: 0, elem: values::PrimType::F64, unique: false }, fut_runtime_multicore::TypeDesc { rank: 0, elem: values::PrimType::F64, unique: false }], fields: None, variants: None"), "{}", o.decls);
     }
 
     #[test]
@@ -291,6 +524,14 @@ mod tests {
         let abs = o.ext_type("m.t", false, &[&f64_]);
         assert!(abs.contains("OPAQUE_2"), "{abs}");
         assert!(o.decls.contains("name: \"m.t\", components: &[fut_runtime_multicore::TypeDesc { rank: 0, elem: values::PrimType::F64, unique: false }], fields: None"), "{}", o.decls);
+        // A type named by an abbreviation keeps its name and structure.
+        let named = o.ext_type("point = {x: f64, y: f64}", false, &[&f64_, &f64_]);
+        assert!(named.contains("OPAQUE_3"), "{named}");
+        assert!(
+            o.decls.contains("name: \"point\", components: &[fut_runtime_multicore::TypeDesc { rank: 0, elem: values::PrimType::F64, unique: false }, fut_runtime_multicore::TypeDesc { rank: 0, elem: values::PrimType::F64, unique: false }], fields: Some(&[fut_runtime_multicore::Field { name: \"x\""),
+            "{}",
+            o.decls
+        );
         let plain = o.ext_type("[n]i64", true, &[&arr]);
         assert!(
             plain.starts_with("fut_runtime_multicore::ExtType::Value("),

@@ -35,7 +35,7 @@ pub fn prim_type(t: ast::PrimType) -> values::PrimType {
 pub fn entry_type_name(t: &EntryType) -> String {
     match t {
         EntryType::Array { elem, rank } => RankedType::new(*rank, prim_type(*elem)).to_string(),
-        EntryType::Opaque(name) => name.clone(),
+        EntryType::Opaque(name) => t.opaque_name().unwrap_or(name).to_string(),
     }
 }
 
@@ -93,9 +93,10 @@ pub fn param_types(entry: &EntryPoint) -> Result<Vec<RankedType>, String> {
         .map(|(i, p)| match p {
             EntryType::Array { elem, rank } => Ok(RankedType::new(*rank, prim_type(*elem))),
             EntryType::Opaque(name) => Err(format!(
-                "entry point `{}`: parameter {} has the opaque type {name}, which cannot be read as input data",
+                "entry point `{}`: parameter {} has the opaque type {}, which cannot be read as input data",
                 entry.name,
-                i + 1
+                i + 1,
+                p.opaque_name().unwrap_or(name)
             )),
         })
         .collect()

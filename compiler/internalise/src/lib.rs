@@ -172,7 +172,7 @@ fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> 
                 && of_arrays(&shape)
             {
                 let mut vars = Vec::new();
-                let v = entry_component(&mut cx.fb, &shape, unique, &mut vars);
+                let v = entry_component(cx, &shape, unique, &mut vars)?;
                 params.extend(vars.iter().copied());
                 ext_params.push(EntryValue {
                     ty: entry_type_string(t),
@@ -237,16 +237,37 @@ fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> 
             }
         }
     };
+    // The declared result types, one per result: sums are widened to all
+    // their variants, and a unique (`*`) result is marked so.
+    let declared = result_types(def.ret.as_ref(), e.results.len());
     let mut res = Vec::new();
     let mut ret = Vec::new();
     let mut ext_results = Vec::new();
-    for (v, t) in parts.iter().zip(&e.results) {
+    for (k, (v, t)) in parts.into_iter().zip(&e.results).enumerate() {
+        let te = declared.get(k).copied().flatten();
+        let v = match te {
+            Some(te) if mentions_sum(&v) => cx.widen_to_type(v, te, &denv)?,
+            None if mentions_sum(&v) => {
+                return Err(InternaliseError::unsupported(
+                    format!(
+                        "entry points with results of sum type {} whose result type is not written (give the entry point a return type)",
+                        entry_type_string(t)
+                    ),
+                    span,
+                ));
+            }
+            _ => v,
+        };
         // A tuple or record result covers its components in turn (tuples by
         // position, records by field name), each an array's dimensions and
-        // then the array, as parameters do.
+        // then the array, as parameters do; a sum covers its variant's
+        // number and then every variant's payload.
         let components = match t {
             semantic::EntryType::Array { .. } => Some(vec![v]),
-            semantic::EntryType::Opaque(_) => result_components(v),
+            semantic::EntryType::Opaque(_) => {
+                let mut out = Vec::new();
+                result_components(cx, &v, &mut out)?.then_some(out)
+            }
         };
         let Some(components) = components else {
             return Err(InternaliseError::unsupported(
@@ -278,7 +299,7 @@ fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> 
         }
         ext_results.push(EntryValue {
             ty: entry_type_string(t),
-            unique: false,
+            unique: te.is_some_and(|te| matches!(te.kind, ast::TypeExpKind::Unique(_))),
             values: count as u32,
         });
     }
@@ -333,56 +354,233 @@ fn pat_template(cx: &mut Cx, pat: &ast::Pat, env: &Env) -> IResult<Option<value:
     })
 }
 
-/// Parameters for a tuple or record entry parameter of shape `t`: each
-/// component as an entry parameter of its own (an array: its dimensions,
-/// then the array), in order.
-fn entry_component(fb: &mut fb::Fb, t: &value::T, unique: bool, vars: &mut Vec<Param>) -> V {
-    match t {
+/// Parameters for a tuple, record or sum entry parameter of shape `t`:
+/// each component as an entry parameter of its own (an array: its
+/// dimensions, then the array), in order; a sum's first component is its
+/// variant's number among the variants sorted by name.
+fn entry_component(cx: &mut Cx, t: &value::T, unique: bool, vars: &mut Vec<Param>) -> IResult<V> {
+    Ok(match t {
         value::T::Tuple(ts) => V::Tuple(
             ts.iter()
-                .map(|t| entry_component(fb, t, unique, vars))
-                .collect(),
+                .map(|t| entry_component(cx, t, unique, vars))
+                .collect::<IResult<_>>()?,
         ),
         value::T::Record(fs) => V::Record(
             fs.iter()
-                .map(|(n, t)| (n.clone(), entry_component(fb, t, unique, vars)))
-                .collect(),
+                .map(|(n, t)| Ok((n.clone(), entry_component(cx, t, unique, vars)?)))
+                .collect::<IResult<_>>()?,
         ),
+        value::T::Sum(cs) => {
+            let number = cx.fb.param("variant", Type::scalar(PrimType::I64), false);
+            vars.push(number);
+            let mut payloads = Vec::new();
+            for (n, ts) in cs {
+                let p = ts
+                    .iter()
+                    .map(|t| entry_component(cx, t, unique, vars))
+                    .collect::<IResult<_>>()?;
+                payloads.push((n.clone(), p));
+            }
+            let positions: Vec<i64> = (0..cs.len() as i64).collect();
+            let tags: Vec<i64> = cs.iter().map(|(n, _)| cx.ctor_tag(n)).collect();
+            let tag = renumber(cx, Operand::Var(number.var), &positions, &tags)?;
+            V::Sum(Box::new(V::Leaf(tag)), payloads)
+        }
         t => {
             // The parameters keep their uniqueness (arrays of a unique
             // parameter are consumed).
-            let (v, _) = t.instantiate(fb, "x", &mut |fb, n, ty| {
+            let mut made = Vec::new();
+            let (v, _) = t.instantiate(&mut cx.fb, "x", &mut |fb, n, ty| {
                 let u = unique && !ty.shape.is_empty();
                 let p = fb.param(n, ty, u);
-                vars.push(p);
+                made.push(p);
                 p.var
             });
+            each_array_with_its_sizes(cx, made, vars)?;
             v
         }
-    }
+    })
 }
 
-/// The components of a tuple or record entry result, in order: scalars
-/// and arrays of primitives; `None` when a part is anything else.
-fn result_components(v: &V) -> Option<Vec<&V>> {
-    match v {
-        V::Leaf(_) => Some(vec![v]),
-        V::Arr(_, e) if matches!(**e, V::Leaf(_)) => Some(vec![v]),
+/// Orders the parameters `made` for one value (its dimensions, then its
+/// arrays) so that each array comes after its own sizes, as callers pass
+/// them: an array of records is one array per field, all of the same
+/// outer size, and each field's array gets size parameters of its own,
+/// checked at run time to equal the first field's.
+fn each_array_with_its_sizes(cx: &mut Cx, made: Vec<Param>, vars: &mut Vec<Param>) -> IResult<()> {
+    let is_dim = |p: &Param, made: &[Param], fb: &fb::Fb| {
+        made.iter()
+            .any(|q| fb.ty(q.var).shape.contains(&Size::Var(p.var)))
+    };
+    let (dims, leaves): (Vec<Param>, Vec<Param>) =
+        made.iter().partition(|p| is_dim(p, &made, &cx.fb));
+    let mut placed: Vec<ir::VarId> = Vec::new();
+    for leaf in leaves {
+        for d in cx.fb.ty(leaf.var).shape {
+            let Size::Var(dv) = d else { continue };
+            if !placed.contains(&dv) {
+                placed.push(dv);
+                if let Some(p) = dims.iter().find(|p| p.var == dv) {
+                    vars.push(*p);
+                }
+                continue;
+            }
+            // A size the array shares with an earlier one.
+            let own = cx.fb.param("n", Type::scalar(PrimType::I64), false);
+            vars.push(own);
+            let cond = cx.fb.scalar(
+                "same_size",
+                ir::Exp::Cmp(ir::CmpOp::Eq, Operand::Var(own.var), Operand::Var(dv)),
+            )?;
+            cx.fb.push(
+                Vec::new(),
+                ir::Exp::Assert {
+                    cond,
+                    msg: "Size mismatch: the arrays of an array of records or tuples differ in their outer sizes.".into(),
+                    args: Vec::new(),
+                },
+            );
+        }
+        vars.push(leaf);
+    }
+    Ok(())
+}
+
+/// The arrays of an array whose elements are tuples or records: one per
+/// field (nested ones too), each with the outer dimensions and then its
+/// own; `None` when an element holds a sum or function.
+fn split_array(ds: &[Size], e: &V) -> Option<Vec<V>> {
+    Some(match e {
+        V::Leaf(_) => vec![V::Arr(ds.to_vec(), Box::new(e.clone()))],
+        V::Arr(inner, e) => {
+            let mut all = ds.to_vec();
+            all.extend(inner.iter().copied());
+            split_array(&all, e)?
+        }
         V::Tuple(vs) => {
             let mut out = Vec::new();
             for v in vs {
-                out.extend(result_components(v)?);
+                out.extend(split_array(ds, v)?);
             }
-            Some(out)
+            out
         }
         V::Record(fs) => {
             let mut out = Vec::new();
             for (_, v) in fs {
-                out.extend(result_components(v)?);
+                out.extend(split_array(ds, v)?);
             }
-            Some(out)
+            out
         }
-        _ => None,
+        V::Fun(_) | V::Sum(..) => return None,
+    })
+}
+
+/// `to[i]` for the `i` with `from[i] == x` (0 when there is none): a sum of
+/// `(x == from[i]) * to[i]`, which turns a variant's number into its
+/// constructor's tag and back.
+fn renumber(cx: &mut Cx, x: Operand, from: &[i64], to: &[i64]) -> IResult<Operand> {
+    if let [t] = to {
+        return Ok(Operand::i64(*t));
+    }
+    let mut acc = Operand::i64(0);
+    for (f, t) in from.iter().zip(to) {
+        let hit = cx.fb.scalar(
+            "is_variant",
+            ir::Exp::Cmp(ir::CmpOp::Eq, x, Operand::i64(*f)),
+        )?;
+        let one = cx.fb.scalar(
+            "variant_hit",
+            ir::Exp::Convert(ir::ConvKind::Convert, PrimType::I64, hit),
+        )?;
+        let part = cx.fb.scalar(
+            "variant_part",
+            ir::Exp::BinOp(ir::BinOp::Mul, one, Operand::i64(*t)),
+        )?;
+        acc = cx
+            .fb
+            .scalar("variant_sum", ir::Exp::BinOp(ir::BinOp::Add, acc, part))?;
+    }
+    Ok(acc)
+}
+
+/// The components of a tuple, record or sum entry result, in order:
+/// scalars and arrays of primitives (a sum's tag turned into its variant's
+/// number); `false` when a part is anything else.
+fn result_components(cx: &mut Cx, v: &V, out: &mut Vec<V>) -> IResult<bool> {
+    match v {
+        V::Leaf(_) => out.push(v.clone()),
+        V::Arr(_, e) if matches!(**e, V::Leaf(_)) => out.push(v.clone()),
+        V::Arr(ds, e) => match split_array(ds, e) {
+            Some(arrays) => out.extend(arrays),
+            None => return Ok(false),
+        },
+        V::Tuple(vs) => {
+            for v in vs {
+                if !result_components(cx, v, out)? {
+                    return Ok(false);
+                }
+            }
+        }
+        V::Record(fs) => {
+            for (_, v) in fs {
+                if !result_components(cx, v, out)? {
+                    return Ok(false);
+                }
+            }
+        }
+        V::Sum(tag, cs) => {
+            let Some(tag) = tag.scalar() else {
+                return Ok(false);
+            };
+            let tags: Vec<i64> = cs.iter().map(|(n, _)| cx.ctor_tag(n)).collect();
+            let positions: Vec<i64> = (0..cs.len() as i64).collect();
+            let number = if cs.len() == 1 {
+                Operand::i64(0)
+            } else {
+                renumber(cx, tag, &tags, &positions)?
+            };
+            out.push(V::Leaf(number));
+            for (_, ps) in cs {
+                for p in ps {
+                    if !result_components(cx, p, out)? {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// Does the value hold a sum anywhere?
+fn mentions_sum(v: &V) -> bool {
+    match v {
+        V::Sum(..) => true,
+        V::Tuple(vs) => vs.iter().any(mentions_sum),
+        V::Record(fs) => fs.iter().any(|(_, v)| mentions_sum(v)),
+        V::Arr(_, e) => mentions_sum(e),
+        _ => false,
+    }
+}
+
+/// The declared type of each of an entry point's `n` results, from its
+/// return type (a tuple type gives one per component when there are
+/// several results); `None` where it is not written.
+fn result_types(ret: Option<&ast::TypeExp>, n: usize) -> Vec<Option<&ast::TypeExp>> {
+    let Some(te) = ret else {
+        return vec![None; n];
+    };
+    if n == 1 {
+        return vec![Some(te)];
+    }
+    let mut inner = te;
+    while let ast::TypeExpKind::Existential(_, t) = &inner.kind {
+        inner = t;
+    }
+    match &inner.kind {
+        ast::TypeExpKind::Tuple(ts) if ts.len() == n => ts.iter().map(Some).collect(),
+        _ => vec![None; n],
     }
 }
 
@@ -392,8 +590,9 @@ fn of_arrays(t: &value::T) -> bool {
         value::T::Prim(_) => true,
         value::T::Tuple(ts) => ts.iter().all(of_arrays),
         value::T::Record(fs) => fs.iter().all(|(_, t)| of_arrays(t)),
-        value::T::Arr(_, e) => of_arrays(e),
-        value::T::Fun(_) | value::T::Sum(_) => false,
+        value::T::Arr(_, e) => !matches!(**e, value::T::Sum(_)) && of_arrays(e),
+        value::T::Sum(cs) => cs.iter().all(|(_, ts)| ts.iter().all(of_arrays)),
+        value::T::Fun(_) => false,
     }
 }
 

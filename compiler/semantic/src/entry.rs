@@ -6,7 +6,7 @@ use crate::decls::FunResult;
 use crate::types::{Scheme, TParam, Ty};
 use crate::{EntryPoint, EntryType};
 use syntax::Diagnostic;
-use syntax::ast::ValBind;
+use syntax::ast::{Pat, PatKind, TypeExp, TypeExpKind, ValBind};
 
 /// Why a type cannot cross the entry-point boundary, if it cannot.
 fn entry_problem(t: &Ty) -> Option<String> {
@@ -36,6 +36,66 @@ pub fn entry_type(t: &Ty) -> EntryType {
             _ => EntryType::Opaque(t.to_string()),
         },
         _ => EntryType::Opaque(t.to_string()),
+    }
+}
+
+/// The name an entry point's written type gives a type: a type
+/// abbreviation or a module's type without arguments, as written
+/// (`point`, `M.t`).
+fn written_name(te: &TypeExp) -> Option<String> {
+    match &te.kind {
+        TypeExpKind::Unique(t) => written_name(t),
+        TypeExpKind::Var(qn, args) if args.is_empty() => {
+            let mut parts: Vec<&str> = qn.quals.iter().map(|q| &*q.name).collect();
+            parts.push(&qn.name.name);
+            Some(parts.join("."))
+        }
+        _ => None,
+    }
+}
+
+/// The type written for a parameter's pattern, if any.
+fn pat_type(p: &Pat) -> Option<&TypeExp> {
+    match &p.kind {
+        PatKind::Ascribed(_, te) => Some(te),
+        PatKind::Attr(_, p) => pat_type(p),
+        _ => None,
+    }
+}
+
+/// The types written for an entry point's `n` results: the return type,
+/// or its components when it is a tuple of `n > 1` results.
+fn result_types(ret: Option<&TypeExp>, n: usize) -> Vec<Option<&TypeExp>> {
+    let Some(mut te) = ret else {
+        return vec![None; n];
+    };
+    if n == 1 {
+        return vec![Some(te)];
+    }
+    while let TypeExpKind::Existential(_, t) = &te.kind {
+        te = t;
+    }
+    match &te.kind {
+        TypeExpKind::Tuple(ts) if ts.len() == n => ts.iter().map(Some).collect(),
+        _ => vec![None; n],
+    }
+}
+
+/// The value-format view of a type that the entry point writes as `te`:
+/// an opaque type named by an abbreviation or a module's type keeps that
+/// name. An abstract type is called by its name alone; any other gets
+/// `NAME = STRUCTURE` (`point = {x: f64, y: f64}`), so later stages know
+/// both ([`EntryType::opaque_name`] gives the name).
+pub fn named_entry_type(t: &Ty, te: Option<&TypeExp>) -> EntryType {
+    match (entry_type(t), te.and_then(written_name)) {
+        (EntryType::Opaque(structure), Some(name)) if name != structure => {
+            if matches!(t, Ty::Abs(..)) {
+                EntryType::Opaque(name)
+            } else {
+                EntryType::Opaque(format!("{name} = {structure}"))
+            }
+        }
+        (et, _) => et,
     }
 }
 
@@ -81,7 +141,10 @@ impl Checker<'_> {
                 }));
                 return;
             }
-            params.push(entry_type(&a.param));
+            params.push(named_entry_type(
+                &a.param,
+                vb.params.get(i).and_then(pat_type),
+            ));
             // A body that is itself a function value (`entry f = add`) contributes
             // further parameters, which come from its type.
             t = &a.ret;
@@ -98,8 +161,14 @@ impl Checker<'_> {
             return;
         }
         let results = match t {
-            Ty::Tuple(ts) if !ts.is_empty() => ts.iter().map(entry_type).collect(),
-            t => vec![entry_type(t)],
+            Ty::Tuple(ts) if !ts.is_empty() => {
+                let written = result_types(vb.ret.as_ref(), ts.len());
+                ts.iter()
+                    .zip(written)
+                    .map(|(t, te)| named_entry_type(t, te))
+                    .collect()
+            }
+            t => vec![named_entry_type(t, vb.ret.as_ref())],
         };
         self.entries.push(EntryPoint {
             name: vb.name.name.to_string(),

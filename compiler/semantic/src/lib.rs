@@ -49,7 +49,20 @@ pub enum EntryType {
         rank: usize,
     },
     /// Anything else (records, sum types, abstract types): opaque to the value formats.
+    /// Its type as written, or `NAME = STRUCTURE` for a type the entry point names by an
+    /// abbreviation.
     Opaque(String),
+}
+
+impl EntryType {
+    /// The name of an opaque type (`point` for `point = {x: f64, y: f64}`); `None` for
+    /// scalars and arrays of primitives.
+    pub fn opaque_name(&self) -> Option<&str> {
+        match self {
+            EntryType::Array { .. } => None,
+            EntryType::Opaque(s) => Some(s.split(" = ").next().unwrap_or(s)),
+        }
+    }
 }
 
 /// An entry point of a checked file.
