@@ -1058,6 +1058,27 @@ mod tests {
         array: None,
     };
 
+    const F64S: TypeDesc = TypeDesc {
+        rank: 1,
+        elem: PrimType::F64,
+        unique: false,
+    };
+    static PAIRS: OpaqueType = OpaqueType {
+        name: "[](f64, f64)",
+        components: &[F64S, F64S],
+        fields: None,
+        variants: None,
+        array: Some(crate::entry::ArrayOf {
+            rank: 1,
+            elem: &PAIR,
+        }),
+    };
+
+    /// `swap ps`: the array of pairs with each pair's halves swapped.
+    fn swap(_: &Context, args: Vec<Value>) -> Result<Vec<Value>, crate::entry::Error> {
+        Ok(vec![args[1].clone(), args[0].clone()])
+    }
+
     /// `size s`: the sum of the floating-point scalars among the
     /// components, and `s` again.
     fn size(_: &Context, args: Vec<Value>) -> Result<Vec<Value>, crate::entry::Error> {
@@ -1099,6 +1120,12 @@ mod tests {
                 run: size,
             },
             EntryPoint {
+                name: "swap",
+                params: &[ExtType::Opaque(&PAIRS, false)],
+                results: &[ExtType::Opaque(&PAIRS, false)],
+                run: swap,
+            },
+            EntryPoint {
                 name: "abs",
                 params: &[],
                 results: &[ExtType::Opaque(&ABS, false)],
@@ -1126,7 +1153,7 @@ mod tests {
         );
         assert_eq!(
             ok("types"),
-            "#circle f64 | #empty | #poly []i64 (f64, f64)\n(f64, f64)\n[]i64\nf64\nm.t\n{p: (f64, f64), xs: []i64}\n"
+            "#circle f64 | #empty | #poly []i64 (f64, f64)\n(f64, f64)\n[](f64, f64)\n[]i64\nf64\nm.t\n{p: (f64, f64), xs: []i64}\n"
         );
         ok(&format!("restore {file} a f64 b f64 xs []i64"));
         ok("new p \"(f64, f64)\" a b");
@@ -1154,7 +1181,7 @@ mod tests {
         assert!(fails("fields m.t").contains("`m.t` is not a record type"));
         assert!(
             fails("new q (f64, f64) a b")
-                .ends_with("unknown type `(f64,`; the program's opaque types are: {p: (f64, f64), xs: []i64}, (f64, f64), #circle f64 | #empty | #poly []i64 (f64, f64), m.t (a type name with spaces is given in double quotes)")
+                .ends_with("unknown type `(f64,`; the program's opaque types are: {p: (f64, f64), xs: []i64}, (f64, f64), #circle f64 | #empty | #poly []i64 (f64, f64), [](f64, f64), m.t (a type name with spaces is given in double quotes)")
         );
         assert!(fails("project q t x").contains("m.t, which is not a record type"));
         assert!(fails("project q r zz").contains("its fields are: p, xs"));
@@ -1244,6 +1271,76 @@ mod tests {
         assert!(fails("destruct p a b").contains("(f64, f64), which is not a sum type"));
         assert!(fails("variants \"(f64, f64)\"").contains("is not a sum type"));
         assert!(fails("destruct c r").contains("variable `r` already exists"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn arrays_of_tuples_are_zipped_indexed_and_unzipped() {
+        let ctx = Context::new(Some(1), false).unwrap();
+        let mut s = Server::new(&PROGRAM, &ctx);
+        let dir = std::env::temp_dir().join(format!("fut-server-arrays-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("in.txt");
+        std::fs::write(&file, "[1.0, 2.0] [3.0, 4.0] [5.0]").unwrap();
+        let file = file.display().to_string();
+        let mut ok = |line: &str| s.command(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(ok("kind \"[](f64, f64)\""), "array\n");
+        assert_eq!(ok("rank \"[](f64, f64)\""), "1\n");
+        assert_eq!(ok("elemtype \"[](f64, f64)\""), "(f64, f64)\n");
+        assert_eq!(ok("elemtype [][]f64"), "[]f64\n");
+        ok(&format!("restore {file} a []f64 b []f64 c []f64"));
+        ok("zip ps \"[](f64, f64)\" a b");
+        assert_eq!(ok("shape ps"), "2\n");
+        assert!(ok("call swap qs ps").starts_with("runtime: "));
+        ok("index q qs 1");
+        assert_eq!(ok("type q"), "(f64, f64)\n");
+        ok("project q0 q 0");
+        ok("unzip qs l r");
+        ok("index a1 a 1");
+        let out = dir.join("out.bin");
+        ok(&format!("store {} q0 l r a1 qs", out.display()));
+        let vs = values::read_values(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!(
+            vs,
+            vec![
+                Value::scalar(4.0f64),
+                Value::vector(vec![3.0f64, 4.0]),
+                Value::vector(vec![1.0f64, 2.0]),
+                Value::scalar(2.0f64),
+                Value::vector(vec![3.0f64, 4.0]),
+                Value::vector(vec![1.0f64, 2.0]),
+            ]
+        );
+        ok(&format!(
+            "restore {} x f64 y []f64 z []f64 w f64 rs \"[](f64, f64)\"",
+            out.display()
+        ));
+        assert_eq!(ok("shape rs"), "2\n");
+        let mut fails = |line: &str| s.command(line).unwrap_err();
+        assert!(
+            fails("zip bad \"[](f64, f64)\" a c")
+                .contains("differ in their outer sizes: [2] and [1]")
+        );
+        assert!(
+            fails("zip bad \"[](f64, f64)\" a x")
+                .contains("field `1` needs an array of type []f64, but variable `x` has type f64")
+        );
+        assert!(
+            fails("zip bad \"(f64, f64)\" a b").contains("is not an array of records or tuples")
+        );
+        assert!(fails("index bad qs 2").contains("`2` is not an index of dimension 1"));
+        assert!(fails("index bad qs").contains("array of rank 1, but 0 indices are given"));
+        assert!(fails("unzip q l2 r2").contains("(f64, f64) is not an array of records or tuples"));
+        assert!(fails("unzip qs l2").contains("have 2 fields, but 1 variable is given"));
+        assert!(fails("index bad x 0").contains("`x` has type f64, which is not an array type"));
+        std::fs::write(dir.join("ragged.txt"), "[1.0, 2.0] [3.0]").unwrap();
+        assert!(
+            fails(&format!(
+                "restore {} bad \"[](f64, f64)\"",
+                dir.join("ragged.txt").display()
+            ))
+            .contains("differ in their outer sizes ([2] and [1])")
+        );
         std::fs::remove_dir_all(&dir).ok();
     }
 
