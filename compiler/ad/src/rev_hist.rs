@@ -210,20 +210,7 @@ impl Ctx<'_> {
                 self.add_adj(out, &(*v).into(), a.into(), true)?;
             }
         }
-        let s2 = Screma {
-            w: h.w,
-            inputs: h.inputs.clone(),
-            scans: Vec::new(),
-            reduces: Vec::new(),
-            map: h.map.clone(),
-        };
-        let stm2 = Stm {
-            pat: vals,
-            exp: Exp::Atom(Operand::i64(0)),
-            attrs: Vec::new(),
-            span: stm.span,
-        };
-        self.rev_screma(out, &stm2, &s2)
+        self.rev_map_part(out, stm, h.w, &h.inputs, &h.map, vals)
     }
 
     /// The bucket `idxs[i]` and whether it is in `0..m`.

@@ -1628,19 +1628,6 @@ impl Ctx<'_> {
                 self.add_adj(out, &(*v).into(), a, owned)?;
             }
         }
-        let s2 = Screma {
-            w: s.w,
-            inputs: s.inputs.clone(),
-            scans: Vec::new(),
-            reduces: Vec::new(),
-            map: s.map.clone(),
-        };
-        let stm2 = Stm {
-            pat: vals.clone(),
-            exp: Exp::Atom(Operand::i64(0)),
-            attrs: Vec::new(),
-            span: stm.span,
-        };
-        self.rev_screma(out, &stm2, &s2)
+        self.rev_map_part(out, stm, s.w, &s.inputs, &s.map, vals.clone())
     }
 }

@@ -23,8 +23,8 @@
 //! saves a copy of the whole destination instead.
 
 use ir::{
-    Body, CmpOp, DimIndex, Exp, Lambda, Operand, Param, PrimType, Scatter, ScatterDest, Screma,
-    Stm, Type, VarId,
+    Body, CmpOp, DimIndex, Exp, Lambda, Operand, Param, PrimType, Scatter, ScatterDest, Stm, Type,
+    VarId,
 };
 
 use crate::ctx::{Ctx, R};
@@ -321,19 +321,6 @@ impl Ctx<'_> {
                 self.add_adj(out, &dest.arr.into(), z.into(), true)?;
             }
         }
-        let s2 = Screma {
-            w: s.w,
-            inputs: s.inputs.clone(),
-            scans: Vec::new(),
-            reduces: Vec::new(),
-            map: s.map.clone(),
-        };
-        let stm2 = Stm {
-            pat: vals,
-            exp: Exp::Atom(Operand::i64(0)),
-            attrs: Vec::new(),
-            span: stm.span,
-        };
-        self.rev_screma(out, &stm2, &s2)
+        self.rev_map_part(out, stm, s.w, &s.inputs, &s.map, vals)
     }
 }

@@ -35,6 +35,35 @@ use crate::ctx::{Ctx, R, differentiable, konst};
 use crate::rev_scanred::is_binop;
 
 impl Ctx<'_> {
+    /// The return sweep of the map part of a SOAC `stm` (a `screma` with
+    /// scans or reductions, a `hist`, a `scatter`): the map-only `screma`
+    /// of `map` over `inputs` (`w` iterations) whose results `vals` the
+    /// SOAC's own rule has given adjoints.
+    pub(crate) fn rev_map_part(
+        &mut self,
+        out: &mut Vec<Stm>,
+        stm: &Stm,
+        w: Operand,
+        inputs: &[VarId],
+        map: &Lambda,
+        vals: Vec<VarId>,
+    ) -> R<()> {
+        let s = Screma {
+            w,
+            inputs: inputs.to_vec(),
+            scans: Vec::new(),
+            reduces: Vec::new(),
+            map: map.clone(),
+        };
+        let map_stm = Stm {
+            pat: vals,
+            exp: Exp::Atom(Operand::i64(0)),
+            attrs: Vec::new(),
+            span: stm.span,
+        };
+        self.rev_screma(out, &map_stm, &s)
+    }
+
     /// The return sweep of a `screma`.
     pub fn rev_screma(&mut self, out: &mut Vec<Stm>, stm: &Stm, s: &Screma) -> R<()> {
         if s.inputs.iter().any(|v| self.ty(*v).acc) {
