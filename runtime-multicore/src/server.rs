@@ -29,7 +29,8 @@
 //! `fields TYPE`, `new VAR TYPE FIELD…`, `project TO FROM FIELD`,
 //! `variants TYPE`, `construct VAR TYPE VARIANT PAYLOAD…`,
 //! `destruct VAR PAYLOAD…`, `variant VAR`, `index TO FROM I…`,
-//! `zip TO TYPE ARRAY…`, `unzip FROM ARRAY…`,
+//! `zip TO TYPE ARRAY…`, `unzip FROM ARRAY…`, `new_array TO TYPE SIZE… V…`,
+//! `set ARRAY V I…`,
 //! `clear`, `report` (the profile as JSON), `pause_profiling`, `unpause_profiling`,
 //! `tuning_params ENTRY` and `attributes ENTRY` (nothing to print), and
 //! `set_tuning_param` (no tuning parameters exist). End of input ends the
@@ -297,6 +298,8 @@ impl<'a> Server<'a> {
                 Ok(shape.iter().map(|d| format!("{d}\n")).collect())
             }
             "index" => self.index(&args),
+            "new_array" => self.new_array(&args),
+            "set" => self.set(&args),
             "zip" => self.zip(&args),
             "unzip" => self.unzip(&args),
             "fields" => {
@@ -807,6 +810,191 @@ impl<'a> Server<'a> {
         Ok(String::new())
     }
 
+    /// The rank of an array type and the types of its elements' components
+    /// (one scalar for an array of primitives), with the element type when
+    /// it is opaque.
+    fn element_parts(
+        &self,
+        cmd: &str,
+        name: &str,
+    ) -> Result<(usize, Vec<TypeDesc>, Option<&'static OpaqueType>), String> {
+        match self.known_type(name)? {
+            Known::Value(t) if t.rank > 0 => Ok((
+                t.rank,
+                vec![TypeDesc {
+                    rank: 0,
+                    elem: t.prim,
+                    unique: false,
+                }],
+                None,
+            )),
+            Known::Opaque(o) if o.array.is_some() => {
+                let a = o.array.expect("an array type");
+                Ok((a.rank, a.elem.components.to_vec(), Some(a.elem)))
+            }
+            _ => Err(format!("{cmd}: `{name}` is not an array type")),
+        }
+    }
+
+    /// The components of the variable `v`, which must hold an element of
+    /// an array whose elements have components `parts` (and type `elem`
+    /// when opaque).
+    fn element_value(
+        &self,
+        cmd: &str,
+        v: &str,
+        parts: &[TypeDesc],
+        elem: Option<&'static OpaqueType>,
+    ) -> Result<Vec<Value>, String> {
+        let x = self.live(v)?;
+        let fits = match (x, elem) {
+            (ExtValue::Value(x), None) => parts[0].matches(x),
+            (ExtValue::Opaque(o, _), Some(e)) => o.name == e.name,
+            _ => false,
+        };
+        if !fits {
+            let want = elem.map_or(parts[0].to_string(), |e| e.name.to_string());
+            return Err(format!(
+                "{cmd}: the elements have type {want}, but variable `{v}` has type {}",
+                x.type_name()
+            ));
+        }
+        Ok(x.clone().into_components())
+    }
+
+    /// `new_array TO TYPE S… V…`: an array of type `TYPE` (rank `N`) with
+    /// the `N` sizes `S…` and the elements `V…` in row-major order.
+    fn new_array(&mut self, args: &[&str]) -> Result<String, String> {
+        let [to, type_name, rest @ ..] = args else {
+            return Err(
+                "new_array: expected a new variable, an array type, its sizes and its elements"
+                    .into(),
+            );
+        };
+        self.fresh(&[to])?;
+        let (rank, parts, elem) = self.element_parts("new_array", type_name)?;
+        if rest.len() < rank {
+            return Err(format!(
+                "new_array: {type_name} has rank {rank}, but {} size{} given",
+                rest.len(),
+                if rest.len() == 1 { " is" } else { "s are" }
+            ));
+        }
+        let (sizes, elems) = rest.split_at(rank);
+        let sizes = sizes
+            .iter()
+            .map(|d| {
+                d.parse::<usize>()
+                    .map_err(|_| format!("new_array: `{d}` is not a size"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let count = sizes.iter().try_fold(1usize, |n, d| n.checked_mul(*d));
+        if count != Some(elems.len()) {
+            return Err(format!(
+                "new_array: an array of shape {} has {} elements, but {} variable{} given",
+                crate::arr::shape_text(&sizes),
+                count.map_or("too many".to_string(), |c| c.to_string()),
+                elems.len(),
+                if elems.len() == 1 { " is" } else { "s are" }
+            ));
+        }
+        let values = elems
+            .iter()
+            .map(|v| self.element_value("new_array", v, &parts, elem))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut comps = Vec::with_capacity(parts.len());
+        for (c, t) in parts.iter().enumerate() {
+            let inner: Vec<usize> = match values.first() {
+                Some(v) => v[c].shape().to_vec(),
+                None => vec![0; t.rank],
+            };
+            let mut shape = sizes.clone();
+            shape.extend(&inner);
+            let mut data = values::Data::with_capacity(t.elem, values.len());
+            for (v, name) in values.iter().zip(elems) {
+                if v[c].shape() != inner.as_slice() {
+                    return Err(format!(
+                        "new_array: the elements differ in their shapes: `{name}` has an array of shape {} where the first has {}",
+                        crate::arr::shape_text(v[c].shape()),
+                        crate::arr::shape_text(&inner)
+                    ));
+                }
+                for x in v[c].data().iter() {
+                    data.push(x);
+                }
+            }
+            comps.push(Value::new(shape, data).map_err(|e| format!("new_array: {e}"))?);
+        }
+        let value = match self.known_type(type_name)? {
+            Known::Opaque(o) => ExtValue::Opaque(o, comps),
+            Known::Value(_) => ExtValue::Value(comps.remove(0)),
+        };
+        self.vars.insert(to.to_string(), Var::Live(value));
+        Ok(String::new())
+    }
+
+    /// `set ARRAY V I…`: replaces the element of the array variable at the
+    /// given indices (one per dimension) with the value of `V`.
+    fn set(&mut self, args: &[&str]) -> Result<String, String> {
+        let [arr, val, idx @ ..] = args else {
+            return Err("set: expected an array variable, a value variable and indices".into());
+        };
+        let target = self.live(arr)?.clone();
+        let type_name = target.type_name();
+        let (rank, parts, elem) = self.element_parts("set", &type_name)?;
+        let comps = target.into_components();
+        let outer: Vec<usize> = comps[0].shape()[..rank].to_vec();
+        if idx.len() != rank {
+            return Err(format!(
+                "set: variable `{arr}` is an array of rank {rank}, but {} ind{} given",
+                idx.len(),
+                if idx.len() == 1 { "ex is" } else { "ices are" }
+            ));
+        }
+        let mut at = 0usize;
+        for (d, (i, n)) in idx.iter().zip(&outer).enumerate() {
+            match i.parse::<usize>() {
+                Ok(k) if k < *n => at = at * n + k,
+                _ => {
+                    return Err(format!(
+                        "set: `{i}` is not an index of dimension {} of `{arr}`, whose shape is {}",
+                        d + 1,
+                        crate::arr::shape_text(&outer)
+                    ));
+                }
+            }
+        }
+        let new = self.element_value("set", val, &parts, elem)?;
+        let mut out = Vec::with_capacity(comps.len());
+        for (c, x) in comps.iter().zip(&new) {
+            let inner = &c.shape()[rank..];
+            if x.shape() != inner {
+                return Err(format!(
+                    "set: variable `{val}` holds an array of shape {} where the elements of `{arr}` have {}",
+                    crate::arr::shape_text(x.shape()),
+                    crate::arr::shape_text(inner)
+                ));
+            }
+            let len = x.num_elements();
+            let mut data = values::Data::with_capacity(c.prim_type(), c.num_elements());
+            for (k, e) in c.data().iter().enumerate() {
+                let j = k.wrapping_sub(at * len);
+                data.push(if j < len {
+                    x.data().get(j).unwrap_or(e)
+                } else {
+                    e
+                });
+            }
+            out.push(Value::new(c.shape().to_vec(), data).map_err(|e| format!("set: {e}"))?);
+        }
+        let value = match self.live(arr)? {
+            ExtValue::Opaque(o, _) => ExtValue::Opaque(o, out),
+            ExtValue::Value(_) => ExtValue::Value(out.remove(0)),
+        };
+        self.vars.insert(arr.to_string(), Var::Live(value));
+        Ok(String::new())
+    }
+
     /// The array type `name` of records or tuples whose fields are all
     /// scalars or arrays of primitives, for `zip` and `unzip`.
     fn zippable(
@@ -1297,6 +1485,25 @@ mod tests {
         ok("project q0 q 0");
         ok("unzip qs l r");
         ok("index a1 a 1");
+        // Arrays from their elements, and elements replaced.
+        ok("new_array m \"[](f64, f64)\" 3 q q q");
+        ok("index q5 ps 0");
+        ok("set m q5 1");
+        ok("unzip m ml mr");
+        ok("new_array g [][]f64 2 2 a1 q0 a1 a1");
+        ok("set g q0 1 1");
+        let grid = dir.join("grid.bin");
+        ok(&format!("store {} ml mr g", grid.display()));
+        assert_eq!(
+            values::read_values(&std::fs::read(&grid).unwrap()).unwrap(),
+            vec![
+                Value::vector(vec![4.0f64, 1.0, 4.0]),
+                Value::vector(vec![2.0f64, 3.0, 2.0]),
+                Value::array(vec![2, 2], vec![2.0f64, 4.0, 2.0, 4.0]).unwrap(),
+            ]
+        );
+        ok("new_array e \"[](f64, f64)\" 0");
+        assert_eq!(ok("shape e"), "0\n");
         let out = dir.join("out.bin");
         ok(&format!("store {} q0 l r a1 qs", out.display()));
         let vs = values::read_values(&std::fs::read(&out).unwrap()).unwrap();
@@ -1333,6 +1540,21 @@ mod tests {
         assert!(fails("unzip q l2 r2").contains("(f64, f64) is not an array of records or tuples"));
         assert!(fails("unzip qs l2").contains("have 2 fields, but 1 variable is given"));
         assert!(fails("index bad x 0").contains("`x` has type f64, which is not an array type"));
+        assert!(
+            fails("new_array bad \"[](f64, f64)\" 2 q")
+                .contains("an array of shape [2] has 2 elements, but 1 variable is given")
+        );
+        assert!(
+            fails("new_array bad \"[](f64, f64)\" 1 x")
+                .contains("the elements have type (f64, f64), but variable `x` has type f64")
+        );
+        assert!(
+            fails("new_array bad []f64 2 y y")
+                .contains("the elements have type f64, but variable `y` has type []f64")
+        );
+        assert!(fails("set qs q 2").contains("`2` is not an index of dimension 1"));
+        assert!(fails("set qs x 0").contains("the elements have type (f64, f64)"));
+        assert!(fails("set x x 0").contains("`f64` is not an array type"));
         std::fs::write(dir.join("ragged.txt"), "[1.0, 2.0] [3.0]").unwrap();
         assert!(
             fails(&format!(
