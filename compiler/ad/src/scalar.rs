@@ -5,8 +5,7 @@
 //! order, reverse mode adds `∂f/∂xᵢ · ȳ` to each operand's adjoint.
 
 use ir::{
-    BinOp, Body, CmpOp, ConvKind, Exp, LoopForm, MathFn, Operand, Param, PrimType, Stm, Type, UnOp,
-    VarId,
+    BinOp, Body, CmpOp, Exp, LoopForm, MathFn, Operand, Param, PrimType, Stm, Type, UnOp, VarId,
 };
 
 use crate::ctx::{Ctx, R, differentiable, konst};
@@ -22,7 +21,8 @@ impl Ctx<'_> {
         if !differentiable(&self.ty(y)) {
             return Ok(None);
         }
-        if let Exp::Convert(ConvKind::Bitcast, to, a) = exp {
+        if let Exp::Convert(kind, to, a) = exp {
+            // The tangent converts (or reinterprets) as the value does.
             let from = self.op_ty(a).elem;
             let Some(t) = self.tangent(a) else {
                 return Ok(None);
@@ -32,21 +32,8 @@ impl Ctx<'_> {
             } else if from == *to {
                 Ok(Some(t))
             } else {
-                let c = self.bind(out, "d", Exp::Convert(ConvKind::Bitcast, *to, t))?;
+                let c = self.bind(out, "d", Exp::Convert(*kind, *to, t))?;
                 Ok(Some(c.into()))
-            };
-        }
-        if let Exp::Convert(ConvKind::Convert, to, a) = exp {
-            let from = self.op_ty(a).elem;
-            let Some(t) = self.tangent(a) else {
-                return Ok(None);
-            };
-            return if from == PrimType::Bool || *to == PrimType::Bool {
-                Ok(None)
-            } else if from == *to {
-                Ok(Some(t))
-            } else {
-                Ok(Some(self.conv(out, *to, t)?))
             };
         }
         let operands: Vec<Operand> = match exp {
