@@ -578,19 +578,7 @@ impl Ctx<'_> {
         }
         self.leave_scope(saved);
         res?;
-        for (y, r) in pat.iter().zip(&body.result) {
-            self.push(rev, vec![*y], Exp::Atom(*r));
-        }
-        for (j, a) in adjs.into_iter().enumerate() {
-            let a = match a {
-                Some(a) => a,
-                None => {
-                    let t = self.ty(pat[n + j]);
-                    self.zeros_of(rev, &t)?
-                }
-            };
-            self.push(rev, vec![pat[n + j]], Exp::Atom(a));
-        }
+        self.bind_vjp_results(rev, pat, &body.result, adjs)?;
         Ok(free)
     }
 }

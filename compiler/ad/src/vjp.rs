@@ -51,7 +51,21 @@ impl Ctx<'_> {
         }
         self.leave_scope(saved);
         res?;
-        for (y, r) in pat.iter().zip(&lam.body.result) {
+        self.bind_vjp_results(out, pat, &lam.body.result, adjs)
+    }
+
+    /// Binds the results of a `vjp` to `pat`: first its lambda's results
+    /// `results`, then the adjoint of each parameter (`adjs`; zeros for a
+    /// parameter that got none).
+    pub(crate) fn bind_vjp_results(
+        &mut self,
+        out: &mut Vec<Stm>,
+        pat: &[VarId],
+        results: &[Operand],
+        adjs: Vec<Option<Operand>>,
+    ) -> R<()> {
+        let n = results.len();
+        for (y, r) in pat.iter().zip(results) {
             self.push(out, vec![*y], Exp::Atom(*r));
         }
         for (j, a) in adjs.into_iter().enumerate() {
