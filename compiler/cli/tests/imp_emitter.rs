@@ -62,12 +62,14 @@ fn an_executable_computes_fails_with_locations_and_profiles() {
         text(&o.stdout),
         "14.0f64\n[14.0f64, 42.0f64, 84.0f64]\n2.0f64\n"
     );
-    // The parallel loops are timed under their kind and location.
-    assert!(
-        err.lines()
-            .any(|l| l.starts_with("segmap") && l.contains("prog.fut:")),
-        "{err}"
-    );
+    // The parallel loops are timed under their operation and location.
+    for kind in ["segred ", "segscan "] {
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(kind) && l.contains("prog.fut:")),
+            "{err}"
+        );
+    }
     // A failed bounds check stops the program with its message and location.
     let o = run_with_input(&exe, &[], b"[1.0, 2.0, 3.0] 3i64");
     assert!(!o.status.success());

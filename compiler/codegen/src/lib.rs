@@ -5,7 +5,13 @@
 //! `fut_runtime_multicore` (arrays, scalar semantics, parallel chunks) and
 //! the `values` crate. The module holds:
 //!
-//! - one Rust function per IR function (`emit`), returning `R<(..)>`;
+//! - the program's functions, returning `R<(..)>`, written by one of two
+//!   emitters ([`Options::emitter`]): [`imp_rust`] lowers the program to
+//!   the imperative IR ([`imp`]) and writes one function per imperative
+//!   function over memory blocks, plus an adapter per entry point
+//!   (programs are compiled with it unless `FUT_EMITTER=core`); `emit`
+//!   writes one function per core IR function over the runtime's
+//!   copy-on-write arrays;
 //! - `BATCH`: each entry point as a function on the entry function's flat
 //!   arguments (array sizes expanded), for the test runner's batch
 //!   executable (`fut_runtime_multicore::batch`);
@@ -15,15 +21,8 @@
 //!
 //! Parallelism comes from the `flatten` crate's decisions: a SOAC it makes
 //! a segmented operation runs on chunks of its iteration space in parallel
-//! (`soac`); everything nested inside runs as sequential loops.
-//!
-//! Where this departs from DESIGN.md: the imperative IR with explicit
-//! allocations exists ([`imp`]: lowering, interpreter, printer, tested on the
-//! whole corpus), but the emitter does not consume it yet: it writes Rust
-//! directly from the core IR, and the runtime's arrays (shared buffers with
-//! copy-on-write updates) stand in for memory planning. Switching the
-//! emitter to [`imp`] makes the memory rules of `docs/imperative.md` hold
-//! in generated code.
+//! (`soac`, or a parallel loop of the imperative IR); everything nested
+//! inside runs as sequential loops.
 
 pub mod cost;
 pub mod emit;
@@ -56,7 +55,10 @@ pub struct Options {
     pub standalone: bool,
     /// The program's name, for messages of the executable.
     pub name: String,
-    /// Which emitter writes the functions.
+    /// Which emitter writes the functions. `Options::default()` keeps
+    /// the core emitter (its unit tests build options that way); programs
+    /// are compiled with [`Emitter::from_env`], the imperative IR's
+    /// emitter unless `FUT_EMITTER=core`.
     pub emitter: Emitter,
 }
 
@@ -83,17 +85,18 @@ pub enum Emitter {
 }
 
 impl Emitter {
-    /// The emitter named by the environment variable `FUT_EMITTER`
-    /// (`core` or `imp`; unset or empty: the default).
+    /// The emitter that compiles programs: the one named by the
+    /// environment variable `FUT_EMITTER` (`core` or `imp`), the
+    /// imperative IR's when it is unset or empty.
     pub fn from_env() -> Result<Emitter, String> {
         Emitter::parse(&std::env::var("FUT_EMITTER").unwrap_or_default())
     }
 
-    /// The emitter named `name` (`core`, `imp`, or empty for the default).
+    /// The emitter named `name` (`core`, `imp`, or empty for `imp`).
     pub fn parse(name: &str) -> Result<Emitter, String> {
         match name {
-            "" | "core" => Ok(Emitter::Core),
-            "imp" => Ok(Emitter::Imp),
+            "core" => Ok(Emitter::Core),
+            "" | "imp" => Ok(Emitter::Imp),
             other => Err(format!(
                 "FUT_EMITTER must be `core` or `imp`, not `{other}`"
             )),
