@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet};
 
 use ir::typeof_::TypeCtx;
 use ir::{
-    BinOp, CmpOp, ConvKind, DimIndex, Exp, MathFn, Operand, PrimType, PrimValue, PrimaryMap, Size,
-    Span, Stm, Type, UnOp, VarId, VarInfo,
+    BinOp, Body, CmpOp, ConvKind, DimIndex, Exp, MathFn, Operand, PrimType, PrimValue, PrimaryMap,
+    Size, Span, Stm, Type, UnOp, VarId, VarInfo,
 };
 
 use crate::AdError;
@@ -203,6 +203,29 @@ impl<'a> Ctx<'a> {
             attrs: Vec::new(),
             span: self.span,
         });
+    }
+
+    /// Appends `v = if cond then (then_stms; a) else (else_stms; b)`.
+    pub fn push_if(
+        &mut self,
+        out: &mut Vec<Stm>,
+        v: VarId,
+        cond: Operand,
+        (then_stms, a): (Vec<Stm>, Operand),
+        (else_stms, b): (Vec<Stm>, Operand),
+    ) {
+        let exp = Exp::If {
+            cond,
+            then_body: Body {
+                stms: then_stms,
+                result: vec![a],
+            },
+            else_body: Body {
+                stms: else_stms,
+                result: vec![b],
+            },
+        };
+        self.push(out, vec![v], exp);
     }
 
     /// Appends `exp` bound to one new variable of the inferred type.

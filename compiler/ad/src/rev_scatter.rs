@@ -79,21 +79,7 @@ impl Ctx<'_> {
         let mut eb = Vec::new();
         let z = self.zero_adj(&mut eb, t)?;
         let r = self.fresh("adj", t.clone());
-        self.push(
-            b,
-            vec![r],
-            Exp::If {
-                cond,
-                then_body: Body {
-                    stms: then_stms,
-                    result: vec![a],
-                },
-                else_body: Body {
-                    stms: eb,
-                    result: vec![z],
-                },
-            },
-        );
+        self.push_if(b, r, cond, (then_stms, a), (eb, z));
         Ok(r.into())
     }
 

@@ -418,21 +418,8 @@ impl Ctx<'_> {
                     }
                     Some(c) => {
                         let v = self.fresh("acc_dot", Type::scalar(at_ty.elem));
-                        self.push(
-                            out,
-                            vec![v],
-                            Exp::If {
-                                cond: c,
-                                then_body: Body {
-                                    stms: b,
-                                    result: vec![p],
-                                },
-                                else_body: Body {
-                                    stms: Vec::new(),
-                                    result: vec![konst(at_ty.elem, 0.0)],
-                                },
-                            },
-                        );
+                        let zero = konst(at_ty.elem, 0.0);
+                        self.push_if(out, v, c, (b, p), (Vec::new(), zero));
                         v.into()
                     }
                 };
@@ -452,26 +439,9 @@ impl Ctx<'_> {
                     None => self.push(out, vec![v], update),
                     Some(c) => {
                         let w = self.fresh("acc_arr", t);
-                        self.push(
-                            out,
-                            vec![v],
-                            Exp::If {
-                                cond: c,
-                                then_body: Body {
-                                    stms: vec![Stm {
-                                        pat: vec![w],
-                                        exp: update,
-                                        attrs: Vec::new(),
-                                        span: self.span,
-                                    }],
-                                    result: vec![w.into()],
-                                },
-                                else_body: Body {
-                                    stms: Vec::new(),
-                                    result: vec![a.into()],
-                                },
-                            },
-                        );
+                        let mut tb = Vec::new();
+                        self.push(&mut tb, vec![w], update);
+                        self.push_if(out, v, c, (tb, w.into()), (Vec::new(), a.into()));
                     }
                 }
                 Ok(Lin::Array(v))
