@@ -341,37 +341,9 @@ impl Ctx<'_> {
         let qz = self.bin(&mut nb, BinOp::Mul, qn, zsum)?;
         let na = self.select(&mut nb, t, c1n, qz, zero);
         let e = self.fresh("adj", Type::scalar(t));
-        self.push(
-            &mut eb,
-            vec![e],
-            Exp::If {
-                cond: isz,
-                then_body: Body {
-                    stms: zb,
-                    result: vec![za],
-                },
-                else_body: Body {
-                    stms: nb,
-                    result: vec![na],
-                },
-            },
-        );
+        self.push_if(&mut eb, e, isz, (zb, za), (nb, na));
         let r = self.fresh("adj", Type::scalar(t));
-        self.push(
-            b,
-            vec![r],
-            Exp::If {
-                cond: none,
-                then_body: Body {
-                    stms: tb,
-                    result: vec![q],
-                },
-                else_body: Body {
-                    stms: eb,
-                    result: vec![e.into()],
-                },
-            },
-        );
+        self.push_if(b, r, none, (tb, q), (eb, e.into()));
         Ok(r.into())
     }
 
