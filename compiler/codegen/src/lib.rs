@@ -133,7 +133,7 @@ pub fn program_module(
         Emitter::Imp => {
             out.insert_str(0, imp_rust::ALLOWS);
             out.push_str(imp_rust::IMPORTS);
-            out.push_str(&imp_rust::functions(prog, locate)?);
+            out.push_str(&imp_rust::functions(prog, opts.safe, locate)?);
         }
     }
     let mut batch = Vec::new();

@@ -567,6 +567,7 @@ impl<'p> Machine<'p> {
                 msg,
                 args,
                 span,
+                ..
             } => {
                 fr.span = *span;
                 if !fr.bool(&mut self.counters, cond)? {

@@ -405,7 +405,21 @@ pub enum Stm {
         args: Vec<SExp>,
         /// The source statement.
         span: Span,
+        /// What kind of check it is.
+        check: Check,
     },
+}
+
+/// The kind of an [`Stm::Assert`]: whether generated code may leave it out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Always checked: user assertions, sizes, slices, ranges.
+    Always,
+    /// The bounds check of an index, which `--safe=false` removes.
+    Bounds,
+    /// The bounds check of an index in a statement marked `#[unsafe]`,
+    /// which emitters leave out.
+    Unsafe,
 }
 
 /// An argument of a call.

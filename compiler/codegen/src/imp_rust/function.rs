@@ -21,6 +21,8 @@ pub struct FnEm<'a> {
     pub f: &'a Function,
     /// The text of a source location, for naming parallel loops.
     pub locate: &'a dyn Fn(Span) -> String,
+    /// Whether index bounds checks are kept (`--safe=false` removes them).
+    pub safe: bool,
     /// The Rust code written so far.
     pub out: String,
 }
@@ -65,10 +67,12 @@ impl<'a> FnEm<'a> {
     }
 }
 
-/// The Rust function of function `k` of `prog`.
+/// The Rust function of function `k` of `prog`; `safe`: keep the index
+/// bounds checks.
 pub fn function(
     prog: &Program,
     k: usize,
+    safe: bool,
     locate: &dyn Fn(Span) -> String,
 ) -> Result<String, String> {
     let f = &prog.functions[k];
@@ -76,6 +80,7 @@ pub fn function(
         prog,
         f,
         locate,
+        safe,
         out: String::new(),
     };
     let params: Vec<String> = f

@@ -29,13 +29,17 @@ pub const ALLOWS: &str = "#![allow(unused_assignments, unused_braces)]\n";
 pub const IMPORTS: &str = "use fut_runtime_multicore::mem::*;\n";
 
 /// The Rust functions of `prog` lowered to the imperative IR, and the
-/// adapters of its entry points. Errors name what cannot be lowered or
-/// emitted.
-pub fn functions(prog: &ir::Program, locate: &dyn Fn(Span) -> String) -> Result<String, String> {
+/// adapters of its entry points; `safe`: keep the index bounds checks.
+/// Errors name what cannot be lowered or emitted.
+pub fn functions(
+    prog: &ir::Program,
+    safe: bool,
+    locate: &dyn Fn(Span) -> String,
+) -> Result<String, String> {
     let lowered = imp::lower_program(prog).map_err(|e| e.to_string())?;
     let mut out = String::new();
     for k in 0..lowered.functions.len() {
-        let f = function::function(&lowered, k, locate)
+        let f = function::function(&lowered, k, safe, locate)
             .map_err(|e| format!("in function `{}`: {e}", lowered.functions[k].name))?;
         out.push_str(&f);
     }

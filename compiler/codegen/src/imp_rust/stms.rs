@@ -10,7 +10,7 @@ use ir::Span;
 use super::exps::{exp, exps};
 use super::function::FnEm;
 use super::names::{fun, mem, span_lit, var};
-use crate::imp::{Arg, Block, Slot, Stm, View};
+use crate::imp::{Arg, Block, Check, Slot, Stm, View};
 
 type E<T> = Result<T, String>;
 
@@ -146,7 +146,11 @@ impl FnEm<'_> {
                 msg,
                 args,
                 span,
+                check,
             } => {
+                if *check == Check::Unsafe || (*check == Check::Bounds && !self.safe) {
+                    return Ok(());
+                }
                 let c = exp(f, cond, *span)?;
                 let a: Vec<String> = args
                     .iter()

@@ -59,6 +59,20 @@ fn functions_adapters_and_glue() {
 }
 
 #[test]
+fn unsafe_code_leaves_out_bounds_checks_only() {
+    let prog = ir::parse::parse_program(SRC).unwrap_or_else(|e| panic!("{e}"));
+    let opts = Options {
+        emitter: Emitter::Imp,
+        safe: false,
+        ..Options::default()
+    };
+    let m = program_module(&prog, &opts, &|_| String::new()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!m.contains("out of bounds"), "{m}");
+    // The sizes of the copy are still checked.
+    assert!(m.contains("copy_view("), "{m}");
+}
+
+#[test]
 fn programs_are_compiled_with_the_imp_emitter_unless_core_is_named() {
     assert_eq!(Emitter::parse(""), Ok(Emitter::Imp));
     assert_eq!(Emitter::parse("imp"), Ok(Emitter::Imp));

@@ -65,6 +65,11 @@ impl<'p> Lowerer<'p> {
             msg: format!("Index [{is}] out of bounds for array of shape {dims}."),
             args,
             span: self.span,
+            check: if self.unsafe_here {
+                Check::Unsafe
+            } else {
+                Check::Bounds
+            },
         });
     }
 
@@ -142,6 +147,7 @@ impl<'p> Lowerer<'p> {
             msg: "Invalid slice {}:+{}*{} for a dimension of size {}.".into(),
             args: vec![start.clone(), len.clone(), stride.clone(), n.clone()],
             span: self.span,
+            check: Check::Always,
         });
     }
 
@@ -197,6 +203,7 @@ impl<'p> Lowerer<'p> {
             msg: "Invalid range: iota of negative length {}".into(),
             args: vec![n.clone()],
             span: self.span,
+            check: Check::Always,
         });
         let name = self.pat_name(stm);
         let dst = self.dest(hint, &name, elem, vec![n.clone()]);
@@ -267,6 +274,7 @@ impl<'p> Lowerer<'p> {
             msg: format!("Invalid reshape: cannot reshape into {dims} an array of {{}} elements"),
             args,
             span: self.span,
+            check: Check::Always,
         });
         if !view.is_row_major() {
             let name = self.pat_name(stm);
@@ -322,6 +330,7 @@ impl<'p> Lowerer<'p> {
             msg: "Size mismatch: concatenation has size {}".into(),
             args: vec![len.clone()],
             span: self.span,
+            check: Check::Always,
         });
         let mut shape = first.shape.clone();
         shape[dim] = len;

@@ -190,6 +190,8 @@ pub(crate) struct Lowerer<'p> {
     pub(crate) parallel: bool,
     /// The span of the statement being lowered.
     pub(crate) span: Span,
+    /// Whether the statement being lowered is marked `#[unsafe]`.
+    pub(crate) unsafe_here: bool,
     /// The label of the next parallel loop (`segmap` unless set just
     /// before it).
     pub(crate) par_label: &'static str,
@@ -207,6 +209,7 @@ impl<'p> Lowerer<'p> {
             parallel: false,
             span: Span::NONE,
             par_label: "segmap",
+            unsafe_here: false,
         }
     }
 
@@ -370,6 +373,7 @@ impl<'p> Lowerer<'p> {
         }
         for s in &b.stms {
             self.span = s.span;
+            self.unsafe_here = s.attrs.contains(&ir::Attr::Unsafe);
             let hints: Vec<Option<View>> = s.pat.iter().map(|v| by_var.get(v).cloned()).collect();
             let vals = self.exp(s, &hints)?;
             if vals.len() != s.pat.len() {
@@ -449,6 +453,7 @@ impl<'p> Lowerer<'p> {
                     msg,
                     args,
                     span: self.span,
+                    check: Check::Always,
                 });
                 Ok(Vec::new())
             }
