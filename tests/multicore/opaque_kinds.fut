@@ -54,6 +54,8 @@ entry count (o: #some []i32 | #none) : i64 =
 
 entry dot (ps: []{x: f64, y: f64}) : f64 = f64.sum (map (\p -> p.x * p.y) ps)
 
+entry dots (ps: []point) (q: point) : []f64 = map (\p -> p.x * q.x + p.y * q.y) ps
+
 entry points (n: i64) : []{x: f64, y: f64} =
   map (\i -> {x = f64.i64 i, y = 2}) (iota n)
 

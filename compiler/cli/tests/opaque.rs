@@ -468,6 +468,10 @@ fn sums_named_types_arrays_of_records_and_unique_results() {
     const POINTS: &str = "[]{x: f64, y: f64}";
     assert_eq!(s.ok("inputs dot"), vec![POINTS]);
     assert_eq!(s.ok("outputs pair_rows"), vec!["[](i32, bool)"]);
+    // An array of a named record is named after it, and so are its elements.
+    assert_eq!(s.ok("inputs dots"), vec!["[]point", "point"]);
+    assert_eq!(s.ok("elemtype []point"), vec!["point"]);
+    assert_eq!(s.ok("kind []point"), vec!["array"]);
     assert_eq!(s.ok("inputs pair_rows"), vec!["[][](i32, bool)"]);
     let types = s.ok("types");
     for t in [POINTS, "{x: f64, y: f64}", "(i32, bool)", "[][](i32, bool)"] {
@@ -516,6 +520,20 @@ fn sums_named_types_arrays_of_records_and_unique_results() {
     assert_eq!(
         read_file(&dir.path().join("d3.bin")),
         vec![Value::scalar(6.0f64)]
+    );
+    s.ok("zip pts []point ax ay");
+    s.ok("index pt pts 2");
+    assert_eq!(s.ok("type pt"), vec!["point"]);
+    s.ok("call dots ds pts pt");
+    s.ok(&format!("store {} ds", path("ds.bin")));
+    assert_eq!(
+        read_file(&dir.path().join("ds.bin")),
+        vec![Value::vector(vec![27.0f64, 36.0, 45.0])]
+    );
+    let e = s.fails("call dots bad ps pt");
+    assert!(
+        e.contains("parameter 1 has type []point, but variable `ps` has type []{x: f64, y: f64}"),
+        "{e}"
     );
     let e = s.fails(&format!("zip bad \"{POINTS}\" ax short"));
     assert!(

@@ -348,7 +348,13 @@ impl Opaques {
                     .map(|t| Type::array(t.elem, t.shape.get(*rank..).unwrap_or(&[]).to_vec()))
                     .collect();
                 let refs: Vec<&Type> = inner.iter().collect();
-                let elem = self.opaque(e.text(), e, &refs, true);
+                // An array of a named type (`[]point`) has elements of that
+                // name.
+                let elem_name = text
+                    .strip_prefix(&"[]".repeat(*rank))
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or(e.text());
+                let elem = self.opaque(elem_name, e, &refs, true);
                 format!("Some(fut_runtime_multicore::ArrayOf {{ rank: {rank}, elem: &{elem} }})")
             }
             _ => "None".to_string(),
@@ -459,6 +465,22 @@ mod tests {
         );
         assert!(
             o.decls.contains("name: \"[]{x: f64, ys: []i32}\", components: &[fut_runtime_multicore::TypeDesc { rank: 1, elem: values::PrimType::F64, unique: false }, fut_runtime_multicore::TypeDesc { rank: 2, elem: values::PrimType::I32, unique: false }], fields: None, variants: None, array: Some(fut_runtime_multicore::ArrayOf { rank: 1, elem: &OPAQUE_0 })"),
+            "{}",
+            o.decls
+        );
+        // An array of a named record has elements of that name.
+        let xss = Type::array(PrimType::F64, vec![ir::Size::Any, ir::Size::Any]);
+        let ysss = Type::array(PrimType::I32, vec![ir::Size::Any; 3]);
+        let named = o.ext_type("[][]p = [][]{x: f64, ys: []i32}", false, &[&xss, &ysss]);
+        assert!(named.contains("OPAQUE_3"), "{named}");
+        assert!(
+            o.decls.contains("static OPAQUE_2: fut_runtime_multicore::OpaqueType = fut_runtime_multicore::OpaqueType { name: \"p\""),
+            "{}",
+            o.decls
+        );
+        assert!(
+            o.decls.contains("name: \"[][]p\"")
+                && o.decls.contains("ArrayOf { rank: 2, elem: &OPAQUE_2 }"),
             "{}",
             o.decls
         );

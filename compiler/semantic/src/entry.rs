@@ -41,10 +41,11 @@ pub fn entry_type(t: &Ty) -> EntryType {
 
 /// The name an entry point's written type gives a type: a type
 /// abbreviation or a module's type without arguments, as written
-/// (`point`, `M.t`).
+/// (`point`, `M.t`), or an array of one (`[]point`).
 fn written_name(te: &TypeExp) -> Option<String> {
     match &te.kind {
         TypeExpKind::Unique(t) => written_name(t),
+        TypeExpKind::Array(_, t) => written_name(t).map(|n| format!("[]{n}")),
         TypeExpKind::Var(qn, args) if args.is_empty() => {
             let mut parts: Vec<&str> = qn.quals.iter().map(|q| &*q.name).collect();
             parts.push(&qn.name.name);
@@ -89,13 +90,22 @@ fn result_types(ret: Option<&TypeExp>, n: usize) -> Vec<Option<&TypeExp>> {
 pub fn named_entry_type(t: &Ty, te: Option<&TypeExp>) -> EntryType {
     match (entry_type(t), te.and_then(written_name)) {
         (EntryType::Opaque(structure), Some(name)) if name != structure => {
-            if matches!(t, Ty::Abs(..)) {
+            if is_abstract(t) {
                 EntryType::Opaque(name)
             } else {
                 EntryType::Opaque(format!("{name} = {structure}"))
             }
         }
         (et, _) => et,
+    }
+}
+
+/// Is the type an abstract type of a module, or an array of one?
+fn is_abstract(t: &Ty) -> bool {
+    match t {
+        Ty::Abs(..) => true,
+        Ty::Array(e, _) => is_abstract(e),
+        _ => false,
     }
 }
 
