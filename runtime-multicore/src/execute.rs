@@ -35,9 +35,10 @@ fn arguments_phrase(entry: &EntryPoint) -> String {
 }
 
 /// Reads an entry's arguments (text and binary values mixed), each at its
-/// parameter's type; an opaque parameter (a tuple or record) is read as its
-/// components, in order. Errors name the entry, the parameter (and the
-/// component) and the place.
+/// parameter's type; an opaque parameter (a tuple, record, sum or array of
+/// records) is read as its components, in order, and checked as `restore`
+/// checks it. Errors name the entry, the parameter (and the component) and
+/// the place.
 pub fn read_arguments<R: Read>(entry: &EntryPoint, input: R) -> Result<Vec<ExtValue>, String> {
     let mut reader = Reader::new(input);
     let mut args = Vec::with_capacity(entry.params.len());
@@ -73,6 +74,16 @@ pub fn read_arguments<R: Read>(entry: &EntryPoint, input: R) -> Result<Vec<ExtVa
             }
             values.push(reader.read_value(&c.ranked()).map_err(bad)?);
             read += 1;
+        }
+        if let ExtType::Opaque(o, _) = t {
+            o.check(&values).map_err(|e| {
+                format!(
+                    "entry point `{}`, parameter {} of type {}: {e}",
+                    entry.name,
+                    i + 1,
+                    o.name
+                )
+            })?;
         }
         let mut it = values.into_iter();
         args.push(ExtValue::from_components(t, &mut it));

@@ -336,6 +336,21 @@ fn sums_named_types_arrays_of_records_and_unique_results() {
     assert_eq!(text(&o.stdout), "6.0f64\n");
     let o = run("square", "2.0");
     assert_eq!(text(&o.stdout), "#<opaque shape>\n");
+    // Components that are no value of the type are refused.
+    let o = run("area", "5i64 3.0 0.0 0.0");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        text(&o.stderr),
+        "Error: entry point `area`, parameter 1 of type shape: 5i64 is not a variant number of shape: it has 3 variants, numbered from 0\n"
+    );
+    let o = run("dot", "[1.0, 2.0] [1.0]");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        text(&o.stderr),
+        "Error: entry point `dot`, parameter 1 of type []{x: f64, y: f64}: the arrays of a value of []{x: f64, y: f64} differ in their outer sizes ([2] and [1])\n"
+    );
+    let o = run("dot", "[1.0, 2.0] [3.0, 4.0]");
+    assert_eq!(text(&o.stdout), "11.0f64\n");
 
     let mut s = Session::start(&exe);
     // Types are named as the entry points write them.
