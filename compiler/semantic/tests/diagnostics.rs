@@ -235,6 +235,37 @@ fn entry_points_describe_parameters_and_split_tuple_results() {
 }
 
 #[test]
+fn entry_types_keep_the_names_the_program_writes() {
+    let (c, diags) = check_str(
+        "type point = {x: f64, y: f64}\n\
+         module M = { type t = {a: i32} }\n\
+         module C : { type c val mk : i32 -> c } = { type c = i32 def mk (x: i32) = x }\n\
+         entry f (p: point) (ps: []point) (m: M.t) : (C.c, {b: bool}) = (C.mk m.a, {b = p.x > ps[0].y})\n",
+        prelude(),
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    let e = &c.entry_points[0];
+    let opaque = |t: &EntryType| match t {
+        EntryType::Opaque(s) => s.clone(),
+        t => panic!("{t:?}"),
+    };
+    let params: Vec<String> = e.params.iter().map(opaque).collect();
+    assert_eq!(params[0], "point = {x: f64, y: f64}");
+    // The structure keeps the array's size, which later stages remove.
+    assert!(
+        params[1].starts_with("[]point = [") && params[1].ends_with("]{x: f64, y: f64}"),
+        "{}",
+        params[1]
+    );
+    assert_eq!(params[2], "M.t = {a: i32}");
+    // An abstract type is named alone; a record written out is its structure.
+    let results: Vec<String> = e.results.iter().map(opaque).collect();
+    assert_eq!(results, ["C.c", "{b: bool}"]);
+    assert_eq!(e.params[1].opaque_name(), Some("[]point"));
+    assert_eq!(e.results[1].opaque_name(), Some("{b: bool}"));
+}
+
+#[test]
 fn main_is_the_entry_without_entry_declarations() {
     let (c, _) = check_str(
         "def helper (x: i32) = x\ndef main (x: i32) = helper x\n",
