@@ -481,6 +481,14 @@ impl<T: Elem> Arr<T> {
         Arr::new(self.shape.clone(), self.data.to_vec())
     }
 
+    /// The array with a buffer of its own: the same one when nothing else
+    /// holds it, else a copy (a copy of an array that is not used again).
+    #[inline]
+    pub fn into_unique(mut self) -> Arr<T> {
+        Arc::make_mut(&mut self.data);
+        self
+    }
+
     /// Concatenation along dimension `dim`, whose result size is `len`.
     pub fn concat(dim: usize, len: i64, arrs: &[&Arr<T>]) -> Result<Arr<T>, String> {
         let first = arrs.first().ok_or("concat of no arrays")?;
@@ -923,6 +931,19 @@ mod tests {
         let t = a.rearrange(&[1, 0]);
         assert_eq!(t.as_slice(), &[1, 4, 2, 5, 3, 6]);
         let alias = a.clone();
+        let shared = alias.clone().into_unique();
+        assert!(
+            !Arc::ptr_eq(&shared.data, &alias.data),
+            "a shared buffer is copied"
+        );
+        assert_eq!(shared, alias);
+        let own = shared.clone().copy();
+        let ptr = Arc::as_ptr(&own.data);
+        assert_eq!(
+            Arc::as_ptr(&own.into_unique().data),
+            ptr,
+            "an unshared one is kept"
+        );
         let b = a.update1(&[0, 0], 9).unwrap();
         assert_eq!(alias.as_slice()[0], 1, "a shared buffer is copied on write");
         assert_eq!(b.as_slice()[0], 9);

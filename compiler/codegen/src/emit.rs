@@ -627,6 +627,9 @@ impl<'a> FnEmitter<'a> {
                     a.join(", ")
                 )
             }
+            // A copy is a fresh array; where the copied array dies here, its
+            // buffer is reused when nothing else holds it.
+            Exp::Copy(arr) if self.movable(*arr) => format!("{}.into_unique()", var(*arr)),
             Exp::Copy(arr) => format!("{}.copy()", var(*arr)),
             Exp::Scratch { elem, shape } => format!(
                 "at(Arr::<{}>::scratch({}), {sp})?",
