@@ -172,7 +172,8 @@ fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> 
                 && of_arrays(&shape)
             {
                 let mut vars = Vec::new();
-                let v = entry_component(cx, &shape, unique, &mut vars)?;
+                let what = format!("parameter {} of entry point `{}`", k + 1, e.name);
+                let v = entry_component(cx, &shape, unique, &what, &mut vars)?;
                 params.extend(vars.iter().copied());
                 ext_params.push(EntryValue {
                     ty: entry_type_string(t),
@@ -358,16 +359,22 @@ fn pat_template(cx: &mut Cx, pat: &ast::Pat, env: &Env) -> IResult<Option<value:
 /// each component as an entry parameter of its own (an array: its
 /// dimensions, then the array), in order; a sum's first component is its
 /// variant's number among the variants sorted by name.
-fn entry_component(cx: &mut Cx, t: &value::T, unique: bool, vars: &mut Vec<Param>) -> IResult<V> {
+fn entry_component(
+    cx: &mut Cx,
+    t: &value::T,
+    unique: bool,
+    what: &str,
+    vars: &mut Vec<Param>,
+) -> IResult<V> {
     Ok(match t {
         value::T::Tuple(ts) => V::Tuple(
             ts.iter()
-                .map(|t| entry_component(cx, t, unique, vars))
+                .map(|t| entry_component(cx, t, unique, what, vars))
                 .collect::<IResult<_>>()?,
         ),
         value::T::Record(fs) => V::Record(
             fs.iter()
-                .map(|(n, t)| Ok((n.clone(), entry_component(cx, t, unique, vars)?)))
+                .map(|(n, t)| Ok((n.clone(), entry_component(cx, t, unique, what, vars)?)))
                 .collect::<IResult<_>>()?,
         ),
         value::T::Sum(cs) => {
@@ -377,7 +384,7 @@ fn entry_component(cx: &mut Cx, t: &value::T, unique: bool, vars: &mut Vec<Param
             for (n, ts) in cs {
                 let p = ts
                     .iter()
-                    .map(|t| entry_component(cx, t, unique, vars))
+                    .map(|t| entry_component(cx, t, unique, what, vars))
                     .collect::<IResult<_>>()?;
                 payloads.push((n.clone(), p));
             }
@@ -396,7 +403,7 @@ fn entry_component(cx: &mut Cx, t: &value::T, unique: bool, vars: &mut Vec<Param
                 made.push(p);
                 p.var
             });
-            each_array_with_its_sizes(cx, made, vars)?;
+            each_array_with_its_sizes(cx, made, what, vars)?;
             v
         }
     })
@@ -406,8 +413,14 @@ fn entry_component(cx: &mut Cx, t: &value::T, unique: bool, vars: &mut Vec<Param
 /// arrays) so that each array comes after its own sizes, as callers pass
 /// them: an array of records is one array per field, all of the same
 /// outer size, and each field's array gets size parameters of its own,
-/// checked at run time to equal the first field's.
-fn each_array_with_its_sizes(cx: &mut Cx, made: Vec<Param>, vars: &mut Vec<Param>) -> IResult<()> {
+/// checked at run time to equal the first field's (the message names
+/// `what`, the parameter).
+fn each_array_with_its_sizes(
+    cx: &mut Cx,
+    made: Vec<Param>,
+    what: &str,
+    vars: &mut Vec<Param>,
+) -> IResult<()> {
     let is_dim = |p: &Param, made: &[Param], fb: &fb::Fb| {
         made.iter()
             .any(|q| fb.ty(q.var).shape.contains(&Size::Var(p.var)))
@@ -436,7 +449,9 @@ fn each_array_with_its_sizes(cx: &mut Cx, made: Vec<Param>, vars: &mut Vec<Param
                 Vec::new(),
                 ir::Exp::Assert {
                     cond,
-                    msg: "Size mismatch: the arrays of an array of records or tuples differ in their outer sizes.".into(),
+                    msg: format!(
+                        "Size mismatch: the arrays of {what}, an array of records or tuples, differ in their outer sizes."
+                    ),
                     args: Vec::new(),
                 },
             );
