@@ -4,7 +4,7 @@
 //! `hist` and `scatter` write into their consumed destinations, and
 //! accumulators are views of the arrays they update.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use ir::{CmpOp, Hist, Lambda, Operand, PrimType, Scatter, Screma, WithAcc};
 
@@ -245,6 +245,9 @@ impl<'p> Lowerer<'p> {
             scan_state.push(self.init_state(&sc.neutral)?);
         }
         let acc_results: RefCell<Vec<Val<'p>>> = RefCell::new(Vec::new());
+        // Whether an iteration may be the first, which sizes and allocates
+        // the rows whose size is known only once one is computed.
+        let may_size_rows = Cell::new(true);
         let iteration = |l: &mut Self,
                          i: &SExp,
                          scan_state: &[Vec<State>],
@@ -298,7 +301,7 @@ impl<'p> Lowerer<'p> {
                         value: e.clone(),
                     }),
                     (Val::Array(r), Some(d)) => {
-                        if !late[j].is_empty() {
+                        if !late[j].is_empty() && may_size_rows.get() {
                             let first = SExp::cmp(CmpOp::Eq, i.clone(), SExp::i64(0));
                             let (r, d, late) = (r.clone(), d.clone(), late[j].clone());
                             let then_block = l.nested(|l| {
@@ -343,6 +346,24 @@ impl<'p> Lowerer<'p> {
             self.loop_nest(vec![w], true, |l, idx| {
                 iteration(l, &idx[0], &scan_state, &red_state)
             })?;
+        } else if plan.is_some() && n_scan + n_red == 0 && !has_acc {
+            // Rows of a size known only once one is computed: the first
+            // row alone sizes and allocates the results, then the others
+            // run in parallel, each copy checking its row's shape.
+            let nonempty = SExp::cmp(CmpOp::Lt, SExp::i64(0), w.clone());
+            let rows = self.nested(|l| {
+                iteration(l, &SExp::i64(0), &scan_state, &red_state)?;
+                may_size_rows.set(false);
+                l.loop_nest(
+                    vec![SExp::minus(w.clone(), SExp::i64(1))],
+                    true,
+                    |l, idx| {
+                        let i = SExp::plus(idx[0].clone(), SExp::i64(1));
+                        iteration(l, &i, &scan_state, &red_state)
+                    },
+                )
+            })?;
+            self.push_when(nonempty, rows);
         } else if plan.is_some() && !has_acc && !has_late && scalar_states {
             let states = (scan_state.as_slice(), red_state.as_slice());
             self.chunked(w, s, states, &dests[..n_scan], iteration)?;
