@@ -121,26 +121,6 @@ fn parse_sum(text: &str) -> Option<Vec<(String, Vec<Tree>)>> {
     Some(variants)
 }
 
-/// Splits `text` at the `|`s outside brackets.
-fn split_at_bars(text: &str) -> Vec<&str> {
-    let mut depth = 0i32;
-    let mut start = 0;
-    let mut out = Vec::new();
-    for (i, c) in text.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            '|' if depth == 0 => {
-                out.push(&text[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&text[start..]);
-    out
-}
-
 /// `text` without array sizes: `[n][3]f64` becomes `[][]f64`.
 pub fn strip_sizes(text: &str) -> String {
     let mut out = String::new();
@@ -166,8 +146,8 @@ pub fn strip_sizes(text: &str) -> String {
     out
 }
 
-/// Splits `text` at the commas outside brackets.
-fn split_top(text: &str) -> Vec<&str> {
+/// Splits `text` at the occurrences of `sep` outside brackets.
+fn split_outside_brackets(text: &str, sep: char) -> Vec<&str> {
     let mut depth = 0i32;
     let mut start = 0;
     let mut out = Vec::new();
@@ -175,15 +155,25 @@ fn split_top(text: &str) -> Vec<&str> {
         match c {
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
+            c if c == sep && depth == 0 => {
                 out.push(&text[start..i]);
-                start = i + 1;
+                start = i + c.len_utf8();
             }
             _ => {}
         }
     }
     out.push(&text[start..]);
     out
+}
+
+/// Splits `text` at the `|`s outside brackets.
+fn split_at_bars(text: &str) -> Vec<&str> {
+    split_outside_brackets(text, '|')
+}
+
+/// Splits `text` at the commas outside brackets.
+fn split_top(text: &str) -> Vec<&str> {
+    split_outside_brackets(text, ',')
 }
 
 /// Whether `text` is a prefix of `[]`s and then a primitive type.
