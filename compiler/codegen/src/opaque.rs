@@ -84,28 +84,12 @@ pub fn name_and_structure(text: &str) -> (String, String) {
     }
 }
 
-/// Splits `text` at the spaces outside brackets.
+/// Splits `text` at the spaces outside brackets, without empty parts.
 fn split_atoms(text: &str) -> Vec<&str> {
-    let mut depth = 0i32;
-    let mut start = 0;
-    let mut out = Vec::new();
-    for (i, c) in text.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ' ' if depth == 0 => {
-                if start < i {
-                    out.push(&text[start..i]);
-                }
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    if start < text.len() {
-        out.push(&text[start..]);
-    }
-    out
+    split_outside_brackets(text, ' ')
+        .into_iter()
+        .filter(|part| !part.is_empty())
+        .collect()
 }
 
 /// The variants of a sum type's text (`#a f64 | #b`), or `None`.
