@@ -346,7 +346,7 @@ impl<'p> Lowerer<'p> {
             self.loop_nest(vec![w], true, |l, idx| {
                 iteration(l, &idx[0], &scan_state, &red_state)
             })?;
-        } else if plan.is_some() && n_scan + n_red == 0 && !has_acc {
+        } else if plan.is_some() && n_scan + n_red == 0 && !has_acc && has_late {
             // Rows of a size known only once one is computed: the first
             // row alone sizes and allocates the results, then the others
             // run in parallel, each copy checking its row's shape.
