@@ -93,27 +93,35 @@ pub fn run_entry(
             backtrace: Vec::new(),
         });
     };
+    let out = run_function(prog, entry, internalise::expand_args(args))?;
+    Ok(internalise::collect_results(entry, out))
+}
+
+/// Runs the function of `entry` on its flat IR arguments (array sizes
+/// included) and returns its flat IR results.
+pub fn run_function(
+    prog: &ir::Program,
+    entry: &ir::EntryPoint,
+    args: Vec<values::Value>,
+) -> Result<Vec<values::Value>, interp::RuntimeError> {
     let fname = prog.functions[entry.fun].name.clone();
-    let out =
-        ir::interp::run_function(prog, &fname, internalise::expand_args(args)).map_err(|e| {
-            interp::RuntimeError {
-                message: if e.message.contains("not expanded") {
-                    let what = e.message.split(':').next().unwrap_or("");
-                    format!("{what}: {AD_NOT_COMPILED}")
-                } else {
-                    e.message.clone()
-                },
-                span: if e.span.is_none() {
-                    None
-                } else {
-                    Some(syntax::Span::new(
-                        syntax::FileId(e.span.file),
-                        e.span.start,
-                        e.span.end,
-                    ))
-                },
-                backtrace: Vec::new(),
-            }
-        })?;
-    Ok(internalise::collect_results(entry, out.values))
+    let out = ir::interp::run_function(prog, &fname, args).map_err(|e| interp::RuntimeError {
+        message: if e.message.contains("not expanded") {
+            let what = e.message.split(':').next().unwrap_or("");
+            format!("{what}: {AD_NOT_COMPILED}")
+        } else {
+            e.message.clone()
+        },
+        span: if e.span.is_none() {
+            None
+        } else {
+            Some(syntax::Span::new(
+                syntax::FileId(e.span.file),
+                e.span.start,
+                e.span.end,
+            ))
+        },
+        backtrace: Vec::new(),
+    })?;
+    Ok(out.values)
 }

@@ -20,6 +20,7 @@ pub mod prelude;
 pub mod program;
 pub mod render;
 pub mod run;
+pub mod script;
 pub mod system;
 pub mod testrun;
 pub mod testspec;

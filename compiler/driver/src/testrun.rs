@@ -467,7 +467,12 @@ fn test_program_in(
                         }
                     }
                 }
-                if opts.backend == Backend::Ir && ir_prog.is_none() {
+                // The multicore backend needs the IR of a program with script
+                // inputs to split opaque values into their components.
+                let needs_ir = opts.backend == Backend::Ir
+                    || (opts.backend == Backend::Multicore
+                        && matches!(case.input, Input::Script(_)));
+                if needs_ir && ir_prog.is_none() {
                     ir_prog = Some(crate::irrun::compile(db, &program, opts.validate));
                 }
                 if let Some(Err(msg)) = &ir_prog {
@@ -568,10 +573,16 @@ fn case_skipped(case: &TestCase, excluded: &BTreeSet<String>, backend: Backend) 
     if case.tags.iter().any(|t| excluded.contains(t)) {
         return true;
     }
-    if backend == Backend::Interp && case.tags.iter().any(|t| t == "compiled") {
-        return true;
-    }
-    matches!(case.input, Input::Script(_))
+    backend == Backend::Interp && case.tags.iter().any(|t| t == "compiled")
+}
+
+/// The backends a case runs on: a compiled program of the batch, the IR, the
+/// reference interpreter with the program's root file.
+struct Backends<'a> {
+    compiled: Option<(&'a crate::multicore::Batch, usize)>,
+    ir: Option<&'a ir::Program>,
+    interp: Option<&'a mut interp::Interpreter>,
+    root: syntax::FileId,
 }
 
 struct CaseContext<'a> {
@@ -642,7 +653,97 @@ impl CaseContext<'_> {
                 }
                 Ok(vals)
             }
-            Input::Script(_) => Err("script inputs are not supported".into()),
+            Input::Script(_) => Err("a script input is not a list of values".into()),
+        }
+    }
+
+    /// Runs the case's script on the backends at hand and then the entry on its
+    /// value; on `--backend=ir` with the reference interpreter, on both, whose
+    /// results must agree. `Err` for a script at fault; `Ok(Err(_))` for a
+    /// run-time error (which a case may expect).
+    fn run_script(
+        &self,
+        program: &crate::Program,
+        text: &str,
+        backends: Backends,
+    ) -> Result<Result<Vec<Value>, interp::RuntimeError>, String> {
+        let (source, first_line, origin) = match text.trim().strip_prefix('@') {
+            Some(f) => {
+                let f = f.trim();
+                let bytes = self.read_data(f)?;
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| format!("the script file {f} is not UTF-8 text"))?;
+                (text, 1, format!("script {f}"))
+            }
+            None => (
+                text.to_string(),
+                self.case.input_line,
+                "script input".into(),
+            ),
+        };
+        // Inside a block, the script's first line starts after the brace and the
+        // others after the `--` of their comment line.
+        let inline = origin == "script input";
+        let at = |p: crate::script::Pos| {
+            if p.line == 1 && inline {
+                format!("{origin}, line {first_line}")
+            } else {
+                let col = if inline { p.col + 2 } else { p.col };
+                format!("{origin}, line {}, column {col}", first_line + p.line - 1)
+            }
+        };
+        let expr =
+            crate::script::parse(&source).map_err(|e| format!("{}: {}", at(e.pos), e.message))?;
+        let entry = find_entry(program, self.entry_name)?;
+        let read_file = |f: &str| self.read_data(f);
+        let env = crate::script::Env {
+            entries: program.entry_points(),
+            read_file: &read_file,
+        };
+        let outcome = |r: Result<Vec<Value>, crate::script::ScriptError>| match r {
+            Ok(v) => Ok(Ok(v)),
+            Err(crate::script::ScriptError::Runtime(e)) => Ok(Err(e)),
+            Err(crate::script::ScriptError::Script(p, m)) => Err(format!("{}: {m}", at(p))),
+        };
+        let run = |b: &mut dyn FnMut(
+            &crate::script::Expr,
+        ) -> Result<Vec<Value>, crate::script::ScriptError>| outcome(b(&expr));
+        use crate::script::backends::{BatchBackend, InterpBackend, IrBackend};
+        use crate::script::eval::run_entry;
+        match backends {
+            Backends {
+                compiled: Some((batch, index)),
+                ir: Some(prog),
+                ..
+            } => run(&mut |e| run_entry(&env, &mut BatchBackend { batch, index, prog }, e, entry)),
+            Backends {
+                compiled: None,
+                ir: Some(prog),
+                interp,
+                root,
+            } => {
+                let result = run(&mut |e| run_entry(&env, &mut IrBackend { prog }, e, entry))?;
+                if let Some(interp) = interp {
+                    let reference = run(&mut |e| {
+                        run_entry(&env, &mut InterpBackend { interp, root }, e, entry)
+                    })?;
+                    if let (Ok(a), Ok(b)) = (&result, &reference)
+                        && let Err(m) = values::compare_several(a, b, Tolerance::DEFAULT)
+                    {
+                        return Err(format!(
+                            "the IR interpreter and the reference interpreter disagree: {m}"
+                        ));
+                    }
+                }
+                Ok(result)
+            }
+            Backends {
+                compiled: None,
+                ir: None,
+                interp: Some(interp),
+                root,
+            } => run(&mut |e| run_entry(&env, &mut InterpBackend { interp, root }, e, entry)),
+            _ => Err("no backend to run the case on".into()),
         }
     }
 
@@ -680,8 +781,18 @@ impl CaseContext<'_> {
         sources: &crate::db::Sources,
     ) -> Result<(), String> {
         let entry = find_entry(program, self.entry_name)?;
-        let args = self.inputs(entry)?;
         let expected = self.expected_values(entry)?;
+        if let Input::Script(text) = &self.case.input {
+            let backends = Backends {
+                compiled,
+                ir,
+                interp,
+                root,
+            };
+            let result = self.run_script(program, text, backends)?;
+            return self.check(result, expected, sources);
+        }
+        let args = self.inputs(entry)?;
         let result = match (ir, interp) {
             _ if compiled.is_some() => crate::multicore::run_case(compiled, self.entry_name, &args),
             (None, Some(interp)) => interp.call_entry(root, self.entry_name, args),
@@ -700,6 +811,16 @@ impl CaseContext<'_> {
                 result
             }
         };
+        self.check(result, expected, sources)
+    }
+
+    /// Checks the result of a run against what the case expects.
+    fn check(
+        &self,
+        result: Result<Vec<Value>, interp::RuntimeError>,
+        expected: Option<Vec<Value>>,
+        sources: &crate::db::Sources,
+    ) -> Result<(), String> {
         match (&self.case.expected, result) {
             (Expected::Error(e), Err(err)) => {
                 let text = render::runtime_error(&err, sources);

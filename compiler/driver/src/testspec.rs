@@ -96,6 +96,9 @@ pub struct TestCase {
     pub expected: Expected,
     /// The line (1-based) where the case starts.
     pub line: usize,
+    /// The line (1-based) of the input's opening brace, or of its `@` (a
+    /// script's positions count from it).
+    pub input_line: usize,
 }
 
 /// Values written in a block, with the source line where the block starts.
@@ -116,7 +119,8 @@ pub enum Input {
     File(String),
     /// Randomly generated values: one type (`[100]f32`) or constant (`3i64`) each.
     Random(Vec<String>),
-    /// A FutharkScript expression (not supported yet: such cases are skipped).
+    /// A FutharkScript expression (`script input { … }`, whose value gives the
+    /// arguments), or `@FILE` for a file holding one.
     Script(String),
 }
 
@@ -603,6 +607,8 @@ impl<'a> BlockParser<'a> {
                 }
             }
         }
+        self.peek();
+        let input_line = self.line_no();
         let input = if tags.iter().any(|t| t == "random") {
             let t = self.braces("random input")?;
             let gens: Vec<String> = t.text.split_whitespace().map(str::to_string).collect();
@@ -654,6 +660,7 @@ impl<'a> BlockParser<'a> {
             input,
             expected,
             line,
+            input_line,
         })
     }
 }
@@ -813,6 +820,7 @@ entry f (x: i32) = x
             matches!(&c[3].expected, Expected::Error(e) if e.regex.is_none() && e.matches("anything"))
         );
         assert_eq!(c[4].input, Input::Script(" mk 10 ".into()));
+        assert_eq!((c[4].line, c[4].input_line), (7, 7));
         assert!(matches!(c[5].expected, Expected::Success));
     }
 

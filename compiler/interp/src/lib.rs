@@ -109,6 +109,25 @@ impl Interpreter {
         entry: &str,
         args: Vec<values::Value>,
     ) -> Result<Vec<values::Value>, RuntimeError> {
+        let args: Vec<Value> = args.iter().map(convert::to_internal).collect();
+        self.call_entry_internal(file, entry, args)?
+            .into_iter()
+            .map(|r| {
+                r.data
+                    .map_err(|m| plain_error(format!("cannot return the result of {entry}: {m}")))
+            })
+            .collect()
+    }
+
+    /// Calls an entry point on arguments in the interpreter's own representation
+    /// (records, tuples and sums included, as opaque values are); a tuple result is
+    /// returned as several [`EntryResult`]s.
+    pub fn call_entry_internal(
+        &mut self,
+        file: FileId,
+        entry: &str,
+        args: Vec<Value>,
+    ) -> Result<Vec<EntryResult>, RuntimeError> {
         let f = self
             .inner
             .files
@@ -122,7 +141,6 @@ impl Interpreter {
             },
             _ => None,
         };
-        let args: Vec<Value> = args.iter().map(convert::to_internal).collect();
         let span = Span::default();
         let result = if args.is_empty() {
             f
@@ -142,14 +160,24 @@ impl Interpreter {
             Value::Tuple(vs) if ret_parts.len() == vs.len() || ret.is_none() => vs.to_vec(),
             v => vec![v],
         };
-        parts
-            .iter()
+        Ok(parts
+            .into_iter()
             .enumerate()
-            .map(|(i, v)| {
+            .map(|(i, value)| {
                 let hint = ret_parts.get(i).copied().flatten();
-                convert::from_internal(v, hint)
-                    .map_err(|m| plain_error(format!("cannot return the result of {entry}: {m}")))
+                let data = convert::from_internal(&value, hint);
+                EntryResult { value, data }
             })
-            .collect()
+            .collect())
     }
+}
+
+/// One result of [`Interpreter::call_entry_internal`].
+#[derive(Clone, Debug)]
+pub struct EntryResult {
+    /// The value in the interpreter's representation.
+    pub value: Value,
+    /// The value in the values crate's format, or why it has none (it is a record,
+    /// tuple or sum, or an array of them).
+    pub data: Result<values::Value, String>,
 }

@@ -1,0 +1,16 @@
+//! FutharkScript, the small expression language of `script input { … }` in test
+//! blocks: calls of entry points, literals, tuples, records, arrays, `let`, and
+//! the builtins `$loaddata` and `$loadbytes`.
+//!
+//! - [`parse`]: the tokens and the expression tree, with positions;
+//! - [`eval`]: evaluation over a [`eval::Backend`], which runs the calls and
+//!   keeps opaque values (records, sums, abstract types) in its own form;
+//! - [`backends`]: the reference interpreter, the IR interpreter and compiled
+//!   programs as backends.
+
+pub mod backends;
+pub mod eval;
+pub mod parse;
+
+pub use eval::{Backend, Env, ScriptError, Val};
+pub use parse::{Expr, ParseError, Pos, parse};
