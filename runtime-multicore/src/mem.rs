@@ -195,6 +195,40 @@ impl<T: Elem> Mem<T> {
         }
     }
 
+    /// Whether the positions `base + k*step` for every `k` in `lo..hi` are
+    /// all inside the block (true when the range is empty). The positions
+    /// are those emitted code computes with wrapping `i64` arithmetic:
+    /// they are taken exactly here (`i128`), so a range whose exact ends
+    /// are inside the block has every wrapped position equal to its exact
+    /// one, between the ends.
+    #[inline]
+    pub fn covers(&self, base: i64, step: i64, lo: i64, hi: i64) -> bool {
+        within(base, step, lo, hi, 0, self.len as i64)
+    }
+
+    /// Element `i`, unchecked: only for a position that a [`Mem::covers`]
+    /// check before the loop placed inside this block, the handle and its
+    /// block unchanged since (emitted code hoists the check of an access
+    /// made at every iteration of a loop whose position is affine in the
+    /// loop's counter, and runs the checked loop when the check fails).
+    #[inline(always)]
+    pub fn get_unchecked(&self, i: i64) -> T {
+        debug_assert!((i as u64) < self.len as u64, "unchecked access outside");
+        // SAFETY: `i` is inside the block: the `covers` check of the loop
+        // around this access passed for this handle, which the loop does
+        // not point at another block.
+        unsafe { *self.ptr.add(i as usize) }
+    }
+
+    /// Sets element `i` to `x`, unchecked: as [`Mem::get_unchecked`].
+    #[inline(always)]
+    pub fn set_unchecked(&self, i: i64, x: T) {
+        debug_assert!((i as u64) < self.len as u64, "unchecked access outside");
+        // SAFETY: inside the block, as in `get_unchecked`; iterations
+        // write disjoint elements.
+        unsafe { *self.ptr.add(i as usize) = x }
+    }
+
     /// The first `count` elements as a buffer, taken without a copy when
     /// this handle holds the only share of a buffer of this crate.
     fn into_vec(self, count: usize) -> Result<Vec<T>, String> {
@@ -234,6 +268,22 @@ impl<T: Elem> Mem<T> {
         // SAFETY: a borrowed handle of a block that is alive.
         Ok(unsafe { std::slice::from_raw_parts(self.ptr, count) }.to_vec())
     }
+}
+
+/// Whether `base + k*step` lies in `min..end` for every `k` in `lo..hi`
+/// (true when the range is empty), the values taken exactly (`i128`): a
+/// range whose exact ends lie there has every value that emitted code
+/// computes with wrapping `i64` arithmetic equal to its exact one. What
+/// loops check before running with their index bounds assertions left out
+/// ([`Mem::covers`] for their element accesses).
+#[inline]
+pub fn within(base: i64, step: i64, lo: i64, hi: i64, min: i64, end: i64) -> bool {
+    if hi <= lo {
+        return true;
+    }
+    let first = base as i128 + lo as i128 * step as i128;
+    let last = base as i128 + (hi as i128 - 1) * step as i128;
+    first.min(last) >= min as i128 && (first.max(last)) < end as i128
 }
 
 /// The failure of an assertion: `msg` with each `{}` replaced by the next
@@ -490,6 +540,31 @@ mod tests {
     }
 
     #[test]
+    fn ranges_of_affine_positions() {
+        let m = Mem::<f64>::alloc(10, (0, 0, 0)).unwrap();
+        // 2 + 3k for k in 0..3: 2, 5, 8.
+        assert!(m.covers(2, 3, 0, 3));
+        // k = 3 reaches 11.
+        assert!(!m.covers(2, 3, 0, 4));
+        // Downwards: 9 - k for k in 2..10 reaches 0, one more reaches -1.
+        assert!(m.covers(9, -1, 2, 10));
+        assert!(!m.covers(9, -1, 2, 11));
+        // A constant position, and an empty range anywhere.
+        assert!(m.covers(9, 0, 0, 1000));
+        assert!(!m.covers(10, 0, 0, 1));
+        assert!(m.covers(-5, 1, 4, 4));
+        // Positions whose wrapped i64 values would be inside are not.
+        assert!(!m.covers(i64::MAX, 1, 1, 3));
+        assert!(!m.covers(0, i64::MIN, 0, 3));
+        // Index bounds: 0 <= 2k - 1 < 7 for k in 1..4, not for k = 0.
+        assert!(within(-1, 2, 1, 4, 0, 7));
+        assert!(!within(-1, 2, 0, 4, 0, 7));
+        assert!(within(-1, 2, 0, 4, i64::MIN, 7));
+        m.set_unchecked(9, 1.5);
+        assert_eq!(m.get_unchecked(9), 1.5);
+    }
+
+    #[test]
     fn spaces_and_parallel_loops() {
         assert_eq!(space(&[3, 4]), 12);
         assert_eq!(space(&[3, -1]), 0);
@@ -517,5 +592,168 @@ mod tests {
         });
         assert_eq!(r.unwrap_err().message, "bad 3");
         assert_eq!(assert_failed("x", &[], (0, 0, 0)).message, "x");
+    }
+}
+
+// Atomic updates of shared accumulators.
+//
+// The iterations of a parallel loop that update an accumulator they share
+// (the adjoint of an array that reverse-mode AD reads inside a map) update
+// its elements atomically: a compare-and-swap loop on the element's bit
+// pattern running the accumulator's operator, or one `fetch_add` for a sum
+// of integers. Within such a loop every access to those elements is one of
+// these updates; before and after it, plain accesses are ordered by the
+// loop's start and its join.
+
+/// An element type that can be updated atomically: the atomic integer of
+/// its bit pattern does the compare-and-swap.
+pub trait AtomicElem: Elem {
+    /// Replaces the element at `ptr` by `f` of it, running `f` again on the
+    /// changed element when another thread changed it meanwhile; a failure
+    /// of `f` leaves the element as it is.
+    ///
+    /// # Safety
+    /// `ptr` points at an element of a live block, aligned for its type,
+    /// that nothing accesses other than through these updates meanwhile.
+    unsafe fn update_at<F: FnMut(Self) -> R<Self>>(ptr: *mut Self, f: F) -> R<()>;
+}
+
+macro_rules! atomic_elem {
+    ($($t:ty => $a:ty, $to:expr, $from:expr);* $(;)?) => {
+        $(impl AtomicElem for $t {
+            #[inline]
+            unsafe fn update_at<F: FnMut(Self) -> R<Self>>(ptr: *mut Self, mut f: F) -> R<()> {
+                use std::sync::atomic::Ordering::Relaxed;
+                // SAFETY: the caller's promise; the atomic type has the
+                // size and alignment of the element type.
+                let a = unsafe { <$a>::from_ptr(ptr.cast()) };
+                let mut cur = a.load(Relaxed);
+                loop {
+                    let new = f($from(cur))?;
+                    match a.compare_exchange_weak(cur, $to(new), Relaxed, Relaxed) {
+                        Ok(_) => return Ok(()),
+                        Err(now) => cur = now,
+                    }
+                }
+            }
+        })*
+    };
+}
+
+atomic_elem! {
+    i8 => std::sync::atomic::AtomicI8, |x| x, |x| x;
+    i16 => std::sync::atomic::AtomicI16, |x| x, |x| x;
+    i32 => std::sync::atomic::AtomicI32, |x| x, |x| x;
+    i64 => std::sync::atomic::AtomicI64, |x| x, |x| x;
+    u8 => std::sync::atomic::AtomicU8, |x| x, |x| x;
+    u16 => std::sync::atomic::AtomicU16, |x| x, |x| x;
+    u32 => std::sync::atomic::AtomicU32, |x| x, |x| x;
+    u64 => std::sync::atomic::AtomicU64, |x| x, |x| x;
+    bool => std::sync::atomic::AtomicBool, |x| x, |x| x;
+    values::f16 => std::sync::atomic::AtomicU16, values::f16::to_bits, values::f16::from_bits;
+    f32 => std::sync::atomic::AtomicU32, f32::to_bits, f32::from_bits;
+    f64 => std::sync::atomic::AtomicU64, f64::to_bits, f64::from_bits;
+}
+
+/// An integer element type whose sums are one atomic `fetch_add`
+/// (wrapping, as the language's integer addition).
+pub trait AtomicInt: AtomicElem {
+    /// Adds `x` to the element at `ptr`.
+    ///
+    /// # Safety
+    /// As [`AtomicElem::update_at`].
+    unsafe fn add_at(ptr: *mut Self, x: Self);
+}
+
+macro_rules! atomic_int {
+    ($($t:ty => $a:ty),* $(,)?) => {
+        $(impl AtomicInt for $t {
+            #[inline]
+            unsafe fn add_at(ptr: *mut Self, x: Self) {
+                // SAFETY: the caller's promise, as in `update_at`.
+                let a = unsafe { <$a>::from_ptr(ptr) };
+                a.fetch_add(x, std::sync::atomic::Ordering::Relaxed);
+            }
+        })*
+    };
+}
+
+atomic_int! {
+    i8 => std::sync::atomic::AtomicI8,
+    i16 => std::sync::atomic::AtomicI16,
+    i32 => std::sync::atomic::AtomicI32,
+    i64 => std::sync::atomic::AtomicI64,
+    u8 => std::sync::atomic::AtomicU8,
+    u16 => std::sync::atomic::AtomicU16,
+    u32 => std::sync::atomic::AtomicU32,
+    u64 => std::sync::atomic::AtomicU64,
+}
+
+impl<T: AtomicElem> Mem<T> {
+    /// Replaces element `i` by `f` of it atomically: the update of a shared
+    /// accumulator by its operator (see [`AtomicElem::update_at`]).
+    #[inline]
+    pub fn atomic_update<F: FnMut(T) -> R<T>>(&self, i: i64, f: F) -> R<()> {
+        if (i as u64) < self.len as u64 {
+            // SAFETY: in bounds, just checked; within a parallel loop the
+            // imperative IR accesses a shared accumulator's elements only
+            // through atomic updates.
+            unsafe { T::update_at(self.ptr.add(i as usize), f) }
+        } else {
+            outside(i, self.len)
+        }
+    }
+}
+
+impl<T: AtomicInt> Mem<T> {
+    /// Adds `x` to element `i` atomically (a shared integer accumulator
+    /// whose operator is `+`).
+    #[inline]
+    pub fn atomic_add(&self, i: i64, x: T) {
+        if (i as u64) < self.len as u64 {
+            // SAFETY: as in `atomic_update`.
+            unsafe { T::add_at(self.ptr.add(i as usize), x) }
+        } else {
+            outside(i, self.len)
+        }
+    }
+}
+
+#[cfg(test)]
+mod atomic_tests {
+    use super::*;
+    use values::f16;
+
+    #[test]
+    fn parallel_atomic_updates_lose_nothing() {
+        // 4000 iterations adding to 3 shared elements, in parallel chunks.
+        let f = Mem::<f64>::alloc(3, (0, 0, 0)).unwrap();
+        let n = Mem::<i32>::alloc(3, (0, 0, 0)).unwrap();
+        let h = f.handle();
+        let g = n.handle();
+        par_for("test", 4000, 10_000, move |lo, hi| {
+            for k in lo..hi {
+                h.atomic_update((k % 3) as i64, |old| Ok(old + 0.5))?;
+                g.atomic_add((k % 3) as i64, 2);
+            }
+            Ok(())
+        })
+        .unwrap();
+        let want = [1334.0 * 0.5, 1333.0 * 0.5, 1333.0 * 0.5];
+        assert_eq!([f.get(0), f.get(1), f.get(2)], want);
+        assert_eq!([n.get(0), n.get(1), n.get(2)], [2668, 2666, 2666]);
+        // A general operator (max), and a failing one leaves the element.
+        let m = Mem::<f32>::alloc(1, (0, 0, 0)).unwrap();
+        m.set(0, -1.0);
+        m.atomic_update(0, |old| Ok(old.max(3.5))).unwrap();
+        assert_eq!(m.get(0), 3.5);
+        let e = m
+            .atomic_update(0, |_| Err(assert_failed("no", &[], (1, 2, 3))))
+            .unwrap_err();
+        assert_eq!((e.span, m.get(0)), ((1, 2, 3), 3.5));
+        let b = Mem::<f16>::alloc(1, (0, 0, 0)).unwrap();
+        b.atomic_update(0, |old| Ok(old + f16::from_f32(1.5)))
+            .unwrap();
+        assert_eq!(b.get(0), f16::from_f32(1.5));
     }
 }

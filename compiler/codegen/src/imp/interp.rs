@@ -407,6 +407,34 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// An [`Stm::AtomicUpdate`]: iterations run one at a time here, so
+    /// the update is a read, the operator and a write.
+    fn atomic_update(
+        &mut self,
+        fr: &mut Frame<'p>,
+        view: &'p View,
+        idx: &'p [SExp],
+        old: SVar,
+        body: &'p Block,
+        new: &'p SExp,
+    ) -> R<()> {
+        let (b, p) = self.position(fr, view, idx)?;
+        self.counters.reads += 1;
+        fr.set(old, self.buffers[b][p])?;
+        self.block(fr, body)?;
+        let x = fr.eval(&mut self.counters, new)?;
+        if x.prim_type() != view.elem {
+            return fr.err(format!(
+                "writing a {} into a block of {}",
+                x.prim_type(),
+                view.elem
+            ));
+        }
+        self.counters.writes += 1;
+        self.buffers[b][p] = x;
+        Ok(())
+    }
+
     fn block(&mut self, fr: &mut Frame<'p>, b: &'p Block) -> R<()> {
         for s in &b.stms {
             self.stm(fr, s)?;
@@ -532,6 +560,13 @@ impl<'p> Machine<'p> {
                 }
             }
             Stm::Planned { body, .. } => self.block(fr, body)?,
+            Stm::AtomicUpdate {
+                view,
+                idx,
+                old,
+                body,
+                new,
+            } => self.atomic_update(fr, view, idx, *old, body, new)?,
             Stm::Call {
                 fun,
                 args,

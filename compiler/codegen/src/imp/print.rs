@@ -264,6 +264,23 @@ impl Printer<'_> {
                 nested(out, body);
                 let _ = writeln!(out, "{pad}}}");
             }
+            Stm::AtomicUpdate {
+                view,
+                idx,
+                old,
+                body,
+                new,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "{pad}atomic {}[{}] ({}) {{",
+                    self.mem(view.mem),
+                    self.position(view, idx),
+                    self.var(*old)
+                );
+                nested(out, body);
+                let _ = writeln!(out, "{pad}}} = {}", self.exp(new));
+            }
             Stm::Call {
                 fun, args, results, ..
             } => {

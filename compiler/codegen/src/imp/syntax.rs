@@ -383,6 +383,25 @@ pub enum Stm {
         /// The sequential code.
         body: Block,
     },
+    /// An update of one element by an operator, atomic with respect to
+    /// the other iterations of the parallel loop around it: `old` is set to
+    /// `view[idx]`, `body` computes `new` from it, and the element becomes
+    /// `new` unless another iteration changed it meanwhile, in which case
+    /// the update runs again from the changed element. The updates of an
+    /// accumulator that the iterations of a parallel loop share; `body`
+    /// only assigns scalars (it may run more than once).
+    AtomicUpdate {
+        /// The array.
+        view: View,
+        /// One index per dimension.
+        idx: Vec<SExp>,
+        /// The variable holding the element before the update.
+        old: SVar,
+        /// The operator's statements.
+        body: Block,
+        /// The updated element.
+        new: SExp,
+    },
     /// Calls function `fun`: arguments and results as the callee's slots.
     Call {
         /// The callee.

@@ -14,6 +14,7 @@ use std::fmt::Write;
 
 use ir::Span;
 
+use super::decls;
 use super::exps::exps;
 use super::function::FnEm;
 use super::names::{mem, var};
@@ -54,6 +55,10 @@ fn sets(b: &Block, out: &mut Sets) {
                 sets(body, out);
             }
             Stm::While { body, .. } | Stm::Planned { body, .. } => sets(body, out),
+            Stm::AtomicUpdate { old, body, .. } => {
+                out.vars.insert(*old);
+                sets(body, out);
+            }
             Stm::If {
                 then_block,
                 else_block,
@@ -75,6 +80,13 @@ fn sets(b: &Block, out: &mut Sets) {
     }
 }
 
+/// The scalars a parallel loop's body sets (its own: declared in it).
+pub fn own_vars(body: &Block) -> std::collections::HashSet<SVar> {
+    let mut set = Sets::default();
+    sets(body, &mut set);
+    set.vars.into_iter().collect()
+}
+
 /// The blocks a block mentions.
 fn used_mems(b: &Block, out: &mut BTreeSet<MemId>) {
     for s in &b.stms {
@@ -88,6 +100,10 @@ fn used_mems(b: &Block, out: &mut BTreeSet<MemId>) {
             }
             Stm::Read { view, .. } | Stm::Write { view, .. } => {
                 out.insert(view.mem);
+            }
+            Stm::AtomicUpdate { view, body, .. } => {
+                out.insert(view.mem);
+                used_mems(body, out);
             }
             Stm::Copy { dst, src, .. } => {
                 out.insert(dst.mem);
@@ -141,6 +157,7 @@ pub fn cost(b: &Block) -> u64 {
                 ..
             } => 1 + cost(then_block).max(cost(else_block)),
             Stm::Call { .. } => 64,
+            Stm::AtomicUpdate { body, .. } => 4 + cost(body),
             Stm::Copy { .. } => 16,
             _ => 1,
         };
@@ -184,7 +201,24 @@ impl FnEm<'_> {
         .ok();
         let vars: Vec<SVar> = set.vars.into_iter().collect();
         let mems: Vec<MemId> = set.mems.into_iter().collect();
-        self.declare(&vars, &mems);
+        let locals = vars.iter().copied().collect();
+        match decls::plan(body, &locals, &[], &own_vars) {
+            Some(d) => {
+                self.decls.extend(d);
+                self.declare(&[], &mems);
+            }
+            None => self.declare(&vars, &mems),
+        }
+        let plan = match ids {
+            [i] => self.plan(*i, body),
+            _ => Default::default(),
+        };
+        if !plan.checks.is_empty() {
+            let head = format!("for k_ in lo_..hi_ {{\nlet {} = k_ as i64;\n", var(ids[0]));
+            self.versioned(&plan, "lo_ as i64", "hi_ as i64", &head, body)?;
+            self.w("Ok(())\n})?;\n}\n");
+            return Ok(());
+        }
         if ids.len() == 1 {
             writeln!(
                 self.out,

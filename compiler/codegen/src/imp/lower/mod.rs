@@ -13,10 +13,18 @@
 //! - [`arrays`]: index, slice, update, iota, replicate, reshape,
 //!   rearrange, concat, copy, scratch;
 //! - [`control`]: `if`, loops, calls;
-//! - [`soacs`]: `screma`, `hist`, `scatter`, accumulators.
+//! - [`soacs`]: `screma`, `hist`, `scatter`, accumulators;
+//! - [`accs`]: maps updating accumulators with an operator, in parallel;
+//! - [`lifetimes`]: on the lowered function, a branch's fresh block
+//!   allocated in its `if`'s handle, allocations of constant size hoisted
+//!   out of sequential loops, and blocks released after their last use.
 
+mod accs;
 mod arrays;
 mod control;
+mod lifetimes;
+#[cfg(test)]
+mod lifetimes_tests;
 mod soacs;
 
 use std::collections::HashMap;
@@ -155,7 +163,7 @@ fn lower_function(prog: &ir::Program, _id: FunId, f: &ir::Function) -> R<Functio
             }
         }
     }
-    Ok(Function {
+    let mut function = Function {
         name: f.name.clone(),
         params,
         param_passing,
@@ -165,7 +173,11 @@ fn lower_function(prog: &ir::Program, _id: FunId, f: &ir::Function) -> R<Functio
         body: Block { stms: lw.stms },
         vars: lw.vars,
         mems: lw.mems,
-    })
+    };
+    lifetimes::coalesce_branch_handles(&mut function);
+    lifetimes::hoist_loop_allocations(&mut function);
+    lifetimes::release_dead_blocks(&mut function);
+    Ok(function)
 }
 
 /// The value of a core IR variable.
@@ -195,6 +207,9 @@ pub(crate) struct Lowerer<'p> {
     /// The label of the next parallel loop (`segmap` unless set just
     /// before it).
     pub(crate) par_label: &'static str,
+    /// The blocks of the accumulators that the iterations of the parallel
+    /// loop being lowered share: their updates are atomic ([`accs`]).
+    pub(crate) atomic_accs: Vec<MemId>,
 }
 
 impl<'p> Lowerer<'p> {
@@ -210,6 +225,7 @@ impl<'p> Lowerer<'p> {
             span: Span::NONE,
             par_label: "segmap",
             unsafe_here: false,
+            atomic_accs: Vec::new(),
         }
     }
 

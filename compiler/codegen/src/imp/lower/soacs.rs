@@ -23,7 +23,7 @@ fn bin(op: ir::BinOp, a: SExp, b: SExp) -> SExp {
 
 /// The running value of one scan or reduction component.
 #[derive(Clone)]
-enum State {
+pub(super) enum State {
     Scalar(SVar),
     Array(View),
 }
@@ -82,7 +82,11 @@ impl<'p> Lowerer<'p> {
     }
 
     /// A sequential `for` loop over `0..n`.
-    fn seq_loop(&mut self, n: SExp, body: impl FnOnce(&mut Self, &SExp) -> R<()>) -> R<()> {
+    pub(super) fn seq_loop(
+        &mut self,
+        n: SExp,
+        body: impl FnOnce(&mut Self, &SExp) -> R<()>,
+    ) -> R<()> {
         let i = self.new_var("i", PrimType::I64);
         let idx = SExp::Var(i);
         let block = self.nested(|l| body(l, &idx))?;
@@ -123,7 +127,7 @@ impl<'p> Lowerer<'p> {
 
     /// Applies operator `op` to the running values and `new`, and stores
     /// the results in the running values.
-    fn combine(&mut self, op: &'p Lambda, state: &[State], new: &[Val<'p>]) -> R<()> {
+    pub(super) fn combine(&mut self, op: &'p Lambda, state: &[State], new: &[Val<'p>]) -> R<()> {
         let mut args: Vec<Val<'p>> = state
             .iter()
             .map(|s| match s {
@@ -249,11 +253,12 @@ impl<'p> Lowerer<'p> {
         // the rows whose size is known only once one is computed.
         let may_size_rows = Cell::new(true);
         let iteration = |l: &mut Self,
+                         inputs: &[Val<'p>],
                          i: &SExp,
                          scan_state: &[Vec<State>],
                          red_state: &[Vec<State>]|
          -> R<()> {
-            let args = l.row_args(&s.map, &inputs, i)?;
+            let args = l.row_args(&s.map, inputs, i)?;
             let row_hints: Vec<Option<View>> = dests
                 .iter()
                 .enumerate()
@@ -344,7 +349,7 @@ impl<'p> Lowerer<'p> {
             .all(|x| matches!(x, State::Scalar(_)));
         if plan.is_some() && only_map {
             self.loop_nest(vec![w], true, |l, idx| {
-                iteration(l, &idx[0], &scan_state, &red_state)
+                iteration(l, &inputs, &idx[0], &scan_state, &red_state)
             })?;
         } else if plan.is_some() && n_scan + n_red == 0 && !has_acc && has_late {
             // Rows of a size known only once one is computed: the first
@@ -352,21 +357,32 @@ impl<'p> Lowerer<'p> {
             // run in parallel, each copy checking its row's shape.
             let nonempty = SExp::cmp(CmpOp::Lt, SExp::i64(0), w.clone());
             let rows = self.nested(|l| {
-                iteration(l, &SExp::i64(0), &scan_state, &red_state)?;
+                iteration(l, &inputs, &SExp::i64(0), &scan_state, &red_state)?;
                 may_size_rows.set(false);
                 l.loop_nest(
                     vec![SExp::minus(w.clone(), SExp::i64(1))],
                     true,
                     |l, idx| {
                         let i = SExp::plus(idx[0].clone(), SExp::i64(1));
-                        iteration(l, &i, &scan_state, &red_state)
+                        iteration(l, &inputs, &i, &scan_state, &red_state)
                     },
                 )
             })?;
             self.push_when(nonempty, rows);
         } else if plan.is_some() && !has_acc && !has_late && scalar_states {
             let states = (scan_state.as_slice(), red_state.as_slice());
-            self.chunked(w, s, states, &dests[..n_scan], iteration)?;
+            self.chunked(w, s, states, &dests[..n_scan], |l, i, sc, rd| {
+                iteration(l, &inputs, i, sc, rd)
+            })?;
+        } else if let Some(accs) = (plan.is_some() && n_scan + n_red == 0 && !has_late)
+            .then(|| self.shared_accs(&s.map, &inputs))
+            .flatten()
+        {
+            // A map updating accumulators with operators: private copies
+            // or atomic updates (`accs`).
+            self.acc_map(w, &inputs, &accs, |l, inputs, i| {
+                iteration(l, inputs, i, &scan_state, &red_state)
+            })?;
         } else {
             let seg = plan.map(|p| match p {
                 flatten::Plan::Seg(op) | flatten::Plan::Versioned(op) => op.name(),
@@ -374,7 +390,7 @@ impl<'p> Lowerer<'p> {
                 flatten::Plan::Scatter => "scatter",
             });
             self.planned(seg, |l| {
-                l.seq_loop(w, |l, i| iteration(l, i, &scan_state, &red_state))
+                l.seq_loop(w, |l, i| iteration(l, &inputs, i, &scan_state, &red_state))
             })?;
         }
         // Results: scanned arrays, reduced values, mapped arrays.
@@ -843,6 +859,9 @@ impl<'p> Lowerer<'p> {
                     value: e.clone(),
                 }),
                 (Val::Array(src), None) => l.copy(&target, src),
+                (Val::Scalar(e), Some(op)) if target.rank() == 0 && l.is_atomic_acc(view.mem) => {
+                    l.atomic_combine(op, &target, Vec::new(), e.clone())?;
+                }
                 (Val::Scalar(e), Some(op)) if target.rank() == 0 => {
                     let old = l.new_var("old", target.elem);
                     l.push(Stm::Read {
@@ -860,7 +879,17 @@ impl<'p> Lowerer<'p> {
                 (Val::Array(src), Some(op)) => {
                     let sizes = target.shape.clone();
                     let (t, s) = (target.clone(), src.clone());
+                    let atomic = l.is_atomic_acc(view.mem);
                     l.loop_nest(sizes, false, |l, j| {
+                        if atomic {
+                            let new = l.new_var("new", s.elem);
+                            l.push(Stm::Read {
+                                var: new,
+                                view: s.clone(),
+                                idx: j.to_vec(),
+                            });
+                            return l.atomic_combine(op, &t, j.to_vec(), SExp::Var(new));
+                        }
                         let old = l.new_var("old", t.elem);
                         l.push(Stm::Read {
                             var: old,

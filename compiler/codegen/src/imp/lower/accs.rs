@@ -1,0 +1,397 @@
+//! Maps that update accumulators with an operator, in parallel.
+//!
+//! Reverse-mode AD turns the reads of a free array inside a map into
+//! updates of the array's adjoint, an accumulator whose operator is `+`;
+//! such a map's iterations are independent except for those updates. A map
+//! planned as a segmented operation whose accumulator inputs all have an
+//! operator runs as a parallel loop in one of two ways, chosen at run time
+//! by a cost rule:
+//!
+//! - **private copies**: the iterations are split into `k` chunks, each
+//!   updating its own copy of every accumulator (initialised to the
+//!   neutral element), and a parallel loop over the accumulators' elements
+//!   then combines the copies into the accumulators in chunk order;
+//! - **atomic updates**: one parallel loop over the iterations, each update
+//!   of a shared accumulator an [`Stm::AtomicUpdate`].
+//!
+//! The rule: with `E` the accumulators' elements and `w` the iterations,
+//! `k = min(w / E, CHUNKS)` chunks; private copies when `k >= 2`, atomic
+//! updates otherwise. The copies then cost `k × E <= w` elements to
+//! initialise and as many to combine, at most two element operations per
+//! iteration of a map that updates at least one element in each; when the
+//! accumulators are larger than half the iterations (the adjoint of a
+//! whole array that each iteration touches in a few places), the updates
+//! go straight into the shared accumulators.
+//!
+//! Results are those of the sequential loop up to the order in which the
+//! operator combines the updates (floating-point reassociation).
+
+use ir::{BinOp, CmpOp, Lambda, Operand, PrimType};
+
+use super::soacs::{CHUNKS, State};
+use super::{Lowerer, R, Val};
+use crate::imp::syntax::*;
+
+/// An accumulator input of a map that runs in parallel.
+pub(crate) struct SharedAcc<'p> {
+    /// The position among the map's inputs.
+    input: usize,
+    /// The accumulator's view.
+    view: View,
+    /// Its operator.
+    op: &'p Lambda,
+    /// The operator's neutral element.
+    neutral: SExp,
+}
+
+/// The binary operation `op` on `a` and `b`.
+fn bin(op: BinOp, a: SExp, b: SExp) -> SExp {
+    SExp::BinOp(op, Box::new(a), Box::new(b))
+}
+
+/// The neutral element of the `with_acc` input whose operator is `op`.
+fn find_neutral<'a>(b: &'a ir::Body, op: &Lambda) -> Option<&'a Operand> {
+    for s in &b.stms {
+        if let ir::Exp::WithAcc(w) = &s.exp {
+            for inp in &w.inputs {
+                if let Some((l, ne)) = &inp.op
+                    && std::ptr::eq(l, op)
+                {
+                    return Some(ne);
+                }
+            }
+        }
+        for (_, nb) in ir::uses::nested_bodies(&s.exp) {
+            if let Some(ne) = find_neutral(nb, op) {
+                return Some(ne);
+            }
+        }
+    }
+    None
+}
+
+impl<'p> Lowerer<'p> {
+    /// The accumulator inputs of a map with lambda `map`, when every one
+    /// has an operator and the body reaches no other accumulator; `None`
+    /// when the map must run sequentially.
+    pub(crate) fn shared_accs(
+        &self,
+        map: &'p Lambda,
+        inputs: &[Val<'p>],
+    ) -> Option<Vec<SharedAcc<'p>>> {
+        let free = ir::uses::lambda_free(&self.f.vars, map);
+        if free
+            .iter()
+            .any(|v| matches!(self.lookup(*v), Ok(Val::Acc(..))))
+        {
+            return None;
+        }
+        let mut out = Vec::new();
+        for (input, x) in inputs.iter().enumerate() {
+            if let Val::Acc(view, op) = x {
+                let op = (*op)?;
+                let neutral = self.scalar(find_neutral(&self.f.body, op)?).ok()?;
+                out.push(SharedAcc {
+                    input,
+                    view: view.clone(),
+                    op,
+                    neutral,
+                });
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// A map over `w` iterations updating the accumulators `accs` (among
+    /// its `inputs`) as a parallel loop: private copies or atomic updates
+    /// by the module's cost rule. `iteration` lowers one iteration, given
+    /// the inputs to use and the index.
+    pub(crate) fn acc_map(
+        &mut self,
+        w: SExp,
+        inputs: &[Val<'p>],
+        accs: &[SharedAcc<'p>],
+        iteration: impl Fn(&mut Self, &[Val<'p>], &SExp) -> R<()>,
+    ) -> R<()> {
+        use SExp as E;
+        let elems = accs
+            .iter()
+            .fold(E::i64(0), |n, a| E::plus(n, a.view.count()));
+        let elems = self.assign_fresh("acc_elems", PrimType::I64, elems);
+        let per = bin(
+            BinOp::Div,
+            w.clone(),
+            bin(BinOp::Max, E::Var(elems), E::i64(1)),
+        );
+        let k = self.assign_fresh(
+            "acc_chunks",
+            PrimType::I64,
+            bin(BinOp::Min, per, E::i64(CHUNKS)),
+        );
+        let cond = E::cmp(CmpOp::Le, E::i64(2), E::Var(k));
+        let then_block =
+            self.nested(|l| l.private_accs(w.clone(), E::Var(k), inputs, accs, &iteration))?;
+        let else_block = self.nested(|l| l.atomic_accs(w, inputs, accs, &iteration))?;
+        self.push(Stm::If {
+            cond,
+            then_block,
+            else_block,
+        });
+        Ok(())
+    }
+
+    /// The private-copies form: `k` chunks, each with its own copies of
+    /// the accumulators, combined into them in chunk order afterwards.
+    fn private_accs(
+        &mut self,
+        w: SExp,
+        k: SExp,
+        inputs: &[Val<'p>],
+        accs: &[SharedAcc<'p>],
+        iteration: &impl Fn(&mut Self, &[Val<'p>], &SExp) -> R<()>,
+    ) -> R<()> {
+        use SExp as E;
+        let up = E::minus(E::plus(w.clone(), k.clone()), E::i64(1));
+        let chunk = self.assign_fresh("chunk", PrimType::I64, bin(BinOp::Div, up, k.clone()));
+        let chunk = E::Var(chunk);
+        // Per accumulator: a [k] ++ shape block of copies.
+        let parts: Vec<View> = accs
+            .iter()
+            .map(|a| {
+                let mut shape = vec![k.clone()];
+                shape.extend(a.view.shape.iter().cloned());
+                self.alloc("acc_part", a.view.elem, shape)
+            })
+            .collect();
+        self.par_label = "segmap";
+        self.loop_nest(vec![k.clone()], true, |l, c| {
+            let c = &c[0];
+            let mut mine = inputs.to_vec();
+            for (a, p) in accs.iter().zip(&parts) {
+                let copy = p.at(std::slice::from_ref(c));
+                let (view, ne) = (copy.clone(), a.neutral.clone());
+                l.loop_nest(copy.shape.clone(), false, |l, j| {
+                    l.push(Stm::Write {
+                        view,
+                        idx: j.to_vec(),
+                        value: ne,
+                    });
+                    Ok(())
+                })?;
+                mine[a.input] = Val::Acc(copy, Some(a.op));
+            }
+            let start = l.assign_fresh("start", PrimType::I64, E::times(c.clone(), chunk.clone()));
+            let rest = E::minus(w.clone(), E::Var(start));
+            let len = bin(BinOp::Max, bin(BinOp::Min, chunk.clone(), rest), E::i64(0));
+            l.seq_loop(len, |l, j| {
+                let i = l.assign_fresh("i", PrimType::I64, E::plus(E::Var(start), j.clone()));
+                iteration(l, &mine, &E::Var(i))
+            })
+        })?;
+        for (a, p) in accs.iter().zip(&parts) {
+            let (view, p, k) = (a.view.clone(), p.clone(), k.clone());
+            self.par_label = "segmap-acc-combine";
+            self.loop_nest(view.shape.clone(), true, |l, idx| {
+                let x = l.new_var("acc_elem", view.elem);
+                l.push(Stm::Read {
+                    var: x,
+                    view: view.clone(),
+                    idx: idx.to_vec(),
+                });
+                l.seq_loop(k, |l, c| {
+                    let y = l.new_var("part", p.elem);
+                    let mut at = vec![c.clone()];
+                    at.extend(idx.iter().cloned());
+                    l.push(Stm::Read {
+                        var: y,
+                        view: p,
+                        idx: at,
+                    });
+                    l.combine(a.op, &[State::Scalar(x)], &[Val::Scalar(E::Var(y))])
+                })?;
+                l.push(Stm::Write {
+                    view,
+                    idx: idx.to_vec(),
+                    value: E::Var(x),
+                });
+                Ok(())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The atomic form: one parallel loop whose updates of the
+    /// accumulators are atomic.
+    fn atomic_accs(
+        &mut self,
+        w: SExp,
+        inputs: &[Val<'p>],
+        accs: &[SharedAcc<'p>],
+        iteration: &impl Fn(&mut Self, &[Val<'p>], &SExp) -> R<()>,
+    ) -> R<()> {
+        let before = self.atomic_accs.len();
+        self.atomic_accs.extend(accs.iter().map(|a| a.view.mem));
+        self.par_label = "segmap";
+        let r = self.loop_nest(vec![w], true, |l, idx| iteration(l, inputs, &idx[0]));
+        self.atomic_accs.truncate(before);
+        r
+    }
+
+    /// Whether updates of the accumulator in block `mem` are atomic here.
+    pub(crate) fn is_atomic_acc(&self, mem: MemId) -> bool {
+        self.atomic_accs.contains(&mem)
+    }
+
+    /// Element `idx` of `view` combined with `value` by `op`, atomically.
+    pub(crate) fn atomic_combine(
+        &mut self,
+        op: &'p Lambda,
+        view: &View,
+        idx: Vec<SExp>,
+        value: SExp,
+    ) -> R<()> {
+        let old = self.new_var("old", view.elem);
+        let mut new = None;
+        let body = self.nested(|l| {
+            let args = vec![Val::Scalar(SExp::Var(old)), Val::Scalar(value)];
+            match l.apply(op, args, &[])?.as_slice() {
+                [Val::Scalar(e)] => {
+                    new = Some(e.clone());
+                    Ok(())
+                }
+                _ => l.fail("an accumulator operator with a result of the wrong kind"),
+            }
+        })?;
+        let Some(new) = new else {
+            return self.fail("an accumulator operator without a result");
+        };
+        self.push(Stm::AtomicUpdate {
+            view: view.clone(),
+            idx,
+            old,
+            body,
+            new,
+        });
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use values::Value;
+
+    use crate::imp::interp::run_function;
+    use crate::imp::print::print_program;
+
+    /// A map over `n` values adding `v` at `i` and `2v` at `i + 1` of an
+    /// accumulator of `m` elements starting at 1 (out-of-bounds updates
+    /// ignored), and returning `v * v` per row; `T` is the element type.
+    fn program(t: &str, two: &str, one: &str) -> String {
+        format!(
+            r"fun main(n: i64, m: i64, is: [n]i64, vs: [n]{t}) -> ([m]{t}, [n]{t}) {{
+  let z: [m]{t} = replicate([m], {one})
+  let (r: [m]{t}, ys: [n]{t}) = with_acc(z op(\(a: {t}, b: {t}) -> ({t}) {{
+    let c: {t} = add(a, b)
+    in (c)
+  }}, {zero})) \(acc: acc([m]{t})) -> (acc([m]{t}), [n]{t}) {{
+    let (acc2: acc([m]{t}), ys0: [n]{t}) = screma(n, is, vs, acc)
+      map(\(i: i64, v: {t}, a0: acc([m]{t})) -> (acc([m]{t}), {t}) {{
+        let a1: acc([m]{t}) = update_acc(a0, (i), v)
+        let w: {t} = mul(v, {two})
+        let j: i64 = add(i, 1i64)
+        let a2: acc([m]{t}) = update_acc(a1, (j), w)
+        let y: {t} = mul(v, v)
+        in (a2, y)
+      }})
+    in (acc2, ys0)
+  }}
+  in (r, ys)
+}}
+",
+            zero = one.replace('1', "0"),
+        )
+    }
+
+    fn lower(src: &str) -> crate::imp::Program {
+        let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
+        ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
+        crate::imp::lower_program(&prog).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The sequential answer of [`program`] on `f64`.
+    fn expected(m: usize, is: &[i64], vs: &[f64]) -> Vec<f64> {
+        let mut r = vec![1.0; m];
+        for (&i, &v) in is.iter().zip(vs) {
+            for (j, x) in [(i, v), (i + 1, 2.0 * v)] {
+                if (0..m as i64).contains(&j) {
+                    r[j as usize] += x;
+                }
+            }
+        }
+        r
+    }
+
+    fn close(a: &[f64], b: &[f64]) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9)
+    }
+
+    #[test]
+    fn a_map_updating_an_accumulator_is_a_parallel_loop_both_ways() {
+        let p = lower(&program("f64", "2.0f64", "1.0f64"));
+        let text = print_program(&p);
+        // No sequential fallback: private copies and atomic updates, each
+        // a parallel loop, chosen by the cost rule at run time.
+        assert!(!text.contains("planned"), "{text}");
+        assert!(text.contains("acc_part_mem"), "{text}");
+        assert!(
+            text.contains("atomic r_mem") || text.contains("atomic z_mem"),
+            "{text}"
+        );
+        assert!(text.contains("le(2i64, acc_chunks"), "{text}");
+        // Many iterations per element (200 iterations, 6 elements: 33
+        // chunks) take the private copies: a third block, and the combine
+        // reads every copy's element.
+        let m = 6usize;
+        let is: Vec<i64> = (0..200).map(|k| (k * 7 % 9) as i64 - 1).collect();
+        let vs: Vec<f64> = (0..200).map(|k| k as f64 * 0.25 - 3.0).collect();
+        let args = vec![
+            Value::scalar(200i64),
+            Value::scalar(m as i64),
+            Value::vector(is.clone()),
+            Value::vector(vs.clone()),
+        ];
+        let out = run_function(&p, "main", args).unwrap_or_else(|e| panic!("{e}"));
+        let r = out.values[0].as_slice::<f64>().unwrap().to_vec();
+        assert!(close(&r, &expected(m, &is, &vs)), "{r:?}");
+        let ys: Vec<f64> = vs.iter().map(|v| v * v).collect();
+        assert_eq!(out.values[1], Value::vector(ys));
+        assert_eq!(out.counters.allocs, 3, "{}", out.counters);
+        assert_eq!(out.counters.alloc_bytes, (6 + 200 + 33 * 6) * 8);
+        // Fewer iterations than twice the elements: atomic updates into
+        // the accumulator itself, no copies.
+        let (is, vs) = (&is[..10], &vs[..10]);
+        let args = vec![
+            Value::scalar(10i64),
+            Value::scalar(m as i64),
+            Value::vector(is.to_vec()),
+            Value::vector(vs.to_vec()),
+        ];
+        let out = run_function(&p, "main", args).unwrap_or_else(|e| panic!("{e}"));
+        let r = out.values[0].as_slice::<f64>().unwrap().to_vec();
+        assert!(close(&r, &expected(m, is, vs)), "{r:?}");
+        assert_eq!(out.counters.allocs, 2, "{}", out.counters);
+    }
+
+    #[test]
+    fn atomic_updates_are_emitted_as_fetch_add_or_compare_and_swap() {
+        let locate = |_: ir::Span| String::new();
+        let float = lower(&program("f64", "2.0f64", "1.0f64"));
+        let rust = crate::imp_rust::function::function(&float, 0, true, &locate).unwrap();
+        assert!(rust.contains(".atomic_update("), "{rust}");
+        assert!(!rust.contains(".atomic_add("), "{rust}");
+        let int = lower(&program("i32", "2i32", "1i32"));
+        let rust = crate::imp_rust::function::function(&int, 0, true, &locate).unwrap();
+        assert!(rust.contains(".atomic_add("), "{rust}");
+        assert!(!rust.contains(".atomic_update("), "{rust}");
+    }
+}
