@@ -14,17 +14,11 @@
 //!   rearrange, concat, copy, scratch;
 //! - [`control`]: `if`, loops, calls;
 //! - [`soacs`]: `screma`, `hist`, `scatter`, accumulators;
-//! - [`accs`]: maps updating accumulators with an operator, in parallel;
-//! - [`lifetimes`]: on the lowered function, a branch's fresh block
-//!   allocated in its `if`'s handle, allocations of constant size hoisted
-//!   out of sequential loops, and blocks released after their last use.
+//! - [`accs`]: maps updating accumulators with an operator, in parallel.
 
 mod accs;
 mod arrays;
 mod control;
-mod lifetimes;
-#[cfg(test)]
-mod lifetimes_tests;
 mod soacs;
 
 use std::collections::HashMap;
@@ -163,7 +157,7 @@ fn lower_function(prog: &ir::Program, _id: FunId, f: &ir::Function) -> R<Functio
             }
         }
     }
-    let mut function = Function {
+    Ok(Function {
         name: f.name.clone(),
         params,
         param_passing,
@@ -173,11 +167,7 @@ fn lower_function(prog: &ir::Program, _id: FunId, f: &ir::Function) -> R<Functio
         body: Block { stms: lw.stms },
         vars: lw.vars,
         mems: lw.mems,
-    };
-    lifetimes::coalesce_branch_handles(&mut function);
-    lifetimes::hoist_loop_allocations(&mut function);
-    lifetimes::release_dead_blocks(&mut function);
-    Ok(function)
+    })
 }
 
 /// The value of a core IR variable.
