@@ -195,6 +195,40 @@ impl<T: Elem> Mem<T> {
         }
     }
 
+    /// Whether the positions `base + k*step` for every `k` in `lo..hi` are
+    /// all inside the block (true when the range is empty). The positions
+    /// are those emitted code computes with wrapping `i64` arithmetic:
+    /// they are taken exactly here (`i128`), so a range whose exact ends
+    /// are inside the block has every wrapped position equal to its exact
+    /// one, between the ends.
+    #[inline]
+    pub fn covers(&self, base: i64, step: i64, lo: i64, hi: i64) -> bool {
+        within(base, step, lo, hi, 0, self.len as i64)
+    }
+
+    /// Element `i`, unchecked: only for a position that a [`Mem::covers`]
+    /// check before the loop placed inside this block, the handle and its
+    /// block unchanged since (emitted code hoists the check of an access
+    /// made at every iteration of a loop whose position is affine in the
+    /// loop's counter, and runs the checked loop when the check fails).
+    #[inline(always)]
+    pub fn get_unchecked(&self, i: i64) -> T {
+        debug_assert!((i as u64) < self.len as u64, "unchecked access outside");
+        // SAFETY: `i` is inside the block: the `covers` check of the loop
+        // around this access passed for this handle, which the loop does
+        // not point at another block.
+        unsafe { *self.ptr.add(i as usize) }
+    }
+
+    /// Sets element `i` to `x`, unchecked: as [`Mem::get_unchecked`].
+    #[inline(always)]
+    pub fn set_unchecked(&self, i: i64, x: T) {
+        debug_assert!((i as u64) < self.len as u64, "unchecked access outside");
+        // SAFETY: inside the block, as in `get_unchecked`; iterations
+        // write disjoint elements.
+        unsafe { *self.ptr.add(i as usize) = x }
+    }
+
     /// The first `count` elements as a buffer, taken without a copy when
     /// this handle holds the only share of a buffer of this crate.
     fn into_vec(self, count: usize) -> Result<Vec<T>, String> {
@@ -234,6 +268,22 @@ impl<T: Elem> Mem<T> {
         // SAFETY: a borrowed handle of a block that is alive.
         Ok(unsafe { std::slice::from_raw_parts(self.ptr, count) }.to_vec())
     }
+}
+
+/// Whether `base + k*step` lies in `min..end` for every `k` in `lo..hi`
+/// (true when the range is empty), the values taken exactly (`i128`): a
+/// range whose exact ends lie there has every value that emitted code
+/// computes with wrapping `i64` arithmetic equal to its exact one. What
+/// loops check before running with their index bounds assertions left out
+/// ([`Mem::covers`] for their element accesses).
+#[inline]
+pub fn within(base: i64, step: i64, lo: i64, hi: i64, min: i64, end: i64) -> bool {
+    if hi <= lo {
+        return true;
+    }
+    let first = base as i128 + lo as i128 * step as i128;
+    let last = base as i128 + (hi as i128 - 1) * step as i128;
+    first.min(last) >= min as i128 && (first.max(last)) < end as i128
 }
 
 /// The failure of an assertion: `msg` with each `{}` replaced by the next
@@ -490,6 +540,31 @@ mod tests {
     }
 
     #[test]
+    fn ranges_of_affine_positions() {
+        let m = Mem::<f64>::alloc(10, (0, 0, 0)).unwrap();
+        // 2 + 3k for k in 0..3: 2, 5, 8.
+        assert!(m.covers(2, 3, 0, 3));
+        // k = 3 reaches 11.
+        assert!(!m.covers(2, 3, 0, 4));
+        // Downwards: 9 - k for k in 2..10 reaches 0, one more reaches -1.
+        assert!(m.covers(9, -1, 2, 10));
+        assert!(!m.covers(9, -1, 2, 11));
+        // A constant position, and an empty range anywhere.
+        assert!(m.covers(9, 0, 0, 1000));
+        assert!(!m.covers(10, 0, 0, 1));
+        assert!(m.covers(-5, 1, 4, 4));
+        // Positions whose wrapped i64 values would be inside are not.
+        assert!(!m.covers(i64::MAX, 1, 1, 3));
+        assert!(!m.covers(0, i64::MIN, 0, 3));
+        // Index bounds: 0 <= 2k - 1 < 7 for k in 1..4, not for k = 0.
+        assert!(within(-1, 2, 1, 4, 0, 7));
+        assert!(!within(-1, 2, 0, 4, 0, 7));
+        assert!(within(-1, 2, 0, 4, i64::MIN, 7));
+        m.set_unchecked(9, 1.5);
+        assert_eq!(m.get_unchecked(9), 1.5);
+    }
+
+    #[test]
     fn spaces_and_parallel_loops() {
         assert_eq!(space(&[3, 4]), 12);
         assert_eq!(space(&[3, -1]), 0);
@@ -528,7 +603,9 @@ mod tests {
 // pattern running the accumulator's operator, or one `fetch_add` for a sum
 // of integers. Within such a loop every access to those elements is one of
 // these updates; before and after it, plain accesses are ordered by the
-// loop's start and its join.
+// loop's start and its join. A loop that runs as one chunk (too little work
+// to split) shares the accumulator with no other chunk: its updates are a
+// plain read and write.
 
 /// An element type that can be updated atomically: the atomic integer of
 /// its bit pattern does the compare-and-swap.
@@ -588,6 +665,9 @@ pub trait AtomicInt: AtomicElem {
     /// # Safety
     /// As [`AtomicElem::update_at`].
     unsafe fn add_at(ptr: *mut Self, x: Self);
+
+    /// `self + x`, wrapping.
+    fn wrapping_sum(self, x: Self) -> Self;
 }
 
 macro_rules! atomic_int {
@@ -598,6 +678,11 @@ macro_rules! atomic_int {
                 // SAFETY: the caller's promise, as in `update_at`.
                 let a = unsafe { <$a>::from_ptr(ptr) };
                 a.fetch_add(x, std::sync::atomic::Ordering::Relaxed);
+            }
+
+            #[inline]
+            fn wrapping_sum(self, x: Self) -> Self {
+                self.wrapping_add(x)
             }
         })*
     };

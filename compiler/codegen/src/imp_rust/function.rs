@@ -1,15 +1,18 @@
 //! One imperative IR function as one Rust function.
 //!
-//! Scalar variables become `let mut` locals declared at the top (the IR
-//! sets each before reading it), memory block handles become `Mem<T>`
-//! locals, parameters keep their slots' order and the function returns
+//! Scalar variables become `let mut` locals declared where [`decls`]
+//! says (the IR sets each before reading it), memory block handles become
+//! `Mem<T>` locals declared at the top, parameters keep their slots' order and the function returns
 //! `R<(results,)>` so that failures propagate with `?`.
 
+use std::collections::HashSet;
 use std::fmt::Write;
 
 use ir::Span;
 
+use super::decls::{self, Decls};
 use super::names::{fun, mem, mem_type, tuple, var};
+use super::par::own_vars;
 use crate::imp::{Function, MemId, Program, SVar, Slot};
 use crate::scalar;
 
@@ -25,6 +28,15 @@ pub struct FnEm<'a> {
     pub safe: bool,
     /// The Rust code written so far.
     pub out: String,
+    /// The accesses written unchecked (their statements' addresses,
+    /// [`super::ranges::stm_key`]): those of the loops being written whose
+    /// ranges were checked before them.
+    pub unchecked: HashSet<usize>,
+    /// Whether loops are versioned with their range checks hoisted (not
+    /// inside the checked version of a loop).
+    pub versioning: bool,
+    /// Where the scalar variables are declared.
+    pub decls: Decls,
 }
 
 impl<'a> FnEm<'a> {
@@ -82,6 +94,9 @@ pub fn function(
         locate,
         safe,
         out: String::new(),
+        unchecked: HashSet::new(),
+        versioning: true,
+        decls: Decls::default(),
     };
     let params: Vec<String> = f
         .params
@@ -112,7 +127,22 @@ pub fn function(
         .map(MemId)
         .filter(|m| !f.params.contains(&Slot::Mem(*m)))
         .collect();
-    em.declare(&vars, &mems);
+    let locals = vars.iter().copied().collect();
+    let tail: Vec<SVar> = f
+        .results
+        .iter()
+        .filter_map(|r| match r {
+            Slot::Scalar(v) => Some(*v),
+            Slot::Mem(_) => None,
+        })
+        .collect();
+    match decls::plan(&f.body, &locals, &tail, &own_vars) {
+        Some(d) => {
+            em.decls = d;
+            em.declare(&[], &mems);
+        }
+        None => em.declare(&vars, &mems),
+    }
     em.block(&f.body)?;
     // A block returned twice is cloned for all but its last occurrence.
     let out: Vec<String> = f

@@ -6,16 +6,19 @@
 //! (`fut_runtime_multicore::mem::Mem`): its statements become Rust
 //! statements ([`stms`]), its scalar expressions Rust expressions with the
 //! core emitter's semantics ([`exps`]), its parallel loops the runtime's
-//! chunked parallel loops ([`par`]). Each entry function gets an adapter
+//! chunked parallel loops ([`par`]), loops versioned with their range
+//! checks hoisted ([`ranges`]). Each entry function gets an adapter
 //! with the core emitter's signature ([`entry`]), so the rest of the
 //! generated module (the batch glue, `PROGRAM`, libraries) is shared by
 //! both emitters.
 
+pub mod decls;
 pub mod entry;
 pub mod exps;
 pub mod function;
 pub mod names;
 pub mod par;
+pub mod ranges;
 pub mod stms;
 
 use ir::Span;

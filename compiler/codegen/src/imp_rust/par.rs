@@ -14,6 +14,7 @@ use std::fmt::Write;
 
 use ir::Span;
 
+use super::decls;
 use super::exps::exps;
 use super::function::FnEm;
 use super::names::{mem, var};
@@ -77,6 +78,13 @@ fn sets(b: &Block, out: &mut Sets) {
             Stm::Write { .. } | Stm::Copy { .. } | Stm::Assert { .. } => {}
         }
     }
+}
+
+/// The scalars a parallel loop's body sets (its own: declared in it).
+pub fn own_vars(body: &Block) -> std::collections::HashSet<SVar> {
+    let mut set = Sets::default();
+    sets(body, &mut set);
+    set.vars.into_iter().collect()
 }
 
 /// The blocks a block mentions.
@@ -193,7 +201,24 @@ impl FnEm<'_> {
         .ok();
         let vars: Vec<SVar> = set.vars.into_iter().collect();
         let mems: Vec<MemId> = set.mems.into_iter().collect();
-        self.declare(&vars, &mems);
+        let locals = vars.iter().copied().collect();
+        match decls::plan(body, &locals, &[], &own_vars) {
+            Some(d) => {
+                self.decls.extend(d);
+                self.declare(&[], &mems);
+            }
+            None => self.declare(&vars, &mems),
+        }
+        let plan = match ids {
+            [i] => self.plan(*i, body),
+            _ => Default::default(),
+        };
+        if !plan.checks.is_empty() {
+            let head = format!("for k_ in lo_..hi_ {{\nlet {} = k_ as i64;\n", var(ids[0]));
+            self.versioned(&plan, "lo_ as i64", "hi_ as i64", &head, body)?;
+            self.w("Ok(())\n})?;\n}\n");
+            return Ok(());
+        }
         if ids.len() == 1 {
             writeln!(
                 self.out,

@@ -7,9 +7,11 @@ use std::fmt::Write;
 
 use ir::Span;
 
+use super::decls::block_key;
 use super::exps::{exp, exps};
 use super::function::FnEm;
 use super::names::{fun, mem, span_lit, var};
+use super::ranges::{self, Plan, Within, stm_key};
 use crate::imp::{Arg, Block, Check, Slot, Stm, View};
 
 type E<T> = Result<T, String>;
@@ -17,6 +19,9 @@ type E<T> = Result<T, String>;
 impl FnEm<'_> {
     /// The statements of `b`.
     pub fn block(&mut self, b: &Block) -> E<()> {
+        if let Some(vs) = self.decls.at_block.get(&block_key(b)).cloned() {
+            self.declare(&vs, &[]);
+        }
         for s in &b.stms {
             self.stm(s)?;
         }
@@ -39,6 +44,94 @@ impl FnEm<'_> {
         ))
     }
 
+    /// The left side of assignment `s` to `v`: `let mut v: T` when it
+    /// declares `v`, else `v`.
+    fn lhs(&self, s: &Stm, v: crate::imp::SVar) -> String {
+        if !self.decls.at_stm.contains(&stm_key(s)) {
+            return var(v);
+        }
+        let t = self
+            .f
+            .vars
+            .get(v.0 as usize)
+            .map_or("i64", |i| crate::scalar::rust_prim(i.ty));
+        format!("let mut {}: {t}", var(v))
+    }
+
+    /// The method of an element access `s`: `name`, or its unchecked
+    /// form when the loop around it checked its range.
+    fn access(&self, s: &Stm, name: &str) -> String {
+        if self.unchecked.contains(&stm_key(s)) {
+            format!("{name}_unchecked")
+        } else {
+            name.to_string()
+        }
+    }
+
+    /// The hoisting plan of the loop over `i` with body `body` (none
+    /// inside the checked version of a loop).
+    pub fn plan(&self, i: crate::imp::SVar, body: &Block) -> Plan {
+        if self.versioning {
+            ranges::plan(self.f, i, body, self.safe)
+        } else {
+            Plan::default()
+        }
+    }
+
+    /// A loop in two versions: when `plan`'s checks pass for the counter's
+    /// range `lo..hi` (Rust expressions), the loop `head` + `body` + `}`
+    /// with the planned accesses unchecked; otherwise the same loop with
+    /// every access checked and no nested loop versioned.
+    pub fn versioned(
+        &mut self,
+        plan: &Plan,
+        lo: &str,
+        hi: &str,
+        head: &str,
+        body: &Block,
+    ) -> E<()> {
+        let f = self.f;
+        let e = |x: &crate::imp::SExp| exp(f, x, Span::NONE);
+        let limit =
+            |x: &Option<crate::imp::SExp>, none: &str| x.as_ref().map_or(Ok(none.to_string()), e);
+        let conds = plan
+            .checks
+            .iter()
+            .map(|r| {
+                let (base, step) = (e(&r.base)?, e(&r.step)?);
+                Ok(match &r.within {
+                    Within::Block(m) => format!("{}.covers({base}, {step}, {lo}, {hi})", mem(*m)),
+                    Within::Bounds(min, end) => format!(
+                        "within({base}, {step}, {lo}, {hi}, {}, {})",
+                        limit(min, "i64::MIN")?,
+                        limit(end, "i64::MAX")?
+                    ),
+                })
+            })
+            .collect::<E<Vec<_>>>()?;
+        writeln!(self.out, "if {} {{", conds.join(" && ")).ok();
+        self.w(head);
+        let added: Vec<usize> = plan
+            .unchecked
+            .iter()
+            .filter(|k| self.unchecked.insert(**k))
+            .copied()
+            .collect();
+        let r = self.block(body);
+        for k in added {
+            self.unchecked.remove(&k);
+        }
+        r?;
+        self.w("}\n} else {\n");
+        self.w(head);
+        let was = std::mem::replace(&mut self.versioning, false);
+        let r = self.block(body);
+        self.versioning = was;
+        r?;
+        self.w("}\n}\n");
+        Ok(())
+    }
+
     fn stm(&mut self, s: &Stm) -> E<()> {
         let f = self.f;
         match s {
@@ -48,7 +141,7 @@ impl FnEm<'_> {
                 span,
             } => {
                 let e = exp(f, e, *span)?;
-                writeln!(self.out, "{} = {e};", var(*v)).ok();
+                writeln!(self.out, "{} = {e};", self.lhs(s, *v)).ok();
             }
             Stm::Alloc { mem: m, count } => {
                 let n = exp(f, count, Span::NONE)?;
@@ -70,12 +163,20 @@ impl FnEm<'_> {
             }
             Stm::Read { var: v, view, idx } => {
                 let p = self.position(view, idx)?;
-                writeln!(self.out, "{} = {}.get({p});", var(*v), mem(view.mem)).ok();
+                let get = self.access(s, "get");
+                writeln!(
+                    self.out,
+                    "{} = {}.{get}({p});",
+                    self.lhs(s, *v),
+                    mem(view.mem)
+                )
+                .ok();
             }
             Stm::Write { view, idx, value } => {
                 let p = self.position(view, idx)?;
                 let x = exp(f, value, Span::NONE)?;
-                writeln!(self.out, "{}.set({p}, {x});", mem(view.mem)).ok();
+                let set = self.access(s, "set");
+                writeln!(self.out, "{}.{set}({p}, {x});", mem(view.mem)).ok();
             }
             Stm::Copy { dst, src, span } => {
                 let d = self.view_args(dst, *span)?;
@@ -84,9 +185,17 @@ impl FnEm<'_> {
             }
             Stm::For { i, bound, body } => {
                 let n = exp(f, bound, Span::NONE)?;
-                writeln!(self.out, "for k_ in 0..{n} {{\n{} = k_;", var(*i)).ok();
-                self.block(body)?;
-                self.w("}\n");
+                let plan = self.plan(*i, body);
+                if plan.checks.is_empty() {
+                    writeln!(self.out, "for k_ in 0..{n} {{\n{} = k_;", var(*i)).ok();
+                    self.block(body)?;
+                    self.w("}\n");
+                } else {
+                    writeln!(self.out, "{{\nlet n_ = {n};").ok();
+                    let head = format!("for k_ in 0..n_ {{\n{} = k_;\n", var(*i));
+                    self.versioned(&plan, "0", "n_", &head, body)?;
+                    self.w("}\n");
+                }
             }
             Stm::While { cond, body } => {
                 let c = exp(f, cond, Span::NONE)?;
@@ -155,7 +264,10 @@ impl FnEm<'_> {
                 span,
                 check,
             } => {
-                if *check == Check::Unsafe || (*check == Check::Bounds && !self.safe) {
+                if *check == Check::Unsafe
+                    || (*check == Check::Bounds && !self.safe)
+                    || self.unchecked.contains(&stm_key(s))
+                {
                     return Ok(());
                 }
                 let c = exp(f, cond, *span)?;
@@ -193,7 +305,9 @@ mod atomic {
         /// An atomic update of a shared accumulator's element
         /// ([`Stm::AtomicUpdate`]): one `fetch_add` for a sum of integers,
         /// the runtime's compare-and-swap loop running the operator
-        /// otherwise.
+        /// otherwise. Both are a plain read and write when the parallel
+        /// loop around (`par`: chunk `lo_..hi_` of the space `sz_`) runs
+        /// as one chunk.
         pub(super) fn atomic_update(
             &mut self,
             view: &View,

@@ -81,3 +81,161 @@ fn programs_are_compiled_with_the_imp_emitter_unless_core_is_named() {
     // The options' default stays the core emitter, which its unit tests use.
     assert_eq!(Options::default().emitter, Emitter::Core);
 }
+
+/// The emitted Rust of function `name` (its imperative function) of the
+/// core IR program `src`.
+fn emitted_function(src: &str, name: &str, safe: bool) -> String {
+    let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
+    let opts = Options {
+        emitter: Emitter::Imp,
+        safe,
+        ..Options::default()
+    };
+    let m = program_module(&prog, &opts, &|_| String::new()).unwrap_or_else(|e| panic!("{e}"));
+    let start = m
+        .find(&format!("/// `{name}`"))
+        .unwrap_or_else(|| panic!("no function {name} in {m}"));
+    let len = m[start..]
+        .find("\n}\n\n")
+        .map_or(m.len() - start, |k| k + 3);
+    m[start..start + len].to_string()
+}
+
+const MAP2: &str = "fun main(n: i64, xs: [n]f64, ys: [n]f64) -> ([n]f64) {
+  let zs: [n]f64 = screma(n, xs, ys)
+    map(\\(x: f64, y: f64) -> (f64) {
+      let z: f64 = mul(x, y)
+      in (z)
+    })
+  in (zs)
+}
+entry \"main\" = main(\"i64\": 1, \"[]f64\": 1, \"[]f64\": 1) -> (\"[]f64\": 1)
+";
+
+#[test]
+fn affine_accesses_are_checked_once_before_the_loop() {
+    let g = emitted_function(MAP2, "main", true);
+    // One check per block before the chunk's loop, over its range.
+    let head = "if m0.covers(v1, v2, lo_ as i64, hi_ as i64) && m1.covers(v3, v4, lo_ as i64, hi_ as i64) && m2.covers((0i64), (1i64), lo_ as i64, hi_ as i64) {";
+    assert!(g.contains(head), "{g}");
+    assert_eq!(g.matches(".covers(").count(), 3, "{g}");
+    // The first version reads and writes unchecked, the second (taken
+    // when a check fails) is the loop as it was.
+    assert_eq!(g.matches(".get_unchecked(").count(), 2, "{g}");
+    assert_eq!(g.matches(".set_unchecked(").count(), 1, "{g}");
+    assert_eq!(g.matches(".get(").count(), 2, "{g}");
+    assert_eq!(g.matches(".set(").count(), 1, "{g}");
+    let (fast, slow) = g.split_once("} else {").unwrap_or_else(|| panic!("{g}"));
+    assert!(
+        fast.contains("get_unchecked") && !fast.contains(".get("),
+        "{g}"
+    );
+    assert!(!slow.contains("unchecked"), "{g}");
+}
+
+const GUARDED: &str = "fun main(n: i64, xs: [n]f64) -> ([n]f64) {
+  let is: [n]i64 = iota(n, 0i64, 1i64)
+  let zs: [n]f64 = screma(n, is)
+    map(\\(i: i64) -> (f64) {
+      let c: bool = gt(i, 0i64)
+      let z: f64 = if c then {
+        let j: i64 = sub(i, 1i64)
+        let x: f64 = xs[j]
+        in (x)
+      } else {
+        in (0.0f64)
+      }
+      in (z)
+    })
+  in (zs)
+}
+entry \"main\" = main(\"i64\": 1, \"[]f64\": 1) -> (\"[]f64\": 1)
+";
+
+#[test]
+fn accesses_under_an_if_stay_checked() {
+    let g = emitted_function(GUARDED, "main", true);
+    // The map's loop is the last one (the iota's comes first).
+    let (before, slow) = g
+        .rsplit_once("} else {\nfor")
+        .unwrap_or_else(|| panic!("{g}"));
+    let fast = &before[before.rfind("if m").unwrap_or(0)..];
+    // The result's write, made at every iteration, is hoisted; the read
+    // of `xs` (`m0`) under the `if` (outside its block at the first
+    // iteration, which does not make it) and its bounds assertion stay in
+    // both versions.
+    assert!(fast.contains("m2.covers("), "{g}");
+    assert!(fast.contains("m2.set_unchecked("), "{g}");
+    assert!(!fast.contains("m0.covers("), "{g}");
+    assert!(!fast.contains("m0.get_unchecked"), "{g}");
+    assert!(fast.contains("m0.get("), "{g}");
+    assert!(fast.contains("out of bounds"), "{g}");
+    assert!(slow.contains("m0.get(") && slow.contains("m2.set("), "{g}");
+    assert!(slow.contains("out of bounds"), "{g}");
+}
+
+const IN_PLACE: &str = "fun main(n: i64, *xs: [n]f64, k: i64) -> ([n]f64) {
+  let (ys: [n]f64) = loop (*acc: [n]f64 = xs) for i: i64 < k {
+    let x: f64 = acc[i]
+    let y: f64 = mul(x, 2.0f64)
+    let upd: [n]f64 = acc with [i] = y
+    in (upd)
+  }
+  in (ys)
+}
+entry \"main\" = main(\"i64\": 1, *\"[]f64\": 1, \"i64\": 1) -> (\"[]f64\": 1)
+";
+
+#[test]
+fn index_bounds_assertions_are_hoisted_with_the_accesses() {
+    let g = emitted_function(IN_PLACE, "main", true);
+    let (fast, slow) = g
+        .split_once("} else {\nfor")
+        .unwrap_or_else(|| panic!("{g}"));
+    // `0 <= i < n` for the whole range, checked once (not once per
+    // index), and the block's range.
+    assert_eq!(fast.matches("within(").count(), 2, "{g}");
+    assert!(
+        fast.contains("within((0i64), (1i64), 0, n_, (0i64), i64::MAX)"),
+        "{g}"
+    );
+    assert_eq!(fast.matches(".covers(").count(), 1, "{g}");
+    assert!(!fast.contains("out of bounds"), "{g}");
+    // The checked version fails as before, with the message and location.
+    assert_eq!(slow.matches("out of bounds").count(), 2, "{g}");
+    // Without bounds checks only the block's range is checked.
+    let unsafe_g = emitted_function(IN_PLACE, "main", false);
+    assert!(!unsafe_g.contains("within("), "{unsafe_g}");
+    assert!(!unsafe_g.contains("out of bounds"), "{unsafe_g}");
+    assert!(unsafe_g.contains(".get_unchecked("), "{unsafe_g}");
+}
+
+const REPOINTED: &str = "fun main(n: i64, xs: [n]f64, k: i64) -> ([k][n]f64) {
+  let is: [k]i64 = iota(k, 0i64, 1i64)
+  let zs: [k][n]f64 = screma(k, is)
+    map(\\(i: i64) -> ([n]f64) {
+      let ys: [n]f64 = copy(xs)
+      let x: f64 = ys[0i64]
+      let r: [n]f64 = ys with [0i64] = x
+      in (r)
+    })
+  in (zs)
+}
+entry \"main\" = main(\"i64\": 1, \"[]f64\": 1, \"i64\": 1) -> (\"[][]f64\": 2)
+";
+
+#[test]
+fn blocks_allocated_in_the_loop_are_not_hoisted() {
+    let g = emitted_function(REPOINTED, "main", true);
+    // The row's block (`m3`) is allocated at every iteration: its
+    // accesses stay checked in both versions, while the bounds of their
+    // constant index, which the loop does not change, are hoisted.
+    assert!(g.contains("m3.realloc("), "{g}");
+    assert!(!g.contains("m3.covers("), "{g}");
+    assert!(
+        !g.contains("m3.get_unchecked(") && !g.contains("m3.set_unchecked("),
+        "{g}"
+    );
+    assert_eq!(g.matches("m3.get(").count(), 2, "{g}");
+    assert!(g.contains("within("), "{g}");
+}
