@@ -89,7 +89,8 @@ pub fn compile_source(
     Ok(ir::print::print_program(&prog))
 }
 
-/// Like [`compile_source`], then lowers the program to the imperative IR and
+/// Like [`compile_source`], then runs the multicore pipeline's layout pass
+/// ([`crate::multicore::layout`]), lowers the program to the imperative IR and
 /// returns its text; a construct lowering does not support yet is an error naming
 /// it.
 pub fn imp_source(
@@ -98,6 +99,7 @@ pub fn imp_source(
     passes: &[ir::Pass],
 ) -> Result<String, String> {
     let prog = crate::irrun::compile_with(db, program, passes, true)?;
+    let prog = crate::multicore::layout(prog, true)?;
     lower_to_text(&prog)
 }
 

@@ -63,7 +63,7 @@ pub fn write_library(db: &Database, path: &Path, opts: &LibraryOptions) -> Resul
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_else(|| "prog.fut".into());
     let name = codegen::library::crate_name(&stem);
-    let ir = crate::irrun::compile(db, &program, false)?;
+    let ir = crate::multicore::layout(crate::irrun::compile(db, &program, false)?, false)?;
     let sources = db.sources();
     let locate = |s: ir::Span| {
         location(

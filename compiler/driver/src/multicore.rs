@@ -392,8 +392,31 @@ fn module_of(
         name: name.to_string(),
         emitter: codegen::Emitter::from_env()?,
     };
-    codegen::program_module(ir, &opts, &locate)
+    let ir = layout(ir.clone(), false)?;
+    codegen::program_module(&ir, &opts, &locate)
         .map_err(|e| format!("the multicore backend cannot compile this program: {e}"))
+}
+
+/// The multicore pipeline's passes after the standard pipeline: the layout
+/// pass (`flatten::layout`: row-major copies of transposed arrays that a
+/// parallel operation's innermost loop reads across rows), with the verifier
+/// after it when `validate`. `FUT_LAYOUT` selects its rule: unset or
+/// `amortised` (copies that pay for themselves), `always` (every strided
+/// read, for measurements) or `off`.
+pub fn layout(ir: ir::Program, validate: bool) -> Result<ir::Program, String> {
+    let var = std::env::var("FUT_LAYOUT").unwrap_or_default();
+    let pass = match var.as_str() {
+        "" | "amortised" => flatten::layout::PASS,
+        "always" => flatten::layout::PASS_ALWAYS,
+        "off" => return Ok(ir),
+        other => {
+            return Err(format!(
+                "FUT_LAYOUT={other} is not a layout rule; use amortised, always or off"
+            ));
+        }
+    };
+    let config = ir::pass::PipelineConfig { validate };
+    ir::run_pipeline(&[pass], ir, config).map_err(|e| e.to_string())
 }
 
 /// The program at `path`, type-checked (its diagnostics rendered as the

@@ -5,10 +5,12 @@
 
 use ir::pass::Pass;
 
-/// Every pass, optimiser passes first.
+/// Every pass, optimiser passes first, then the AD passes and the multicore
+/// backend's layout passes (`flatten::layout`, run after the standard pipeline).
 pub fn all_passes() -> Vec<Pass> {
     let mut passes = opt::pipelines::all_passes();
     passes.extend(ad::all_passes());
+    passes.extend([flatten::layout::PASS, flatten::layout::PASS_ALWAYS]);
     passes
 }
 

@@ -41,6 +41,7 @@
 //!   loop in the body of one chunk of the parallel iteration space).
 
 pub mod inside;
+pub mod layout;
 pub mod nest;
 pub mod scatter;
 
