@@ -700,10 +700,16 @@ atomic_int! {
 }
 
 impl<T: AtomicElem> Mem<T> {
-    /// Replaces element `i` by `f` of it atomically: the update of a shared
-    /// accumulator by its operator (see [`AtomicElem::update_at`]).
+    /// Replaces element `i` by `f` of it: the update of an accumulator by
+    /// its operator, atomic when `shared` says that other chunks of the
+    /// loop may update the block meanwhile (see [`AtomicElem::update_at`]),
+    /// a read and a write otherwise.
     #[inline]
-    pub fn atomic_update<F: FnMut(T) -> R<T>>(&self, i: i64, f: F) -> R<()> {
+    pub fn atomic_update<F: FnMut(T) -> R<T>>(&self, i: i64, shared: bool, mut f: F) -> R<()> {
+        if !shared {
+            self.set(i, f(self.get(i))?);
+            return Ok(());
+        }
         if (i as u64) < self.len as u64 {
             // SAFETY: in bounds, just checked; within a parallel loop the
             // imperative IR accesses a shared accumulator's elements only
@@ -716,10 +722,14 @@ impl<T: AtomicElem> Mem<T> {
 }
 
 impl<T: AtomicInt> Mem<T> {
-    /// Adds `x` to element `i` atomically (a shared integer accumulator
-    /// whose operator is `+`).
+    /// Adds `x` to element `i` (an integer accumulator whose operator is
+    /// `+`), atomically when `shared`, as in [`Mem::atomic_update`].
     #[inline]
-    pub fn atomic_add(&self, i: i64, x: T) {
+    pub fn atomic_add(&self, i: i64, shared: bool, x: T) {
+        if !shared {
+            self.set(i, self.get(i).wrapping_sum(x));
+            return;
+        }
         if (i as u64) < self.len as u64 {
             // SAFETY: as in `atomic_update`.
             unsafe { T::add_at(self.ptr.add(i as usize), x) }
@@ -743,8 +753,8 @@ mod atomic_tests {
         let g = n.handle();
         par_for("test", 4000, 10_000, move |lo, hi| {
             for k in lo..hi {
-                h.atomic_update((k % 3) as i64, |old| Ok(old + 0.5))?;
-                g.atomic_add((k % 3) as i64, 2);
+                h.atomic_update((k % 3) as i64, true, |old| Ok(old + 0.5))?;
+                g.atomic_add((k % 3) as i64, true, 2);
             }
             Ok(())
         })
@@ -755,15 +765,30 @@ mod atomic_tests {
         // A general operator (max), and a failing one leaves the element.
         let m = Mem::<f32>::alloc(1, (0, 0, 0)).unwrap();
         m.set(0, -1.0);
-        m.atomic_update(0, |old| Ok(old.max(3.5))).unwrap();
+        m.atomic_update(0, true, |old| Ok(old.max(3.5))).unwrap();
         assert_eq!(m.get(0), 3.5);
         let e = m
-            .atomic_update(0, |_| Err(assert_failed("no", &[], (1, 2, 3))))
+            .atomic_update(0, true, |_| Err(assert_failed("no", &[], (1, 2, 3))))
             .unwrap_err();
         assert_eq!((e.span, m.get(0)), ((1, 2, 3), 3.5));
         let b = Mem::<f16>::alloc(1, (0, 0, 0)).unwrap();
-        b.atomic_update(0, |old| Ok(old + f16::from_f32(1.5)))
+        b.atomic_update(0, true, |old| Ok(old + f16::from_f32(1.5)))
             .unwrap();
         assert_eq!(b.get(0), f16::from_f32(1.5));
+        // Unshared (a loop of one chunk): a read and a write, the same
+        // results; integer sums wrap.
+        b.atomic_update(0, false, |old| Ok(old + f16::from_f32(1.5)))
+            .unwrap();
+        assert_eq!(b.get(0), f16::from_f32(3.0));
+        let e = m
+            .atomic_update(0, false, |_| Err(assert_failed("no", &[], (1, 2, 3))))
+            .unwrap_err();
+        assert_eq!((e.span, m.get(0)), ((1, 2, 3), 3.5));
+        let w = Mem::<i8>::alloc(1, (0, 0, 0)).unwrap();
+        w.set(0, 127);
+        w.atomic_add(0, false, 2);
+        assert_eq!(w.get(0), -127);
+        w.atomic_add(0, true, -2);
+        assert_eq!(w.get(0), 127);
     }
 }

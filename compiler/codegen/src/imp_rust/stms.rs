@@ -318,15 +318,16 @@ mod atomic {
         ) -> E<()> {
             let p = exp(self.f, &view.position(idx), Span::NONE)?;
             let m = mem(view.mem);
+            let shared = "!(lo_ == 0 && hi_ == space(&sz_))";
             if let Some(x) = integer_sum(view.elem, old, body, new) {
                 let x = exp(self.f, x, Span::NONE)?;
-                writeln!(self.out, "{m}.atomic_add({p}, {x});").ok();
+                writeln!(self.out, "{m}.atomic_add({p}, {shared}, {x});").ok();
                 return Ok(());
             }
             let t = crate::scalar::rust_prim(view.elem);
             writeln!(
                 self.out,
-                "{m}.atomic_update({p}, |old_: {t}| -> R<{t}> {{\n{} = old_;",
+                "{m}.atomic_update({p}, {shared}, |old_: {t}| -> R<{t}> {{\n{} = old_;",
                 var(old)
             )
             .ok();

@@ -25,6 +25,9 @@
 //!
 //! Results are those of the sequential loop up to the order in which the
 //! operator combines the updates (floating-point reassociation).
+//!
+//! `FUT_ACCS=sequential` in the compiler's environment keeps such maps
+//! sequential (`planned segmap`), for comparisons.
 
 use ir::{BinOp, CmpOp, Lambda, Operand, PrimType};
 
@@ -47,6 +50,12 @@ pub(crate) struct SharedAcc<'p> {
 /// The binary operation `op` on `a` and `b`.
 fn bin(op: BinOp, a: SExp, b: SExp) -> SExp {
     SExp::BinOp(op, Box::new(a), Box::new(b))
+}
+
+/// Whether `FUT_ACCS=sequential` asks for maps updating accumulators to
+/// stay sequential.
+fn sequential_accs() -> bool {
+    std::env::var("FUT_ACCS").is_ok_and(|v| v == "sequential")
 }
 
 /// The neutral element of the `with_acc` input whose operator is `op`.
@@ -79,6 +88,9 @@ impl<'p> Lowerer<'p> {
         map: &'p Lambda,
         inputs: &[Val<'p>],
     ) -> Option<Vec<SharedAcc<'p>>> {
+        if sequential_accs() {
+            return None;
+        }
         let free = ir::uses::lambda_free(&self.f.vars, map);
         if free
             .iter()
