@@ -14,11 +14,17 @@
 //!   rearrange, concat, copy, scratch;
 //! - [`control`]: `if`, loops, calls;
 //! - [`soacs`]: `screma`, `hist`, `scatter`, accumulators;
-//! - [`accs`]: maps updating accumulators with an operator, in parallel.
+//! - [`accs`]: maps updating accumulators with an operator, in parallel;
+//! - [`lifetimes`]: on the lowered function, a branch's fresh block
+//!   allocated in its `if`'s handle, allocations of constant size hoisted
+//!   out of sequential loops, and blocks released after their last use.
 
 mod accs;
 mod arrays;
 mod control;
+mod lifetimes;
+#[cfg(test)]
+mod lifetimes_tests;
 mod soacs;
 
 use std::collections::HashMap;
@@ -157,7 +163,7 @@ fn lower_function(prog: &ir::Program, _id: FunId, f: &ir::Function) -> R<Functio
             }
         }
     }
-    Ok(Function {
+    let mut function = Function {
         name: f.name.clone(),
         params,
         param_passing,
@@ -167,7 +173,33 @@ fn lower_function(prog: &ir::Program, _id: FunId, f: &ir::Function) -> R<Functio
         body: Block { stms: lw.stms },
         vars: lw.vars,
         mems: lw.mems,
-    })
+    };
+    lifetimes::coalesce_branch_handles(&mut function);
+    lifetimes::hoist_loop_allocations(&mut function);
+    lifetimes::release_dead_blocks(&mut function);
+    Ok(function)
+}
+
+/// The most elements a copy of constant shape writes one by one.
+pub(crate) const UNROLLED_COPY: i64 = 16;
+
+/// The shape of `dst` and `src` when it is the same constant shape in
+/// both, of at most [`UNROLLED_COPY`] elements.
+fn small_constant_shape(dst: &View, src: &View) -> Option<Vec<i64>> {
+    if dst.elem != src.elem || dst.rank() != src.rank() {
+        return None;
+    }
+    let mut shape = Vec::with_capacity(dst.rank());
+    let mut count: i64 = 1;
+    for (a, b) in dst.shape.iter().zip(&src.shape) {
+        let n = a.as_i64()?;
+        if b.as_i64() != Some(n) || n < 0 {
+            return None;
+        }
+        count = count.checked_mul(n)?;
+        shape.push(n);
+    }
+    (count <= UNROLLED_COPY).then_some(shape)
 }
 
 /// The value of a core IR variable.
@@ -316,12 +348,56 @@ impl<'p> Lowerer<'p> {
         }
     }
 
+    /// Copies `src` into `dst`: element by element when both have the same
+    /// constant shape of at most [`UNROLLED_COPY`] elements (a small
+    /// array costs a few reads and writes instead of a call walking its
+    /// views), with a [`Stm::Copy`] otherwise.
     pub(crate) fn copy(&mut self, dst: &View, src: &View) {
+        if let Some(shape) = small_constant_shape(dst, src) {
+            self.copy_elements(dst, src, &shape);
+            return;
+        }
         self.push(Stm::Copy {
             dst: dst.clone(),
             src: src.clone(),
             span: self.span,
         });
+    }
+
+    /// Copies the elements of `src` (of constant shape `shape`) into
+    /// `dst`: every element is read before any is written, so views of
+    /// one block that overlap copy as [`Stm::Copy`] does.
+    fn copy_elements(&mut self, dst: &View, src: &View, shape: &[i64]) {
+        let mut indices: Vec<Vec<SExp>> = vec![Vec::new()];
+        for &n in shape {
+            indices = indices
+                .into_iter()
+                .flat_map(|idx| {
+                    (0..n).map(move |k| {
+                        let mut idx = idx.clone();
+                        idx.push(SExp::i64(k));
+                        idx
+                    })
+                })
+                .collect();
+        }
+        let mut temps = Vec::with_capacity(indices.len());
+        for idx in &indices {
+            let var = self.new_var("elem", src.elem);
+            self.push(Stm::Read {
+                var,
+                view: src.clone(),
+                idx: idx.clone(),
+            });
+            temps.push(var);
+        }
+        for (idx, var) in indices.into_iter().zip(temps) {
+            self.push(Stm::Write {
+                view: dst.clone(),
+                idx,
+                value: SExp::Var(var),
+            });
+        }
     }
 
     pub(crate) fn bind(&mut self, v: VarId, val: Val<'p>) {
