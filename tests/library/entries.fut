@@ -53,3 +53,38 @@ entry set_first (xs: *[]f64) (v: f64) : *[]f64 = xs with [0] = v
 -- so no test block): the library takes a Rust tuple and a struct.
 entry combine (p: (f64, i32)) (r: {b: []i64, a: f64}) : (f64, i32, []i64) =
   (p.0 + r.a, p.1 + i32.i64 (length r.b), map (+ 1) r.b)
+
+-- The record and tuple parameters of `combine` from a script.
+-- ==
+-- entry: combine
+-- script input { ((1.5, 2), {a = 0.25, b = [10, 20, 30]}) }
+-- output { 1.75 5 [11i64, 21i64, 31i64] }
+
+-- Sum types: the library takes and returns an enum per sum type (`Sum0`
+-- for `shape`, `Sum1` for `bag`), holding the payload's scalars and arrays.
+type shape = #circle f64 | #rect f64 f64 | #empty
+
+-- ==
+-- entry: area
+-- script input { square 2.0 } output { 4.0 }
+-- script input { square -1.0 } output { 0.0 }
+entry area (s: shape) : f64 =
+  match s
+  case #circle r -> 3.0 * r * r
+  case #rect w h -> w * h
+  case #empty -> 0.0
+
+entry square (w: f64) : shape = if w > 0 then #rect w w else #empty
+
+type bag = #items []i32 | #nothing
+
+-- ==
+-- entry: bag_sum
+-- script input { fill 3i64 } output { 3 }
+-- script input { fill 0i64 } output { 0 }
+entry bag_sum (b: bag) : i32 =
+  match b
+  case #items xs -> i32.sum xs
+  case #nothing -> 0
+
+entry fill (n: i64) : bag = if n > 0 then #items (map i32.i64 (iota n)) else #nothing

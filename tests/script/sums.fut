@@ -1,10 +1,17 @@
--- Script inputs giving values of a sum type made by entry points.
+-- Script inputs giving values of a sum type made by entry points, also by
+-- entry points whose sum-typed result has no written return type.
 -- ==
 -- entry: area
 -- script input { square 2.0 } output { 4.0 }
+-- script input { circle_untyped 2.0 } output { 12.0 }
+-- script input { let (s, r) = rect_and_side 3.0 in let (g, _ok) = grow s r in g } output { 36.0 }
 -- script input { square -1.0 } output { 0.0 }
 -- script input { circle 1.0 } output { 3.0 }
 -- script input { let (s, _grown) = grow (circle 1.0) 1.0 in s } output { 12.0 }
+
+-- ==
+-- entry: unwrap
+-- script input { wrap 2.5 } output { 2.5 }
 
 -- ==
 -- entry: describe
@@ -30,3 +37,11 @@ entry grow (s: shape) (d: f64) : (shape, bool) =
   case #empty -> (#circle d, false)
 
 entry describe (s: shape) (k: i32) : (i32, f64) = (k, f64.i32 k * area s)
+
+entry circle_untyped (r: f64) = #circle r : shape
+
+entry rect_and_side (w: f64) = (#rect w w : shape, w)
+
+entry wrap (x: f64) = #only x
+
+entry unwrap (v: #only f64) : f64 = match v case #only x -> x

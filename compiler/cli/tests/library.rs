@@ -30,7 +30,7 @@ const APP_MANIFEST: &str = "[package]\nname = \"fut-library-test-app\"\nversion 
 
 /// Calls every entry point of the library and prints one line per result;
 /// errors are printed, not propagated, so the test sees them.
-const APP_MAIN: &str = r#"use entries::{Array, Context, Record0};
+const APP_MAIN: &str = r#"use entries::{Array, Context, Record0, Sum0, Sum1};
 
 fn main() {
     let ctx = Context::with_threads(2).expect("context");
@@ -70,6 +70,24 @@ fn main() {
     let b = Array::from_vec(vec![10i64, 20, 30], [3]).unwrap();
     let (x, n, bs) = ctx.combine(&(1.5, 2), &Record0 { a: 0.25, b }).unwrap();
     println!("combine {x} {n} {:?}", bs.to_vec());
+
+    // Sum types are enums: results come back as a variant, arguments are
+    // built from one.
+    let s = ctx.square(2.0).unwrap();
+    println!("square {s:?} area {}", ctx.area(&s).unwrap());
+    println!("square -1 {:?}", ctx.square(-1.0).unwrap());
+    println!("area circle {}", ctx.area(&Sum0::Circle(1.0)).unwrap());
+    println!("area empty {}", ctx.area(&Sum0::Empty).unwrap());
+    let b = ctx.fill(3).unwrap();
+    match &b {
+        Sum1::Items(xs) => println!("fill items {:?}", xs.to_vec()),
+        Sum1::Nothing => println!("fill nothing"),
+    }
+    println!("bag_sum {}", ctx.bag_sum(&b).unwrap());
+    println!("fill 0 {:?}", ctx.fill(0).unwrap());
+    let items = Sum1::Items(Array::from_vec(vec![5, 6], [2]).unwrap());
+    println!("bag_sum own {}", ctx.bag_sum(&items).unwrap());
+    println!("bag_sum nothing {}", ctx.bag_sum(&Sum1::Nothing).unwrap());
 
     match Array::<f64, 2>::from_vec(vec![1.0; 5], [2, 3]) {
         Ok(_) => println!("from_vec accepted a bad shape"),
@@ -163,6 +181,15 @@ fn a_rust_program_calls_every_entry_point_of_a_generated_library() {
         "move 4",
         "new 7",
         "combine 1.75 5 [11, 21, 31]",
+        "square Rect(2.0, 2.0) area 4",
+        "square -1 Empty",
+        "area circle 3",
+        "area empty 0",
+        "fill items [0, 1, 2]",
+        "bag_sum 3",
+        "fill 0 Nothing",
+        "bag_sum own 11",
+        "bag_sum nothing 0",
         "from_vec error \"an array of shape [2][3] needs 6 elements, but 5 were given\"",
         "context error \"the number of threads must be at least 1\"",
     ];
@@ -219,16 +246,17 @@ fn library_errors_name_the_problem() {
     );
     assert!(!d.join("bad").exists());
 
+    // A sum type inside a tuple has no typed API (a whole one does).
     std::fs::write(
         d.join("sum.fut"),
-        "type t = #a i32 | #b f64\nentry f (x: t) : i32 = match x case #a i -> i case #b _ -> 0\n",
+        "type t = #a i32 | #b f64\nentry f (x: (t, i32)) : i32 = match x.0 case #a i -> i + x.1 case #b _ -> 0\n",
     )
     .expect("write");
     let o = fut(d, &["multicore", "--library", "sum.fut"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         text(&o.stderr).contains(
-            "entry point `f` has a parameter of type t (#a i32 | #b f64), which is or holds a sum type"
+            "entry point `f` has a parameter of type (#a i32 | #b f64, i32), which holds a sum type inside a tuple, record or array"
         ),
         "{}",
         text(&o.stderr)

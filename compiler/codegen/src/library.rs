@@ -8,10 +8,13 @@
 //! scalar or an `Array<T, D>` in the API; a tuple is a Rust tuple of its
 //! components (nested tuples flattened); a record of scalars and arrays is
 //! a generated struct `RecordN` with one public field per record field, in
-//! the order of the field names.
+//! the order of the field names; a sum type whose payloads are scalars and
+//! arrays is a generated enum `SumN` with one variant per constructor (its
+//! components are the variant's number and then every variant's payload, the
+//! variants not held given blank values).
 //!
 //! [`library`] writes the crate's `src/lib.rs` (the `Context`, the record
-//! structs, re-exports of the runtime's typed arrays and errors),
+//! structs, the sum enums, re-exports of the runtime's typed arrays and errors),
 //! `src/program.rs` (the program module with, appended, one method of
 //! `Context` per entry point calling the entry function directly on the
 //! arrays' shared buffers) and a `README.md` with an example.
@@ -199,6 +202,37 @@ enum Shape {
     Tuple,
     /// A generated struct with these field names.
     Record(String, Vec<String>),
+    /// A generated enum with these variants, in the order of their numbers.
+    Sum(String, Vec<SumVariant>),
+}
+
+/// A variant of a generated enum.
+struct SumVariant {
+    /// The Rust name (`Circle` for `#circle`).
+    rust: String,
+    /// How many payload values it holds (each a scalar or an array).
+    payload: usize,
+}
+
+/// A Rust enum variant name for a Futhark constructor name: `circle` is
+/// `Circle`, `big_box` is `BigBox`, a `'` is `Q`.
+fn variant_ident(name: &str) -> String {
+    let mut out = String::new();
+    for part in name
+        .replace('\'', "_q")
+        .split('_')
+        .filter(|p| !p.is_empty())
+    {
+        let mut cs = part.chars();
+        if let Some(c) = cs.next() {
+            out.extend(c.to_uppercase());
+            out.push_str(cs.as_str());
+        }
+    }
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) || out == "Self" {
+        out.insert(0, 'V');
+    }
+    out
 }
 
 /// One external parameter or result.
@@ -217,11 +251,12 @@ impl Ext {
                 let parts: Vec<String> = self.comps.iter().map(|&c| api_type(types[c])).collect();
                 format!("({})", parts.join(", "))
             }
-            Shape::Record(name, _) => name.clone(),
+            Shape::Record(name, _) | Shape::Sum(name, _) => name.clone(),
         }
     }
 
-    /// The Rust expressions of the components of the value `v`.
+    /// The Rust expressions of the components of the value `v` (not used for
+    /// sums, whose components depend on the variant).
     fn parts(&self, v: &str) -> Vec<String> {
         match &self.shape {
             Shape::Single => vec![v.to_string()],
@@ -230,26 +265,110 @@ impl Ext {
                 .iter()
                 .map(|f| format!("{v}.{}", rust_ident(f)))
                 .collect(),
+            Shape::Sum(..) => Vec::new(),
         }
     }
 }
 
-/// Records seen so far: type text to struct name and fields.
+/// Records and sums seen so far: type text to struct or enum name.
 #[derive(Default)]
 struct Records {
     by_text: BTreeMap<String, String>,
+    sums: BTreeMap<String, String>,
     decls: String,
 }
 
 impl Records {
-    fn shape(&mut self, text: &str, comps: &[usize], types: &[&Type]) -> Shape {
-        if comps.len() == 1 {
-            return Shape::Single;
+    /// The enum of a sum type (`SumN`, one variant per constructor, in name
+    /// order, holding the payload's scalars and arrays); `None` when the
+    /// components do not fit the type's text.
+    fn sum(
+        &mut self,
+        text: &str,
+        structure: &str,
+        comps: &[usize],
+        types: &[&Type],
+    ) -> Option<Shape> {
+        let variants = crate::opaque::flat_sum_variants(structure)?;
+        let payloads: usize = variants.iter().map(|(_, p)| p.len()).sum();
+        let tag = types.get(*comps.first()?)?;
+        if comps.len() != 1 + payloads || !tag.is_prim(values::PrimType::I64) {
+            return None;
         }
+        let mut rust_names: Vec<String> = Vec::new();
+        for (i, (n, _)) in variants.iter().enumerate() {
+            let mut r = variant_ident(n);
+            if rust_names.contains(&r) {
+                r = format!("{r}{i}");
+            }
+            rust_names.push(r);
+        }
+        let n = self.sums.len();
+        let name = self
+            .sums
+            .entry(text.to_string())
+            .or_insert_with(|| format!("Sum{n}"))
+            .clone();
+        if self.sums.len() > n {
+            let shown = if text == structure {
+                format!("`{text}`")
+            } else {
+                format!("`{text}` (`{structure}`)")
+            };
+            let mut decl = format!(
+                "/// The sum type {shown} of the program: one variant per constructor.\n#[derive(Clone, Debug, PartialEq)]\npub enum {name} {{\n"
+            );
+            let mut at = 1;
+            for ((futhark, payload), rust) in variants.iter().zip(&rust_names) {
+                let tys: Vec<String> = comps[at..at + payload.len()]
+                    .iter()
+                    .map(|&c| api_type(types[c]))
+                    .collect();
+                at += payload.len();
+                let written = std::iter::once(format!("#{futhark}"))
+                    .chain(payload.iter().cloned())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if tys.is_empty() {
+                    writeln!(decl, "    /// `{written}`.\n    {rust},").ok();
+                } else {
+                    writeln!(
+                        decl,
+                        "    /// `{written}`.\n    {rust}({}),",
+                        tys.join(", ")
+                    )
+                    .ok();
+                }
+            }
+            decl.push_str("}\n\n");
+            self.decls.push_str(&decl);
+        }
+        Some(Shape::Sum(
+            name,
+            variants
+                .iter()
+                .zip(rust_names)
+                .map(|((_, p), rust)| SumVariant {
+                    rust,
+                    payload: p.len(),
+                })
+                .collect(),
+        ))
+    }
+
+    fn shape(&mut self, text: &str, comps: &[usize], types: &[&Type]) -> Shape {
         // A record named by an abbreviation (`point = {x: f64, y: f64}`)
         // has the fields of its structure and is documented by its name.
         let (text, structure) = crate::opaque::name_and_structure(text);
         let text = text.as_str();
+        if structure.starts_with('#')
+            && let Some(shape) = self.sum(text, &structure, comps, types)
+        {
+            return shape;
+        }
+        if comps.len() == 1 {
+            return Shape::Single;
+        }
         match record_fields(&structure) {
             Some(fields) if fields.len() == comps.len() => {
                 let n = self.by_text.len();
@@ -320,8 +439,10 @@ pub fn library(
                 e.name
             )
         };
-        // Sum types have no typed API (yet): the executable's server
-        // handles them.
+        // A sum type is an enum when it is a whole parameter or result
+        // whose payloads are scalars and arrays; sums inside tuples,
+        // records and arrays, or holding them, have no typed API (the
+        // executable's server handles them).
         for (what, v) in e
             .params
             .iter()
@@ -329,14 +450,16 @@ pub fn library(
             .chain(e.results.iter().map(|v| ("a result", v)))
         {
             let (name, structure) = crate::opaque::name_and_structure(&v.ty);
-            if structure.contains('#') {
+            let whole = structure.starts_with('#')
+                && crate::opaque::flat_sum_variants(&structure).is_some();
+            if structure.contains('#') && !whole {
                 let ty = if name == structure {
                     name
                 } else {
                     format!("{name} ({structure})")
                 };
                 return Err(format!(
-                    "entry point `{}` has {what} of type {ty}, which is or holds a sum type; library crates do not support sum types (the executables' server does: `fut multicore`)",
+                    "entry point `{}` has {what} of type {ty}, which holds a sum type inside a tuple, record or array, or a sum whose payloads are not all scalars and arrays; library crates take sum types only as whole parameters and results with such payloads (the executables' server takes them all: `fut multicore`)",
                     e.name
                 ));
             }
@@ -413,6 +536,25 @@ pub fn library(
         let mut flat = Vec::new();
         let mut k = 0usize;
         for (i, p) in params.iter().enumerate() {
+            if let Shape::Sum(name, variants) = &p.shape {
+                sum_argument(
+                    &mut m,
+                    &format!("a{i}"),
+                    name,
+                    variants,
+                    &p.comps,
+                    &ptypes,
+                    k,
+                );
+                for &c in &p.comps {
+                    for d in 0..ptypes[c].rank() {
+                        flat.push(format!("x{k}.dim({d})"));
+                    }
+                    flat.push(format!("x{k}"));
+                    k += 1;
+                }
+                continue;
+            }
             for (part, &c) in p.parts(&format!("a{i}")).into_iter().zip(&p.comps) {
                 let t = ptypes[c];
                 if t.is_scalar() {
@@ -476,6 +618,26 @@ pub fn library(
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
+                Shape::Sum(name, variants) => {
+                    let mut arms = Vec::new();
+                    let mut at = 1;
+                    for (number, v) in variants.iter().enumerate() {
+                        let payload: Vec<String> =
+                            r.comps[at..at + v.payload].iter().map(|&c| value(c)).collect();
+                        at += v.payload;
+                        arms.push(if payload.is_empty() {
+                            format!("{number} => {name}::{}", v.rust)
+                        } else {
+                            format!("{number} => {name}::{}({})", v.rust, payload.join(", "))
+                        });
+                    }
+                    format!(
+                        "match r{} {{ {}, n => return Err(Error::new(format!(\"entry point `{}` returned the variant number {{n}}, which its result type does not have\"))) }}",
+                        r.comps[0],
+                        arms.join(", "),
+                        e.name
+                    )
+                }
             })
             .collect();
         let out = if outs.len() == 1 {
@@ -508,6 +670,59 @@ pub fn library(
         program_rs,
         readme,
     })
+}
+
+/// Writes, into the method `m`, the binding of the components `x{k}…` of
+/// the sum-typed argument `arg` (of the enum `name`): the variant's number,
+/// then every variant's payload, the variants not held given blank values
+/// (zeros and empty arrays).
+fn sum_argument(
+    m: &mut String,
+    arg: &str,
+    name: &str,
+    variants: &[SumVariant],
+    comps: &[usize],
+    types: &[&Type],
+    k: usize,
+) {
+    let blank = |c: usize| {
+        let t = types[c];
+        let e = scalar::rust_prim(t.elem);
+        if t.is_scalar() {
+            format!("<{e}>::default()")
+        } else {
+            let r = t.rank();
+            format!("Array::<{e}, {r}>::from_vec(Vec::new(), [0; {r}])?.into_arr()")
+        }
+    };
+    let names: Vec<String> = (k..k + comps.len()).map(|j| format!("x{j}")).collect();
+    writeln!(m, "        let ({},) = match {arg} {{", names.join(", ")).ok();
+    let mut at = 1;
+    for (number, v) in variants.iter().enumerate() {
+        let own = at..at + v.payload;
+        at += v.payload;
+        let binds: Vec<String> = (0..v.payload).map(|j| format!("p{j}")).collect();
+        let pattern = if binds.is_empty() {
+            format!("{name}::{}", v.rust)
+        } else {
+            format!("{name}::{}({})", v.rust, binds.join(", "))
+        };
+        let mut parts = vec![format!("{number}i64")];
+        for (j, &c) in comps.iter().enumerate().skip(1) {
+            parts.push(if own.contains(&j) {
+                let p = &binds[j - own.start];
+                if types[c].is_scalar() {
+                    format!("*{p}")
+                } else {
+                    format!("{p}.to_arr()")
+                }
+            } else {
+                blank(c)
+            });
+        }
+        writeln!(m, "            {pattern} => ({},),", parts.join(", ")).ok();
+    }
+    writeln!(m, "        }};").ok();
 }
 
 fn lib_rs(krate: &str, source: &str, apis: &[(Api, String)], records: &str) -> String {
@@ -567,7 +782,7 @@ fn readme(krate: &str, source: &str, apis: &[(Api, String)], prog: &Program) -> 
          ## API\n\n\
          - `Context::new()` (one worker thread per core) or `Context::with_threads(n)`;\n\
          - `Array<T, D>`: an array of rank `D` of a primitive type `T` (`i8`…`u64`,\n  `f16`, `f32`, `f64`, `bool`): `Array::from_vec(data, shape)` (an `Err` when\n  the number of elements does not match the shape), `.shape()`, `.to_vec()`,\n  `.into_vec()`, `.as_slice()`;\n\
-         - one method of `Context` per entry point; scalars and consumed (`*`) arrays\n  are passed by value, other arrays, tuples and records by reference; tuples\n  are Rust tuples and records structs (`RecordN`, fields in the order of their\n  names); an entry with several results returns a tuple;\n\
+         - one method of `Context` per entry point; scalars and consumed (`*`) arrays\n  are passed by value, other arrays, tuples and records by reference; tuples\n  are Rust tuples and records structs (`RecordN`, fields in the order of their\n  names); sum types are enums (`SumN`, one variant per constructor, holding its\n  payload); an entry with several results returns a tuple;\n\
          - `Error`: its `message` is the program's run-time error with its source\n  location (`Index [5] out of bounds for array of shape [2].` then\n  `  at prog.fut:3:5-3:9`).\n\n\
          Entry points:\n\n| method | Futhark |\n|---|---|\n"
     );
@@ -590,6 +805,18 @@ fn readme(krate: &str, source: &str, apis: &[(Api, String)], prog: &Program) -> 
                     Shape::Single if p.unique => parts.join("").replace('&', ""),
                     Shape::Single => parts.join(""),
                     Shape::Tuple => format!("&({})", parts.join(", ").replace('&', "")),
+                    Shape::Sum(name, variants) => {
+                        let v = &variants[0];
+                        let payload: Vec<String> = parts[1..1 + v.payload]
+                            .iter()
+                            .map(|s| s.replace('&', ""))
+                            .collect();
+                        if payload.is_empty() {
+                            format!("&{krate}::{name}::{}", v.rust)
+                        } else {
+                            format!("&{krate}::{name}::{}({})", v.rust, payload.join(", "))
+                        }
+                    }
                     Shape::Record(name, fields) => format!(
                         "&{krate}::{name} {{ {} }}",
                         fields
@@ -714,10 +941,21 @@ fun entry_norm(x: f64, y: f64) -> (f64) {
 fun entry_area(t: i64, r: f64) -> (f64) {
   in (r)
 }
+entry \"grow\" = entry_grow(\"[]f32\": 2) -> (\"#big_box [n]f32 | #none\": 3)
+fun entry_grow(n: i64, a: [n]f32) -> (i64, i64, [n]f32) {
+  in (0i64, n, a)
+}
+";
+
+    const NESTED_SUM: &str =
+        "entry \"area\" = entry_area(\"(shape, i32) = (#circle f64 | #empty, i32)\": 3) -> (\"f64\": 1)
+fun entry_area(t: i64, r: f64, k: i32) -> (f64) {
+  in (r)
+}
 ";
 
     #[test]
-    fn named_records_are_structs_and_sums_are_refused() {
+    fn named_records_are_structs_and_sums_are_enums() {
         let prog = ir::parse::parse_program(NAMED).unwrap();
         let lib = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap();
         assert!(
@@ -734,10 +972,44 @@ fun entry_area(t: i64, r: f64) -> (f64) {
         );
         assert!(lib.lib_rs.contains("norm: point -> f64"), "{}", lib.lib_rs);
         let prog = ir::parse::parse_program(SUM).unwrap();
+        let lib = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap();
+        assert!(
+            lib.lib_rs.contains(
+                "/// The sum type `shape` (`#circle f64 | #empty`) of the program: one variant per constructor.\n#[derive(Clone, Debug, PartialEq)]\npub enum Sum0 {\n    /// `#circle f64`.\n    Circle(f64),\n    /// `#empty`.\n    Empty,\n}"
+            ),
+            "{}",
+            lib.lib_rs
+        );
+        assert!(
+            lib.lib_rs.contains("pub enum Sum1 {\n    /// `#big_box []f32`.\n    BigBox(Array<f32, 1>),\n    /// `#none`.\n    None,\n}"),
+            "{}",
+            lib.lib_rs
+        );
+        let p = &lib.program_rs;
+        assert!(
+            p.contains("pub fn area(&self, a0: &Sum0) -> Result<f64, Error>"),
+            "{p}"
+        );
+        // The variant not held gets a blank payload.
+        assert!(
+            p.contains("Sum0::Circle(p0) => (0i64, *p0,),\n            Sum0::Empty => (1i64, <f64>::default(),),"),
+            "{p}"
+        );
+        assert!(
+            p.contains("pub fn grow(&self, a0: &Array<f32, 1>) -> Result<Sum1, Error>"),
+            "{p}"
+        );
+        assert!(
+            p.contains("match r0 { 0 => Sum1::BigBox(Array::from_arr(r2)), 1 => Sum1::None, n => return Err("),
+            "{p}"
+        );
+        let prog = ir::parse::parse_program(NESTED_SUM).unwrap();
         let e = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap_err();
         assert_eq!(
             e,
-            "entry point `area` has a parameter of type shape (#circle f64 | #empty), which is or holds a sum type; library crates do not support sum types (the executables' server does: `fut multicore`)"
+            "entry point `area` has a parameter of type (shape, i32) ((#circle f64 | #empty, i32)), which holds a sum type inside a tuple, record or array, or a sum whose payloads are not all scalars and arrays; library crates take sum types only as whole parameters and results with such payloads (the executables' server takes them all: `fut multicore`)"
         );
+        assert_eq!(variant_ident("big_box'"), "BigBoxQ");
+        assert_eq!(variant_ident("_1"), "V1");
     }
 }

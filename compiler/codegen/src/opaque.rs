@@ -105,6 +105,27 @@ fn parse_sum(text: &str) -> Option<Vec<(String, Vec<Tree>)>> {
     Some(variants)
 }
 
+/// The variants of a sum type's structure (sizes removed), sorted by name, each
+/// with the texts of its payload's types, when every payload value is a scalar
+/// or an array of primitives; `None` for anything else.
+pub fn flat_sum_variants(structure: &str) -> Option<Vec<(String, Vec<String>)>> {
+    let Tree::Sum(_, vs) = parse(structure) else {
+        return None;
+    };
+    vs.into_iter()
+        .map(|(name, ts)| {
+            let payload = ts
+                .into_iter()
+                .map(|t| match t {
+                    Tree::Leaf(text) => Some(text),
+                    _ => None,
+                })
+                .collect::<Option<Vec<String>>>()?;
+            Some((name, payload))
+        })
+        .collect()
+}
+
 /// `text` without array sizes: `[n][3]f64` becomes `[][]f64`.
 pub fn strip_sizes(text: &str) -> String {
     let mut out = String::new();

@@ -6,11 +6,14 @@
 //! - [`eval`]: evaluation over a [`eval::Backend`], which runs the calls and
 //!   keeps opaque values (records, sums, abstract types) in its own form;
 //! - [`backends`]: the reference interpreter, the IR interpreter and compiled
-//!   programs as backends.
+//!   programs of a test batch as backends;
+//! - [`server`]: a compiled program's server (`--server`) as a backend, opaque
+//!   values kept there as variables.
 
 pub mod backends;
 pub mod eval;
 pub mod parse;
+pub mod server;
 
 pub use eval::{Backend, Env, ScriptError, Val};
 pub use parse::{Expr, ParseError, Pos, parse};

@@ -248,15 +248,20 @@ fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> 
         let te = declared.get(k).copied().flatten();
         let v = match te {
             Some(te) if mentions_sum(&v) => cx.widen_to_type(v, te, &denv)?,
-            None if mentions_sum(&v) => {
-                return Err(InternaliseError::unsupported(
-                    format!(
-                        "entry points with results of sum type {} whose result type is not written (give the entry point a return type)",
-                        entry_type_string(t)
-                    ),
-                    span,
-                ));
-            }
+            // No return type is written: the sum is widened to the type the
+            // checker inferred (its structure, read back as a type).
+            None if mentions_sum(&v) => match inferred_type(t, span) {
+                Some(te) => cx.widen_to_type(v, &te, &denv)?,
+                None => {
+                    return Err(InternaliseError::unsupported(
+                        format!(
+                            "entry points with results of sum type {} whose result type is not written (give the entry point a return type)",
+                            entry_type_string(t)
+                        ),
+                        span,
+                    ));
+                }
+            },
             _ => v,
         };
         // A tuple or record result covers its components in turn (tuples by
@@ -566,6 +571,28 @@ fn result_components(cx: &mut Cx, v: &V, out: &mut Vec<V>) -> IResult<bool> {
         _ => return Ok(false),
     }
     Ok(true)
+}
+
+/// The type expression of an entry result's inferred type, parsed from its
+/// structure as the checker writes it (`#a f64 | #b []i32`), with `span` for
+/// its nodes; `None` for a transparent type or a text that does not parse.
+fn inferred_type(t: &semantic::EntryType, span: syntax::Span) -> Option<ast::TypeExp> {
+    let semantic::EntryType::Opaque(text) = t else {
+        return None;
+    };
+    let structure = text.split_once(" = ").map_or(text.as_str(), |(_, s)| s);
+    let (file, diags) = syntax::parse_file(span.file, &format!("type t = {structure}\n"));
+    if !diags.is_empty() {
+        return None;
+    }
+    match file.decs.into_iter().next().map(|d| d.kind) {
+        Some(ast::DecKind::Type(tb)) => {
+            let mut def = tb.def;
+            def.span = span;
+            Some(def)
+        }
+        _ => None,
+    }
 }
 
 /// Does the value hold a sum anywhere?

@@ -185,7 +185,7 @@ fn group_results(
             )));
         }
         out.push(match t {
-            EntryType::Opaque(_) => Val::Opaque(comps, t.opaque_name().unwrap_or("").to_string()),
+            EntryType::Opaque(text) => Val::Opaque(comps, text.clone()),
             EntryType::Array { .. } => match <[Value; 1]>::try_from(comps) {
                 Ok([v]) => Val::Data(v),
                 Err(_) => {

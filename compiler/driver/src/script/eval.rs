@@ -23,8 +23,8 @@ pub enum Val<O> {
     Data(Value),
     /// A literal not yet given a type, as written.
     Literal(String, Pos),
-    /// A value of an opaque type: the backend's representation and the type's
-    /// name.
+    /// A value of an opaque type: the backend's representation and the type as
+    /// the checker writes it (`NAME = STRUCTURE` for a named type).
     Opaque(O, String),
     /// A tuple.
     Tuple(Vec<Val<O>>),
@@ -40,7 +40,7 @@ impl<O> Val<O> {
         match self {
             Val::Data(v) => v.value_type().to_string(),
             Val::Literal(t, _) => format!("the literal `{t}`"),
-            Val::Opaque(_, name) => name.clone(),
+            Val::Opaque(_, text) => type_name(text).to_string(),
             Val::Tuple(vs) => format!("a tuple of {}", vs.len()),
             Val::Record(_) => "a record".into(),
             Val::Str(_) => "a string".into(),
@@ -302,25 +302,40 @@ fn call<B: Backend>(
                 let ty = RankedType::new(*rank, prim_type(*elem));
                 checked.push(Val::Data(data_of(a, Some(&ty)).map_err(bad)?));
             }
-            EntryType::Opaque(_) => {
-                let name = t.opaque_name().unwrap_or_default();
-                match &a {
-                    Val::Opaque(_, n) if n != name => {
-                        return Err(bad(format!("given a value of type {n}")));
-                    }
-                    Val::Opaque(..) => checked.push(a),
-                    Val::Tuple(_) | Val::Record(_) => {
-                        let types = fits_structure(&a, t).map_err(bad)?;
-                        checked.push(type_fields(a, &types).map_err(bad)?)
-                    }
-                    other => {
-                        return Err(bad(format!("given {}", other.describe())));
-                    }
+            EntryType::Opaque(_) => match &a {
+                Val::Opaque(_, text) if !same_type(text, t) => {
+                    return Err(bad(format!("given a value of type {}", type_name(text))));
                 }
-            }
+                Val::Opaque(..) => checked.push(a),
+                Val::Tuple(_) | Val::Record(_) => {
+                    let types = fits_structure(&a, t).map_err(bad)?;
+                    checked.push(type_fields(a, &types).map_err(bad)?)
+                }
+                other => {
+                    return Err(bad(format!("given {}", other.describe())));
+                }
+            },
         }
     }
     backend.call(entry, checked).map_err(ScriptError::Runtime)
+}
+
+/// The name of an opaque type given as the checker writes it (`point` for
+/// `point = {x: f64, y: f64}`).
+fn type_name(text: &str) -> &str {
+    text.split_once(" = ").map_or(text, |(n, _)| n)
+}
+
+/// Does a value of the opaque type `text` fit a parameter of type `t`? When
+/// the names are the same, or the structures: a result whose type is not
+/// written is known by its structure only (`#circle f64 | #empty` for a
+/// `shape`).
+fn same_type(text: &str, t: &EntryType) -> bool {
+    let EntryType::Opaque(want) = t else {
+        return false;
+    };
+    let structure = |s: &str| s.split_once(" = ").map_or(s, |(_, s)| s).to_string();
+    type_name(text) == type_name(want) || structure(text) == structure(want)
 }
 
 /// The parts of a type's text separated by commas outside brackets.
@@ -582,7 +597,7 @@ mod tests {
         match v {
             Val::Data(d) => d.to_string(),
             Val::Literal(t, _) => format!("lit {t}"),
-            Val::Opaque(o, t) => format!("<{o}: {t}>"),
+            Val::Opaque(o, t) => format!("<{o}: {}>", type_name(t)),
             Val::Tuple(vs) => format!("({})", vs.iter().map(show).collect::<Vec<_>>().join(", ")),
             Val::Record(fs) => format!(
                 "{{{}}}",
@@ -604,7 +619,7 @@ mod tests {
             args: Vec<Val<String>>,
         ) -> Result<Vec<Val<String>>, interp::RuntimeError> {
             let shown: Vec<String> = args.iter().map(show).collect();
-            let point = |s: String| Val::Opaque(s, "point".into());
+            let point = |s: String| Val::Opaque(s, "point = {x: f64, y: f64}".into());
             Ok(match entry.name.as_str() {
                 "mk" => vec![point(format!("mk {}", shown.join(" ")))],
                 "norm" => vec![Val::Data(Value::scalar(shown.join(" ").len() as f64))],
