@@ -198,9 +198,9 @@ impl<T: Elem> Mem<T> {
     /// Whether the positions `base + k*step` for every `k` in `lo..hi` are
     /// all inside the block (true when the range is empty). The positions
     /// are those emitted code computes with wrapping `i64` arithmetic:
-    /// they are taken exactly here (`i128`), so a range whose exact ends
-    /// are inside the block has every wrapped position equal to its exact
-    /// one, between the ends.
+    /// they are taken exactly here ([`within`]), so a range whose exact
+    /// ends are inside the block has every wrapped position equal to its
+    /// exact one, between the ends.
     #[inline]
     pub fn covers(&self, base: i64, step: i64, lo: i64, hi: i64) -> bool {
         within(base, step, lo, hi, 0, self.len as i64)
@@ -271,19 +271,25 @@ impl<T: Elem> Mem<T> {
 }
 
 /// Whether `base + k*step` lies in `min..end` for every `k` in `lo..hi`
-/// (true when the range is empty), the values taken exactly (`i128`): a
-/// range whose exact ends lie there has every value that emitted code
-/// computes with wrapping `i64` arithmetic equal to its exact one. What
-/// loops check before running with their index bounds assertions left out
-/// ([`Mem::covers`] for their element accesses).
+/// (true when the range is empty), the values taken exactly (an overflow
+/// of `i64` fails the check): a range whose exact ends lie there has
+/// every value that emitted code computes with wrapping `i64` arithmetic
+/// equal to its exact one. What loops check before running with their
+/// index bounds assertions left out ([`Mem::covers`] for their element
+/// accesses).
 #[inline]
 pub fn within(base: i64, step: i64, lo: i64, hi: i64, min: i64, end: i64) -> bool {
     if hi <= lo {
         return true;
     }
-    let first = base as i128 + lo as i128 * step as i128;
-    let last = base as i128 + (hi as i128 - 1) * step as i128;
-    first.min(last) >= min as i128 && (first.max(last)) < end as i128
+    let ends = lo
+        .checked_mul(step)
+        .and_then(|a| a.checked_add(base))
+        .zip((hi - 1).checked_mul(step).and_then(|b| b.checked_add(base)));
+    match ends {
+        Some((first, last)) => first.min(last) >= min && first.max(last) < end,
+        None => false,
+    }
 }
 
 /// The failure of an assertion: `msg` with each `{}` replaced by the next

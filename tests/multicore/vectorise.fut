@@ -67,3 +67,24 @@ entry column_sums [n] [m] (a: [n][m]f64) : [m]f64 =
 -- | Doubles the first `k` elements in place, in a sequential loop.
 entry scaled_in_place (xs: *[]f64) (k: i64) : []f64 =
   loop xs for i < k do xs with [i] = xs[i] * 2
+
+-- ==
+-- entry: mul_rounds
+-- input { [1.0, 2.0] [3.0, 0.5] } output { [243.0, 0.0625] }
+-- compiled random input { [10000]f64 [10000]f64 }
+
+-- | Five rounds of an element-wise product on tiny inputs, a hundred on the
+-- benchmark's: the map's loop dominates the call.
+entry mul_rounds [n] (xs: [n]f64) (ys: [n]f64) : [n]f64 =
+  let rounds = if n < 100 then 5 else 100
+  in loop zs = copy xs for _i < rounds do map2 (*) zs ys
+
+-- ==
+-- entry: add_rounds
+-- input { [1.0, 2.0] [3.0, 0.5] } output { [16.0, 4.5] }
+-- compiled random input { [10000]f64 [10000]f64 }
+
+-- | As `mul_rounds`, with sums.
+entry add_rounds [n] (xs: [n]f64) (ys: [n]f64) : [n]f64 =
+  let rounds = if n < 100 then 5 else 100
+  in loop zs = copy xs for _i < rounds do map2 (+) zs ys

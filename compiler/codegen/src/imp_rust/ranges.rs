@@ -19,8 +19,10 @@
 //! the same way (`mem::within`), and left out of the first version: a loop
 //! without them has no exit but its end, which LLVM needs to vectorise it.
 //!
-//! The checked version's nested loops are not versioned again, so a nest
-//! of loops is written at most once more per level.
+//! Only innermost loops (no loop in their body) of at most 64 statements
+//! are versioned: that is where unchecked accesses pay, and it keeps the
+//! second copy small (versioning every level of a nest made the generated
+//! code of `tests/multicore`, `tests/ad` and ADBench half as large again).
 
 use std::collections::{HashMap, HashSet};
 
@@ -96,7 +98,7 @@ struct Body<'a> {
 /// bounds assertions are emitted (and worth hoisting).
 pub fn plan(f: &Function, i: SVar, body: &Block, bounds: bool) -> Plan {
     let mut plan = Plan::default();
-    if var_type(f, i) != PrimType::I64 {
+    if var_type(f, i) != PrimType::I64 || !innermost(body, &mut 0) {
         return plan;
     }
     let mut b = Body {
@@ -148,6 +150,31 @@ pub fn plan(f: &Function, i: SVar, body: &Block, bounds: bool) -> Plan {
         }
     }
     plan
+}
+
+/// The most statements a versioned loop's body may have: a larger body
+/// gains little from unchecked accesses and would be written twice.
+const MAX_BODY: usize = 64;
+
+/// Whether `b` holds no loop and at most [`MAX_BODY`] statements (counted
+/// into `n`, those of `if`s included): only such innermost loops are
+/// versioned, so the copies add little code and nests are written once.
+fn innermost(b: &Block, n: &mut usize) -> bool {
+    for s in &b.stms {
+        *n += 1;
+        match s {
+            Stm::If {
+                then_block,
+                else_block,
+                ..
+            } if !innermost(then_block, n) || !innermost(else_block, n) => return false,
+            Stm::For { .. } | Stm::While { .. } | Stm::ParFor { .. } | Stm::Planned { .. } => {
+                return false;
+            }
+            _ => {}
+        }
+    }
+    *n <= MAX_BODY
 }
 
 fn var_type(f: &Function, v: SVar) -> PrimType {

@@ -239,3 +239,33 @@ fn blocks_allocated_in_the_loop_are_not_hoisted() {
     assert_eq!(g.matches("m3.get(").count(), 2, "{g}");
     assert!(g.contains("within("), "{g}");
 }
+
+const DOT: &str = "fun main(n: i64, xs: [n]f64, ys: [n]f64) -> (f64) {
+  let s: f64 = screma(n, xs, ys)
+    reduce(\\(a: f64, b: f64) -> (f64) {
+      let c: f64 = add(a, b)
+      in (c)
+    }, 0.0f64)
+    map(\\(x: f64, y: f64) -> (f64) {
+      let z: f64 = mul(x, y)
+      in (z)
+    })
+  in (s)
+}
+entry \"main\" = main(\"i64\": 1, \"[]f64\": 1, \"[]f64\": 1) -> (\"f64\": 1)
+";
+
+#[test]
+fn only_innermost_loops_are_versioned() {
+    let g = emitted_function(DOT, "main", true);
+    // The chunks' loop holds each chunk's sequential loop: it is written
+    // once, its write of the chunk's sum checked, and the sequential loop
+    // twice, its ranges checked per chunk; so is the loop combining the
+    // chunks' sums.
+    assert!(!g.contains("hi_ as i64"), "{g}");
+    assert_eq!(g.matches("for k_ in lo_..hi_").count(), 1, "{g}");
+    assert!(g.contains("m2.set(v8, v9);"), "{g}");
+    assert_eq!(g.matches("for k_ in 0..n_").count(), 4, "{g}");
+    assert_eq!(g.matches(".get_unchecked(").count(), 3, "{g}");
+    assert_eq!(g.matches(".covers(").count(), 3, "{g}");
+}
