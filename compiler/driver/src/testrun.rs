@@ -685,12 +685,12 @@ impl CaseContext<'_> {
         // others after the `--` of their comment line.
         let inline = origin == "script input";
         let at = |p: crate::script::Pos| {
-            if p.line == 1 && inline {
-                format!("{origin}, line {first_line}")
-            } else {
-                let col = if inline { p.col + 2 } else { p.col };
-                format!("{origin}, line {}, column {col}", first_line + p.line - 1)
-            }
+            let col = match (inline, p.line) {
+                (true, 1) => self.case.input_col + p.col - 1,
+                (true, _) => p.col + 2,
+                (false, _) => p.col,
+            };
+            format!("{origin}, line {}, column {col}", first_line + p.line - 1)
         };
         let expr =
             crate::script::parse(&source).map_err(|e| format!("{}: {}", at(e.pos), e.message))?;

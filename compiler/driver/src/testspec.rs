@@ -99,6 +99,9 @@ pub struct TestCase {
     /// The line (1-based) of the input's opening brace, or of its `@` (a
     /// script's positions count from it).
     pub input_line: usize,
+    /// The column (1-based) of the program line where the text inside the
+    /// input's braces starts.
+    pub input_col: usize,
 }
 
 /// Values written in a block, with the source line where the block starts.
@@ -609,6 +612,8 @@ impl<'a> BlockParser<'a> {
         }
         self.peek();
         let input_line = self.line_no();
+        // The body of a line starts after its `--`; the text after the brace.
+        let input_col = self.ci + 4;
         let input = if tags.iter().any(|t| t == "random") {
             let t = self.braces("random input")?;
             let gens: Vec<String> = t.text.split_whitespace().map(str::to_string).collect();
@@ -661,6 +666,7 @@ impl<'a> BlockParser<'a> {
             expected,
             line,
             input_line,
+            input_col,
         })
     }
 }
@@ -820,7 +826,7 @@ entry f (x: i32) = x
             matches!(&c[3].expected, Expected::Error(e) if e.regex.is_none() && e.matches("anything"))
         );
         assert_eq!(c[4].input, Input::Script(" mk 10 ".into()));
-        assert_eq!((c[4].line, c[4].input_line), (7, 7));
+        assert_eq!((c[4].line, c[4].input_line, c[4].input_col), (7, 7, 18));
         assert!(matches!(c[5].expected, Expected::Success));
     }
 
