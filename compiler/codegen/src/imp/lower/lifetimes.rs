@@ -8,6 +8,9 @@
 //!   branch's handle is used nowhere else, it is renamed to the `if`'s
 //!   handle and the alias dropped, so the allocation reuses the block
 //!   the handle held before ([`coalesce_branch_handles`]);
+//! - **an allocation of constant size leaves the sequential loops around
+//!   it** when its handle is never shared: one allocation before the loop
+//!   instead of one reuse check per iteration ([`hoist_loop_allocations`]);
 //! - **a block is released after its last use.** In a function's
 //!   outermost statements, a handle mentioned for the last time by a
 //!   statement that is not the last one is pointed at an empty block

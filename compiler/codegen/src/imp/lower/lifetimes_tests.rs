@@ -1,6 +1,8 @@
-//! Tests of block lifetimes: an `if` branch's fresh block allocated in the
-//! `if`'s handle (so an allocation in a loop reuses its block), and blocks
-//! released after their last use.
+//! Tests of block lifetimes and small copies: an `if` branch's fresh block
+//! allocated in the `if`'s handle (so an allocation in a loop reuses its
+//! block), allocations of constant size hoisted out of loops, blocks
+//! released after their last use, and copies of a few elements written
+//! as reads and writes.
 
 use values::Value;
 
@@ -250,4 +252,36 @@ fn a_block_of_a_loop_is_released_after_the_loop() {
         "{text}"
     );
     assert_eq!(text.matches("ys_mem = empty_f64").count(), 1, "{text}");
+}
+
+/// A map copying rows whose size is known only at run time.
+const ROW_COPIES: &str = r"fun main(n: i64, m: i64, xss: [n][m]f64) -> ([n][m]f64) {
+  let yss: [n][m]f64 = screma(n, xss)
+    map(\(xs: [m]f64) -> ([m]f64) {
+      let ys: [m]f64 = copy(xs)
+      in (ys)
+    })
+  in (yss)
+}
+";
+
+#[test]
+fn a_small_copy_in_a_parallel_loop_is_a_loop_at_run_time() {
+    let p = lower(ROW_COPIES);
+    let text = print_program(&p);
+    assert!(text.contains("par ("), "{text}");
+    assert!(text.contains("if (le(m, 16i64))"), "{text}");
+    for (n, m, copied) in [(2usize, 3usize, 0u64), (2, 20, 40)] {
+        let xs: Vec<f64> = (0..n * m).map(|k| k as f64 * 0.5).collect();
+        let xss = Value::array(vec![n, m], xs).unwrap();
+        let args = vec![
+            Value::scalar(n as i64),
+            Value::scalar(m as i64),
+            xss.clone(),
+        ];
+        let out = run_function(&p, "main", args).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.values, vec![xss]);
+        // Up to 16 elements, reads and writes; more, one copy per row.
+        assert_eq!(out.counters.copied, copied, "m = {m}: {}", out.counters);
+    }
 }

@@ -352,9 +352,18 @@ impl<'p> Lowerer<'p> {
     /// constant shape of at most [`UNROLLED_COPY`] elements (a small
     /// array costs a few reads and writes instead of a call walking its
     /// views), with a [`Stm::Copy`] otherwise.
+    ///
+    /// Inside a parallel loop, a copy between two handles whose size is
+    /// not a constant tests it at run time: at most [`UNROLLED_COPY`]
+    /// elements are copied by a loop of reads and writes (after checking
+    /// the shapes agree, as [`Stm::Copy`] does), more by [`Stm::Copy`].
     pub(crate) fn copy(&mut self, dst: &View, src: &View) {
         if let Some(shape) = small_constant_shape(dst, src) {
             self.copy_elements(dst, src, &shape);
+            return;
+        }
+        if self.parallel && dst.mem != src.mem && dst.rank() == src.rank() && dst.elem == src.elem {
+            self.copy_small_at_run_time(dst, src);
             return;
         }
         self.push(Stm::Copy {
@@ -398,6 +407,82 @@ impl<'p> Lowerer<'p> {
                 value: SExp::Var(var),
             });
         }
+    }
+
+    /// `if count <= UNROLLED_COPY { loops of reads and writes } else { copy }`
+    /// for views `dst` and `src` of two handles.
+    fn copy_small_at_run_time(&mut self, dst: &View, src: &View) {
+        let small = SExp::cmp(ir::CmpOp::Le, src.count(), SExp::i64(UNROLLED_COPY));
+        let span = self.span;
+        let then_block = Block {
+            stms: self.element_loops(dst, src),
+        };
+        let else_block = Block {
+            stms: vec![Stm::Copy {
+                dst: dst.clone(),
+                src: src.clone(),
+                span,
+            }],
+        };
+        self.push(Stm::If {
+            cond: small,
+            then_block,
+            else_block,
+        });
+    }
+
+    /// The shape check and the nested loops copying `src` into `dst`
+    /// element by element.
+    fn element_loops(&mut self, dst: &View, src: &View) -> Vec<Stm> {
+        let mut stms = Vec::new();
+        let same = dst.shape.iter().zip(&src.shape).fold(
+            SExp::Const(ir::PrimValue::Bool(true)),
+            |acc, (a, b)| {
+                if a == b {
+                    acc
+                } else {
+                    SExp::and(acc, SExp::cmp(ir::CmpOp::Eq, a.clone(), b.clone()))
+                }
+            },
+        );
+        if same != SExp::Const(ir::PrimValue::Bool(true)) {
+            let dims = vec!["{}"; src.rank()].join(", ");
+            stms.push(Stm::Assert {
+                cond: same,
+                msg: format!(
+                    "Size mismatch: copying an array of shape [{dims}] into one of shape [{dims}]"
+                ),
+                args: src.shape.iter().chain(&dst.shape).cloned().collect(),
+                span: self.span,
+                check: Check::Always,
+            });
+        }
+        let ids: Vec<SVar> = (0..src.rank())
+            .map(|_| self.new_var("k", PrimType::I64))
+            .collect();
+        let idx: Vec<SExp> = ids.iter().map(|&v| SExp::Var(v)).collect();
+        let elem = self.new_var("elem", src.elem);
+        let mut body = vec![
+            Stm::Read {
+                var: elem,
+                view: src.clone(),
+                idx: idx.clone(),
+            },
+            Stm::Write {
+                view: dst.clone(),
+                idx,
+                value: SExp::Var(elem),
+            },
+        ];
+        for (k, &i) in ids.iter().enumerate().rev() {
+            body = vec![Stm::For {
+                i,
+                bound: src.shape[k].clone(),
+                body: Block { stms: body },
+            }];
+        }
+        stms.extend(body);
+        stms
     }
 
     pub(crate) fn bind(&mut self, v: VarId, val: Val<'p>) {
