@@ -1,6 +1,8 @@
-//! The server protocol on entry points whose sum-typed results have no
-//! written return type: the type is named by its structure, its values have
-//! variants, and they pass to entry points taking that structure.
+//! The server protocol on sum types beyond single values: entry points whose
+//! sum-typed results have no written return type (the type is named by its
+//! structure, its values have variants, and they pass to entry points taking
+//! that structure), and arrays of sum types (kind `array`, elements taken out
+//! with `index`, stored and restored as their components).
 
 mod support;
 
@@ -106,4 +108,104 @@ fn untyped_sum_results_are_served_by_their_structure() {
             Value::scalar(2.5f64)
         ]
     );
+}
+
+const ARRAYS: &str = "\
+type shape = #circle f64 | #rect f64 f64 | #empty
+entry squares (ws: []f64) : []shape = map (\\w -> if w > 0 then #rect w w else #empty) ws
+entry areas (ss: []shape) : []f64 =
+  map (\\s -> match s case #circle r -> 3.0 * r * r case #rect w h -> w * h case #empty -> 0.0) ss
+entry area (s: shape) : f64 = (areas [s])[0]
+";
+
+#[test]
+fn arrays_of_sums_are_arrays_of_sum_values() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    std::fs::write(d.join("arrays.fut"), ARRAYS).expect("write");
+    let o = fut(d, &["multicore", "arrays.fut", "-o", "arrays"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let mut input = Vec::new();
+    values::write_binary(&Value::vector(vec![2.0f64, -1.0, 3.0]), &mut input).expect("binary");
+    std::fs::write(d.join("ws.bin"), input).expect("write");
+    // An array of two sums as its components: the variants' numbers (circle,
+    // empty), then each variant's payload arrays (circle's radius; rect's
+    // width and height).
+    let mut comps = Vec::new();
+    for v in [
+        Value::vector(vec![0i64, 1]),
+        Value::vector(vec![1.0f64, 0.0]),
+        Value::vector(vec![0.0f64, 0.0]),
+        Value::vector(vec![0.0f64, 0.0]),
+    ] {
+        values::write_binary(&v, &mut comps).expect("binary");
+    }
+    std::fs::write(d.join("ss.bin"), comps).expect("write");
+    let f = |name: &str| format!("\"{}\"", d.join(name).display());
+    let commands = format!(
+        "outputs squares\nkind []shape\nelemtype []shape\n\
+         restore {} ws []f64\ncall squares ss ws\nshape ss\n\
+         index s ss 0\nvariant s\nindex e ss 1\nvariant e\ncall area a s\nstore {} a\n\
+         call areas as ss\nstore {} as\nstore {} ss\n\
+         restore {} mine []shape\ncall areas bs mine\nstore {} bs\n\
+         index x ss 3\nzip z []shape ws\n",
+        f("ws.bin"),
+        f("a.bin"),
+        f("as.bin"),
+        f("ss_out.bin"),
+        f("ss.bin"),
+        f("bs.bin"),
+    );
+    let o = run_with_input(&d.join("arrays"), &["--server"], commands.as_bytes());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with("runtime:")).collect();
+    let expected = [
+        "%%% OK",
+        "[]shape",
+        "%%% OK",
+        "array",
+        "%%% OK",
+        "shape",
+        "%%% OK",
+        "%%% OK",
+        "%%% OK",
+        "3",
+        "%%% OK",
+        "%%% OK",
+        "rect",
+        "%%% OK",
+        "%%% OK",
+        "empty",
+        "%%% OK",
+        "%%% OK",
+        "%%% OK",
+        "%%% OK",
+        "%%% OK",
+        "%%% OK",
+        "%%% OK",
+        "%%% OK",
+        "%%% OK",
+        "%%% FAILURE",
+        "index: `3` is not an index of dimension 1 of `ss`, whose shape is [3]",
+        "%%% OK",
+        "%%% FAILURE",
+        "zip: []shape is not an array of records or tuples whose fields are scalars or arrays of primitives",
+        "%%% OK",
+    ];
+    assert_eq!(lines, expected, "{out}");
+    assert_eq!(read(d, "a.bin"), vec![Value::scalar(4.0f64)]);
+    assert_eq!(
+        read(d, "as.bin"),
+        vec![Value::vector(vec![4.0f64, 0.0, 9.0])]
+    );
+    assert_eq!(read(d, "bs.bin"), vec![Value::vector(vec![3.0f64, 0.0])]);
+    // The stored array: numbers (rect, empty, rect), then the payloads; the
+    // circle's radii are blank, so only the numbers and rectangles are
+    // compared.
+    let stored = read(d, "ss_out.bin");
+    assert_eq!(stored.len(), 4, "{stored:?}");
+    assert_eq!(stored[0], Value::vector(vec![2i64, 1, 2]));
+    assert_eq!(stored[2].get(&[0]), Some(values::PrimValue::F64(2.0)));
+    assert_eq!(stored[3].get(&[2]), Some(values::PrimValue::F64(3.0)));
 }

@@ -11,7 +11,9 @@
 //! components), and nested tuples and records are opaque types of their
 //! own. A sum type (`#a f64 | #b`) whose components are its variant's
 //! number (an `i64`) and then every variant's payload, in the order of the
-//! variants' names, gets variants. Any other type (an abstract type) is
+//! variants' names, gets variants. An array of tuples, records or sums is an
+//! array of its element type, whose components are the element's with the
+//! array's outer dimensions in front (a sum's numbers an `[]i64`). Any other type (an abstract type) is
 //! opaque without fields. A type the entry point names by an abbreviation
 //! comes as `NAME = STRUCTURE` ([`name_and_structure`]): it is called
 //! `NAME` and has the fields or variants of its structure. Each opaque
@@ -34,7 +36,7 @@ enum Tree {
     /// A sum type: its text and its variants (sorted by name, as the
     /// program's type printer writes them) with their payloads.
     Sum(String, Vec<(String, Vec<Tree>)>),
-    /// An array of tuples or records: its text, rank and element.
+    /// An array of tuples, records or sums: its text, rank and element.
     Array(String, usize, Box<Tree>),
     /// Anything else (a sum or abstract type, an array of tuples).
     Other(String),
@@ -223,7 +225,7 @@ fn parse(text: &str) -> Tree {
     let rank = (text.len() - elem.len()) / 2;
     if rank > 0 {
         let e = parse(elem);
-        if matches!(e, Tree::Tuple(..) | Tree::Record(..)) && e.leaves().is_some() {
+        if matches!(e, Tree::Tuple(..) | Tree::Record(..) | Tree::Sum(..)) && e.leaves().is_some() {
             return Tree::Array(text.to_string(), rank, Box::new(e));
         }
     }
@@ -409,8 +411,9 @@ fn matches_within(tree: &Tree, comps: &[&Type], at: &mut usize, outer: usize) ->
                 return false;
             };
             *at += 1;
-            outer == 0
-                && tag.is_prim(values::PrimType::I64)
+            // Inside an array, the variants' numbers are an array too.
+            tag.rank() == outer
+                && tag.elem == values::PrimType::I64
                 && vs
                     .iter()
                     .flat_map(|(_, ts)| ts)
@@ -440,6 +443,7 @@ mod tests {
         assert_eq!(fs[1].1.text(), "(i32, []bool)");
         assert!(matches!(parse("m.t"), Tree::Other(_)));
         assert!(matches!(parse("[](f64, f64)"), Tree::Array(_, 1, _)));
+        assert!(matches!(parse("[](#a f64 | #b)"), Tree::Array(_, 1, _)));
         assert!(matches!(parse("[]m.t"), Tree::Other(_)));
     }
 

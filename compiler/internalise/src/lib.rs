@@ -169,7 +169,7 @@ fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> 
             let unique = def.params.get(k).is_some_and(specialise::unique_param);
             if let Some(pat) = def.params.get(k)
                 && let Some(shape) = pat_template(cx, pat, &denv)?
-                && of_arrays(&shape)
+                && (of_arrays(&shape) || sum_array(&shape).is_some())
             {
                 let mut vars = Vec::new();
                 let what = format!("parameter {} of entry point `{}`", k + 1, e.name);
@@ -398,20 +398,51 @@ fn entry_component(
             let tag = renumber(cx, Operand::Var(number.var), &positions, &tags)?;
             V::Sum(Box::new(V::Leaf(tag)), payloads)
         }
-        t => {
-            // The parameters keep their uniqueness (arrays of a unique
-            // parameter are consumed).
-            let mut made = Vec::new();
-            let (v, _) = t.instantiate(&mut cx.fb, "x", &mut |fb, n, ty| {
-                let u = unique && !ty.shape.is_empty();
-                let p = fb.param(n, ty, u);
-                made.push(p);
-                p.var
-            });
-            each_array_with_its_sizes(cx, made, what, vars)?;
-            v
+        t if sum_array(t).is_some() => {
+            // An array of sums: its variants' numbers, an array, turned
+            // into the constructors' tags element by element.
+            let v = plain_component(cx, t, unique, what, vars)?;
+            let V::Arr(ds, e) = v else {
+                return Ok(v);
+            };
+            let (V::Sum(tag, cs), [n]) = (*e, ds.as_slice()) else {
+                return Err(unsupported_here(
+                    "entry points with parameters of arrays of sum types",
+                ));
+            };
+            let numbers = tag.scalar().ok_or_else(|| {
+                unsupported_here("entry points with parameters of arrays of sum types")
+            })?;
+            let positions: Vec<i64> = (0..cs.len() as i64).collect();
+            let tags: Vec<i64> = cs.iter().map(|(n, _)| cx.ctor_tag(n)).collect();
+            let tags = renumber_array(cx, *n, numbers, &positions, &tags)?;
+            V::Arr(ds, Box::new(V::Sum(Box::new(V::Leaf(tags)), cs)))
         }
+        t => plain_component(cx, t, unique, what, vars)?,
     })
+}
+
+/// The parameters of a component of shape `t` that is not a tuple, record
+/// or sum at its top: its dimensions and leaves, each array after its own
+/// sizes ([`each_array_with_its_sizes`]).
+fn plain_component(
+    cx: &mut Cx,
+    t: &value::T,
+    unique: bool,
+    what: &str,
+    vars: &mut Vec<Param>,
+) -> IResult<V> {
+    // The parameters keep their uniqueness (arrays of a unique parameter
+    // are consumed).
+    let mut made = Vec::new();
+    let (v, _) = t.instantiate(&mut cx.fb, "x", &mut |fb, n, ty| {
+        let u = unique && !ty.shape.is_empty();
+        let p = fb.param(n, ty, u);
+        made.push(p);
+        p.var
+    });
+    each_array_with_its_sizes(cx, made, what, vars)?;
+    Ok(v)
 }
 
 /// Orders the parameters `made` for one value (its dimensions, then its
@@ -495,6 +526,73 @@ fn split_array(ds: &[Size], e: &V) -> Option<Vec<V>> {
     })
 }
 
+/// An unsupported construct at an entry point, where no source span is at hand
+/// (the caller's message names the entry point).
+fn unsupported_here(what: &str) -> InternaliseError {
+    InternaliseError {
+        message: format!("internalisation does not yet support {what}"),
+        span: None,
+    }
+}
+
+/// The variants of `t` when it is a one-dimensional array of a sum type whose
+/// payloads are made of primitives and arrays by tuples and records (no sums).
+fn sum_array(t: &value::T) -> Option<&[(ast::Name, Vec<value::T>)]> {
+    fn plain(t: &value::T) -> bool {
+        match t {
+            value::T::Prim(_) => true,
+            value::T::Tuple(ts) => ts.iter().all(plain),
+            value::T::Record(fs) => fs.iter().all(|(_, t)| plain(t)),
+            value::T::Arr(_, e) => plain(e),
+            value::T::Sum(_) | value::T::Fun(_) => false,
+        }
+    }
+    match t {
+        value::T::Arr(1, e) => match &**e {
+            value::T::Sum(cs) if cs.iter().all(|(_, ts)| ts.iter().all(plain)) => Some(cs),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// [`renumber`] applied to every element of the `i64` array `xs` of outer
+/// size `n`, by a map.
+fn renumber_array(cx: &mut Cx, n: Size, xs: Operand, from: &[i64], to: &[i64]) -> IResult<Operand> {
+    let (Operand::Var(xs), false) = (xs, matches!(n, Size::Any)) else {
+        return Err(unsupported_here(
+            "arrays of sum types of unknown size at entry points",
+        ));
+    };
+    cx.fb.begin_scope();
+    let x = cx.fb.var("variant", Type::scalar(PrimType::I64));
+    let r = match renumber(cx, Operand::Var(x), from, to) {
+        Ok(r) => r,
+        Err(e) => {
+            cx.fb.end_scope(Vec::new());
+            return Err(e);
+        }
+    };
+    let body = cx.fb.end_scope(vec![r]);
+    let map = ir::Lambda {
+        params: vec![Param::new(x)],
+        ret: vec![Type::scalar(PrimType::I64)],
+        body,
+    };
+    let out = cx.fb.var("renumbered", Type::array(PrimType::I64, vec![n]));
+    cx.fb.push(
+        vec![out],
+        ir::Exp::Screma(Box::new(ir::Screma {
+            w: value::size_operand(n),
+            inputs: vec![xs],
+            scans: Vec::new(),
+            reduces: Vec::new(),
+            map,
+        })),
+    );
+    Ok(Operand::Var(out))
+}
+
 /// `to[i]` for the `i` with `from[i] == x` (0 when there is none): a sum of
 /// `(x == from[i]) * to[i]`, which turns a variant's number into its
 /// constructor's tag and back.
@@ -530,9 +628,28 @@ fn result_components(cx: &mut Cx, v: &V, out: &mut Vec<V>) -> IResult<bool> {
     match v {
         V::Leaf(_) => out.push(v.clone()),
         V::Arr(_, e) if matches!(**e, V::Leaf(_)) => out.push(v.clone()),
-        V::Arr(ds, e) => match split_array(ds, e) {
-            Some(arrays) => out.extend(arrays),
-            None => return Ok(false),
+        V::Arr(ds, e) => match (split_array(ds, e), &**e, ds.as_slice()) {
+            (Some(arrays), _, _) => out.extend(arrays),
+            // An array of sums: the variants' numbers (from the tags,
+            // element by element), then every variant's payload arrays.
+            (None, V::Sum(tag, cs), [n]) => {
+                let Some(tags) = tag.scalar() else {
+                    return Ok(false);
+                };
+                let from: Vec<i64> = cs.iter().map(|(n, _)| cx.ctor_tag(n)).collect();
+                let positions: Vec<i64> = (0..cs.len() as i64).collect();
+                let numbers = renumber_array(cx, *n, tags, &from, &positions)?;
+                out.push(V::Arr(ds.clone(), Box::new(V::Leaf(numbers))));
+                for (_, ps) in cs {
+                    for p in ps {
+                        match split_array(ds, p) {
+                            Some(arrays) => out.extend(arrays),
+                            None => return Ok(false),
+                        }
+                    }
+                }
+            }
+            _ => return Ok(false),
         },
         V::Tuple(vs) => {
             for v in vs {
