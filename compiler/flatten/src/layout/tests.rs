@@ -276,3 +276,36 @@ fn a_copy_of_an_array_bound_in_the_loop_stays_in_it() {
         "{out}"
     );
 }
+
+#[test]
+fn an_array_of_unknown_size_gets_a_copy_statement() {
+    // `b` comes back from a call with sizes unknown to the caller: the
+    // copy is a `copy` of the transposed view, not a map nest.
+    let src = MATMUL
+        .replace(
+            "fun main(n: i64, m: i64, p: i64, a: [n][m]f64, b: [m][p]f64) -> ([n][p]f64) {\n  let bt: [p][m]f64 = rearrange((1, 0), b)",
+            "fun same(m: i64, p: i64, x: [m][p]f64) -> ([?][?]f64) {\n  in (x)\n}\n\nfun main(n: i64, m: i64, p: i64, a: [n][m]f64, b0: [m][p]f64) -> ([n][p]f64) {\n  let b: [?][?]f64 = apply same(m, p, b0)\n  let bt: [?][?]f64 = rearrange((1, 0), b)",
+        );
+    let out = run(&src, Rule::Amortised, matmul_args());
+    assert!(
+        before(
+            &out,
+            "  let bt_rowmajor: [?][?]f64 = copy(bt)\n",
+            "  let c: [n][p]f64 = screma(n, a)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("screma(p, bt_rowmajor)"), "{out}");
+
+    // The indexed form: a copy of the transposed view, indexed permuted.
+    let src = MATMUL_INDEXED.replace(
+        "fun main(n: i64, m: i64, p: i64, a: [n][m]f64, b: [m][p]f64) -> ([n][p]f64) {",
+        "fun same(m: i64, p: i64, x: [m][p]f64) -> ([?][?]f64) {\n  in (x)\n}\n\nfun main(n: i64, m: i64, p: i64, a: [n][m]f64, b0: [m][p]f64) -> ([n][p]f64) {\n  let b: [?][?]f64 = apply same(m, p, b0)",
+    );
+    let out = run(&src, Rule::Amortised, matmul_args());
+    assert!(
+        out.contains("  let b_tr_view: [?][?]f64 = rearrange((1, 0), b)\n  let b_tr: [?][?]f64 = copy(b_tr_view)\n"),
+        "{out}"
+    );
+    assert!(out.contains("let v: f64 = b_tr[j, k]"), "{out}");
+}
