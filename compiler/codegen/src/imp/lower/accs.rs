@@ -14,20 +14,24 @@
 //! - **atomic updates**: one parallel loop over the iterations, each update
 //!   of a shared accumulator an [`Stm::AtomicUpdate`].
 //!
-//! The rule: with `E` the accumulators' elements and `w` the iterations,
-//! `k = min(w / E, CHUNKS)` chunks; private copies when `k >= 2`, atomic
-//! updates otherwise. The copies then cost `k × E <= w` elements to
-//! initialise and as many to combine, at most two element operations per
-//! iteration of a map that updates at least one element in each; when the
-//! accumulators are larger than half the iterations (the adjoint of a
-//! whole array that each iteration touches in a few places), the updates
-//! go straight into the shared accumulators.
+//! The rule: with `E` the accumulators' elements and `U` the updates of all
+//! `w` iterations (`w` times the updates in the body, loops multiplied by
+//! their bound when it is known before the map), `k = min(U / E, CHUNKS)`
+//! chunks; private copies when `k >= 2`, atomic updates otherwise. The
+//! copies then cost `k × E <= U` elements to initialise and as many to
+//! combine, at most two element operations per update; when the
+//! accumulators have more than half as many elements as there are updates
+//! (the adjoint of a whole array that each iteration touches in a few
+//! places), the updates go straight into the shared accumulators, where
+//! they seldom meet.
 //!
 //! Results are those of the sequential loop up to the order in which the
 //! operator combines the updates (floating-point reassociation).
 //!
 //! `FUT_ACCS=sequential` in the compiler's environment keeps such maps
 //! sequential (`planned segmap`), for comparisons.
+
+use std::collections::HashSet;
 
 use ir::{BinOp, CmpOp, Lambda, Operand, PrimType};
 
@@ -56,6 +60,94 @@ fn bin(op: BinOp, a: SExp, b: SExp) -> SExp {
 /// stay sequential.
 fn sequential_accs() -> bool {
     std::env::var("FUT_ACCS").is_ok_and(|v| v == "sequential")
+}
+
+/// The number of atomic updates one run of `b` makes: loops multiply by
+/// their bound when it is known before the parallel loop (mentions none of
+/// `inner`, the variables its body sets) and by 1 otherwise, `if`s count
+/// their larger branch.
+fn updates(b: &Block, inner: &HashSet<SVar>) -> SExp {
+    b.stms.iter().fold(SExp::i64(0), |n, s| {
+        let here = match s {
+            Stm::AtomicUpdate { .. } => SExp::i64(1),
+            Stm::For { bound, body, .. } => {
+                let per = updates(body, inner);
+                if per.as_i64() == Some(0) || mentions_any(bound, inner) {
+                    per
+                } else {
+                    SExp::times(bound.clone(), per)
+                }
+            }
+            Stm::While { body, .. } | Stm::Planned { body, .. } | Stm::ParFor { body, .. } => {
+                updates(body, inner)
+            }
+            Stm::If {
+                then_block,
+                else_block,
+                ..
+            } => {
+                let (a, b) = (updates(then_block, inner), updates(else_block, inner));
+                match (a.as_i64(), b.as_i64()) {
+                    (Some(x), Some(y)) => SExp::i64(x.max(y)),
+                    (Some(0), _) => b,
+                    (_, Some(0)) => a,
+                    _ => bin(BinOp::Max, a, b),
+                }
+            }
+            _ => SExp::i64(0),
+        };
+        SExp::plus(n, here)
+    })
+}
+
+/// Adds the variables `b` assigns to `out`.
+fn assigned(b: &Block, out: &mut HashSet<SVar>) {
+    for s in &b.stms {
+        match s {
+            Stm::Assign { var, .. } | Stm::Read { var, .. } => {
+                out.insert(*var);
+            }
+            Stm::For { i, body, .. } => {
+                out.insert(*i);
+                assigned(body, out);
+            }
+            Stm::ParFor { ids, body, .. } => {
+                out.extend(ids.iter().copied());
+                assigned(body, out);
+            }
+            Stm::AtomicUpdate { old, body, .. } => {
+                out.insert(*old);
+                assigned(body, out);
+            }
+            Stm::While { body, .. } | Stm::Planned { body, .. } => assigned(body, out),
+            Stm::If {
+                then_block,
+                else_block,
+                ..
+            } => {
+                assigned(then_block, out);
+                assigned(else_block, out);
+            }
+            Stm::Call { results, .. } => {
+                out.extend(results.iter().filter_map(|r| match r {
+                    Slot::Scalar(v) => Some(*v),
+                    Slot::Mem(_) => None,
+                }));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether `e` mentions a variable of `vars`.
+fn mentions_any(e: &SExp, vars: &HashSet<SVar>) -> bool {
+    match e {
+        SExp::Var(x) => vars.contains(x),
+        SExp::Const(_) => false,
+        SExp::UnOp(_, x) | SExp::Convert(_, _, x) => mentions_any(x, vars),
+        SExp::BinOp(_, a, b) | SExp::Cmp(_, a, b) => mentions_any(a, vars) || mentions_any(b, vars),
+        SExp::Math(_, xs) => xs.iter().any(|x| mentions_any(x, vars)),
+    }
 }
 
 /// The neutral element of the `with_acc` input whose operator is `op`.
@@ -126,24 +218,35 @@ impl<'p> Lowerer<'p> {
         iteration: impl Fn(&mut Self, &[Val<'p>], &SExp) -> R<()>,
     ) -> R<()> {
         use SExp as E;
+        let k = self.new_var("acc_chunks", PrimType::I64);
+        let else_block = self.nested(|l| l.atomic_accs(w.clone(), inputs, accs, &iteration))?;
+        let then_block =
+            self.nested(|l| l.private_accs(w.clone(), E::Var(k), inputs, accs, &iteration))?;
+        // The updates of one iteration, counted in the atomic form's body.
+        let per_iteration = match else_block.stms.as_slice() {
+            [Stm::ParFor { ids, body, .. }] => {
+                let mut inner: HashSet<SVar> = ids.iter().copied().collect();
+                assigned(body, &mut inner);
+                updates(body, &inner)
+            }
+            _ => E::i64(1),
+        };
         let elems = accs
             .iter()
             .fold(E::i64(0), |n, a| E::plus(n, a.view.count()));
         let elems = self.assign_fresh("acc_elems", PrimType::I64, elems);
+        let updates = self.assign_fresh("acc_updates", PrimType::I64, E::times(w, per_iteration));
         let per = bin(
             BinOp::Div,
-            w.clone(),
+            E::Var(updates),
             bin(BinOp::Max, E::Var(elems), E::i64(1)),
         );
-        let k = self.assign_fresh(
-            "acc_chunks",
-            PrimType::I64,
-            bin(BinOp::Min, per, E::i64(CHUNKS)),
-        );
+        self.push(Stm::Assign {
+            var: k,
+            exp: bin(BinOp::Min, per, E::i64(CHUNKS)),
+            span: self.span,
+        });
         let cond = E::cmp(CmpOp::Le, E::i64(2), E::Var(k));
-        let then_block =
-            self.nested(|l| l.private_accs(w.clone(), E::Var(k), inputs, accs, &iteration))?;
-        let else_block = self.nested(|l| l.atomic_accs(w, inputs, accs, &iteration))?;
         self.push(Stm::If {
             cond,
             then_block,
@@ -360,9 +463,9 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("le(2i64, acc_chunks"), "{text}");
-        // Many iterations per element (200 iterations, 6 elements: 33
-        // chunks) take the private copies: a third block, and the combine
-        // reads every copy's element.
+        // Many updates per element (200 iterations of two updates, 6
+        // elements: 400 / 6 = 66, capped at 64 chunks) take the private
+        // copies: a third block of 64 copies.
         let m = 6usize;
         let is: Vec<i64> = (0..200).map(|k| (k * 7 % 9) as i64 - 1).collect();
         let vs: Vec<f64> = (0..200).map(|k| k as f64 * 0.25 - 3.0).collect();
@@ -378,10 +481,11 @@ mod tests {
         let ys: Vec<f64> = vs.iter().map(|v| v * v).collect();
         assert_eq!(out.values[1], Value::vector(ys));
         assert_eq!(out.counters.allocs, 3, "{}", out.counters);
-        assert_eq!(out.counters.alloc_bytes, (6 + 200 + 33 * 6) * 8);
-        // Fewer iterations than twice the elements: atomic updates into
-        // the accumulator itself, no copies.
-        let (is, vs) = (&is[..10], &vs[..10]);
+        assert_eq!(out.counters.alloc_bytes, (6 + 200 + 64 * 6) * 8);
+        // Fewer updates than twice the elements (10 iterations, 20 updates,
+        // 30 elements): atomic updates into the accumulator itself, no
+        // copies.
+        let (m, is, vs) = (30usize, &is[..10], &vs[..10]);
         let args = vec![
             Value::scalar(10i64),
             Value::scalar(m as i64),
