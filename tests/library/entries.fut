@@ -88,3 +88,12 @@ entry bag_sum (b: bag) : i32 =
   case #nothing -> 0
 
 entry fill (n: i64) : bag = if n > 0 then #items (map i32.i64 (iota n)) else #nothing
+
+-- Arrays of a sum type with scalar payloads: a `Vec<Sum0>` result and a
+-- `&[Sum0]` parameter.
+-- ==
+-- entry: total_area
+-- script input { squares [1.0, -1.0, 2.0] } output { 5.0 }
+entry total_area (ss: []shape) : f64 = f64.sum (map area ss)
+
+entry squares (ws: []f64) : []shape = map square ws

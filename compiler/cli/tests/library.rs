@@ -89,6 +89,15 @@ fn main() {
     println!("bag_sum own {}", ctx.bag_sum(&items).unwrap());
     println!("bag_sum nothing {}", ctx.bag_sum(&Sum1::Nothing).unwrap());
 
+    // An array of a sum type is a `Vec` of its enum.
+    let ws = Array::from_vec(vec![1.0, -1.0, 2.0], [3]).unwrap();
+    let ss = ctx.squares(&ws).unwrap();
+    println!("squares {ss:?}");
+    println!("total_area {}", ctx.total_area(&ss).unwrap());
+    let mixed = [Sum0::Circle(1.0), Sum0::Empty, Sum0::Rect(2.0, 3.0)];
+    println!("total_area mixed {}", ctx.total_area(&mixed).unwrap());
+    println!("total_area none {}", ctx.total_area(&[]).unwrap());
+
     match Array::<f64, 2>::from_vec(vec![1.0; 5], [2, 3]) {
         Ok(_) => println!("from_vec accepted a bad shape"),
         Err(e) => println!("from_vec error {:?}", e.message),
@@ -190,6 +199,10 @@ fn a_rust_program_calls_every_entry_point_of_a_generated_library() {
         "fill 0 Nothing",
         "bag_sum own 11",
         "bag_sum nothing 0",
+        "squares [Rect(1.0, 1.0), Empty, Rect(2.0, 2.0)]",
+        "total_area 5",
+        "total_area mixed 9",
+        "total_area none 0",
         "from_vec error \"an array of shape [2][3] needs 6 elements, but 5 were given\"",
         "context error \"the number of threads must be at least 1\"",
     ];

@@ -204,6 +204,29 @@ enum Shape {
     Record(String, Vec<String>),
     /// A generated enum with these variants, in the order of their numbers.
     Sum(String, Vec<SumVariant>),
+    /// A one-dimensional array of such an enum with scalar payloads: a
+    /// `Vec` of it.
+    SumArray(String, Vec<SumVariant>),
+}
+
+/// The element of a one-dimensional array of a sum type whose payloads are
+/// scalars: its name and structure (`shape`, `#circle f64 | #empty`).
+fn sum_array_element(name: &str, structure: &str) -> Option<(String, String)> {
+    let inner = structure.strip_prefix("[]")?;
+    let inner = inner
+        .strip_prefix('(')
+        .and_then(|i| i.strip_suffix(')'))
+        .unwrap_or(inner);
+    let variants = crate::opaque::flat_sum_variants(inner)?;
+    if variants
+        .iter()
+        .flat_map(|(_, p)| p)
+        .any(|t| t.contains('['))
+    {
+        return None;
+    }
+    let elem_name = name.strip_prefix("[]").unwrap_or(inner);
+    Some((elem_name.to_string(), inner.to_string()))
 }
 
 /// A variant of a generated enum.
@@ -252,6 +275,7 @@ impl Ext {
                 format!("({})", parts.join(", "))
             }
             Shape::Record(name, _) | Shape::Sum(name, _) => name.clone(),
+            Shape::SumArray(name, _) => format!("Vec<{name}>"),
         }
     }
 
@@ -265,7 +289,7 @@ impl Ext {
                 .iter()
                 .map(|f| format!("{v}.{}", rust_ident(f)))
                 .collect(),
-            Shape::Sum(..) => Vec::new(),
+            Shape::Sum(..) | Shape::SumArray(..) => Vec::new(),
         }
     }
 }
@@ -288,13 +312,26 @@ impl Records {
         structure: &str,
         comps: &[usize],
         types: &[&Type],
+        outer: usize,
     ) -> Option<Shape> {
         let variants = crate::opaque::flat_sum_variants(structure)?;
         let payloads: usize = variants.iter().map(|(_, p)| p.len()).sum();
         let tag = types.get(*comps.first()?)?;
-        if comps.len() != 1 + payloads || !tag.is_prim(values::PrimType::I64) {
+        if comps.len() != 1 + payloads
+            || tag.rank() != outer
+            || tag.elem != values::PrimType::I64
+            || comps.iter().any(|&c| types[c].rank() < outer)
+        {
             return None;
         }
+        // The API type of a payload value: inside an array, the element's.
+        let payload_type = |t: &Type| {
+            if outer == 0 {
+                api_type(t)
+            } else {
+                scalar::rust_prim(t.elem).to_string()
+            }
+        };
         let mut rust_names: Vec<String> = Vec::new();
         for (i, (n, _)) in variants.iter().enumerate() {
             let mut r = variant_ident(n);
@@ -322,7 +359,7 @@ impl Records {
             for ((futhark, payload), rust) in variants.iter().zip(&rust_names) {
                 let tys: Vec<String> = comps[at..at + payload.len()]
                     .iter()
-                    .map(|&c| api_type(types[c]))
+                    .map(|&c| payload_type(types[c]))
                     .collect();
                 at += payload.len();
                 let written = std::iter::once(format!("#{futhark}"))
@@ -343,17 +380,19 @@ impl Records {
             decl.push_str("}\n\n");
             self.decls.push_str(&decl);
         }
-        Some(Shape::Sum(
-            name,
-            variants
-                .iter()
-                .zip(rust_names)
-                .map(|((_, p), rust)| SumVariant {
-                    rust,
-                    payload: p.len(),
-                })
-                .collect(),
-        ))
+        let variants = variants
+            .iter()
+            .zip(rust_names)
+            .map(|((_, p), rust)| SumVariant {
+                rust,
+                payload: p.len(),
+            })
+            .collect();
+        Some(if outer == 0 {
+            Shape::Sum(name, variants)
+        } else {
+            Shape::SumArray(name, variants)
+        })
     }
 
     fn shape(&mut self, text: &str, comps: &[usize], types: &[&Type]) -> Shape {
@@ -362,7 +401,12 @@ impl Records {
         let (text, structure) = crate::opaque::name_and_structure(text);
         let text = text.as_str();
         if structure.starts_with('#')
-            && let Some(shape) = self.sum(text, &structure, comps, types)
+            && let Some(shape) = self.sum(text, &structure, comps, types, 0)
+        {
+            return shape;
+        }
+        if let Some((elem, inner)) = sum_array_element(text, &structure)
+            && let Some(shape) = self.sum(&elem, &inner, comps, types, 1)
         {
             return shape;
         }
@@ -450,8 +494,9 @@ pub fn library(
             .chain(e.results.iter().map(|v| ("a result", v)))
         {
             let (name, structure) = crate::opaque::name_and_structure(&v.ty);
-            let whole = structure.starts_with('#')
-                && crate::opaque::flat_sum_variants(&structure).is_some();
+            let whole = (structure.starts_with('#')
+                && crate::opaque::flat_sum_variants(&structure).is_some())
+                || sum_array_element(&name, &structure).is_some();
             if structure.contains('#') && !whole {
                 let ty = if name == structure {
                     name
@@ -459,7 +504,7 @@ pub fn library(
                     format!("{name} ({structure})")
                 };
                 return Err(format!(
-                    "entry point `{}` has {what} of type {ty}, which holds a sum type inside a tuple, record or array, or a sum whose payloads are not all scalars and arrays; library crates take sum types only as whole parameters and results with such payloads (the executables' server takes them all: `fut multicore`)",
+                    "entry point `{}` has {what} of type {ty}, which holds a sum type inside a tuple, record or array, or a sum whose payloads are not all scalars and arrays; library crates take sum types as whole parameters and results with such payloads, and one-dimensional arrays of sums with scalar payloads (the executables' server takes them all: `fut multicore`)",
                     e.name
                 ));
             }
@@ -511,10 +556,11 @@ pub fn library(
             .enumerate()
             .map(|(i, p)| {
                 let t = p.api_type(&ptypes);
-                match p.shape {
+                match &p.shape {
                     Shape::Single if ptypes[p.comps[0]].is_scalar() || p.unique => {
                         format!("a{i}: {t}")
                     }
+                    Shape::SumArray(name, _) => format!("a{i}: &[{name}]"),
                     _ => format!("a{i}: &{t}"),
                 }
             })
@@ -536,8 +582,13 @@ pub fn library(
         let mut flat = Vec::new();
         let mut k = 0usize;
         for (i, p) in params.iter().enumerate() {
-            if let Shape::Sum(name, variants) = &p.shape {
-                sum_argument(
+            if let Shape::Sum(name, variants) | Shape::SumArray(name, variants) = &p.shape {
+                let write = if matches!(p.shape, Shape::Sum(..)) {
+                    sum_argument
+                } else {
+                    sum_array_argument
+                };
+                write(
                     &mut m,
                     &format!("a{i}"),
                     name,
@@ -618,6 +669,40 @@ pub fn library(
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
+                Shape::SumArray(name, variants) => {
+                    let vecs: Vec<String> = r
+                        .comps
+                        .iter()
+                        .map(|&c| {
+                            format!(
+                                "let v{c}: Vec<{}> = Array::<_, 1>::from_arr(r{c}).into_vec();",
+                                scalar::rust_prim(rtypes[c].elem)
+                            )
+                        })
+                        .collect();
+                    let mut arms = Vec::new();
+                    let mut at = 1;
+                    for (number, v) in variants.iter().enumerate() {
+                        let payload: Vec<String> = r.comps[at..at + v.payload]
+                            .iter()
+                            .map(|&c| format!("v{c}[i]"))
+                            .collect();
+                        at += v.payload;
+                        arms.push(if payload.is_empty() {
+                            format!("{number} => {name}::{}", v.rust)
+                        } else {
+                            format!("{number} => {name}::{}({})", v.rust, payload.join(", "))
+                        });
+                    }
+                    format!(
+                        "{{ {} let mut out = Vec::with_capacity(v{}.len()); for (i, &n) in v{}.iter().enumerate() {{ out.push(match n {{ {}, n => return Err(Error::new(format!(\"entry point `{}` returned the variant number {{n}}, which its result type does not have\"))) }}); }} out }}",
+                        vecs.join(" "),
+                        r.comps[0],
+                        r.comps[0],
+                        arms.join(", "),
+                        e.name
+                    )
+                }
                 Shape::Sum(name, variants) => {
                     let mut arms = Vec::new();
                     let mut at = 1;
@@ -670,6 +755,61 @@ pub fn library(
         program_rs,
         readme,
     })
+}
+
+/// Writes, into the method `m`, the binding of the components `x{k}…` of the
+/// argument `arg`, a slice of the enum `name` (an array of a sum type with
+/// scalar payloads): one `Vec` per component, filled element by element (the
+/// variants an element does not hold get zeros), made into arrays.
+fn sum_array_argument(
+    m: &mut String,
+    arg: &str,
+    name: &str,
+    variants: &[SumVariant],
+    comps: &[usize],
+    types: &[&Type],
+    k: usize,
+) {
+    writeln!(m, "        let n = {arg}.len();").ok();
+    for (j, &c) in comps.iter().enumerate() {
+        let e = scalar::rust_prim(types[c].elem);
+        writeln!(m, "        let mut c{j}: Vec<{e}> = Vec::with_capacity(n);").ok();
+    }
+    writeln!(
+        m,
+        "        for e in {arg}.iter() {{\n            match e {{"
+    )
+    .ok();
+    let mut at = 1;
+    for (number, v) in variants.iter().enumerate() {
+        let own = at..at + v.payload;
+        at += v.payload;
+        let binds: Vec<String> = (0..v.payload).map(|j| format!("p{j}")).collect();
+        let pattern = if binds.is_empty() {
+            format!("{name}::{}", v.rust)
+        } else {
+            format!("{name}::{}({})", v.rust, binds.join(", "))
+        };
+        let mut pushes = vec![format!("c0.push({number});")];
+        for (j, &c) in comps.iter().enumerate().skip(1) {
+            let e = scalar::rust_prim(types[c].elem);
+            pushes.push(if own.contains(&j) {
+                format!("c{j}.push(*{});", binds[j - own.start])
+            } else {
+                format!("c{j}.push(<{e}>::default());")
+            });
+        }
+        writeln!(m, "                {pattern} => {{ {} }}", pushes.join(" ")).ok();
+    }
+    writeln!(m, "            }}\n        }}").ok();
+    for j in 0..comps.len() {
+        writeln!(
+            m,
+            "        let x{} = Array::<_, 1>::from_vec(c{j}, [n])?.into_arr();",
+            k + j
+        )
+        .ok();
+    }
 }
 
 /// Writes, into the method `m`, the binding of the components `x{k}…` of
@@ -805,6 +945,7 @@ fn readme(krate: &str, source: &str, apis: &[(Api, String)], prog: &Program) -> 
                     Shape::Single if p.unique => parts.join("").replace('&', ""),
                     Shape::Single => parts.join(""),
                     Shape::Tuple => format!("&({})", parts.join(", ").replace('&', "")),
+                    Shape::SumArray(name, _) => format!("&Vec::<{krate}::{name}>::new()[..]"),
                     Shape::Sum(name, variants) => {
                         let v = &variants[0];
                         let payload: Vec<String> = parts[1..1 + v.payload]
@@ -947,6 +1088,48 @@ fun entry_grow(n: i64, a: [n]f32) -> (i64, i64, [n]f32) {
 }
 ";
 
+    const SUM_ARRAY: &str =
+        "entry \"total\" = entry_total(\"[]shape = [](#circle f64 | #empty)\": 4) -> (\"f64\": 1)
+fun entry_total(n: i64, t: [n]i64, m: i64, r: [m]f64) -> (f64) {
+  in (0.0f64)
+}
+entry \"shapes\" = entry_shapes(\"f64\": 1) -> (\"[]shape = [](#circle f64 | #empty)\": 4)
+fun entry_shapes(x: f64) -> (i64, [?]i64, i64, [?]f64) {
+  let t: [1]i64 = replicate([1], 0i64)
+  let r: [1]f64 = replicate([1], x)
+  in (1i64, t, 1i64, r)
+}
+";
+
+    #[test]
+    fn arrays_of_sums_are_slices_and_vecs_of_enums() {
+        let prog = ir::parse::parse_program(SUM_ARRAY).unwrap();
+        let lib = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap();
+        let p = &lib.program_rs;
+        assert!(
+            p.contains("pub fn total(&self, a0: &[Sum0]) -> Result<f64, Error>"),
+            "{p}"
+        );
+        assert!(
+            p.contains("Sum0::Circle(p0) => { c0.push(0); c1.push(*p0); }"),
+            "{p}"
+        );
+        assert!(
+            p.contains("Sum0::Empty => { c0.push(1); c1.push(<f64>::default()); }"),
+            "{p}"
+        );
+        assert!(
+            p.contains("pub fn shapes(&self, a0: f64) -> Result<Vec<Sum0>, Error>"),
+            "{p}"
+        );
+        assert!(
+            lib.lib_rs
+                .contains("pub enum Sum0 {\n    /// `#circle f64`.\n    Circle(f64),"),
+            "{}",
+            lib.lib_rs
+        );
+    }
+
     const NESTED_SUM: &str =
         "entry \"area\" = entry_area(\"(shape, i32) = (#circle f64 | #empty, i32)\": 3) -> (\"f64\": 1)
 fun entry_area(t: i64, r: f64, k: i32) -> (f64) {
@@ -1007,7 +1190,7 @@ fun entry_area(t: i64, r: f64, k: i32) -> (f64) {
         let e = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap_err();
         assert_eq!(
             e,
-            "entry point `area` has a parameter of type (shape, i32) ((#circle f64 | #empty, i32)), which holds a sum type inside a tuple, record or array, or a sum whose payloads are not all scalars and arrays; library crates take sum types only as whole parameters and results with such payloads (the executables' server takes them all: `fut multicore`)"
+            "entry point `area` has a parameter of type (shape, i32) ((#circle f64 | #empty, i32)), which holds a sum type inside a tuple, record or array, or a sum whose payloads are not all scalars and arrays; library crates take sum types as whole parameters and results with such payloads, and one-dimensional arrays of sums with scalar payloads (the executables' server takes them all: `fut multicore`)"
         );
         assert_eq!(variant_ident("big_box'"), "BigBoxQ");
         assert_eq!(variant_ident("_1"), "V1");
