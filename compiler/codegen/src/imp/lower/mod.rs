@@ -90,6 +90,7 @@ fn lower_function(prog: &ir::Program, _id: FunId, f: &ir::Function) -> R<Functio
         if t.is_scalar() {
             let v = lw.new_var(&name, t.elem);
             params.push(Slot::Scalar(v));
+            lw.param_scalars.insert(v);
             lw.bind(p.var, Val::Scalar(SExp::Var(v)));
         } else {
             let mem = lw.new_mem(&format!("{name}_mem"), t.elem);
@@ -108,6 +109,7 @@ fn lower_function(prog: &ir::Program, _id: FunId, f: &ir::Function) -> R<Functio
                     Size::Any => {
                         let s = lw.new_var(&format!("{name}_d{k}"), PrimType::I64);
                         params.push(Slot::Scalar(s));
+                        lw.param_scalars.insert(s);
                         SExp::Var(s)
                     }
                     d => lw.size(d)?,
@@ -226,6 +228,8 @@ pub(crate) struct Lowerer<'p> {
     pub(crate) span: Span,
     /// Whether the statement being lowered is marked `#[unsafe]`.
     pub(crate) unsafe_here: bool,
+    /// The function's scalar parameters (sizes among them).
+    param_scalars: std::collections::HashSet<SVar>,
     /// The label of the next parallel loop (`segmap` unless set just
     /// before it).
     pub(crate) par_label: &'static str,
@@ -247,6 +251,7 @@ impl<'p> Lowerer<'p> {
             span: Span::NONE,
             par_label: "segmap",
             unsafe_here: false,
+            param_scalars: Default::default(),
             atomic_accs: Vec::new(),
         }
     }
@@ -357,12 +362,25 @@ impl<'p> Lowerer<'p> {
     /// not a constant tests it at run time: at most [`UNROLLED_COPY`]
     /// elements are copied by a loop of reads and writes (after checking
     /// the shapes agree, as [`Stm::Copy`] does), more by [`Stm::Copy`].
+    /// Sizes that are the function's parameters (its inputs' sizes,
+    /// usually large) and constants over [`UNROLLED_COPY`] are left to
+    /// [`Stm::Copy`].
     pub(crate) fn copy(&mut self, dst: &View, src: &View) {
         if let Some(shape) = small_constant_shape(dst, src) {
             self.copy_elements(dst, src, &shape);
             return;
         }
-        if self.parallel && dst.mem != src.mem && dst.rank() == src.rank() && dst.elem == src.elem {
+        let sized_late = src.shape.iter().all(|d| match d {
+            SExp::Const(_) => d.as_i64().is_some_and(|n| n <= UNROLLED_COPY),
+            SExp::Var(v) => !self.param_scalars.contains(v),
+            _ => true,
+        });
+        if self.parallel
+            && sized_late
+            && dst.mem != src.mem
+            && dst.rank() == src.rank()
+            && dst.elem == src.elem
+        {
             self.copy_small_at_run_time(dst, src);
             return;
         }
