@@ -258,14 +258,14 @@ entry \"main\" = main(\"i64\": 1, \"[]f64\": 1, \"[]f64\": 1) -> (\"f64\": 1)
 #[test]
 fn only_innermost_loops_are_versioned() {
     let g = emitted_function(DOT, "main", true);
-    // The chunks' loop holds each chunk's sequential loop: it is written
-    // once, its write of the chunk's sum checked, and the sequential loop
-    // twice, its ranges checked per chunk; so is the loop combining the
-    // chunks' sums.
+    // The chunks' loop holds each chunk's sequential loops (four partial
+    // sums, then the tail): it is written once, its write of the chunk's
+    // sum checked, and each sequential loop twice, its ranges checked per
+    // chunk; so is the loop combining the chunks' sums.
     assert!(!g.contains("hi_ as i64"), "{g}");
     assert_eq!(g.matches("for k_ in lo_..hi_").count(), 1, "{g}");
     assert!(g.contains("m2.set(v8, v9);"), "{g}");
-    assert_eq!(g.matches("for k_ in 0..n_").count(), 4, "{g}");
-    assert_eq!(g.matches(".get_unchecked(").count(), 3, "{g}");
-    assert_eq!(g.matches(".covers(").count(), 3, "{g}");
+    assert_eq!(g.matches("for k_ in 0..n_").count(), 6, "{g}");
+    assert_eq!(g.matches(".get_unchecked(").count(), 11, "{g}");
+    assert_eq!(g.matches(".covers(").count(), 11, "{g}");
 }

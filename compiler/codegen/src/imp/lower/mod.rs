@@ -25,6 +25,7 @@ mod control;
 mod lifetimes;
 #[cfg(test)]
 mod lifetimes_tests;
+mod partials;
 mod soacs;
 
 use std::collections::HashMap;

@@ -8,6 +8,7 @@ use std::cell::{Cell, RefCell};
 
 use ir::{CmpOp, Hist, Lambda, Operand, PrimType, Scatter, Screma, WithAcc};
 
+use super::partials::partial_identities;
 use super::{Lowerer, R, Val};
 use crate::imp::syntax::*;
 
@@ -389,8 +390,12 @@ impl<'p> Lowerer<'p> {
                 flatten::Plan::Nest(_) => flatten::SegOp::Map.name(),
                 flatten::Plan::Scatter => "scatter",
             });
-            self.planned(seg, |l| {
-                l.seq_loop(w, |l, i| iteration(l, &inputs, i, &scan_state, &red_state))
+            let ids = partial_identities(s).filter(|_| !has_acc && !has_late && scalar_states);
+            self.planned(seg, |l| match &ids {
+                Some(ids) => l.partials_loop(w, s, ids, &red_state, |l, i, rd| {
+                    iteration(l, &inputs, i, &scan_state, rd)
+                }),
+                None => l.seq_loop(w, |l, i| iteration(l, &inputs, i, &scan_state, &red_state)),
             })?;
         }
         // Results: scanned arrays, reduced values, mapped arrays.
@@ -440,7 +445,7 @@ impl<'p> Lowerer<'p> {
         s: &'p Screma,
         (scan_state, red_state): (&[Vec<State>], &[Vec<State>]),
         scan_dests: &[Option<View>],
-        iteration: impl FnOnce(&mut Self, &SExp, &[Vec<State>], &[Vec<State>]) -> R<()>,
+        iteration: impl Fn(&mut Self, &SExp, &[Vec<State>], &[Vec<State>]) -> R<()>,
     ) -> R<()> {
         use SExp as E;
         let (k, chunk) = self.chunking(&w);
@@ -490,10 +495,16 @@ impl<'p> Lowerer<'p> {
                 local_red.push(l.init_state(&r.neutral)?);
             }
             let (start, len) = bounds(l, c);
-            l.seq_loop(len, |l, j| {
-                let i = l.assign_fresh("i", PrimType::I64, E::plus(start, j.clone()));
-                iteration(l, &E::Var(i), &local_scan, &local_red)
-            })?;
+            match partial_identities(s) {
+                Some(ids) => l.partials_loop(len, s, &ids, &local_red, |l, j, rd| {
+                    let i = l.assign_fresh("i", PrimType::I64, E::plus(start.clone(), j.clone()));
+                    iteration(l, &E::Var(i), &local_scan, rd)
+                })?,
+                None => l.seq_loop(len, |l, j| {
+                    let i = l.assign_fresh("i", PrimType::I64, E::plus(start, j.clone()));
+                    iteration(l, &E::Var(i), &local_scan, &local_red)
+                })?,
+            }
             for (parts, st) in scan_parts
                 .iter()
                 .chain(&red_parts)
