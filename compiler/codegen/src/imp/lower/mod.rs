@@ -26,6 +26,7 @@ mod lifetimes;
 #[cfg(test)]
 mod lifetimes_tests;
 mod partials;
+mod scatter;
 mod soacs;
 
 use std::collections::HashMap;

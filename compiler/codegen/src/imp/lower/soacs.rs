@@ -787,45 +787,58 @@ impl<'p> Lowerer<'p> {
             .iter()
             .map(|d| self.array(d.arr))
             .collect::<R<Vec<_>>>()?;
-        let planned = (!self.parallel && flatten::plan(self.f, stm).is_some()).then_some("scatter");
+        let plan = (!self.parallel)
+            .then(|| flatten::plan(self.f, stm))
+            .flatten();
         let dests_ref = &dests;
-        self.planned(planned, |l| {
-            l.seq_loop(w, |l, i| {
-                let args = l.row_args(&s.map, &inputs, i)?;
-                let res = l.apply(&s.map, args, &[])?;
-                let mut off = 0;
-                for (d, view) in s.dests.iter().zip(dests_ref) {
-                    let mut idx = Vec::new();
-                    for j in 0..d.rank {
-                        let Some(Val::Scalar(e)) = res.get(off + j) else {
+        let inputs = &inputs;
+        // The sequential loop, writing as it goes.
+        let sequential = |l: &mut Self, planned: Option<&'static str>| {
+            l.planned(planned, |l| {
+                l.seq_loop(w.clone(), |l, i| {
+                    let args = l.row_args(&s.map, inputs, i)?;
+                    let res = l.apply(&s.map, args, &[])?;
+                    let mut off = 0;
+                    for (d, view) in s.dests.iter().zip(dests_ref) {
+                        let mut idx = Vec::new();
+                        for j in 0..d.rank {
+                            let Some(Val::Scalar(e)) = res.get(off + j) else {
+                                return l.fail("a scatter lambda with the wrong results");
+                            };
+                            let x = l.assign_fresh("ix", PrimType::I64, e.clone());
+                            idx.push(SExp::Var(x));
+                        }
+                        let Some(v) = res.get(off + d.rank).cloned() else {
                             return l.fail("a scatter lambda with the wrong results");
                         };
-                        let x = l.assign_fresh("ix", PrimType::I64, e.clone());
-                        idx.push(SExp::Var(x));
+                        off += d.rank + 1;
+                        let cond = Self::in_bounds(view, &idx);
+                        let target = view.at(&idx);
+                        let then_block = l.nested(|l| {
+                            match v {
+                                Val::Scalar(e) if target.rank() == 0 => l.push(Stm::Write {
+                                    view: view.clone(),
+                                    idx: idx.clone(),
+                                    value: e,
+                                }),
+                                Val::Array(a) => l.copy(&target, &a),
+                                _ => return l.fail("a scattered value that does not fit"),
+                            }
+                            Ok(())
+                        })?;
+                        l.push_when(cond, then_block);
                     }
-                    let Some(v) = res.get(off + d.rank).cloned() else {
-                        return l.fail("a scatter lambda with the wrong results");
-                    };
-                    off += d.rank + 1;
-                    let cond = Self::in_bounds(view, &idx);
-                    let target = view.at(&idx);
-                    let then_block = l.nested(|l| {
-                        match v {
-                            Val::Scalar(e) if target.rank() == 0 => l.push(Stm::Write {
-                                view: view.clone(),
-                                idx: idx.clone(),
-                                value: e,
-                            }),
-                            Val::Array(a) => l.copy(&target, &a),
-                            _ => return l.fail("a scattered value that does not fit"),
-                        }
-                        Ok(())
-                    })?;
-                    l.push_when(cond, then_block);
-                }
-                Ok(())
+                    Ok(())
+                })
             })
-        })?;
+        };
+        if matches!(plan, Some(flatten::Plan::Scatter)) && Self::par_scatter_fits(s, &dests) {
+            let row_args = |l: &mut Self, i: &SExp| l.row_args(&s.map, inputs, i);
+            let small = |l: &mut Self| sequential(l, None);
+            self.par_scatter(s, w.clone(), &dests, row_args, Self::in_bounds, small)?;
+        } else {
+            sequential(self, plan.is_some().then_some("scatter"))?;
+        }
         Ok(dests.into_iter().map(Val::Array).collect())
     }
 
