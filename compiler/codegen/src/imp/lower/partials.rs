@@ -106,9 +106,13 @@ pub fn commutative_identity(op: &Lambda) -> Option<PrimValue> {
 
 /// Per reduction component, the identity of its operator, when `s` is a
 /// reduction without scans whose operators all get partial results and
-/// whose map body is small.
+/// whose map body is small and straight-line: a body with a branch or a
+/// loop inside (GMM's `if c < r`) is not limited by the chain of
+/// operations, and measured slower with partial results.
 pub fn partial_identities(s: &Screma) -> Option<Vec<PrimValue>> {
-    if !s.scans.is_empty() || s.reduces.is_empty() || body_size(&s.map.body) > SMALL_BODY {
+    let size = body_size(&s.map.body);
+    let straight = size == s.map.body.stms.len();
+    if !s.scans.is_empty() || s.reduces.is_empty() || size > SMALL_BODY || !straight {
         return None;
     }
     s.reduces
@@ -199,6 +203,12 @@ mod tests {
     /// (a lambda of `a: f64` and `b: f64`): each row's reduction is a
     /// sequential loop inside the parallel map.
     fn row_reduce(op: &str) -> String {
+        row_reduce_map(op, "let y: f64 = mul(x, 2.0f64)\n          in (y)")
+    }
+
+    /// [`row_reduce`] with the map body `map` (of `x: f64`, returning
+    /// twice `x` for the test's values).
+    fn row_reduce_map(op: &str, map: &str) -> String {
         format!(
             r"fun main(n: i64, m: i64, xss: [n][m]f64) -> ([n]f64) {{
   let sums: [n]f64 = screma(n, xss)
@@ -208,8 +218,7 @@ mod tests {
           {op}
         }}, 0.0f64)
         map(\(x: f64) -> (f64) {{
-          let y: f64 = mul(x, 2.0f64)
-          in (y)
+          {map}
         }})
       in (s)
     }})
@@ -280,5 +289,26 @@ mod tests {
         // Subtraction is no commutative builtin: a single chain too.
         let p = lower(&row_reduce("let c: f64 = sub(a, b)\n          in (c)"));
         assert!(!print_program(&p).contains("steps"));
+    }
+
+    #[test]
+    fn a_map_body_with_a_branch_keeps_a_single_chain() {
+        let map = "let k: bool = gt(x, -100.0f64)
+          let y: f64 = if k then {
+            let z: f64 = mul(x, 2.0f64)
+            in (z)
+          } else {
+            in (0.0f64)
+          }
+          in (y)";
+        let p = lower(&row_reduce_map(
+            "let c: f64 = add(a, b)\n          in (c)",
+            map,
+        ));
+        let text = print_program(&p);
+        assert!(!text.contains("steps"), "{text}");
+        for m in [0, 1, 5] {
+            check(&p, m, |a, x| a + x);
+        }
     }
 }
