@@ -624,6 +624,15 @@ pub trait AtomicElem: Elem {
     /// `ptr` points at an element of a live block, aligned for its type,
     /// that nothing accesses other than through these updates meanwhile.
     unsafe fn update_at<F: FnMut(Self) -> R<Self>>(ptr: *mut Self, f: F) -> R<()>;
+
+    /// Stores `x` at `ptr` (a relaxed atomic store: a plain store on
+    /// common hardware, and no data race when another thread stores to
+    /// the same element meanwhile).
+    ///
+    /// # Safety
+    /// `ptr` points at an element of a live block, aligned for its type,
+    /// that other threads access only through these stores meanwhile.
+    unsafe fn store_at(ptr: *mut Self, x: Self);
 }
 
 macro_rules! atomic_elem {
@@ -643,6 +652,13 @@ macro_rules! atomic_elem {
                         Err(now) => cur = now,
                     }
                 }
+            }
+
+            #[inline]
+            unsafe fn store_at(ptr: *mut Self, x: Self) {
+                // SAFETY: the caller's promise, as in `update_at`.
+                let a = unsafe { <$a>::from_ptr(ptr.cast()) };
+                a.store($to(x), std::sync::atomic::Ordering::Relaxed);
             }
         })*
     };
@@ -727,6 +743,27 @@ impl<T: AtomicElem> Mem<T> {
     }
 }
 
+impl<T: AtomicElem> Mem<T> {
+    /// Writes `x` to element `i`: a scatter's write from a parallel loop,
+    /// where two chunks may write the same element (Futhark allows that
+    /// only when they write the same value). A relaxed atomic store when
+    /// `shared`, a plain write otherwise.
+    #[inline]
+    pub fn atomic_store(&self, i: i64, shared: bool, x: T) {
+        if !shared {
+            self.set(i, x);
+            return;
+        }
+        if (i as u64) < self.len as u64 {
+            // SAFETY: in bounds, just checked; within the parallel loop the
+            // imperative IR writes these elements only through such stores.
+            unsafe { T::store_at(self.ptr.add(i as usize), x) }
+        } else {
+            outside(i, self.len)
+        }
+    }
+}
+
 impl<T: AtomicInt> Mem<T> {
     /// Adds `x` to element `i` (an integer accumulator whose operator is
     /// `+`), atomically when `shared`, as in [`Mem::atomic_update`].
@@ -768,6 +805,22 @@ mod atomic_tests {
         let want = [1334.0 * 0.5, 1333.0 * 0.5, 1333.0 * 0.5];
         assert_eq!([f.get(0), f.get(1), f.get(2)], want);
         assert_eq!([n.get(0), n.get(1), n.get(2)], [2668, 2666, 2666]);
+        // Parallel stores of the same value per element.
+        let st = Mem::<f64>::alloc(5, (0, 0, 0)).unwrap();
+        let sh = st.handle();
+        par_for("test", 4000, 10_000, move |lo, hi| {
+            for k in lo..hi {
+                sh.atomic_store((k % 5) as i64, true, (k % 5) as f64 * 1.5);
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(
+            (0..5).map(|i| st.get(i)).collect::<Vec<_>>(),
+            [0.0, 1.5, 3.0, 4.5, 6.0]
+        );
+        st.atomic_store(2, false, -1.0);
+        assert_eq!(st.get(2), -1.0);
         // A general operator (max), and a failing one leaves the element.
         let m = Mem::<f32>::alloc(1, (0, 0, 0)).unwrap();
         m.set(0, -1.0);

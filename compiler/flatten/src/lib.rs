@@ -33,10 +33,10 @@
 //! - a `hist` outside any other parallel operation becomes a `SegHist` when
 //!   every destination is one-dimensional and no input is an accumulator;
 //! - a `scatter` outside any other parallel operation whose map computes
-//!   something, without accumulator inputs, is parallel ([`scatter`]): chunks compute their indices and
-//!   values in parallel, and the writes are applied in iteration order
-//!   (so repeated indices give the last write, one of the results Futhark
-//!   allows), out-of-bounds writes ignored;
+//!   something, without accumulator inputs, is parallel ([`scatter`]): its
+//!   iterations compute their indices and values and write them in place
+//!   (Futhark allows repeated indices only with equal values, so the order
+//!   of the writes does not matter), out-of-bounds writes ignored;
 //! - everything nested inside a segmented operation is sequential (a tight
 //!   loop in the body of one chunk of the parallel iteration space).
 

@@ -1,19 +1,17 @@
 //! Parallel scatter.
 //!
 //! A `scatter` outside any parallel operation whose map computes something
-//! computes its indices and values in parallel chunks (the map body is
-//! usually where the work is);
-//! the writes are then applied in iteration order, so that when an index
-//! repeats the last write wins (Futhark leaves the result unspecified
-//! then; any of the written values is allowed) and the result does not
-//! depend on the number of threads. Out-of-bounds writes are ignored, as
-//! everywhere.
+//! runs as a parallel loop: each iteration computes its indices and value
+//! and writes the value in place (the map body is usually where the work
+//! is). Futhark allows an index to repeat only when every write to it has
+//! the same value, so the order of the writes does not matter.
+//! Out-of-bounds writes are ignored, as everywhere.
 
 use ir::{Function, Scatter};
 
 /// Whether scatter `s` of function `f` runs in parallel: its map computes
-/// something (a map that only passes its inputs on leaves nothing to run
-/// in parallel, and the writes are applied in order anyway), no input or
+/// something (a map that only passes its inputs on leaves only the writes,
+/// which are memory-bound), no input or
 /// destination is an accumulator and the map returns none.
 pub fn parallel(f: &Function, s: &Scatter) -> bool {
     !s.map.body.stms.is_empty()

@@ -319,6 +319,12 @@ mod atomic {
             let p = exp(self.f, &view.position(idx), Span::NONE)?;
             let m = mem(view.mem);
             let shared = "!(lo_ == 0 && hi_ == space(&sz_))";
+            if body.stms.is_empty() && !mentions(new, old) {
+                // A write that ignores the element before it: a scatter's.
+                let x = exp(self.f, new, Span::NONE)?;
+                writeln!(self.out, "{m}.atomic_store({p}, {shared}, {x});").ok();
+                return Ok(());
+            }
             if let Some(x) = integer_sum(view.elem, old, body, new) {
                 let x = exp(self.f, x, Span::NONE)?;
                 writeln!(self.out, "{m}.atomic_add({p}, {shared}, {x});").ok();

@@ -1,35 +1,23 @@
 //! Parallel scatter: a `scatter` that `flatten` plans as parallel
-//! ([`flatten::Plan::Scatter`]) runs in two steps.
+//! ([`flatten::Plan::Scatter`]) is a parallel loop over its iterations,
+//! each running the map body and writing its value straight into the
+//! destination ([`Stm::AtomicUpdate`] whose operator ignores the element:
+//! a relaxed atomic store, a plain store on common hardware); an
+//! out-of-bounds index is ignored.
 //!
-//! 1. A parallel loop over the iterations runs the map body and stores
-//!    each iteration's indices (one `i64` block per index component) and
-//!    value (one block per destination) in temporary blocks of `w`
-//!    elements.
-//! 2. A sequential loop applies the writes in iteration order, so that a
-//!    repeated index gets its last write and the result does not depend on
-//!    the number of threads; an out-of-bounds index is ignored.
-//!
-//! Below [`SCATTER_MIN_WORK`] units of estimated work (iterations times
-//! the map's cost, `crate::cost`) the extra pass over the writes costs
-//! more than the parallel map gains, so the choice is made at run time: a
-//! small scatter runs the sequential loop, which writes as it goes.
+//! Within a chunk the writes happen in iteration order. Two chunks writing
+//! the same element race; Futhark allows repeated indices only when they
+//! write the same value, so any winner gives the program's result. The
+//! runtime runs a loop of little work as one chunk, in iteration order.
 //!
 //! Only scatters of scalar values take this path (each destination
 //! addressed by as many indices as it has dimensions); rows scattered into
 //! a destination of higher rank keep the sequential loop.
 
-use ir::{CmpOp, PrimType, Scatter};
+use ir::{PrimType, Scatter};
 
 use super::{Lowerer, R, Val};
 use crate::imp::syntax::*;
-use crate::scatter::SCATTER_MIN_WORK;
-
-/// Where the iterations of a parallel scatter leave their writes: per
-/// destination, one block per index component and one for the values.
-struct Staged {
-    idx: Vec<View>,
-    vals: View,
-}
 
 impl<'p> Lowerer<'p> {
     /// Whether scatter `s` into `dests` writes scalar values only: every
@@ -59,100 +47,45 @@ impl<'p> Lowerer<'p> {
     }
 
     /// Lowers scatter `s` of `w` iterations into `dests` as a parallel
-    /// loop staging the writes, then a sequential loop applying them in
-    /// order (see the module documentation), when its estimated work is
-    /// at least [`SCATTER_MIN_WORK`]; as `small` (the sequential loop)
-    /// otherwise, the choice made at run time. `row_args` gives the map's
-    /// arguments for an iteration; `in_bounds` the condition that indices
-    /// address an element of a destination. Requires
-    /// [`Self::par_scatter_fits`].
+    /// loop writing each value in place (see the module documentation).
+    /// `row_args` gives the map's arguments for an iteration; `in_bounds`
+    /// the condition that indices address an element of a destination.
+    /// Requires [`Self::par_scatter_fits`].
     pub(super) fn par_scatter(
         &mut self,
         s: &'p Scatter,
         w: SExp,
         dests: &[View],
-        row_args: impl FnOnce(&mut Self, &SExp) -> R<Vec<Val<'p>>>,
-        in_bounds: fn(&View, &[SExp]) -> SExp,
-        small: impl FnOnce(&mut Self) -> R<()>,
-    ) -> R<()> {
-        // The least number of iterations worth the parallel form.
-        let cost = crate::cost::lambda_cost(self.prog, &s.map).max(1);
-        let least = SCATTER_MIN_WORK.div_ceil(cost);
-        let least = SExp::i64(i64::try_from(least).unwrap_or(i64::MAX));
-        let then_block = self.nested(small)?;
-        let else_block =
-            self.nested(|l| l.staged_scatter(s, w.clone(), dests, row_args, in_bounds))?;
-        self.push(Stm::If {
-            cond: SExp::cmp(CmpOp::Lt, w, least),
-            then_block,
-            else_block,
-        });
-        Ok(())
-    }
-
-    /// The parallel loop staging the writes of scatter `s` and the
-    /// sequential loop applying them (see [`Self::par_scatter`]).
-    fn staged_scatter(
-        &mut self,
-        s: &'p Scatter,
-        w: SExp,
-        dests: &[View],
-        row_args: impl FnOnce(&mut Self, &SExp) -> R<Vec<Val<'p>>>,
+        row_args: impl Fn(&mut Self, &SExp) -> R<Vec<Val<'p>>>,
         in_bounds: fn(&View, &[SExp]) -> SExp,
     ) -> R<()> {
-        let staged: Vec<Staged> = s
-            .dests
-            .iter()
-            .zip(dests)
-            .map(|(d, view)| Staged {
-                idx: (0..d.rank)
-                    .map(|j| self.alloc(&format!("scatter_i{j}"), PrimType::I64, vec![w.clone()]))
-                    .collect(),
-                vals: self.alloc("scatter_v", view.elem, vec![w.clone()]),
-            })
-            .collect();
         self.par_label = "scatter";
-        self.loop_nest(vec![w.clone()], true, |l, i| {
-            let i = &i[0];
-            let args = row_args(l, i)?;
+        self.loop_nest(vec![w], true, |l, i| {
+            let args = row_args(l, &i[0])?;
             let res = l.apply(&s.map, args, &[])?;
             let mut res = res.into_iter();
-            for st in &staged {
-                for view in st.idx.iter().chain([&st.vals]) {
+            for view in dests {
+                let mut idx = Vec::new();
+                for _ in 0..view.rank() {
                     let Some(Val::Scalar(e)) = res.next() else {
                         return l.fail("a scatter lambda with the wrong results");
                     };
-                    l.push(Stm::Write {
-                        view: view.clone(),
-                        idx: vec![i.clone()],
-                        value: e,
-                    });
+                    idx.push(SExp::Var(l.assign_fresh("ix", PrimType::I64, e)));
                 }
-            }
-            Ok(())
-        })?;
-        self.seq_loop(w, |l, i| {
-            for (st, view) in staged.iter().zip(dests) {
-                let read = |l: &mut Self, name: &str, from: &View| {
-                    let x = l.new_var(name, from.elem);
-                    l.push(Stm::Read {
-                        var: x,
-                        view: from.clone(),
-                        idx: vec![i.clone()],
-                    });
-                    SExp::Var(x)
+                let Some(Val::Scalar(value)) = res.next() else {
+                    return l.fail("a scatter lambda with the wrong results");
                 };
-                let idx: Vec<SExp> = st.idx.iter().map(|b| read(l, "ix", b)).collect();
-                let value = read(l, "v", &st.vals);
-                let cond = in_bounds(view, &idx);
+                let old = l.new_var("old", view.elem);
                 let write = Block {
-                    stms: vec![Stm::Write {
+                    stms: vec![Stm::AtomicUpdate {
                         view: view.clone(),
-                        idx,
-                        value,
+                        idx: idx.clone(),
+                        old,
+                        body: Block { stms: Vec::new() },
+                        new: value,
                     }],
                 };
-                l.push_when(cond, write);
+                l.push_when(in_bounds(view, &idx), write);
             }
             Ok(())
         })
@@ -231,16 +164,15 @@ mod tests {
     }
 
     #[test]
-    fn a_planned_scatter_stages_in_parallel_then_writes_in_order() {
+    fn a_planned_scatter_writes_in_place_from_a_parallel_loop() {
         let text = print_program(&lower(COMPUTED));
         let par = text.find("par (").unwrap_or_else(|| panic!("{text}"));
-        let seq = text[par..]
-            .find("for (")
+        let write = text[par..]
+            .find("atomic ")
             .unwrap_or_else(|| panic!("{text}"));
-        assert!(text[par + seq..].contains("if ("), "{text}");
-        // The small case's sequential loop comes first, unmarked.
-        assert_eq!(text.matches("for (").count(), 2, "{text}");
-        assert!(text.find("for (") < Some(par), "{text}");
+        // The write is guarded by the bounds condition, inside the loop.
+        assert!(text[par..par + write].contains("if ("), "{text}");
+        assert!(!text.contains("for ("), "{text}");
         assert!(!text.contains("planned scatter"), "{text}");
     }
 
@@ -248,33 +180,34 @@ mod tests {
     fn an_unplanned_scatter_stays_one_sequential_loop() {
         let text = print_program(&lower(PASSED));
         assert!(!text.contains("par ("), "{text}");
+        assert!(!text.contains("atomic "), "{text}");
         assert_eq!(text.matches("for (").count(), 1, "{text}");
     }
 
     #[test]
-    fn a_small_scatter_writes_in_place_with_the_same_rules() {
-        // Indices after the map's `- 1`: 2, 0, 2, -1, 4, 1, 2.
+    fn a_planned_scatter_skips_out_of_bounds_writes_and_allocates_nothing() {
+        // Indices after the map's `- 1`: 2, 0, 2, -1, 4, 1, 2. A repeated
+        // index writes the same value (Futhark allows nothing else: the
+        // imp interpreter runs parallel iterations last to first).
         let is = vec![3, 1, 3, 0, 5, 2, 3];
-        let vs = vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0];
+        let vs = vec![7.0, 2.0, 7.0, 4.0, 5.0, 6.0, 7.0];
         let (out, allocs) = run(&lower(COMPUTED), args(is.clone(), vs.clone()));
         assert_eq!(out, vec![Value::vector(vec![4.0f64, 12.0, 14.0, -1.0])]);
         assert_eq!(out, vec![reference(&is, &vs)]);
-        // The destination's copy only: no staging blocks.
+        // The destination's copy only.
         assert_eq!(allocs, 1);
     }
 
     #[test]
-    fn a_large_scatter_stages_its_writes_and_the_last_write_wins() {
-        // Above the threshold whatever the map's cost: 2^20 iterations
-        // writing 4 elements, many indices repeated or out of bounds.
+    fn a_large_planned_scatter_agrees_with_the_sequential_lowering() {
+        // 2^20 iterations writing 4 elements, many indices repeated (with
+        // the same value) or out of bounds.
         let n = 1i64 << 20;
         let is: Vec<i64> = (0..n).map(|i| (i * 7919) % 13 - 4).collect();
-        let vs: Vec<f64> = (0..n).map(|i| i as f64).collect();
+        let vs: Vec<f64> = is.iter().map(|&i| (i * 3) as f64).collect();
         let (out, allocs) = run(&lower(COMPUTED), args(is.clone(), vs.clone()));
         assert_eq!(out, vec![reference(&is, &vs)]);
-        // The destination's copy and the staged indices and values.
-        assert_eq!(allocs, 3);
-        // The sequential lowering of the same writes agrees.
+        assert_eq!(allocs, 1);
         let shifted: Vec<i64> = is.iter().map(|i| i - 1).collect();
         let doubled: Vec<f64> = vs.iter().map(|v| v * 2.0).collect();
         let (seq, _) = run(&lower(PASSED), args(shifted, doubled));
@@ -285,5 +218,15 @@ mod tests {
     fn an_empty_planned_scatter_leaves_its_destination() {
         let (out, _) = run(&lower(COMPUTED), args(vec![], vec![]));
         assert_eq!(out, vec![Value::vector(vec![-1.0f64; 4])]);
+    }
+
+    #[test]
+    fn the_emitted_write_is_an_atomic_store() {
+        let locate = |_: ir::Span| String::new();
+        let p = lower(COMPUTED);
+        let rust = crate::imp_rust::function::function(&p, 0, true, &locate)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(rust.contains(".atomic_store("), "{rust}");
+        assert!(!rust.contains(".atomic_update("), "{rust}");
     }
 }

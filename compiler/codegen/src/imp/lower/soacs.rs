@@ -834,8 +834,7 @@ impl<'p> Lowerer<'p> {
         };
         if matches!(plan, Some(flatten::Plan::Scatter)) && Self::par_scatter_fits(s, &dests) {
             let row_args = |l: &mut Self, i: &SExp| l.row_args(&s.map, inputs, i);
-            let small = |l: &mut Self| sequential(l, None);
-            self.par_scatter(s, w.clone(), &dests, row_args, Self::in_bounds, small)?;
+            self.par_scatter(s, w.clone(), &dests, row_args, Self::in_bounds)?;
         } else {
             sequential(self, plan.is_some().then_some("scatter"))?;
         }
