@@ -237,6 +237,20 @@ struct SumVariant {
     payload: usize,
 }
 
+impl SumVariant {
+    /// The names bound to its payload (`p0`, `p1`, …) and the pattern of
+    /// enum `name` that binds them (`Sum0::Circle(p0)`).
+    fn pattern(&self, name: &str) -> (Vec<String>, String) {
+        let binds: Vec<String> = (0..self.payload).map(|j| format!("p{j}")).collect();
+        let pattern = if binds.is_empty() {
+            format!("{name}::{}", self.rust)
+        } else {
+            format!("{name}::{}({})", self.rust, binds.join(", "))
+        };
+        (binds, pattern)
+    }
+}
+
 /// A Rust enum variant name for a Futhark constructor name: `circle` is
 /// `Circle`, `big_box` is `BigBox`, a `'` is `Q`.
 fn variant_ident(name: &str) -> String {
@@ -784,12 +798,7 @@ fn sum_array_argument(
     for (number, v) in variants.iter().enumerate() {
         let own = at..at + v.payload;
         at += v.payload;
-        let binds: Vec<String> = (0..v.payload).map(|j| format!("p{j}")).collect();
-        let pattern = if binds.is_empty() {
-            format!("{name}::{}", v.rust)
-        } else {
-            format!("{name}::{}({})", v.rust, binds.join(", "))
-        };
+        let (binds, pattern) = v.pattern(name);
         let mut pushes = vec![format!("c0.push({number});")];
         for (j, &c) in comps.iter().enumerate().skip(1) {
             let e = scalar::rust_prim(types[c].elem);
@@ -841,12 +850,7 @@ fn sum_argument(
     for (number, v) in variants.iter().enumerate() {
         let own = at..at + v.payload;
         at += v.payload;
-        let binds: Vec<String> = (0..v.payload).map(|j| format!("p{j}")).collect();
-        let pattern = if binds.is_empty() {
-            format!("{name}::{}", v.rust)
-        } else {
-            format!("{name}::{}({})", v.rust, binds.join(", "))
-        };
+        let (binds, pattern) = v.pattern(name);
         let mut parts = vec![format!("{number}i64")];
         for (j, &c) in comps.iter().enumerate().skip(1) {
             parts.push(if own.contains(&j) {
