@@ -121,6 +121,14 @@ pub fn partial_identities(s: &Screma) -> Option<Vec<PrimValue>> {
         .collect()
 }
 
+/// Whether a reduction loop of `n` iterations is long enough for partial
+/// results: not when `n` is a constant below `2 * PARTIALS` (Hand's 3 by 3
+/// matrix products), where the extra partials, the main loop's single step
+/// and the combination cost more than the chain they split.
+pub fn long_enough(n: &SExp) -> bool {
+    !matches!(n, SExp::Const(PrimValue::I64(k)) if *k < 2 * PARTIALS)
+}
+
 impl<'p> Lowerer<'p> {
     /// `for i in 0..n { body(i, state) }` for reductions whose operators
     /// `s.reduces` have the identities `ids` ([`partial_identities`]), with
@@ -274,6 +282,21 @@ mod tests {
         for m in [0, 1, 4, 7] {
             check(&p, m, f64::max);
         }
+    }
+
+    #[test]
+    fn a_short_constant_reduction_keeps_a_single_chain() {
+        // Rows of 3 (a constant size): partials cost more than they save.
+        let src = row_reduce("let c: f64 = add(a, b)\n          in (c)")
+            .replace("m: i64, xss: [n][m]f64", "xss: [n][3]f64")
+            .replace("[m]", "[3]")
+            .replace("screma(m,", "screma(3i64,");
+        let p = lower(&src);
+        let text = print_program(&p);
+        assert!(!text.contains("steps"), "{text}");
+        assert!(!text.contains("part"), "{text}");
+        use crate::imp::SExp;
+        assert!(super::long_enough(&SExp::i64(8)) && !super::long_enough(&SExp::i64(7)));
     }
 
     #[test]

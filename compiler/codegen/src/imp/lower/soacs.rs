@@ -8,7 +8,7 @@ use std::cell::{Cell, RefCell};
 
 use ir::{CmpOp, Hist, Lambda, Operand, PrimType, Scatter, Screma, WithAcc};
 
-use super::partials::partial_identities;
+use super::partials::{long_enough, partial_identities};
 use super::{Lowerer, R, Val};
 use crate::imp::syntax::*;
 
@@ -390,7 +390,8 @@ impl<'p> Lowerer<'p> {
                 flatten::Plan::Nest(_) => flatten::SegOp::Map.name(),
                 flatten::Plan::Scatter => "scatter",
             });
-            let ids = partial_identities(s).filter(|_| !has_acc && !has_late && scalar_states);
+            let ids = partial_identities(s)
+                .filter(|_| !has_acc && !has_late && scalar_states && long_enough(&w));
             self.planned(seg, |l| match &ids {
                 Some(ids) => l.partials_loop(w, s, ids, &red_state, |l, i, rd| {
                     iteration(l, &inputs, i, &scan_state, rd)
