@@ -249,6 +249,16 @@ impl SumVariant {
         };
         (binds, pattern)
     }
+
+    /// The match arm taking variant number `number` to this variant of enum
+    /// `name`, built from the expressions `payload`.
+    fn arm(&self, number: usize, name: &str, payload: &[String]) -> String {
+        if payload.is_empty() {
+            format!("{number} => {name}::{}", self.rust)
+        } else {
+            format!("{number} => {name}::{}({})", self.rust, payload.join(", "))
+        }
+    }
 }
 
 /// A Rust enum variant name for a Futhark constructor name: `circle` is
@@ -702,11 +712,7 @@ pub fn library(
                             .map(|&c| format!("v{c}[i]"))
                             .collect();
                         at += v.payload;
-                        arms.push(if payload.is_empty() {
-                            format!("{number} => {name}::{}", v.rust)
-                        } else {
-                            format!("{number} => {name}::{}({})", v.rust, payload.join(", "))
-                        });
+                        arms.push(v.arm(number, name, &payload));
                     }
                     format!(
                         "{{ {} let mut out = Vec::with_capacity(v{}.len()); for (i, &n) in v{}.iter().enumerate() {{ out.push(match n {{ {}, n => return Err(Error::new(format!(\"entry point `{}` returned the variant number {{n}}, which its result type does not have\"))) }}); }} out }}",
@@ -724,11 +730,7 @@ pub fn library(
                         let payload: Vec<String> =
                             r.comps[at..at + v.payload].iter().map(|&c| value(c)).collect();
                         at += v.payload;
-                        arms.push(if payload.is_empty() {
-                            format!("{number} => {name}::{}", v.rust)
-                        } else {
-                            format!("{number} => {name}::{}({})", v.rust, payload.join(", "))
-                        });
+                        arms.push(v.arm(number, name, &payload));
                     }
                     format!(
                         "match r{} {{ {}, n => return Err(Error::new(format!(\"entry point `{}` returned the variant number {{n}}, which its result type does not have\"))) }}",

@@ -423,6 +423,18 @@ impl<'p> Machine<'p> {
         fr.set(old, self.buffers[b][p])?;
         self.block(fr, body)?;
         let x = fr.eval(&mut self.counters, new)?;
+        self.store(fr, view, (b, p), x)
+    }
+
+    /// Writes `x` at position `p` of buffer `b`, which `view` addresses,
+    /// after checking that `x` has the view's element type.
+    fn store(
+        &mut self,
+        fr: &Frame<'p>,
+        view: &View,
+        (b, p): (usize, usize),
+        x: PrimValue,
+    ) -> R<()> {
         if x.prim_type() != view.elem {
             return fr.err(format!(
                 "writing a {} into a block of {}",
@@ -473,16 +485,8 @@ impl<'p> Machine<'p> {
             }
             Stm::Write { view, idx, value } => {
                 let x = fr.eval(&mut self.counters, value)?;
-                let (b, p) = self.position(fr, view, idx)?;
-                if x.prim_type() != view.elem {
-                    return fr.err(format!(
-                        "writing a {} into a block of {}",
-                        x.prim_type(),
-                        view.elem
-                    ));
-                }
-                self.counters.writes += 1;
-                self.buffers[b][p] = x;
+                let at = self.position(fr, view, idx)?;
+                self.store(fr, view, at, x)?;
             }
             Stm::Copy { dst, src, span } => {
                 fr.span = *span;
