@@ -5,24 +5,29 @@
 //! a relaxed atomic store, a plain store on common hardware); an
 //! out-of-bounds index is ignored.
 //!
+//! A value may be a row: a destination of rank `r` addressed by `d < r`
+//! indices gets a value of rank `r - d` (`scatter dest is rows` with `dest:
+//! [n][m]t`, or two indices into `[n][p][m]t`). Its elements are written
+//! one by one, by the same stores, in a sequential loop nest over the
+//! row's shape (a row of length 0 writes nothing), after checking that the
+//! row has the destination's row shape.
+//!
 //! Within a chunk the writes happen in iteration order. Two chunks writing
 //! the same element race; Futhark allows repeated indices only when they
 //! write the same value, so any winner gives the program's result. The
-//! runtime runs a loop of little work as one chunk, in iteration order.
-//!
-//! Only scatters of scalar values take this path (each destination
-//! addressed by as many indices as it has dimensions); rows scattered into
-//! a destination of higher rank keep the sequential loop.
+//! runtime runs a loop of little work as one chunk, in iteration order,
+//! where each store is a plain write.
 
-use ir::{PrimType, Scatter};
+use ir::{CmpOp, PrimType, Scatter};
 
 use super::{Lowerer, R, Val};
 use crate::imp::syntax::*;
 
 impl<'p> Lowerer<'p> {
-    /// Whether scatter `s` into `dests` writes scalar values only: every
-    /// destination addressed by as many `i64` indices as it has dimensions
-    /// and its values scalars of its element type.
+    /// Whether scatter `s` into `dests` fits the parallel loop: every
+    /// destination addressed by at most as many `i64` indices as it has
+    /// dimensions, and its values of its element type with the rank the
+    /// indices leave (scalars for a full index, rows otherwise).
     pub(super) fn par_scatter_fits(s: &Scatter, dests: &[View]) -> bool {
         if s.dests.len() != dests.len() {
             return false;
@@ -34,9 +39,11 @@ impl<'p> Lowerer<'p> {
             };
             let (idx, val) = rets.split_at(d.rank);
             let scalar = |t: &ir::Type| t.shape.is_empty() && !t.acc;
-            if view.rank() != d.rank
+            if d.rank == 0
+                || view.rank() < d.rank
                 || !idx.iter().all(|t| scalar(t) && t.elem == PrimType::I64)
-                || !scalar(&val[0])
+                || val[0].acc
+                || val[0].shape.len() != view.rank() - d.rank
                 || val[0].elem != view.elem
             {
                 return false;
@@ -49,8 +56,8 @@ impl<'p> Lowerer<'p> {
     /// Lowers scatter `s` of `w` iterations into `dests` as a parallel
     /// loop writing each value in place (see the module documentation).
     /// `row_args` gives the map's arguments for an iteration; `in_bounds`
-    /// the condition that indices address an element of a destination.
-    /// Requires [`Self::par_scatter_fits`].
+    /// the condition that indices address an element (or a row) of a
+    /// destination. Requires [`Self::par_scatter_fits`].
     pub(super) fn par_scatter(
         &mut self,
         s: &'p Scatter,
@@ -64,39 +71,104 @@ impl<'p> Lowerer<'p> {
             let args = row_args(l, &i[0])?;
             let res = l.apply(&s.map, args, &[])?;
             let mut res = res.into_iter();
-            for view in dests {
+            for (d, view) in s.dests.iter().zip(dests) {
                 let mut idx = Vec::new();
-                for _ in 0..view.rank() {
+                for _ in 0..d.rank {
                     let Some(Val::Scalar(e)) = res.next() else {
                         return l.fail("a scatter lambda with the wrong results");
                     };
                     idx.push(SExp::Var(l.assign_fresh("ix", PrimType::I64, e)));
                 }
-                let Some(Val::Scalar(value)) = res.next() else {
-                    return l.fail("a scatter lambda with the wrong results");
-                };
-                let old = l.new_var("old", view.elem);
-                let write = Block {
-                    stms: vec![Stm::AtomicUpdate {
-                        view: view.clone(),
-                        idx: idx.clone(),
-                        old,
-                        body: Block { stms: Vec::new() },
-                        new: value,
-                    }],
+                let write = match res.next() {
+                    Some(Val::Scalar(value)) if view.rank() == d.rank => {
+                        let old = l.new_var("old", view.elem);
+                        Block {
+                            stms: vec![store(view, idx.clone(), old, value)],
+                        }
+                    }
+                    Some(Val::Array(row)) if row.rank() == view.rank() - d.rank => {
+                        l.nested(|l| {
+                            l.store_row(&view.at(&idx), &row);
+                            Ok(())
+                        })?
+                    }
+                    _ => return l.fail("a scattered value that does not fit"),
                 };
                 l.push_when(in_bounds(view, &idx), write);
             }
             Ok(())
         })
     }
+
+    /// Writes the elements of `row` into `dst` (a row of a scatter's
+    /// destination, of the same rank) by stores, after checking that the
+    /// shapes agree.
+    fn store_row(&mut self, dst: &View, row: &View) {
+        let same = dst.shape.iter().zip(&row.shape).fold(
+            SExp::Const(ir::PrimValue::Bool(true)),
+            |acc, (a, b)| {
+                if a == b {
+                    acc
+                } else {
+                    SExp::and(acc, SExp::cmp(CmpOp::Eq, a.clone(), b.clone()))
+                }
+            },
+        );
+        if same != SExp::Const(ir::PrimValue::Bool(true)) {
+            let dims = vec!["{}"; row.rank()].join(", ");
+            self.push(Stm::Assert {
+                cond: same,
+                msg: format!(
+                    "Size mismatch: scattering a row of shape [{dims}] into rows of shape [{dims}]"
+                ),
+                args: row.shape.iter().chain(&dst.shape).cloned().collect(),
+                span: self.span,
+                check: Check::Always,
+            });
+        }
+        let ids: Vec<SVar> = (0..row.rank())
+            .map(|_| self.new_var("k", PrimType::I64))
+            .collect();
+        let idx: Vec<SExp> = ids.iter().map(|&v| SExp::Var(v)).collect();
+        let elem = self.new_var("elem", row.elem);
+        let old = self.new_var("old", dst.elem);
+        let mut body = vec![
+            Stm::Read {
+                var: elem,
+                view: row.clone(),
+                idx: idx.clone(),
+            },
+            store(dst, idx, old, SExp::Var(elem)),
+        ];
+        for (k, &i) in ids.iter().enumerate().rev() {
+            body = vec![Stm::For {
+                i,
+                bound: row.shape[k].clone(),
+                body: Block { stms: body },
+            }];
+        }
+        self.stms.extend(body);
+    }
+}
+
+/// The store of `value` at `idx` of `view` from a parallel loop: an atomic
+/// update whose operator ignores the old element (bound to `old`).
+fn store(view: &View, idx: Vec<SExp>, old: SVar, value: SExp) -> Stm {
+    Stm::AtomicUpdate {
+        view: view.clone(),
+        idx,
+        old,
+        body: Block { stms: Vec::new() },
+        new: value,
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    //! A planned scatter lowers to a parallel loop staging its writes then
-    //! a sequential loop applying them; the result matches the sequential
-    //! lowering's, repeated and out-of-bounds indices included.
+    //! A planned scatter lowers to a parallel loop writing in place, of
+    //! scalars and of rows; the results match the sequential lowering's
+    //! and a reference computed here, repeated and out-of-bounds indices
+    //! included.
 
     use values::Value;
 
@@ -228,5 +300,167 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(rust.contains(".atomic_store("), "{rust}");
         assert!(!rust.contains(".atomic_update("), "{rust}");
+    }
+
+    /// Rows passed on unchanged into a `[n][m]` destination: planned as
+    /// parallel although the map computes nothing.
+    const ROWS: &str = r"fun main(n: i64, m: i64, k: i64, d: [n][m]i64, is: [k]i64, rs: [k][m]i64) -> ([n][m]i64) {
+  let ys: [n][m]i64 = copy(d)
+  let zs: [n][m]i64 = scatter(k, is, rs)
+    into(ys@1)
+    map(\(i: i64, row: [m]i64) -> (i64, [m]i64) {
+      in (i, row)
+    })
+  in (zs)
+}
+";
+
+    /// Rows of `[n][n][m]`, each addressed by two indices, the second
+    /// computed.
+    const ROWS_2D: &str = r"fun main(n: i64, m: i64, k: i64, d: [n][n][m]i64, is: [k]i64, rs: [k][m]i64) -> ([n][n][m]i64) {
+  let ys: [n][n][m]i64 = copy(d)
+  let zs: [n][n][m]i64 = scatter(k, is, rs)
+    into(ys@2)
+    map(\(i: i64, row: [m]i64) -> (i64, i64, [m]i64) {
+      let j: i64 = sub(i, 1i64)
+      in (i, j, row)
+    })
+  in (zs)
+}
+";
+
+    /// The arguments of `ROWS` (`ROWS_2D` with `dims = 3`): a destination
+    /// of `n` rows (`n * n` for `dims = 3`) of `m` elements, all `-1`, and
+    /// the row of index `i` `[100 i, 100 i + 1, …]` (so repeated indices
+    /// carry equal rows, the only repetition Futhark allows).
+    fn row_args(dims: usize, n: i64, m: i64, is: &[i64]) -> Vec<Value> {
+        let k = is.len();
+        let rows = if dims == 3 { n * n } else { n };
+        let mut shape = vec![n as usize; dims - 1];
+        shape.push(m as usize);
+        let d = vec![-1i64; (rows * m) as usize];
+        let rs: Vec<i64> = is
+            .iter()
+            .flat_map(|&i| (0..m).map(move |c| i.wrapping_mul(100).wrapping_add(c)))
+            .collect();
+        let arr = |shape: Vec<usize>, xs: Vec<i64>| {
+            Value::array(shape, xs).unwrap_or_else(|e| panic!("{e:?}"))
+        };
+        vec![
+            Value::scalar(n),
+            Value::scalar(m),
+            Value::scalar(k as i64),
+            arr(shape, d),
+            Value::vector(is.to_vec()),
+            arr(vec![k, m as usize], rs),
+        ]
+    }
+
+    /// What `ROWS` (`ROWS_2D` for `dims = 3`) gives, computed by writing
+    /// in order: the elements of the result, row-major.
+    fn rows_reference(dims: usize, n: i64, m: i64, is: &[i64]) -> Vec<i64> {
+        let rows = if dims == 3 { n * n } else { n };
+        let mut out = vec![-1i64; (rows * m) as usize];
+        for &i in is {
+            let row = if dims == 3 {
+                let j = i - 1;
+                ((0..n).contains(&i) && (0..n).contains(&j)).then_some(i * n + j)
+            } else {
+                (0..n).contains(&i).then_some(i)
+            };
+            if let Some(row) = row {
+                for c in 0..m {
+                    out[(row * m + c) as usize] = 100 * i + c;
+                }
+            }
+        }
+        out
+    }
+
+    /// The elements of the one result of a run.
+    fn elems(out: &[Value]) -> Vec<i64> {
+        out[0]
+            .as_slice::<i64>()
+            .unwrap_or_else(|| panic!("{out:?}"))
+            .to_vec()
+    }
+
+    #[test]
+    fn rows_are_stored_element_by_element_from_a_parallel_loop() {
+        for src in [ROWS, ROWS_2D] {
+            let text = print_program(&lower(src));
+            let par = text.find("par (").unwrap_or_else(|| panic!("{text}"));
+            let inner = text[par..]
+                .find("for (")
+                .unwrap_or_else(|| panic!("{text}"));
+            let write = text[par..]
+                .find("atomic ")
+                .unwrap_or_else(|| panic!("{text}"));
+            // The stores are in a loop over the row, under the bounds test.
+            assert!(text[par..par + inner].contains("if ("), "{text}");
+            assert!(inner < write, "{text}");
+            // No copy of a row: the copy is the destination's.
+            assert!(!text[par..].contains("copy "), "{text}");
+            assert!(!text.contains("planned scatter"), "{text}");
+        }
+    }
+
+    #[test]
+    fn scattered_rows_skip_out_of_bounds_indices_and_allocate_nothing() {
+        // Rows 3 and 0 are written twice (with equal rows), row 2 never.
+        let is = [3, -1, 0, 4, 3, 7, 0, 1, i64::MIN, i64::MAX];
+        let (out, allocs) = run(&lower(ROWS), row_args(2, 4, 3, &is));
+        let expected = vec![0, 1, 2, 100, 101, 102, -1, -1, -1, 300, 301, 302];
+        assert_eq!(elems(&out), expected);
+        assert_eq!(rows_reference(2, 4, 3, &is), expected);
+        // The destination's copy only.
+        assert_eq!(allocs, 1);
+    }
+
+    #[test]
+    fn scattered_rows_agree_with_the_sequential_lowering() {
+        // Indices from -30 to 229, many repeated: the result does not
+        // depend on the order of the iterations.
+        let is: Vec<i64> = (0..2000).map(|i| (i * 37) % 260 - 30).collect();
+        for (src, dims, n, m) in [(ROWS, 2, 200, 5), (ROWS_2D, 3, 15, 4)] {
+            let (out, _) = run(&lower(src), row_args(dims, n, m, &is));
+            assert_eq!(elems(&out), rows_reference(dims, n, m, &is));
+            let seq = src.replace("  let zs:", "  #[sequential]\n  let zs:");
+            let text = print_program(&lower(&seq));
+            assert!(!text.contains("par ("), "{text}");
+            let (seq_out, _) = run(&lower(&seq), row_args(dims, n, m, &is));
+            assert_eq!(out, seq_out);
+        }
+    }
+
+    #[test]
+    fn edge_cases_of_scattered_rows() {
+        // No iterations; every index out of bounds; rows of length 0.
+        for (n, m, is) in [
+            (4, 3, vec![]),
+            (4, 3, vec![-1, 4, 9, -9]),
+            (4, 0, vec![0, 1, 2]),
+            (0, 3, vec![0, 1]),
+        ] {
+            let (out, _) = run(&lower(ROWS), row_args(2, n, m, &is));
+            assert_eq!(elems(&out), rows_reference(2, n, m, &is), "{n} {m} {is:?}");
+            assert_eq!(elems(&out), vec![-1; (n * m) as usize]);
+            let (out, _) = run(&lower(ROWS_2D), row_args(3, n, m, &is));
+            assert_eq!(elems(&out), vec![-1; (n * n * m) as usize]);
+        }
+    }
+
+    #[test]
+    fn an_emitted_row_is_a_loop_of_atomic_stores() {
+        let locate = |_: ir::Span| String::new();
+        let p = lower(ROWS);
+        let rust = crate::imp_rust::function::function(&p, 0, true, &locate)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let store = rust
+            .find(".atomic_store(")
+            .unwrap_or_else(|| panic!("{rust}"));
+        let par = rust.find("par_for(").unwrap_or_else(|| panic!("{rust}"));
+        assert!(rust[par..store].contains("for "), "{rust}");
+        assert!(!rust[par..].contains("copy_view"), "{rust}");
     }
 }
