@@ -2,16 +2,13 @@
 //!
 //! [`program_module`] turns an optimised, AD-expanded core IR program into
 //! the source of one Rust module that uses the runtime crate
-//! `fut_runtime_multicore` (arrays, scalar semantics, parallel chunks) and
-//! the `values` crate. The module holds:
+//! `fut_runtime_multicore` (arrays, memory blocks, scalar semantics,
+//! parallel chunks) and the `values` crate. The module holds:
 //!
-//! - the program's functions, returning `R<(..)>`, written by one of two
-//!   emitters ([`Options::emitter`]): [`imp_rust`] lowers the program to
-//!   the imperative IR ([`imp`]) and writes one function per imperative
-//!   function over memory blocks, plus an adapter per entry point
-//!   (programs are compiled with it unless `FUT_EMITTER=core`); `emit`
-//!   writes one function per core IR function over the runtime's
-//!   copy-on-write arrays;
+//! - the program's functions: [`imp`] lowers the program to the
+//!   imperative IR and [`imp_rust`] writes one Rust function per
+//!   imperative function over memory blocks, plus an adapter per entry
+//!   point with the signature of [`signature`];
 //! - `BATCH`: each entry point as a function on the entry function's flat
 //!   arguments (array sizes expanded), for the test runner's batch
 //!   executable (`fut_runtime_multicore::batch`);
@@ -20,30 +17,25 @@
 //!   source location, for `fut multicore`.
 //!
 //! Parallelism comes from the `flatten` crate's decisions: a SOAC it makes
-//! a segmented operation runs on chunks of its iteration space in parallel
-//! (`soac`, or a parallel loop of the imperative IR); everything nested
-//! inside runs as sequential loops.
+//! a segmented operation becomes a parallel loop of the imperative IR,
+//! run on chunks of its iteration space; everything nested inside runs as
+//! sequential loops.
 
-pub mod cost;
-pub mod emit;
 pub mod imp;
 pub mod imp_rust;
 pub mod library;
 pub mod opaque;
-pub mod rows;
 pub mod runtime_sources;
 pub mod scalar;
-mod scatter;
-pub mod seghist;
-mod segnest;
-pub mod soac;
+pub mod signature;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use ir::{Exp, Program, Span, Type};
 
-pub use emit::Error;
+/// A code generation error: what cannot be compiled, and where.
+pub type Error = String;
 
 /// Code generation options.
 #[derive(Clone, Debug)]
@@ -55,11 +47,6 @@ pub struct Options {
     pub standalone: bool,
     /// The program's name, for messages of the executable.
     pub name: String,
-    /// Which emitter writes the functions. `Options::default()` keeps
-    /// the core emitter (its unit tests build options that way); programs
-    /// are compiled with [`Emitter::from_env`], the imperative IR's
-    /// emitter unless `FUT_EMITTER=core`.
-    pub emitter: Emitter,
 }
 
 impl Default for Options {
@@ -68,38 +55,6 @@ impl Default for Options {
             safe: true,
             standalone: false,
             name: "program".into(),
-            emitter: Emitter::Core,
-        }
-    }
-}
-
-/// The emitter of the multicore backend's functions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Emitter {
-    /// Rust straight from the core IR, on the runtime's copy-on-write
-    /// arrays (`emit`).
-    #[default]
-    Core,
-    /// Rust from the imperative IR, on memory blocks (`imp_rust`).
-    Imp,
-}
-
-impl Emitter {
-    /// The emitter that compiles programs: the one named by the
-    /// environment variable `FUT_EMITTER` (`core` or `imp`), the
-    /// imperative IR's when it is unset or empty.
-    pub fn from_env() -> Result<Emitter, String> {
-        Emitter::parse(&std::env::var("FUT_EMITTER").unwrap_or_default())
-    }
-
-    /// The emitter named `name` (`core`, `imp`, or empty for `imp`).
-    pub fn parse(name: &str) -> Result<Emitter, String> {
-        match name {
-            "core" => Ok(Emitter::Core),
-            "" | "imp" => Ok(Emitter::Imp),
-            other => Err(format!(
-                "FUT_EMITTER must be `core` or `imp`, not `{other}`"
-            )),
         }
     }
 }
@@ -120,22 +75,9 @@ pub fn program_module(
          use fut_runtime_multicore::par;\n\
          use values::{Value, f16};\n\n",
     );
-    match opts.emitter {
-        Emitter::Core => {
-            for (id, f) in prog.functions.iter() {
-                let mut em = emit::FnEmitter::new(prog, id, f, opts);
-                em.set_locate(locate);
-                em.function()
-                    .map_err(|e| format!("in function `{}`: {e}", f.name))?;
-                out.push_str(&em.out);
-            }
-        }
-        Emitter::Imp => {
-            out.insert_str(0, imp_rust::ALLOWS);
-            out.push_str(imp_rust::IMPORTS);
-            out.push_str(&imp_rust::functions(prog, opts.safe, locate)?);
-        }
-    }
+    out.insert_str(0, imp_rust::ALLOWS);
+    out.push_str(imp_rust::IMPORTS);
+    out.push_str(&imp_rust::functions(prog, opts.safe, locate)?);
     let mut batch = Vec::new();
     for (k, e) in prog.entries.iter().enumerate() {
         let f = &prog.functions[e.fun];
@@ -175,7 +117,7 @@ pub fn program_module(
             out,
             "let ({},) = {}({})?;\nOk(vec![{}])\n}}\n",
             rs.join(", "),
-            emit::fun_name(e.fun),
+            signature::fun_name(e.fun),
             args.join(", "),
             results.join(", ")
         )
@@ -323,7 +265,7 @@ fn collect_spans(
 mod tests {
     use super::*;
 
-    const SRC: &str = "fun main(n: i64, xs: [n]f64) -> (f64, [n]f64) {
+    const SRC: &str = "fun main(n: i64, xs: [n]f64) -> (f64, i64, [n]f64) {
   let s: f64 = screma(n, xs)
     reduce(\\(a: f64, b: f64) -> (f64) {
       let c: f64 = add(a, b)
@@ -336,29 +278,44 @@ mod tests {
   let i: f64 = xs[3i64]
   let ys: [n]f64 = copy(xs)
   let zs: [n]f64 = ys with [0i64] = i
-  in (s, zs)
+  in (s, n, zs)
 }
+entry \"main\" = main(\"[]f64\": 2) -> (\"f64\": 1, \"[]f64\": 2)
 ";
 
     #[test]
-    fn segmented_reduction_bounds_checks_and_in_place_updates() {
-        let prog = ir::parse::parse_program(SRC).unwrap();
-        let m = program_module(&prog, &Options::default(), &|_| String::new()).unwrap();
-        // The reduction is a segmented operation on chunks, combined in order.
-        assert!(m.contains("par::par_chunks_n("), "{m}");
-        // Indexing is checked and names the statement's span.
-        assert!(m.contains(".get1("), "{m}");
-        // `ys` is moved into its update (its last use), not cloned.
-        assert!(!m.contains("clone().update1"), "{m}");
-        assert!(m.contains("pub const BATCH"), "{m}");
+    fn batch_glue_and_standalone_program() {
+        let prog = ir::parse::parse_program(SRC).unwrap_or_else(|e| panic!("{e}"));
+        let m = program_module(&prog, &Options::default(), &|_| String::new())
+            .unwrap_or_else(|e| panic!("{e}"));
+        // The entry function is called by its batch glue, which the
+        // batch table names.
+        assert!(m.contains("pub fn f0("), "{m}");
+        assert!(m.contains("pub fn entry_0(args: Vec<Value>)"), "{m}");
+        assert!(m.contains("f0(a0, a1)?"), "{m}");
+        assert!(m.contains("(\"main\", ext_0)"), "{m}");
+        // The external results are the scalar and the array, not the size.
+        assert!(m.contains("let keep: &[usize] = &[0, 2];"), "{m}");
         assert!(!m.contains("PROGRAM"), "{m}");
-        let unchecked = Options {
-            safe: false,
+        let standalone = Options {
             standalone: true,
+            name: "p".into(),
             ..Options::default()
         };
-        let m = program_module(&prog, &unchecked, &|_| "p.fut:1:1-1:2".into()).unwrap();
-        assert!(!m.contains(".get1("), "{m}");
+        let m = program_module(&prog, &standalone, &|_| "p.fut:1:1-1:2".into())
+            .unwrap_or_else(|e| panic!("{e}"));
         assert!(m.contains("pub static PROGRAM"), "{m}");
+        // Its entry takes an array and gives a scalar and an array, and
+        // reports failures with their location.
+        let desc = |rank: usize| {
+            format!(
+                "fut_runtime_multicore::ExtType::Value(fut_runtime_multicore::TypeDesc {{ rank: {rank}, elem: values::PrimType::F64, unique: false }})"
+            )
+        };
+        assert!(m.contains(&format!("params: &[{}]", desc(1))), "{m}");
+        let results = format!("results: &[{}, {}]", desc(0), desc(1));
+        assert!(m.contains(&results), "{m}");
+        assert!(m.contains("ext_0(args).map_err("), "{m}");
+        assert!(m.contains("pub fn location("), "{m}");
     }
 }

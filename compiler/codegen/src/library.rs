@@ -24,7 +24,7 @@ use std::fmt::Write;
 
 use ir::{EntryValue, Program, Span, Type};
 
-use crate::{Error, Options, emit, scalar};
+use crate::{Error, Options, scalar, signature};
 
 /// The components of a group of entry-function values with these types:
 /// their indices in `types`, or `None` when the group is not a sequence of
@@ -661,7 +661,7 @@ pub fn library(
                 format!("({},)", rs.join(", "))
             },
             e.name,
-            emit::fun_name(e.fun),
+            signature::fun_name(e.fun),
             flat.join(", ")
         )
         .ok();

@@ -75,7 +75,6 @@ pub fn write_library(db: &Database, path: &Path, opts: &LibraryOptions) -> Resul
         safe: opts.safe,
         standalone: true,
         name: stem.clone(),
-        emitter: codegen::Emitter::from_env()?,
     };
     let lib = codegen::library::library(&ir, &copts, &locate, &name, &source)
         .map_err(|e| format!("the multicore backend cannot compile this program: {e}"))?;

@@ -390,7 +390,6 @@ fn module_of(
         safe,
         standalone,
         name: name.to_string(),
-        emitter: codegen::Emitter::from_env()?,
     };
     let ir = layout(ir.clone(), false)?;
     codegen::program_module(&ir, &opts, &locate)

@@ -1,5 +1,5 @@
 //! The entry points' adapters: for each entry function, a Rust function
-//! with the core emitter's signature (`f{k}`: scalars and the runtime's
+//! with the signature of [`crate::signature`] (`f{k}`: scalars and the runtime's
 //! `Arr`ays in, a tuple of them out), so that the batch runner's glue,
 //! `PROGRAM` and generated libraries call it unchanged.
 //!
@@ -15,8 +15,8 @@ use ir::Span;
 
 use super::exps::exp;
 use super::names::{fun, mem, tuple, var};
-use crate::emit::{fun_name, rust_type};
 use crate::imp::{Passing, Program, Slot};
+use crate::signature::{fun_name, rust_type};
 
 type E<T> = Result<T, String>;
 

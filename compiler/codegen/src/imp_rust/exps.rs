@@ -1,5 +1,5 @@
 //! Scalar expressions of the imperative IR as Rust expressions, with the
-//! semantics of the core emitter (`crate::scalar`).
+//! semantics of `crate::scalar`.
 
 use ir::{MathFn, PrimType};
 

@@ -1,16 +1,15 @@
-//! The Rust emitter of the imperative IR (the multicore backend's
-//! emitter when `Options::emitter` is [`Emitter::Imp`](crate::Emitter)).
+//! The Rust emitter of the imperative IR: the multicore backend's
+//! emitter.
 //!
 //! Each function of the imperative IR ([`crate::imp`]) becomes one Rust
 //! function `g{k}` over scalars and the runtime's memory blocks
 //! (`fut_runtime_multicore::mem::Mem`): its statements become Rust
 //! statements ([`stms`]), its scalar expressions Rust expressions with the
-//! core emitter's semantics ([`exps`]), its parallel loops the runtime's
+//! semantics of [`crate::scalar`] ([`exps`]), its parallel loops the runtime's
 //! chunked parallel loops ([`par`]), loops versioned with their range
 //! checks hoisted ([`ranges`]). Each entry function gets an adapter
-//! with the core emitter's signature ([`entry`]), so the rest of the
-//! generated module (the batch glue, `PROGRAM`, libraries) is shared by
-//! both emitters.
+//! with the signature of [`crate::signature`] ([`entry`]), which the rest
+//! of the generated module (the batch glue, `PROGRAM`, libraries) calls.
 
 pub mod decls;
 pub mod entry;
@@ -25,7 +24,7 @@ use ir::Span;
 
 use crate::imp;
 
-/// The lints the emitted code allows beyond the core emitter's.
+/// The lints the emitted functions allow beyond the module's own.
 pub const ALLOWS: &str = "#![allow(unused_assignments, unused_braces)]\n";
 
 /// The `use` lines the emitted functions need.

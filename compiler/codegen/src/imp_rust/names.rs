@@ -16,7 +16,7 @@ pub fn mem(m: MemId) -> String {
     format!("m{}", m.0)
 }
 
-/// The Rust name of the function of index `k` (the core emitter's `f{k}`
+/// The Rust name of the function of index `k` (`crate::signature::fun_name`'s `f{k}`
 /// names the entry points' adapters).
 pub fn fun(k: usize) -> String {
     format!("g{k}")

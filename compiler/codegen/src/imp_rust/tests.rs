@@ -1,7 +1,7 @@
 //! The emitted Rust of small programs: its structure (the run-time
-//! behaviour is tested end to end by `compiler/cli/tests/imp_emitter.rs`).
+//! behaviour is tested end to end by `compiler/cli/tests/multicore_emitter.rs`).
 
-use crate::{Emitter, Options, program_module};
+use crate::{Options, program_module};
 
 const SRC: &str = "fun main(n: i64, xs: [n]f64, m: i64, ys: [m][n]f64) -> (f64, [n]f64, [n][m]f64) {
   let s: f64 = screma(n, xs)
@@ -26,7 +26,6 @@ entry \"main\" = main(\"i64\": 1, \"[]f64\": 1, \"i64\": 1, \"[][]f64\": 1) -> (
 fn module() -> String {
     let prog = ir::parse::parse_program(SRC).unwrap_or_else(|e| panic!("{e}"));
     let opts = Options {
-        emitter: Emitter::Imp,
         standalone: true,
         ..Options::default()
     };
@@ -62,7 +61,6 @@ fn functions_adapters_and_glue() {
 fn unsafe_code_leaves_out_bounds_checks_only() {
     let prog = ir::parse::parse_program(SRC).unwrap_or_else(|e| panic!("{e}"));
     let opts = Options {
-        emitter: Emitter::Imp,
         safe: false,
         ..Options::default()
     };
@@ -72,22 +70,11 @@ fn unsafe_code_leaves_out_bounds_checks_only() {
     assert!(m.contains("copy_view("), "{m}");
 }
 
-#[test]
-fn programs_are_compiled_with_the_imp_emitter_unless_core_is_named() {
-    assert_eq!(Emitter::parse(""), Ok(Emitter::Imp));
-    assert_eq!(Emitter::parse("imp"), Ok(Emitter::Imp));
-    assert_eq!(Emitter::parse("core"), Ok(Emitter::Core));
-    assert!(Emitter::parse("fast").is_err());
-    // The options' default stays the core emitter, which its unit tests use.
-    assert_eq!(Options::default().emitter, Emitter::Core);
-}
-
 /// The emitted Rust of function `name` (its imperative function) of the
 /// core IR program `src`.
 fn emitted_function(src: &str, name: &str, safe: bool) -> String {
     let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
     let opts = Options {
-        emitter: Emitter::Imp,
         safe,
         ..Options::default()
     };

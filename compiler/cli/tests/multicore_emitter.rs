@@ -1,7 +1,7 @@
-//! End-to-end tests of the multicore backend's imperative IR emitter
-//! (`FUT_EMITTER=imp`): corpus programs compiled with it pass their test
-//! blocks, and an executable built with it computes, fails with the
-//! source location of a failed check, and profiles its parallel loops.
+//! End-to-end tests of the multicore backend's emitter (Rust from the
+//! imperative IR): corpus programs pass their test blocks, and an
+//! executable computes, fails with the source location of a failed
+//! check, and profiles its parallel loops.
 
 mod support;
 
@@ -10,11 +10,10 @@ use std::process::{Command, Output};
 
 use support::{run_with_input, text};
 
-/// Runs `fut args` in `dir` with `FUT_EMITTER` set to `emitter`.
-fn fut_with(emitter: &str, dir: &Path, args: &[&str]) -> Output {
+/// Runs `fut args` in `dir`.
+fn fut_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fut"))
         .args(args)
-        .env("FUT_EMITTER", emitter)
         .current_dir(dir)
         .output()
         .expect("fut runs")
@@ -25,7 +24,7 @@ fn repo() -> &'static Path {
 }
 
 #[test]
-fn corpus_programs_pass_with_the_imp_emitter() {
+fn corpus_programs_pass() {
     let progs = [
         "tests/multicore/flatten_nest_map.fut",
         "tests/multicore/scan_reduce_parallel.fut",
@@ -35,7 +34,7 @@ fn corpus_programs_pass_with_the_imp_emitter() {
     ];
     let mut args = vec!["test", "--backend=multicore"];
     args.extend(progs);
-    let o = fut_with("imp", repo(), &args);
+    let o = fut_in(repo(), &args);
     let out = format!("{}{}", text(&o.stdout), text(&o.stderr));
     assert!(o.status.success(), "{out}");
     assert!(out.contains(" 0 failed"), "{out}");
@@ -52,7 +51,7 @@ entry main (xs: []f64) (i: i64) : (f64, []f64, f64) =
 fn an_executable_computes_fails_with_locations_and_profiles() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("prog.fut"), PROG).expect("write");
-    let o = fut_with("imp", dir.path(), &["multicore", "prog.fut", "-o", "prog"]);
+    let o = fut_in(dir.path(), &["multicore", "prog.fut", "-o", "prog"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let exe = dir.path().join("prog");
     let o = run_with_input(&exe, &["-P"], b"[1.0, 2.0, 3.0] 1i64");
@@ -76,14 +75,4 @@ fn an_executable_computes_fails_with_locations_and_profiles() {
     let err = text(&o.stderr);
     assert!(err.contains("Index [3] out of bounds"), "{err}");
     assert!(err.contains("prog.fut:3:"), "{err}");
-}
-
-#[test]
-fn an_unknown_emitter_is_an_error() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("prog.fut"), PROG).expect("write");
-    let o = fut_with("fast", dir.path(), &["multicore", "prog.fut", "-o", "prog"]);
-    assert!(!o.status.success());
-    let err = text(&o.stderr);
-    assert!(err.contains("FUT_EMITTER must be `core` or `imp`"), "{err}");
 }
