@@ -550,17 +550,31 @@ impl<'p> Machine<'p> {
                 }
             }
             Stm::ParFor {
-                ids, sizes, body, ..
+                ids,
+                sizes,
+                body,
+                chunk_prologue,
+                ..
             } => {
                 let sizes = sizes
                     .iter()
                     .map(|s| fr.i64(&mut self.counters, s))
                     .collect::<R<Vec<_>>>()?;
-                for idx in indices(&sizes).into_iter().rev() {
+                // One chunk: the prologue once, when there are iterations.
+                let (prologue, rest) = body.stms.split_at((*chunk_prologue).min(body.stms.len()));
+                let all = indices(&sizes);
+                if !all.is_empty() {
+                    for s in prologue {
+                        self.stm(fr, s)?;
+                    }
+                }
+                for idx in all.into_iter().rev() {
                     for (v, i) in ids.iter().zip(idx) {
                         fr.set(*v, PrimValue::I64(i))?;
                     }
-                    self.block(fr, body)?;
+                    for s in rest {
+                        self.stm(fr, s)?;
+                    }
                 }
             }
             Stm::Planned { body, .. } => self.block(fr, body)?,

@@ -248,6 +248,7 @@ impl Printer<'_> {
                 ids,
                 sizes,
                 body,
+                chunk_prologue,
                 ..
             } => {
                 let space: Vec<String> = ids
@@ -256,7 +257,17 @@ impl Printer<'_> {
                     .map(|(i, n)| format!("{} < {}", self.var(*i), self.exp(n)))
                     .collect();
                 let _ = writeln!(out, "{pad}par ({}) {{", space.join(", "));
-                nested(out, body);
+                let (prologue, rest) = body.stms.split_at((*chunk_prologue).min(body.stms.len()));
+                if !prologue.is_empty() {
+                    let _ = writeln!(out, "{pad}  per chunk {{");
+                    for s in prologue {
+                        self.stm(s, depth + 2, out);
+                    }
+                    let _ = writeln!(out, "{pad}  }}");
+                }
+                for s in rest {
+                    self.stm(s, depth + 1, out);
+                }
                 let _ = writeln!(out, "{pad}}}");
             }
             Stm::Planned { seg_op, body } => {

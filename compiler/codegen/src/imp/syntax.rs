@@ -366,6 +366,13 @@ pub enum Stm {
         sizes: Vec<SExp>,
         /// The body of one iteration.
         body: Block,
+        /// How many of the body's first statements form the chunk's
+        /// prologue: allocations of blocks the iterations reuse, whose
+        /// sizes depend on nothing the body sets. They run once per chunk
+        /// of iterations, before its first iteration; running them at
+        /// every iteration instead means the same (a fresh block's
+        /// contents are unspecified).
+        chunk_prologue: usize,
         /// The source statement it comes from (names the loop for the
         /// profiler).
         span: Span,

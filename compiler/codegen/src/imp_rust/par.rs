@@ -166,12 +166,15 @@ pub fn cost(b: &Block) -> u64 {
 }
 
 impl FnEm<'_> {
-    /// A parallel loop over `sizes` with index variables `ids`.
+    /// A parallel loop over `sizes` with index variables `ids`; the first
+    /// `prologue` statements of `body` run once per chunk, before its
+    /// iterations.
     pub fn par_for(
         &mut self,
         ids: &[SVar],
         sizes: &[SExp],
         body: &Block,
+        prologue: usize,
         span: Span,
         label: &str,
     ) -> E<()> {
@@ -209,13 +212,17 @@ impl FnEm<'_> {
             }
             None => self.declare(&vars, &mems),
         }
+        let from = prologue.min(body.stms.len());
+        for s in &body.stms[..from] {
+            self.stm(s)?;
+        }
         let plan = match ids {
             [i] => self.plan(*i, body),
             _ => Default::default(),
         };
         if !plan.checks.is_empty() {
             let head = format!("for k_ in lo_..hi_ {{\nlet {} = k_ as i64;\n", var(ids[0]));
-            self.versioned(&plan, "lo_ as i64", "hi_ as i64", &head, body)?;
+            self.versioned(&plan, "lo_ as i64", "hi_ as i64", &head, body, from)?;
             self.w("Ok(())\n})?;\n}\n");
             return Ok(());
         }
@@ -237,7 +244,7 @@ impl FnEm<'_> {
                 writeln!(self.out, "let {} = ix_[{j}];", var(*i)).ok();
             }
         }
-        self.block(body)?;
+        self.block_from(body, from)?;
         if ids.len() != 1 {
             self.w("step(&mut ix_, &sz_);\n");
         }

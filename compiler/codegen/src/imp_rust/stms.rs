@@ -19,10 +19,16 @@ type E<T> = Result<T, String>;
 impl FnEm<'_> {
     /// The statements of `b`.
     pub fn block(&mut self, b: &Block) -> E<()> {
+        self.block_from(b, 0)
+    }
+
+    /// The statements of `b` from the `from`-th on, after the declarations
+    /// of `b`'s variables.
+    pub fn block_from(&mut self, b: &Block, from: usize) -> E<()> {
         if let Some(vs) = self.decls.at_block.get(&block_key(b)).cloned() {
             self.declare(&vs, &[]);
         }
-        for s in &b.stms {
+        for s in b.stms.iter().skip(from) {
             self.stm(s)?;
         }
         Ok(())
@@ -89,6 +95,7 @@ impl FnEm<'_> {
         hi: &str,
         head: &str,
         body: &Block,
+        from: usize,
     ) -> E<()> {
         let f = self.f;
         let e = |x: &crate::imp::SExp| exp(f, x, Span::NONE);
@@ -117,7 +124,7 @@ impl FnEm<'_> {
             .filter(|k| self.unchecked.insert(**k))
             .copied()
             .collect();
-        let r = self.block(body);
+        let r = self.block_from(body, from);
         for k in added {
             self.unchecked.remove(&k);
         }
@@ -125,14 +132,14 @@ impl FnEm<'_> {
         self.w("}\n} else {\n");
         self.w(head);
         let was = std::mem::replace(&mut self.versioning, false);
-        let r = self.block(body);
+        let r = self.block_from(body, from);
         self.versioning = was;
         r?;
         self.w("}\n}\n");
         Ok(())
     }
 
-    fn stm(&mut self, s: &Stm) -> E<()> {
+    pub(super) fn stm(&mut self, s: &Stm) -> E<()> {
         let f = self.f;
         match s {
             Stm::Assign {
@@ -193,7 +200,7 @@ impl FnEm<'_> {
                 } else {
                     writeln!(self.out, "{{\nlet n_ = {n};").ok();
                     let head = format!("for k_ in 0..n_ {{\n{} = k_;\n", var(*i));
-                    self.versioned(&plan, "0", "n_", &head, body)?;
+                    self.versioned(&plan, "0", "n_", &head, body, 0)?;
                     self.w("}\n");
                 }
             }
@@ -221,10 +228,11 @@ impl FnEm<'_> {
                 ids,
                 sizes,
                 body,
+                chunk_prologue,
                 span,
                 label,
                 ..
-            } => self.par_for(ids, sizes, body, *span, label)?,
+            } => self.par_for(ids, sizes, body, *chunk_prologue, *span, label)?,
             Stm::Planned { body, .. } => self.block(body)?,
             Stm::AtomicUpdate {
                 view,

@@ -42,6 +42,7 @@ impl<'p> Lowerer<'p> {
                 ids,
                 sizes,
                 body: block?,
+                chunk_prologue: 0,
                 span: self.span,
                 label,
             });

@@ -84,7 +84,7 @@ fn visit_block(b: &Block, in_par: bool, f: &mut impl FnMut(MemId, bool, bool)) {
 }
 
 /// How many times each handle is mentioned in `stms`.
-fn count_mentions(stms: &[Stm]) -> HashMap<MemId, usize> {
+pub(super) fn count_mentions(stms: &[Stm]) -> HashMap<MemId, usize> {
     let mut n = HashMap::new();
     for s in stms {
         visit_stm(s, false, &mut |m, _, _| *n.entry(m).or_insert(0) += 1);
@@ -334,12 +334,14 @@ pub(crate) fn release_dead_blocks(f: &mut Function) {
 /// What the whole function does with each handle: its allocations'
 /// counts, and whether it is ever shared (aliased, swapped, passed to or
 /// returned by a call, a parameter or result slot).
-struct HandleUse {
-    allocs: HashMap<MemId, Vec<SExp>>,
-    shared: HashSet<MemId>,
+pub(super) struct HandleUse {
+    /// The counts of each handle's allocations.
+    pub(super) allocs: HashMap<MemId, Vec<SExp>>,
+    /// The handles ever shared.
+    pub(super) shared: HashSet<MemId>,
 }
 
-fn handle_use(f: &Function) -> HandleUse {
+pub(super) fn handle_use(f: &Function) -> HandleUse {
     fn walk(stms: &[Stm], u: &mut HandleUse) {
         for s in stms {
             match s {

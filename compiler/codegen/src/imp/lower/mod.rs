@@ -26,6 +26,9 @@ mod lifetimes;
 #[cfg(test)]
 mod lifetimes_tests;
 mod partials;
+mod per_chunk;
+#[cfg(test)]
+mod per_chunk_tests;
 mod scatter;
 mod soacs;
 
@@ -129,6 +132,7 @@ fn lower_function(prog: &ir::Program, _id: FunId, f: &ir::Function) -> R<Functio
         param_passing.push(pass);
     }
     let vals = lw.body(&f.body, &[])?;
+    let sizes = lw.size_scalars();
     let mut results = Vec::new();
     let mut result_passing = Vec::new();
     let mut result_shapes = Vec::new();
@@ -180,6 +184,7 @@ fn lower_function(prog: &ir::Program, _id: FunId, f: &ir::Function) -> R<Functio
     };
     lifetimes::coalesce_branch_handles(&mut function);
     lifetimes::hoist_loop_allocations(&mut function);
+    per_chunk::allocate_per_chunk(&mut function, &sizes);
     lifetimes::release_dead_blocks(&mut function);
     Ok(function)
 }
