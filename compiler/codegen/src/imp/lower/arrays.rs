@@ -338,14 +338,18 @@ impl<'p> Lowerer<'p> {
         let name = self.pat_name(stm);
         let dst = self.dest(hint, &name, first.elem, shape);
         let mut at = SExp::i64(0);
-        for v in &views {
+        for (v, a) in views.iter().zip(arrs) {
             let mut part = dst.clone();
             part.offset = SExp::plus(
                 part.offset,
                 SExp::times(at.clone(), dst.strides[dim].clone()),
             );
             part.shape[dim] = v.shape[dim].clone();
-            self.copy(&part, v);
+            // An operand its producer wrote in place is there already.
+            let in_place = self.placed.contains(a) && v.mem == dst.mem;
+            if !in_place && part != *v {
+                self.copy(&part, v);
+            }
             at = SExp::plus(at, v.shape[dim].clone());
         }
         Ok(vec![Val::Array(dst)])

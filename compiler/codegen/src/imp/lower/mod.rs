@@ -21,6 +21,9 @@
 
 mod accs;
 mod arrays;
+mod concat_in_place;
+#[cfg(test)]
+mod concat_in_place_tests;
 mod control;
 mod lifetimes;
 #[cfg(test)]
@@ -243,6 +246,9 @@ pub(crate) struct Lowerer<'p> {
     /// The blocks of the accumulators that the iterations of the parallel
     /// loop being lowered share: their updates are atomic ([`accs`]).
     pub(crate) atomic_accs: Vec<MemId>,
+    /// The operands of concatenations that their producers wrote in place
+    /// ([`concat_in_place`]).
+    pub(crate) placed: std::collections::HashSet<VarId>,
 }
 
 impl<'p> Lowerer<'p> {
@@ -260,6 +266,7 @@ impl<'p> Lowerer<'p> {
             unsafe_here: false,
             param_scalars: Default::default(),
             atomic_accs: Vec::new(),
+            placed: Default::default(),
         }
     }
 
@@ -563,6 +570,7 @@ impl<'p> Lowerer<'p> {
                 by_var.entry(*v).or_insert_with(|| h.clone());
             }
         }
+        self.place_concats(b, &mut by_var)?;
         for s in &b.stms {
             self.span = s.span;
             self.unsafe_here = s.attrs.contains(&ir::Attr::Unsafe);

@@ -202,8 +202,13 @@ impl<'p> Lowerer<'p> {
         // Rows whose size is known only once the first row is computed:
         // the dimensions' variables, set (and the block allocated) then.
         let mut late: Vec<Vec<(usize, SVar)>> = Vec::new();
+        // The element counts of the destinations given for such rows
+        // (row-major views): the rows go there instead of a fresh block,
+        // and must fill it.
+        let mut late_into: Vec<Option<SExp>> = Vec::new();
         for (j, t) in s.map.ret.iter().enumerate() {
             late.push(Vec::new());
+            late_into.push(None);
             let is_red = j >= n_scan && j < n_scan + n_red;
             if is_red || t.acc {
                 dests.push(None);
@@ -229,12 +234,27 @@ impl<'p> Lowerer<'p> {
                     }
                 }
             }
-            let hint = if j >= n_scan && late[j].is_empty() {
+            let hint = if j >= n_scan {
                 hints.get(j).cloned().flatten()
             } else {
                 None
             };
-            dests.push(Some(self.dest(hint.as_ref(), &name, t.elem, shape)));
+            match hint {
+                Some(h) if !late[j].is_empty() => {
+                    if h.elem == t.elem && h.rank() == shape.len() && h.is_row_major() {
+                        late_into[j] = Some(h.count());
+                        let strides = row_major_strides(&shape);
+                        dests.push(Some(View {
+                            shape,
+                            strides,
+                            ..h
+                        }));
+                    } else {
+                        dests.push(Some(self.dest(None, &name, t.elem, shape)));
+                    }
+                }
+                _ => dests.push(Some(self.dest(hint.as_ref(), &name, t.elem, shape))),
+            }
         }
         let has_late = late.iter().any(|l| !l.is_empty());
         if late.iter().take(n_scan).any(|l| !l.is_empty()) {
@@ -318,10 +338,21 @@ impl<'p> Lowerer<'p> {
                                         span: l.span,
                                     });
                                 }
-                                l.push(Stm::Alloc {
-                                    mem: d.mem,
-                                    count: d.count(),
-                                });
+                                match &late_into[j] {
+                                    Some(n) => l.push(Stm::Assert {
+                                        cond: SExp::cmp(CmpOp::Eq, d.count(), n.clone()),
+                                        msg: "Size mismatch: rows of {} elements in all \
+                                              for a destination of {}"
+                                            .into(),
+                                        args: vec![d.count(), n.clone()],
+                                        span: l.span,
+                                        check: Check::Always,
+                                    }),
+                                    None => l.push(Stm::Alloc {
+                                        mem: d.mem,
+                                        count: d.count(),
+                                    }),
+                                }
                                 Ok(())
                             })?;
                             l.push_when(first, then_block);
