@@ -463,4 +463,46 @@ mod tests {
         assert!(rust[par..store].contains("for "), "{rust}");
         assert!(!rust[par..].contains("copy_view"), "{rust}");
     }
+
+    /// Rows whose size `p` the destination's `m` need not equal.
+    const ROWS_SIZED: &str = r"fun main(n: i64, m: i64, k: i64, p: i64, d: [n][m]i64, is: [k]i64, rs: [k][p]i64) -> ([n][m]i64) {
+  let ys: [n][m]i64 = copy(d)
+  let zs: [n][m]i64 = scatter(k, is, rs)
+    into(ys@1)
+    map(\(i: i64, row: [p]i64) -> (i64, [p]i64) {
+      in (i, row)
+    })
+  in (zs)
+}
+";
+
+    #[test]
+    fn a_row_of_another_shape_fails_as_in_the_sequential_loop() {
+        let args = |p: i64, is: Vec<i64>| {
+            let k = is.len();
+            let mut a = row_args(2, 3, 2, &is);
+            a.insert(3, Value::scalar(p));
+            a[6] = Value::array(vec![k, p as usize], vec![7i64; k * p as usize])
+                .unwrap_or_else(|e| panic!("{e:?}"));
+            a
+        };
+        let par = lower(ROWS_SIZED);
+        let seq = lower(&ROWS_SIZED.replace("  let zs:", "  #[sequential]\n  let zs:"));
+        // Equal sizes: both write the rows.
+        let ok = run(&par, args(2, vec![1, 5])).0;
+        assert_eq!(elems(&ok), vec![-1, -1, 7, 7, -1, -1]);
+        assert_eq!(ok, run(&seq, args(2, vec![1, 5])).0);
+        // A row of 3 into rows of 2 fails on both, with the shapes;
+        // out of bounds, it is not written and nothing fails.
+        for p in [&par, &seq] {
+            let err = run_function(p, "main", args(3, vec![1]))
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(err.contains("Size mismatch"), "{err}");
+            assert!(run_function(p, "main", args(3, vec![-1, 3])).is_ok());
+        }
+        let text = print_program(&par);
+        assert!(text.contains("assert eq(m, p)"), "{text}");
+    }
 }
