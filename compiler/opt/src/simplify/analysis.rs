@@ -121,6 +121,24 @@ pub fn consumes(e: &Exp, fun: &Function, uniq: &UniqueParams) -> bool {
     any
 }
 
+/// The variables bound outside `e` that `e` or anything nested in it
+/// consumes (a loop consuming its own unique parameters consumes only
+/// their initial values).
+pub fn free_consumed(e: &Exp, fun: &Function, uniq: &UniqueParams) -> HashSet<VarId> {
+    let mut out: HashSet<VarId> = direct_consumes(e, fun, uniq).into_iter().collect();
+    each_nested(e, &mut |b| {
+        each_stm(b, &mut |s| out.extend(direct_consumes(&s.exp, fun, uniq)))
+    });
+    let mut bound = HashSet::new();
+    walk_exp(e, &mut |o| {
+        if let Occ::Bind(v) = o {
+            bound.insert(v);
+        }
+    });
+    out.retain(|v| !bound.contains(v));
+    out
+}
+
 /// The variables of `fun` that are consumed somewhere, together with every
 /// variable that aliases one of them or that one of them aliases (plain
 /// copies, slices, `reshape`, `rearrange`, `if` and loop results).
@@ -130,6 +148,19 @@ pub fn consumed_vars(fun: &Function, uniq: &UniqueParams) -> HashSet<VarId> {
         consumed.extend(direct_consumes(&s.exp, fun, uniq))
     });
     alias_closure(fun, consumed)
+}
+
+/// [`consumed_vars`], except that the result of a loop at a unique
+/// parameter aliases the body's result only when that is bound outside the
+/// loop: what an iteration consumes is the parameter's value then, not the
+/// loop's result. For asking whether a statement's results are consumed
+/// after it.
+pub fn consumed_after(fun: &Function, uniq: &UniqueParams) -> HashSet<VarId> {
+    let mut consumed = HashSet::new();
+    each_stm(&fun.body, &mut |s| {
+        consumed.extend(direct_consumes(&s.exp, fun, uniq))
+    });
+    close_aliases(fun, &fun.body, consumed, false)
 }
 
 /// The variables that the results of a function with body `body` may
@@ -149,7 +180,18 @@ fn alias_closure(fun: &Function, seeds: HashSet<VarId>) -> HashSet<VarId> {
 
 /// [`alias_closure`] over the statements of `body` (the variables of
 /// `fun`). A scalar aliases nothing.
-fn alias_closure_in(fun: &Function, body: &Body, mut set: HashSet<VarId>) -> HashSet<VarId> {
+fn alias_closure_in(fun: &Function, body: &Body, set: HashSet<VarId>) -> HashSet<VarId> {
+    close_aliases(fun, body, set, true)
+}
+
+/// [`alias_closure_in`]; `inner_results`: a loop's result at a unique
+/// parameter aliases its body's result even when that is bound inside.
+fn close_aliases(
+    fun: &Function,
+    body: &Body,
+    mut set: HashSet<VarId>,
+    inner_results: bool,
+) -> HashSet<VarId> {
     let mut alias: Vec<(VarId, VarId)> = Vec::new();
     each_stm(body, &mut |s| {
         // Each result aliases what its own position returns.
@@ -188,8 +230,12 @@ fn alias_closure_in(fun: &Function, body: &Body, mut set: HashSet<VarId>) -> Has
                         add(k, init);
                     }
                 }
+                let inside = bound_in(body);
                 for (k, o) in body.result.iter().enumerate() {
-                    add(k, o);
+                    let unique = params.get(k).is_some_and(|(p, _)| p.unique);
+                    if inner_results || !unique || o.var().is_none_or(|v| !inside.contains(&v)) {
+                        add(k, o);
+                    }
                 }
             }
             _ => {}
@@ -209,10 +255,32 @@ fn alias_closure_in(fun: &Function, body: &Body, mut set: HashSet<VarId>) -> Has
     }
 }
 
+/// The variables bound in `b` (nested bodies included).
+fn bound_in(b: &Body) -> HashSet<VarId> {
+    let mut out = HashSet::new();
+    ir::walk::walk_body(b, &mut |o| {
+        if let Occ::Bind(v) = o {
+            out.insert(v);
+        }
+    });
+    out
+}
+
 /// True when `e` or anything nested in it is an assertion or a function
 /// call (whose body may assert).
 pub fn has_effect(e: &Exp) -> bool {
     let direct = |e: &Exp| matches!(e, Exp::Assert { .. } | Exp::Apply { .. });
+    if direct(e) {
+        return true;
+    }
+    let mut any = false;
+    each_nested(e, &mut |b| each_stm(b, &mut |s| any |= direct(&s.exp)));
+    any
+}
+
+/// True when `e` or anything nested in it is a function call.
+pub fn has_call(e: &Exp) -> bool {
+    let direct = |e: &Exp| matches!(e, Exp::Apply { .. });
     if direct(e) {
         return true;
     }

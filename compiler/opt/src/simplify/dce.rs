@@ -58,7 +58,13 @@ pub fn dce_body(fun: &Function, b: &mut Body) -> bool {
                 }
             }
         }
-        if !has_effect(&stm.exp) || matches!(stm.exp, Exp::Loop { .. } | Exp::If { .. }) {
+        // The results of a `screma` with assertions inside go too while one
+        // is used: its lambda keeps the assertions.
+        let some_used = stm.pat.iter().any(|v| live.contains(v));
+        if !has_effect(&stm.exp)
+            || matches!(stm.exp, Exp::Loop { .. } | Exp::If { .. })
+            || (some_used && matches!(stm.exp, Exp::Screma(_)))
+        {
             changed |= prune(fun, &mut stm, &live);
         }
         changed |= nested(fun, &mut stm.exp);
@@ -203,8 +209,9 @@ fn loop_needed(
     }
 }
 
-/// Drops unused map results (not accumulators) and scans and reductions
-/// none of whose results are used.
+/// Drops unused map results (not accumulators), scans and reductions
+/// none of whose results are used, and the unneeded components of the
+/// others ([`op_needed`]).
 fn prune_screma(fun: &Function, s: &mut ir::Screma, pat: &mut Vec<VarId>, used: &[bool]) -> bool {
     let nscan: usize = s.scans.iter().map(|o| o.neutral.len()).sum();
     let nred: usize = s.reduces.iter().map(|o| o.neutral.len()).sum();
@@ -212,12 +219,20 @@ fn prune_screma(fun: &Function, s: &mut ir::Screma, pat: &mut Vec<VarId>, used: 
     let keep_ops = |ops: &mut Vec<ir::ScanRed>, base: usize, keep: &mut Vec<bool>| {
         let mut off = base;
         let mut keep_op = Vec::new();
-        for op in ops.iter() {
+        for op in ops.iter_mut() {
             let n = op.neutral.len();
             let any = used[off..off + n].iter().any(|&u| u);
             keep_op.push(any);
             if !any {
                 keep[off..off + n].iter_mut().for_each(|k| *k = false);
+            } else {
+                let needed = op_needed(fun, &op.op, &used[off..off + n]);
+                if needed.iter().any(|&k| !k) {
+                    shrink_op(fun, op, &needed);
+                    for (k, &nd) in needed.iter().enumerate() {
+                        keep[off + k] = nd;
+                    }
+                }
             }
             off += n;
         }
@@ -238,6 +253,47 @@ fn prune_screma(fun: &Function, s: &mut ir::Screma, pat: &mut Vec<VarId>, used: 
     retain_at(&mut s.map.body.result, &keep);
     retain_at(&mut s.map.ret, &keep);
     true
+}
+
+/// The components of a scan or reduction operator of `n` components that
+/// are needed for the `used` ones: those used, and, transitively, those
+/// whose parameters (either operand) the operator reads to compute the
+/// needed ones. The operator of a `jvp` pairs each value with its tangent,
+/// and the value never reads the tangent.
+fn op_needed(fun: &Function, op: &Lambda, used: &[bool]) -> Vec<bool> {
+    let n = used.len();
+    let mut keep = used.to_vec();
+    if op.params.len() != 2 * n || op.body.result.len() != n {
+        return vec![true; n];
+    }
+    loop {
+        let mut b = op.body.clone();
+        retain_at(&mut b.result, &keep);
+        dce_body(fun, &mut b);
+        let mut uses = HashSet::new();
+        body_uses(fun, &b, &mut uses);
+        let mut grew = false;
+        for (j, k) in keep.iter_mut().enumerate() {
+            if !*k && (uses.contains(&op.params[j].var) || uses.contains(&op.params[n + j].var)) {
+                *k = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            return keep;
+        }
+    }
+}
+
+/// Keeps the components `keep` of a scan or reduction operator: its
+/// parameters (both operands), results and neutral elements.
+fn shrink_op(fun: &Function, op: &mut ir::ScanRed, keep: &[bool]) {
+    let both: Vec<bool> = keep.iter().chain(keep.iter()).copied().collect();
+    retain_at(&mut op.op.params, &both);
+    retain_at(&mut op.op.ret, keep);
+    retain_at(&mut op.op.body.result, keep);
+    retain_at(&mut op.neutral, keep);
+    dce_body(fun, &mut op.op.body);
 }
 
 /// Drops `screma` inputs whose lambda parameter is unused (not

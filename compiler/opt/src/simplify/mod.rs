@@ -8,7 +8,8 @@
 //! Every rule keeps the program valid and its meaning, and never makes it
 //! more expensive by the interpreter's operation counter (except that a
 //! statement hoisted out of a loop or lambda that runs zero times is
-//! executed once).
+//! executed once, and the copy a split hoists is one execution more of
+//! what it copies).
 //!
 //! **Constant folding** ([`rules::fold`]): unary, binary, comparison,
 //! conversion and math operations whose operands are all constants are
@@ -77,16 +78,24 @@
 //! loop parameters (those not needed, transitively, for a used result or
 //! the `while` condition), unused `if` results, unused `screma` map results
 //! (not accumulators), scans and reductions none of whose results is used,
-//! and `screma` inputs whose lambda parameter is unused.
+//! the components of a scan or reduction operator that its used results do
+//! not need (the tangent half of a `jvp`'s `+`, say), and `screma` inputs
+//! whose lambda parameter is unused.
 //! A dead `screma` whose only effects are assertions on values bound
 //! outside it becomes those assertions ([`crate::dead_maps`]).
 //!
 //! **Hoisting** ([`hoist`]): loop-invariant statements move out of loop
 //! bodies and out of the map lambdas of `screma`, `hist` and `scatter`;
-//! see that module for the conditions.
+//! see that module for the conditions. A `screma`, `if` or loop with both
+//! invariant and variant results is split first ([`fission`]), so that the
+//! invariant part moves out: the value half of a forward-mode AD
+//! statement inside a map over directions, say. The split copy runs once
+//! more than it would have (the remainder recomputes what it needs), so it
+//! is made only when another statement uses an invariant result.
 
 pub mod analysis;
 pub mod dce;
+pub mod fission;
 pub mod forward;
 pub mod hoist;
 pub mod rules;
@@ -95,7 +104,7 @@ use ir::pass::Pass;
 use ir::syntax::Program;
 use ir::walk::use_counts;
 
-use analysis::{UniqueParams, consumed_vars, unique_params};
+use analysis::{UniqueParams, consumed_after, consumed_vars, unique_params};
 
 /// The most rounds of the engine per function.
 pub const MAX_ROUNDS: usize = 16;
@@ -219,19 +228,12 @@ pub fn simplify_function(fun: &mut ir::Function, uniq: &UniqueParams, cfg: Confi
         }
         if cfg.hoist {
             let consumed = consumed_vars(fun, uniq);
+            let after = consumed_after(fun, uniq);
+            let uses = use_counts(fun);
             let mut body = std::mem::take(&mut fun.body);
-            let mut h = hoist::Hoister {
-                fun,
-                uniq,
-                consumed: &consumed,
-                changed: false,
-                new_vars: Vec::new(),
-            };
+            let mut h = hoist::Hoister::new(fun, uniq, &consumed, after, uses);
             h.body(&mut body);
             changed |= h.changed;
-            for v in h.new_vars {
-                fun.vars.push(v);
-            }
             fun.body = body;
         }
         if !changed {
