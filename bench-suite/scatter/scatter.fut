@@ -22,7 +22,7 @@ entry heavy (n: i64) (k: i64) : f64 =
 -- destination rows (`rows`: the row computed from its index, so repeated
 -- indices write equal rows; `rows_passed`: rows of the input written to a
 -- permutation of the destination's rows, the map computing only the
--- index).
+-- index; short rows and long ones).
 -- ==
 -- entry: rows
 -- input { 200000i64 1000i64 32i64 }
@@ -36,6 +36,7 @@ entry rows (n: i64) (k: i64) (m: i64) : f64 =
 -- ==
 -- entry: rows_passed
 -- random input { [200000][32]f64 }
+-- random input { [2000][1000]f64 }
 
 entry rows_passed [n][m] (xss: [n][m]f64) : f64 =
   let r = scatter (replicate n (replicate m 0)) (map (\i -> (i * 7919) % n) (iota n)) xss
