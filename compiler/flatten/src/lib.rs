@@ -33,8 +33,9 @@
 //! - a `hist` outside any other parallel operation becomes a `SegHist` when
 //!   every destination is one-dimensional and no input is an accumulator;
 //! - a `scatter` outside any other parallel operation whose map computes
-//!   something, without accumulator inputs, is parallel ([`scatter`]): its
-//!   iterations compute their indices and values and write them in place
+//!   something or whose values are rows, without accumulator inputs, is
+//!   parallel ([`scatter`]): its iterations compute their indices and
+//!   values and write them in place
 //!   (Futhark allows repeated indices only with equal values, so the order
 //!   of the writes does not matter), out-of-bounds writes ignored;
 //! - everything nested inside a segmented operation is sequential (a tight
