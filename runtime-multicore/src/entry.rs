@@ -136,8 +136,10 @@ impl OpaqueType {
     }
 
     /// Why a value with these components is not a valid value of the type
-    /// (a sum's variant number out of range, an array of records whose
-    /// fields' arrays differ in their outer sizes), if it is not.
+    /// (a variant number out of range in any sum it holds: its own, those
+    /// of its payloads and fields, every element's of an array of sums;
+    /// an array of records whose fields' arrays differ in their outer
+    /// sizes), if it is not.
     pub fn check(&self, components: &[Value]) -> Result<(), String> {
         if self.array.is_some() {
             let outer = self.outer_shape(components);
@@ -153,18 +155,33 @@ impl OpaqueType {
                 ));
             }
         }
-        if let Some(vs) = self.variants
-            && self.variant_of(components).is_none()
-        {
-            let tag = components
-                .first()
-                .map(|c| format!("{c}"))
-                .unwrap_or_default();
-            return Err(format!(
-                "{tag} is not a variant number of {}: it has {} variants, numbered from 0",
-                self.name,
-                vs.len()
-            ));
+        self.check_variant_numbers(components)
+    }
+
+    /// Whether every variant number in these components (a scalar for a
+    /// sum value, an array of them for an array of sums) is one of its
+    /// sum's, at any depth.
+    fn check_variant_numbers(&self, components: &[Value]) -> Result<(), String> {
+        if let Some(a) = self.array {
+            return a.elem.check_variant_numbers(components);
+        }
+        let parts: Vec<&ExtType> = match (self.variants, self.fields) {
+            (Some(vs), _) => {
+                if let Some(numbers) = components.first() {
+                    check_numbers(self.name, vs.len(), numbers)?;
+                }
+                vs.iter().flat_map(|v| v.payload).collect()
+            }
+            (None, Some(fs)) => fs.iter().map(|f| &f.ty).collect(),
+            (None, None) => return Ok(()),
+        };
+        let mut at = usize::from(self.variants.is_some());
+        for t in parts {
+            let n = t.num_components();
+            if let (ExtType::Opaque(o, _), Some(part)) = (t, components.get(at..at + n)) {
+                o.check_variant_numbers(part)?;
+            }
+            at += n;
         }
         Ok(())
     }
@@ -180,6 +197,32 @@ impl OpaqueType {
         }
         None
     }
+}
+
+/// Whether every element of `numbers` (a sum's variant number, or an array
+/// of them) numbers one of the `n` variants of the sum type `name`.
+fn check_numbers(name: &str, n: usize, numbers: &Value) -> Result<(), String> {
+    let bad = numbers.data().iter().enumerate().find(|(_, x)| {
+        !x.as_i128()
+            .is_some_and(|t| usize::try_from(t).is_ok_and(|t| t < n))
+    });
+    let Some((i, x)) = bad else {
+        return Ok(());
+    };
+    let at = if numbers.rank() == 0 {
+        String::new()
+    } else {
+        let index: Vec<String> = numbers
+            .unflatten_index(i)
+            .iter()
+            .map(|k| format!("[{k}]"))
+            .collect();
+        format!(" (element {} of the variant numbers)", index.concat())
+    };
+    Err(format!(
+        "{} is not a variant number of {name}{at}: it has {n} variants, numbered from 0",
+        Value::scalar(x)
+    ))
 }
 
 /// One variant of a sum type.

@@ -209,3 +209,143 @@ fn arrays_of_sums_are_arrays_of_sum_values() {
     assert_eq!(stored[2].get(&[0]), Some(values::PrimValue::F64(2.0)));
     assert_eq!(stored[3].get(&[2]), Some(values::PrimValue::F64(3.0)));
 }
+
+const NESTED: &str = "\
+type shape = #circle f64 | #rect f64 f64 | #empty
+type opt = #none | #some shape
+entry grid (n: i64) : [][]shape =
+  tabulate_2d n 2 (\\i j -> if i == j then #circle (f64.i64 i) else if j == 0 then #rect 1 (f64.i64 i) else #empty)
+entry areas (g: [][]shape) : [][]f64 =
+  map (map (\\s -> match s case #circle r -> r case #rect w h -> w * h case #empty -> 0)) g
+entry opts (xs: []f64) : []opt =
+  map (\\x -> if x > 0 then #some (#circle x) else if x < 0 then #some (#rect x x) else #none) xs
+entry sizes (os: []opt) : []f64 =
+  map (\\o -> match o case #some (#circle r) -> r case #some (#rect w h) -> w + h
+                      case #some #empty -> 100 case #none -> -1) os
+entry size (o: opt) : f64 = (sizes [o])[0]
+";
+
+/// `values` written one after another in the binary format.
+fn binary(values: &[Value]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in values {
+        values::write_binary(v, &mut out).expect("binary");
+    }
+    out
+}
+
+#[test]
+fn arrays_of_sums_of_any_rank_and_sums_of_sums_are_stored_restored_and_checked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    std::fs::write(d.join("nested.fut"), NESTED).expect("write");
+    let o = fut(d, &["multicore", "nested.fut", "-o", "nested"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let f = |name: &str| format!("\"{}\"", d.join(name).display());
+    let put = |name: &str, vs: &[Value]| std::fs::write(d.join(name), binary(vs)).expect("write");
+    put("n.bin", &[Value::scalar(3i64)]);
+    put("xs.bin", &[Value::vector(vec![2.0f64, -1.0, 0.0])]);
+    // A [2][1]shape with a variant number 3 (of 3 variants) at [1][0].
+    let grid = |n: Vec<i64>| {
+        vec![
+            Value::array(vec![2, 1], n).expect("numbers"),
+            Value::array(vec![2, 1], vec![1.5f64, 0.0]).expect("radii"),
+            Value::array(vec![2, 1], vec![0.0f64, 0.0]).expect("widths"),
+            Value::array(vec![2, 1], vec![0.0f64, 0.0]).expect("heights"),
+        ]
+    };
+    put("grid_ok.bin", &grid(vec![0, 1]));
+    put("grid_bad.bin", &grid(vec![0, 3]));
+    // An opt holding a shape whose number is -1.
+    let opt = |inner: i64| {
+        vec![
+            Value::scalar(1i64),
+            Value::scalar(inner),
+            Value::scalar(2.0f64),
+            Value::scalar(0.0f64),
+            Value::scalar(0.0f64),
+        ]
+    };
+    put("opt_ok.bin", &opt(0));
+    put("opt_bad.bin", &opt(-1));
+    let commands = format!(
+        "restore {} n i64\ncall grid g n\nkind [][]shape\nelemtype [][]shape\nshape g\n\
+         index e g 2 0\nvariant e\ndestruct e w h\nstore {} w h\n\
+         call areas a g\nstore {} a\nstore {} g\n\
+         restore {} g2 [][]shape\ncall areas a2 g2\nstore {} a2\n\
+         restore {} g3 [][]shape\n\
+         restore {} xs []f64\ncall opts os xs\nindex o os 1\nvariant o\ndestruct o s\nvariant s\n\
+         store {} os\nrestore {} os2 []opt\ncall sizes z os2\nstore {} z\n\
+         restore {} p opt\ncall size q p\nstore {} q\nrestore {} p2 opt\n",
+        f("n.bin"),
+        f("wh.bin"),
+        f("a.bin"),
+        f("g.bin"),
+        f("grid_ok.bin"),
+        f("a2.bin"),
+        f("grid_bad.bin"),
+        f("xs.bin"),
+        f("os.bin"),
+        f("os.bin"),
+        f("z.bin"),
+        f("opt_ok.bin"),
+        f("q.bin"),
+        f("opt_bad.bin"),
+    );
+    let o = run_with_input(&d.join("nested"), &["--server"], commands.as_bytes());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with("runtime:")).collect();
+    let bad_grid = format!(
+        "restore {}: variable `g3` of type [][]shape: 3i64 is not a variant number of shape (element [1][0] of the variant numbers): it has 3 variants, numbered from 0",
+        d.join("grid_bad.bin").display()
+    );
+    let bad_opt = format!(
+        "restore {}: variable `p2` of type opt: -1i64 is not a variant number of #circle f64 | #empty | #rect f64 f64: it has 3 variants, numbered from 0",
+        d.join("opt_bad.bin").display()
+    );
+    // The greeting, then each command's output and `%%% OK`.
+    let mut expected = vec!["%%% OK"; 3];
+    expected.extend([
+        "array", "%%% OK", "shape", "%%% OK", "3", "2", "%%% OK", "%%% OK",
+    ]);
+    expected.extend(["rect", "%%% OK"]);
+    expected.extend(["%%% OK"; 8]);
+    expected.extend(["%%% FAILURE", &bad_grid, "%%% OK"]);
+    expected.extend(["%%% OK"; 3]);
+    expected.extend(["some", "%%% OK", "%%% OK", "rect", "%%% OK"]);
+    expected.extend(["%%% OK"; 7]);
+    expected.extend(["%%% FAILURE", &bad_opt, "%%% OK"]);
+    assert_eq!(lines, expected, "{out}");
+    assert_eq!(
+        read(d, "wh.bin"),
+        vec![Value::scalar(1.0f64), Value::scalar(2.0f64)]
+    );
+    let areas = Value::array(vec![3, 2], vec![0.0f64, 0.0, 1.0, 1.0, 2.0, 0.0]).expect("areas");
+    assert_eq!(read(d, "a.bin"), vec![areas]);
+    // The grid's components: numbers [3][2] (circle 0, rect 2, empty 1),
+    // then the radii, widths and heights, each [3][2].
+    let g = read(d, "g.bin");
+    assert_eq!(g.len(), 4, "{g:?}");
+    assert_eq!(
+        g[0],
+        Value::array(vec![3, 2], vec![0i64, 1, 2, 0, 2, 1]).expect("numbers")
+    );
+    assert!(g.iter().all(|c| c.shape() == [3, 2]), "{g:?}");
+    assert_eq!(
+        read(d, "a2.bin"),
+        vec![Value::array(vec![2, 1], vec![1.5f64, 0.0]).expect("areas")]
+    );
+    // An array of opts: the opt numbers, then the shape's numbers and
+    // payloads (none holds no payload).
+    let os = read(d, "os.bin");
+    assert_eq!(os.len(), 5, "{os:?}");
+    assert_eq!(os[0], Value::vector(vec![1i64, 1, 0]));
+    assert_eq!(os[1].get(&[0]), Some(values::PrimValue::I64(0)));
+    assert_eq!(os[1].get(&[1]), Some(values::PrimValue::I64(2)));
+    assert_eq!(
+        read(d, "z.bin"),
+        vec![Value::vector(vec![2.0f64, -2.0, -1.0])]
+    );
+    assert_eq!(read(d, "q.bin"), vec![Value::scalar(2.0f64)]);
+}

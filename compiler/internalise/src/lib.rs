@@ -399,24 +399,17 @@ fn entry_component(
             V::Sum(Box::new(V::Leaf(tag)), payloads)
         }
         t if sum_array(t).is_some() => {
-            // An array of sums: its variants' numbers, an array, turned
-            // into the constructors' tags element by element.
+            // An array of sums: its variants' numbers (and those of sums in
+            // the payloads), arrays, turned into the constructors' tags
+            // element by element.
             let v = plain_component(cx, t, unique, what, vars)?;
             let V::Arr(ds, e) = v else {
                 return Ok(v);
             };
-            let (V::Sum(tag, cs), [n]) = (*e, ds.as_slice()) else {
-                return Err(unsupported_here(
-                    "entry points with parameters of arrays of sum types",
-                ));
-            };
-            let numbers = tag.scalar().ok_or_else(|| {
+            let e = renumber_elements(cx, &ds, &e, true)?.ok_or_else(|| {
                 unsupported_here("entry points with parameters of arrays of sum types")
             })?;
-            let positions: Vec<i64> = (0..cs.len() as i64).collect();
-            let tags: Vec<i64> = cs.iter().map(|(n, _)| cx.ctor_tag(n)).collect();
-            let tags = renumber_array(cx, *n, numbers, &positions, &tags)?;
-            V::Arr(ds, Box::new(V::Sum(Box::new(V::Leaf(tags)), cs)))
+            V::Arr(ds, Box::new(e))
         }
         t => plain_component(cx, t, unique, what, vars)?,
     })
@@ -535,20 +528,21 @@ fn unsupported_here(what: &str) -> InternaliseError {
     }
 }
 
-/// The variants of `t` when it is a one-dimensional array of a sum type whose
-/// payloads are made of primitives and arrays by tuples and records (no sums).
+/// The variants of `t` when it is an array of a sum type whose payloads are
+/// made of primitives, arrays and sums by tuples and records.
 fn sum_array(t: &value::T) -> Option<&[(ast::Name, Vec<value::T>)]> {
     fn plain(t: &value::T) -> bool {
         match t {
             value::T::Prim(_) => true,
             value::T::Tuple(ts) => ts.iter().all(plain),
             value::T::Record(fs) => fs.iter().all(|(_, t)| plain(t)),
-            value::T::Arr(_, e) => plain(e),
-            value::T::Sum(_) | value::T::Fun(_) => false,
+            value::T::Arr(_, e) => !matches!(**e, value::T::Sum(_)) && plain(e),
+            value::T::Sum(cs) => cs.iter().all(|(_, ts)| ts.iter().all(plain)),
+            value::T::Fun(_) => false,
         }
     }
     match t {
-        value::T::Arr(1, e) => match &**e {
+        value::T::Arr(r, e) if *r > 0 => match &**e {
             value::T::Sum(cs) if cs.iter().all(|(_, ts)| ts.iter().all(plain)) => Some(cs),
             _ => None,
         },
@@ -556,17 +550,115 @@ fn sum_array(t: &value::T) -> Option<&[(ast::Name, Vec<value::T>)]> {
     }
 }
 
-/// [`renumber`] applied to every element of the `i64` array `xs` of outer
-/// size `n`, by a map.
-fn renumber_array(cx: &mut Cx, n: Size, xs: Operand, from: &[i64], to: &[i64]) -> IResult<Operand> {
-    let (Operand::Var(xs), false) = (xs, matches!(n, Size::Any)) else {
+/// The element `e` of an array of outer sizes `ds` with every sum's tags
+/// (arrays of those sizes) renumbered: constructors' tags to the variants'
+/// numbers, or back when `to_tags`; `None` when a part is no array of
+/// these sizes or a sum inside an inner array.
+fn renumber_elements(cx: &mut Cx, ds: &[Size], e: &V, to_tags: bool) -> IResult<Option<V>> {
+    Ok(Some(match e {
+        V::Sum(tag, cs) => {
+            let Some(tag) = tag.scalar() else {
+                return Ok(None);
+            };
+            let tags: Vec<i64> = cs.iter().map(|(n, _)| cx.ctor_tag(n)).collect();
+            let positions: Vec<i64> = (0..cs.len() as i64).collect();
+            let (from, to) = if to_tags {
+                (&positions, &tags)
+            } else {
+                (&tags, &positions)
+            };
+            let tag = renumber_array(cx, ds, tag, from, to)?;
+            let mut payloads = Vec::new();
+            for (n, ps) in cs {
+                let mut p = Vec::new();
+                for v in ps {
+                    let Some(v) = renumber_elements(cx, ds, v, to_tags)? else {
+                        return Ok(None);
+                    };
+                    p.push(v);
+                }
+                payloads.push((n.clone(), p));
+            }
+            V::Sum(Box::new(V::Leaf(tag)), payloads)
+        }
+        V::Tuple(vs) => {
+            let mut out = Vec::new();
+            for v in vs {
+                let Some(v) = renumber_elements(cx, ds, v, to_tags)? else {
+                    return Ok(None);
+                };
+                out.push(v);
+            }
+            V::Tuple(out)
+        }
+        V::Record(fs) => {
+            let mut out = Vec::new();
+            for (n, v) in fs {
+                let Some(v) = renumber_elements(cx, ds, v, to_tags)? else {
+                    return Ok(None);
+                };
+                out.push((n.clone(), v));
+            }
+            V::Record(out)
+        }
+        V::Leaf(_) => e.clone(),
+        V::Arr(..) if !mentions_sum(e) => e.clone(),
+        V::Arr(..) | V::Fun(_) => return Ok(None),
+    }))
+}
+
+/// The components of the element `e` (tags already renumbered) of an
+/// array of outer sizes `ds`, in order, each as an array with those outer
+/// sizes: a sum's numbers, then every variant's payload; `false` when a
+/// part is not made of arrays.
+fn array_components(ds: &[Size], e: &V, out: &mut Vec<V>) -> bool {
+    match e {
+        V::Sum(tag, cs) => {
+            out.push(V::Arr(ds.to_vec(), tag.clone()));
+            cs.iter()
+                .flat_map(|(_, ps)| ps)
+                .all(|p| array_components(ds, p, out))
+        }
+        V::Tuple(vs) => vs.iter().all(|v| array_components(ds, v, out)),
+        V::Record(fs) => fs.iter().all(|(_, v)| array_components(ds, v, out)),
+        _ => match split_array(ds, e) {
+            Some(arrays) => {
+                out.extend(arrays);
+                true
+            }
+            None => false,
+        },
+    }
+}
+
+/// [`renumber`] applied to every element of the `i64` array `xs` of sizes
+/// `ds`, by a map (a map of maps for several dimensions).
+fn renumber_array(
+    cx: &mut Cx,
+    ds: &[Size],
+    xs: Operand,
+    from: &[i64],
+    to: &[i64],
+) -> IResult<Operand> {
+    let (Operand::Var(xs), Some((&n, inner)), false) = (
+        xs,
+        ds.split_first(),
+        ds.iter().any(|d| matches!(d, Size::Any)),
+    ) else {
         return Err(unsupported_here(
             "arrays of sum types of unknown size at entry points",
         ));
     };
     cx.fb.begin_scope();
-    let x = cx.fb.var("variant", Type::scalar(PrimType::I64));
-    let r = match renumber(cx, Operand::Var(x), from, to) {
+    let x = cx
+        .fb
+        .var("variant", Type::array(PrimType::I64, inner.to_vec()));
+    let r = if inner.is_empty() {
+        renumber(cx, Operand::Var(x), from, to)
+    } else {
+        renumber_array(cx, inner, Operand::Var(x), from, to)
+    };
+    let r = match r {
         Ok(r) => r,
         Err(e) => {
             cx.fb.end_scope(Vec::new());
@@ -576,10 +668,12 @@ fn renumber_array(cx: &mut Cx, n: Size, xs: Operand, from: &[i64], to: &[i64]) -
     let body = cx.fb.end_scope(vec![r]);
     let map = ir::Lambda {
         params: vec![Param::new(x)],
-        ret: vec![Type::scalar(PrimType::I64)],
+        ret: vec![Type::array(PrimType::I64, inner.to_vec())],
         body,
     };
-    let out = cx.fb.var("renumbered", Type::array(PrimType::I64, vec![n]));
+    let out = cx
+        .fb
+        .var("renumbered", Type::array(PrimType::I64, ds.to_vec()));
     cx.fb.push(
         vec![out],
         ir::Exp::Screma(Box::new(ir::Screma {
@@ -632,24 +726,10 @@ fn result_components(cx: &mut Cx, v: &V, out: &mut Vec<V>) -> IResult<bool> {
             (Some(arrays), _, _) => out.extend(arrays),
             // An array of sums: the variants' numbers (from the tags,
             // element by element), then every variant's payload arrays.
-            (None, V::Sum(tag, cs), [n]) => {
-                let Some(tags) = tag.scalar() else {
-                    return Ok(false);
-                };
-                let from: Vec<i64> = cs.iter().map(|(n, _)| cx.ctor_tag(n)).collect();
-                let positions: Vec<i64> = (0..cs.len() as i64).collect();
-                let numbers = renumber_array(cx, *n, tags, &from, &positions)?;
-                out.push(V::Arr(ds.clone(), Box::new(V::Leaf(numbers))));
-                for (_, ps) in cs {
-                    for p in ps {
-                        match split_array(ds, p) {
-                            Some(arrays) => out.extend(arrays),
-                            None => return Ok(false),
-                        }
-                    }
-                }
-            }
-            _ => return Ok(false),
+            (None, _, _) => match renumber_elements(cx, ds, e, false)? {
+                Some(e) => return Ok(array_components(ds, &e, out)),
+                None => return Ok(false),
+            },
         },
         V::Tuple(vs) => {
             for v in vs {
