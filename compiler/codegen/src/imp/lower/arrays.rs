@@ -206,6 +206,9 @@ impl<'p> Lowerer<'p> {
             span: self.span,
             check: Check::Always,
         });
+        if let Some(index) = self.iota_as_index(stm, &n, start.clone(), step.clone(), elem) {
+            return Ok(vec![index]);
+        }
         let name = self.pat_name(stm);
         let dst = self.dest(hint, &name, elem, vec![n.clone()]);
         let d = dst.clone();

@@ -25,6 +25,7 @@ mod concat_in_place;
 #[cfg(test)]
 mod concat_in_place_tests;
 mod control;
+mod iota_index;
 mod lifetimes;
 #[cfg(test)]
 mod lifetimes_tests;

@@ -130,6 +130,44 @@ pub fn long_enough(n: &SExp) -> bool {
 }
 
 impl<'p> Lowerer<'p> {
+    /// Whether `v` steps by one element from row to row: a unit stride,
+    /// constant or the innermost stride of an entry point's array
+    /// parameter (entry points get their arrays row-major).
+    fn unit_stride(&self, v: &View) -> bool {
+        let Some(s) = v.strides.first() else {
+            return false;
+        };
+        if s.as_i64() == Some(1) {
+            return true;
+        }
+        let entry = self
+            .prog
+            .entries
+            .iter()
+            .any(|e| std::ptr::eq(&self.prog.functions[e.fun], self.f));
+        entry
+            && self.f.params.iter().any(|p| match self.lookup(p.var) {
+                Ok(Val::Array(pv)) => pv.strides.last() == Some(s),
+                _ => false,
+            })
+    }
+
+    /// Whether a sequential reduction loop over `inputs` (`index[k]`: input
+    /// `k` is the loop's index, [`super::iota_index`]) reads them
+    /// contiguously: each an index or a one-dimensional array with a unit
+    /// stride. Partial results pay there (a dot product, a matrix product's
+    /// rows after the layout pass); a loop reading with a stride (Hand's
+    /// `t[r, c]` over the bones, 16 elements apart) keeps the single chain:
+    /// its interleaved copies need an offset per partial and stride, which
+    /// LLVM keeps on the stack, and four times the range checks.
+    pub(super) fn reads_contiguously(&self, inputs: &[Val<'p>], index: &[bool]) -> bool {
+        inputs.iter().enumerate().all(|(k, x)| match x {
+            _ if index.get(k) == Some(&true) => true,
+            Val::Array(v) => v.rank() == 1 && self.unit_stride(v),
+            _ => true,
+        })
+    }
+
     /// `for i in 0..n { body(i, state) }` for reductions whose operators
     /// `s.reduces` have the identities `ids` ([`partial_identities`]), with
     /// [`PARTIALS`] partial results: `state` is the first, initialised
@@ -215,10 +253,13 @@ mod tests {
     }
 
     /// [`row_reduce`] with the map body `map` (of `x: f64`, returning
-    /// twice `x` for the test's values).
+    /// twice `x` for the test's values). `main` is an entry point, so its
+    /// rows are contiguous.
     fn row_reduce_map(op: &str, map: &str) -> String {
+        let entry = r#"entry "main" = main("i64": 1, "i64": 1, "[][]f64": 1) -> ("[]f64": 1)"#;
         format!(
-            r"fun main(n: i64, m: i64, xss: [n][m]f64) -> ([n]f64) {{
+            r"{entry}
+fun main(n: i64, m: i64, xss: [n][m]f64) -> ([n]f64) {{
   let sums: [n]f64 = screma(n, xss)
     map(\(xs: [m]f64) -> (f64) {{
       let s: f64 = screma(m, xs)
@@ -288,6 +329,7 @@ mod tests {
     fn a_short_constant_reduction_keeps_a_single_chain() {
         // Rows of 3 (a constant size): partials cost more than they save.
         let src = row_reduce("let c: f64 = add(a, b)\n          in (c)")
+            .replace(r#""i64": 1, "i64": 1,"#, r#""i64": 1,"#)
             .replace("m: i64, xss: [n][m]f64", "xss: [n][3]f64")
             .replace("[m]", "[3]")
             .replace("screma(m,", "screma(3i64,");
@@ -297,6 +339,39 @@ mod tests {
         assert!(!text.contains("part"), "{text}");
         use crate::imp::SExp;
         assert!(super::long_enough(&SExp::i64(8)) && !super::long_enough(&SExp::i64(7)));
+    }
+
+    #[test]
+    fn strided_reads_keep_a_single_chain() {
+        // Without the entry point, the rows' stride is a parameter that
+        // may be anything: no partials.
+        let src = row_reduce("let c: f64 = add(a, b)\n          in (c)");
+        let plain = src.lines().skip(1).collect::<Vec<_>>().join("\n");
+        let p = lower(&plain);
+        let text = print_program(&p);
+        assert!(!text.contains("steps"), "{text}");
+        // Column sums read 16 elements apart (`t[r, c]` of Hand's blend):
+        // a single chain too.
+        let cols = row_reduce("let c: f64 = add(a, b)\n          in (c)")
+            .replace("screma(n, xss)", "screma(n, xss_t)");
+        let cols = cols.replacen(
+            "  let sums",
+            "  let xss_t: [n][m]f64 = rearrange((1, 0), xss)\n  let sums",
+            1,
+        );
+        let cols = cols
+            .replace("m: i64, xss: [n][m]f64", "m: i64, xss: [m][n]f64")
+            .replace("fun main(n: i64, m: i64", "fun main(m: i64, n: i64");
+        let p = lower(&cols);
+        let text = print_program(&p);
+        assert!(!text.contains("steps"), "{text}");
+        let vals: Vec<f64> = (0..12).map(|k| k as f64).collect();
+        let xss = Value::array(vec![4, 3], vals).unwrap();
+        let args = vec![Value::scalar(4i64), Value::scalar(3i64), xss];
+        let out = run_function(&p, "main", args).unwrap_or_else(|e| panic!("{e}"));
+        // Column j of the 4 by 3 matrix, doubled: 2 * (j + (j+3) + (j+6) + (j+9)).
+        let want = vec![36.0, 44.0, 52.0];
+        assert_eq!(out.values, vec![Value::vector(want)]);
     }
 
     #[test]

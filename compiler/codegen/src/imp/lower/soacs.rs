@@ -31,12 +31,22 @@ pub(super) enum State {
 
 impl<'p> Lowerer<'p> {
     /// The lambda arguments for row `i` of `inputs` (scalars read, rows of
-    /// arrays as views, accumulators whole), with the index when `l` takes
-    /// one more parameter than there are inputs.
-    fn row_args(&mut self, l: &Lambda, inputs: &[Val<'p>], i: &SExp) -> R<Vec<Val<'p>>> {
+    /// arrays as views, accumulators whole, element `i` of an `iota` that
+    /// `index` marks as the loop's index computed), with the index when `l`
+    /// takes one more parameter than there are inputs.
+    fn row_args(
+        &mut self,
+        l: &Lambda,
+        inputs: &[Val<'p>],
+        index: &[bool],
+        i: &SExp,
+    ) -> R<Vec<Val<'p>>> {
         let mut args = Vec::new();
         for (k, x) in inputs.iter().enumerate() {
             args.push(match x {
+                Val::Array(v) if index.get(k) == Some(&true) => {
+                    Val::Scalar(Self::index_element(v, i))
+                }
                 Val::Array(v) if v.rank() == 1 => {
                     let name = l
                         .params
@@ -194,6 +204,7 @@ impl<'p> Lowerer<'p> {
     ) -> R<Vec<Val<'p>>> {
         let w = self.scalar(&s.w)?;
         let inputs = self.inputs(&s.inputs)?;
+        let index = self.index_inputs(&s.inputs, &inputs);
         let n_scan: usize = s.scans.iter().map(|x| x.neutral.len()).sum();
         let n_red: usize = s.reduces.iter().map(|x| x.neutral.len()).sum();
         let has_acc = inputs.iter().any(|x| matches!(x, Val::Acc(..)));
@@ -279,7 +290,7 @@ impl<'p> Lowerer<'p> {
                          scan_state: &[Vec<State>],
                          red_state: &[Vec<State>]|
          -> R<()> {
-            let args = l.row_args(&s.map, inputs, i)?;
+            let args = l.row_args(&s.map, inputs, &index, i)?;
             let row_hints: Vec<Option<View>> = dests
                 .iter()
                 .enumerate()
@@ -421,8 +432,13 @@ impl<'p> Lowerer<'p> {
                 flatten::Plan::Nest(_) => flatten::SegOp::Map.name(),
                 flatten::Plan::Scatter => "scatter",
             });
-            let ids = partial_identities(s)
-                .filter(|_| !has_acc && !has_late && scalar_states && long_enough(&w));
+            let ids = partial_identities(s).filter(|_| {
+                !has_acc
+                    && !has_late
+                    && scalar_states
+                    && long_enough(&w)
+                    && self.reads_contiguously(&inputs, &index)
+            });
             self.planned(seg, |l| match &ids {
                 Some(ids) => l.partials_loop(w, s, ids, &red_state, |l, i, rd| {
                     iteration(l, &inputs, i, &scan_state, rd)
@@ -656,7 +672,7 @@ impl<'p> Lowerer<'p> {
             let dests_ref = &dests;
             self.planned(planned.then_some("seghist"), |l| {
                 l.seq_loop(w, |l, i| {
-                    let args = l.row_args(&h.map, &inputs, i)?;
+                    let args = l.row_args(&h.map, &inputs, &[], i)?;
                     let res = l.apply(&h.map, args, &[])?;
                     l.hist_updates(h, &res, dests_ref)
                 })
@@ -764,7 +780,7 @@ impl<'p> Lowerer<'p> {
             );
             l.seq_loop(len, |l, j| {
                 let i = l.assign_fresh("i", PrimType::I64, E::plus(E::Var(start), j.clone()));
-                let args = l.row_args(&h.map, inputs, &E::Var(i))?;
+                let args = l.row_args(&h.map, inputs, &[], &E::Var(i))?;
                 let res = l.apply(&h.map, args, &[])?;
                 l.hist_updates(h, &res, &mine)
             })
@@ -828,7 +844,7 @@ impl<'p> Lowerer<'p> {
         let sequential = |l: &mut Self, planned: Option<&'static str>| {
             l.planned(planned, |l| {
                 l.seq_loop(w.clone(), |l, i| {
-                    let args = l.row_args(&s.map, inputs, i)?;
+                    let args = l.row_args(&s.map, inputs, &[], i)?;
                     let res = l.apply(&s.map, args, &[])?;
                     let mut off = 0;
                     for (d, view) in s.dests.iter().zip(dests_ref) {
@@ -865,7 +881,7 @@ impl<'p> Lowerer<'p> {
             })
         };
         if matches!(plan, Some(flatten::Plan::Scatter)) && Self::par_scatter_fits(s, &dests) {
-            let row_args = |l: &mut Self, i: &SExp| l.row_args(&s.map, inputs, i);
+            let row_args = |l: &mut Self, i: &SExp| l.row_args(&s.map, inputs, &[], i);
             self.par_scatter(s, w.clone(), &dests, row_args, Self::in_bounds)?;
         } else {
             sequential(self, plan.is_some().then_some("scatter"))?;

@@ -1,0 +1,238 @@
+//! `iota` arrays read only as a screma's input: the loop's own index.
+//!
+//! `map f (iota n)` and `f64.sum (map g (iota d))` would read each element
+//! of the `iota` back from a block that a loop filled before. When the
+//! `iota`'s only use is as an input of a screma, no block is made: the
+//! variable is bound to a view whose offset is the `iota`'s start and whose
+//! stride is its step, over a block that is never allocated nor accessed,
+//! and the screma's iteration `i` takes `start + i*step` as its element
+//! ([`Lowerer::index_inputs`], [`Lowerer::index_element`]). The element is
+//! then an affine function of the loop's counter, so the emitter's range
+//! checks can hoist the accesses it indexes.
+
+use ir::{Body, ConvKind, Exp, PrimType, Stm as IrStm, VarId};
+
+use super::{Lowerer, Val};
+use crate::imp::syntax::*;
+
+/// Whether `v` is an input of a screma in `b` (nested bodies included).
+fn screma_input(b: &Body, v: VarId) -> bool {
+    b.stms.iter().any(|s| {
+        matches!(&s.exp, Exp::Screma(sc) if sc.inputs.contains(&v))
+            || ir::uses::nested_bodies(&s.exp)
+                .into_iter()
+                .any(|(_, nb)| screma_input(nb, v))
+    })
+}
+
+/// The statement of `b` (nested bodies included) binding `v`.
+fn binding(b: &Body, v: VarId) -> Option<&IrStm> {
+    b.stms.iter().find_map(|s| {
+        if s.pat.contains(&v) {
+            return Some(s);
+        }
+        ir::uses::nested_bodies(&s.exp)
+            .into_iter()
+            .find_map(|(_, nb)| binding(nb, v))
+    })
+}
+
+impl<'p> Lowerer<'p> {
+    /// Whether `v` (bound by an `iota`) is used once, as a screma's input.
+    fn used_once_by_screma(&self, v: VarId) -> bool {
+        ir::walk::use_counts(self.f).get(&v) == Some(&1) && screma_input(&self.f.body, v)
+    }
+
+    /// For the `iota` statement `stm` of `n` elements from `start` by
+    /// `step`: the view standing for it when it is a loop index (its only
+    /// use a screma's input, so no destination is asked of it either), with
+    /// `start` and `step` in variables of their own.
+    pub(crate) fn iota_as_index(
+        &mut self,
+        stm: &ir::Stm,
+        n: &SExp,
+        start: SExp,
+        step: SExp,
+        elem: PrimType,
+    ) -> Option<Val<'p>> {
+        let [v] = stm.pat.as_slice() else {
+            return None;
+        };
+        if !self.used_once_by_screma(*v) {
+            return None;
+        }
+        let fixed = |l: &mut Self, name: &str, e: SExp| match e {
+            SExp::Const(_) => e,
+            e => SExp::Var(l.assign_fresh(name, elem, e)),
+        };
+        let name = self.var_name(*v);
+        let start = fixed(self, &format!("{name}_start"), start);
+        let step = fixed(self, &format!("{name}_step"), step);
+        let mem = self.new_mem(&format!("{name}_index"), elem);
+        Some(Val::Array(View {
+            mem,
+            elem,
+            offset: start,
+            shape: vec![n.clone()],
+            strides: vec![step],
+        }))
+    }
+
+    /// Per input of a screma, whether it is an `iota` lowered as the loop's
+    /// index ([`Lowerer::iota_as_index`]): bound by an `iota`, used once.
+    pub(super) fn index_inputs(&self, inputs: &[VarId], vals: &[Val<'p>]) -> Vec<bool> {
+        let mut out = Vec::with_capacity(inputs.len());
+        for (v, x) in inputs.iter().zip(vals) {
+            // Only one-dimensional integer arrays can be one.
+            let candidate =
+                matches!(x, Val::Array(view) if view.rank() == 1 && view.elem.is_integer());
+            out.push(
+                candidate
+                    && matches!(
+                        binding(&self.f.body, *v),
+                        Some(IrStm {
+                            exp: Exp::Iota { .. },
+                            ..
+                        })
+                    )
+                    && self.used_once_by_screma(*v),
+            );
+        }
+        out
+    }
+
+    /// Element `i` of the `iota` that `index` stands for: `start + i*step`
+    /// in its element type.
+    pub(super) fn index_element(index: &View, i: &SExp) -> SExp {
+        let step = index.strides.first().cloned().unwrap_or(SExp::i64(1));
+        let k = if index.elem == PrimType::I64 {
+            i.clone()
+        } else {
+            SExp::Convert(ConvKind::Convert, index.elem, Box::new(i.clone()))
+        };
+        let scaled = match step.as_i64() {
+            Some(1) => k,
+            _ => SExp::BinOp(ir::BinOp::Mul, Box::new(k), Box::new(step)),
+        };
+        match index.offset.as_i64() {
+            Some(0) => scaled,
+            _ => SExp::BinOp(
+                ir::BinOp::Add,
+                Box::new(index.offset.clone()),
+                Box::new(scaled),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use values::Value;
+
+    use crate::imp::interp::run_function;
+    use crate::imp::print::print_program;
+
+    fn lower(src: &str) -> crate::imp::Program {
+        let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
+        ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
+        crate::imp::lower_program(&prog).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn run(p: &crate::imp::Program, args: Vec<Value>) -> Vec<Value> {
+        run_function(p, "main", args)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .values
+    }
+
+    /// `n` elements from 3 by 3 (an `i32` range), each plus one, and their
+    /// sum; with `result`, the range is also returned.
+    fn range(result: bool) -> String {
+        let (ret, extra) = if result {
+            (", [n]i32", ", xs")
+        } else {
+            ("", "")
+        };
+        format!(
+            r"fun main(n: i64) -> ([n]i32, i32{ret}) {{
+  let xs: [n]i32 = iota(n, 3i32, 3i32)
+  let ys: [n]i32 = screma(n, xs)
+    map(\(x: i32) -> (i32) {{
+      let y: i32 = add(x, 1i32)
+      in (y)
+    }})
+  let s: i32 = screma(n, ys)
+    reduce(\(a: i32, b: i32) -> (i32) {{
+      let c: i32 = add(a, b)
+      in (c)
+    }}, 0i32)
+    map(\(z: i32) -> (i32) {{
+      in (z)
+    }})
+  in (ys, s{extra})
+}}
+"
+        )
+    }
+
+    #[test]
+    fn an_iota_used_once_is_the_loop_index() {
+        let p = lower(&range(false));
+        let text = print_program(&p);
+        // No block of the iota, and no loop filling one: the element is
+        // computed from the map's index.
+        assert!(!text.contains("xs_mem"), "{text}");
+        assert!(text.contains("(3i32 + (to_i32(i0"), "{text}");
+        assert!(text.contains("iota of negative length"), "{text}");
+        for n in [0i64, 1, 5] {
+            let ys: Vec<i32> = (0..n as i32).map(|i| 3 + 3 * i + 1).collect();
+            let s = ys.iter().sum::<i32>();
+            assert_eq!(
+                run(&p, vec![Value::scalar(n)]),
+                vec![Value::vector(ys), Value::scalar(s)],
+                "n = {n}"
+            );
+        }
+        let err = run_function(&p, "main", vec![Value::scalar(-1i64)]).unwrap_err();
+        assert!(err.to_string().contains("negative length"), "{err}");
+    }
+
+    #[test]
+    fn an_iota_used_twice_is_made() {
+        let p = lower(&range(true));
+        let text = print_program(&p);
+        assert!(text.contains("xs_mem = alloc i32[n]"), "{text}");
+        let out = run(&p, vec![Value::scalar(3i64)]);
+        assert_eq!(out[2], Value::vector(vec![3i32, 6, 9]));
+        assert_eq!(out[0], Value::vector(vec![4i32, 7, 10]));
+    }
+
+    #[test]
+    fn an_iota_read_in_a_nested_map_is_the_inner_index() {
+        let src = r"fun main(n: i64, m: i64, xss: [n][m]i64) -> ([n]i64) {
+  let is: [m]i64 = iota(m, 10i64, -1i64)
+  let sums: [n]i64 = screma(n, xss)
+    map(\(xs: [m]i64) -> (i64) {
+      let s: i64 = screma(m, xs, is)
+        reduce(\(a: i64, b: i64) -> (i64) {
+          let c: i64 = add(a, b)
+          in (c)
+        }, 0i64)
+        map(\(x: i64, i: i64) -> (i64) {
+          let y: i64 = mul(x, i)
+          in (y)
+        })
+      in (s)
+    })
+  in (sums)
+}
+";
+        let p = lower(src);
+        let text = print_program(&p);
+        assert!(!text.contains("is_mem"), "{text}");
+        assert!(text.contains("(10i64 + "), "{text}");
+        let xss = Value::array(vec![2, 3], vec![1i64, 2, 3, 0, 0, 1]).unwrap();
+        let args = vec![Value::scalar(2i64), Value::scalar(3i64), xss];
+        // Row 0: 1*10 + 2*9 + 3*8; row 1: 1*8.
+        assert_eq!(run(&p, args), vec![Value::vector(vec![52i64, 8])]);
+    }
+}
