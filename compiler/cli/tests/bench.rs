@@ -203,3 +203,78 @@ entry bump (xs: *[]i64) : *[]i64 = map (+1) xs
         "{json}"
     );
 }
+
+/// Script inputs: records made by entry points and passed on, a consumed
+/// record, a wrong expected output, and a script whose own call is slow.
+const SCRIPT: &str = "\
+-- ==
+-- entry: norm2
+-- script input { mk 3.0 4.0 } output { 25.0 }
+-- script input { shift (mk 1.0 2.0) 1.0 } output { 13.0 }
+-- script input { let p = mk 1.0 2.0 in mk (norm2 p) 0.0 } output { 25.0 }
+-- script input { mk 1.0 1.0 } output { 3.0 }
+-- \"slow script\" script input { slow 300000i64 } output { 0.0 }
+
+-- ==
+-- entry: zero_first
+-- script input { cloud 4i64 } output { [0.0, 1.0, 2.0, 3.0] }
+
+type pt = {x: f64, y: f64}
+type cloud = {xs: []f64}
+
+entry mk (x: f64) (y: f64) : pt = {x, y}
+entry shift (p: pt) (d: f64) : pt = {x = p.x + d, y = p.y + d}
+entry norm2 (p: pt) : f64 = p.x * p.x + p.y * p.y
+entry slow (n: i64) : pt =
+  let s = loop acc = 0.0 for _i < n do acc + 1.0
+  in {x = s - f64.i64 n, y = 0.0}
+entry cloud (n: i64) : cloud = {xs = map f64.i64 (iota n)}
+entry zero_first (c: *cloud) : []f64 = c.xs with [0] = 0.0
+";
+
+#[test]
+fn script_inputs_are_evaluated_once_and_the_entry_timed() {
+    let d = dir_with(&[("script.fut", SCRIPT)]);
+    for backend in ["interp", "ir", "multicore"] {
+        let o = bench(
+            d.path(),
+            &[
+                "script.fut",
+                &format!("--backend={backend}"),
+                "--pass-option=--num-threads=1",
+            ],
+        );
+        let out = text(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{out}\n{}", text(&o.stderr));
+        let mean = |name: &str| -> f64 {
+            let line = out
+                .lines()
+                .find(|l| l.trim_start().starts_with(name))
+                .unwrap_or_else(|| panic!("{backend}: no line for {name} in\n{out}"));
+            let (before, _) = line
+                .split_once("μs (95% CI: [")
+                .unwrap_or_else(|| panic!("{backend}: {line}"));
+            let number = before.rsplit(' ').next().unwrap_or_default();
+            number
+                .parse()
+                .unwrap_or_else(|_| panic!("{backend}: {line}"))
+        };
+        for name in [
+            "#0 (\"mk 3.0 4.0\"):",
+            "#1 (\"shift (mk 1.0 2.0) 1.0\"):",
+            "#2 (\"let p = mk 1.0 2.0 in mk (norm2 p) 0.0\"):",
+            "#5 (\"cloud 4i64\"):",
+        ] {
+            mean(name);
+        }
+        // The results of the timed call are checked.
+        assert!(
+            out.contains("#3 (\"mk 1.0 1.0\"): FAILED\n    result differs"),
+            "{backend}: {out}"
+        );
+        // `slow 300000` takes over 100 ms on the interpreters; it runs once,
+        // outside the timed calls of `norm2`, which take microseconds.
+        let slow = mean("slow script:");
+        assert!(slow < 20_000.0, "{backend}: {out}");
+    }
+}

@@ -6,7 +6,9 @@
 //! interpreter and the IR interpreter in this process, a compiled backend
 //! through its executable's server mode). Then, per dataset:
 //!
-//! 1. the arguments are loaded and one warm-up run is made and discarded;
+//! 1. the arguments are loaded (a script input is evaluated then, its own
+//!    calls untimed, [`target::ScriptInput`]) and one warm-up run is made
+//!    and discarded;
 //! 2. the initial phase runs until there are at least `runs` (10) runs and
 //!    at least `min_time` (0.5 s) has passed;
 //! 3. while the relative standard error of the mean (RSE) is above 1% and
@@ -33,11 +35,12 @@ use values::Tolerance;
 
 use crate::db::Database;
 use crate::program::load_program;
-use crate::testspec::parse_spec;
+use crate::script::source::CaseScript;
+use crate::testspec::{Input, parse_spec};
 use datasets::{Dataset, Selection};
 use progress::Progress;
 use stats::Stats;
-pub use target::{Instance, InterpTarget, IrTarget, Target};
+pub use target::{Instance, InterpTarget, IrTarget, ScriptInput, Target};
 
 /// The RSE below which the convergence phase stops.
 pub const RSE_TARGET: f64 = 0.01;
@@ -322,9 +325,23 @@ fn bench_dataset(
 ) -> Result<Measured, String> {
     let entry = crate::run::find_entry(program, &d.entry)?;
     let system = db.system().as_ref();
-    let args = datasets::inputs(system, dir, entry, &d.case)?;
     let expected = datasets::expected(system, dir, entry, &d.case)?;
-    instance.load(&d.entry, args)?;
+    if let Input::Script(text) = &d.case.input {
+        let read = |f: &str| datasets::read_data(system, dir, f);
+        let script = CaseScript::load(&d.case, text, &read)?;
+        let env = crate::script::Env {
+            entries: program.entry_points(),
+            read_file: &read,
+        };
+        instance.load_script(&ScriptInput {
+            entry,
+            expr: &script.expr,
+            env: &env,
+            at: &|p| script.place.at(p),
+        })?;
+    } else {
+        instance.load(&d.entry, datasets::inputs(system, dir, entry, &d.case)?)?;
+    }
     let runtimes = measure(instance, opts, progress, &d.name)?;
     if let Some(expected) = expected {
         let got = instance.results()?;

@@ -8,12 +8,15 @@
 //! - [`backends`]: the reference interpreter, the IR interpreter and compiled
 //!   programs of a test batch as backends;
 //! - [`server`]: a compiled program's server (`--server`) as a backend, opaque
-//!   values kept there as variables.
+//!   values kept there as variables;
+//! - [`source`]: a test case's script, inline or from a file, and the places
+//!   of its positions.
 
 pub mod backends;
 pub mod eval;
 pub mod parse;
 pub mod server;
+pub mod source;
 
 pub use eval::{Backend, Env, ScriptError, Val};
 pub use parse::{Expr, ParseError, Pos, parse};

@@ -667,33 +667,10 @@ impl CaseContext<'_> {
         text: &str,
         backends: Backends,
     ) -> Result<Result<Vec<Value>, interp::RuntimeError>, String> {
-        let (source, first_line, origin) = match text.trim().strip_prefix('@') {
-            Some(f) => {
-                let f = f.trim();
-                let bytes = self.read_data(f)?;
-                let text = String::from_utf8(bytes)
-                    .map_err(|_| format!("the script file {f} is not UTF-8 text"))?;
-                (text, 1, format!("script {f}"))
-            }
-            None => (
-                text.to_string(),
-                self.case.input_line,
-                "script input".into(),
-            ),
-        };
-        // Inside a block, the script's first line starts after the brace and the
-        // others after the `--` of their comment line.
-        let inline = origin == "script input";
-        let at = |p: crate::script::Pos| {
-            let col = match (inline, p.line) {
-                (true, 1) => self.case.input_col + p.col - 1,
-                (true, _) => p.col + 2,
-                (false, _) => p.col,
-            };
-            format!("{origin}, line {}, column {col}", first_line + p.line - 1)
-        };
-        let expr =
-            crate::script::parse(&source).map_err(|e| format!("{}: {}", at(e.pos), e.message))?;
+        let read = |f: &str| self.read_data(f);
+        let script = crate::script::source::CaseScript::load(self.case, text, &read)?;
+        let at = |p: crate::script::Pos| script.place.at(p);
+        let expr = &script.expr;
         let entry = find_entry(program, self.entry_name)?;
         let read_file = |f: &str| self.read_data(f);
         let env = crate::script::Env {
@@ -707,7 +684,7 @@ impl CaseContext<'_> {
         };
         let run = |b: &mut dyn FnMut(
             &crate::script::Expr,
-        ) -> Result<Vec<Value>, crate::script::ScriptError>| outcome(b(&expr));
+        ) -> Result<Vec<Value>, crate::script::ScriptError>| outcome(b(expr));
         use crate::script::backends::{BatchBackend, InterpBackend, IrBackend};
         use crate::script::eval::run_entry;
         match backends {

@@ -3,10 +3,11 @@
 //! runtime's contract.
 
 use std::io::BufReader;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use driver::bench::server::ServerInstance;
-use driver::bench::{BenchOptions, Instance, measure, progress::Progress};
+use driver::bench::{BenchOptions, Instance, ScriptInput, measure, progress::Progress};
 use fut_runtime_multicore::{Context, EntryPoint, Error, ExtType, Program, TypeDesc};
 use values::{Data, PrimType, Value};
 
@@ -35,6 +36,18 @@ fn double(_: &Context, args: Vec<Value>) -> Result<Vec<Value>, Error> {
 
 fn fail(_: &Context, _: Vec<Value>) -> Result<Vec<Value>, Error> {
     Err(Error::new("Assertion failed (at t.fut:4:3-10)"))
+}
+
+/// How many times `make` has run.
+static MADE: AtomicUsize = AtomicUsize::new(0);
+
+/// `iota n`, counting its calls.
+fn make(_: &Context, args: Vec<Value>) -> Result<Vec<Value>, Error> {
+    MADE.fetch_add(1, Ordering::SeqCst);
+    match args.first().and_then(Value::as_scalar) {
+        Some(values::PrimValue::I64(n)) => Ok(vec![Value::vector((0..n).collect::<Vec<i64>>())]),
+        _ => Err(Error::new("make: bad arguments")),
+    }
 }
 
 fn slow(_: &Context, _: Vec<Value>) -> Result<Vec<Value>, Error> {
@@ -69,6 +82,12 @@ static PROGRAM: Program = Program {
             results: &[ty(0, PrimType::I32, false)],
             run: slow,
         },
+        EntryPoint {
+            name: "make",
+            params: &[ty(0, PrimType::I64, false)],
+            results: &[ty(1, PrimType::I64, false)],
+            run: make,
+        },
     ],
 };
 
@@ -100,6 +119,75 @@ fn loads_runs_and_returns_results() {
     s.load("sum", vec![Value::vector(vec![10i64])]).unwrap();
     s.run(None).unwrap();
     assert_eq!(s.results().unwrap(), vec![Value::scalar(10i64)]);
+}
+
+/// The entry point `name` taking and returning arrays of `i64` of these
+/// ranks, as the checker describes it.
+fn entry(name: &str, params: &[usize], results: &[usize]) -> semantic::EntryPoint {
+    let t = |&rank: &usize| semantic::EntryType::Array {
+        elem: syntax::ast::PrimType::I64,
+        rank,
+    };
+    semantic::EntryPoint {
+        name: name.into(),
+        params: params.iter().map(t).collect(),
+        results: results.iter().map(t).collect(),
+    }
+}
+
+#[test]
+fn a_script_input_runs_once_and_only_its_entry_is_timed() {
+    let mut s = connect();
+    let entries = [entry("sum", &[1], &[0]), entry("make", &[0], &[1])];
+    let read = |f: &str| Err(format!("no file {f}"));
+    let env = driver::script::Env {
+        entries: &entries,
+        read_file: &read,
+    };
+    let expr = driver::script::parse("make 4i64").unwrap();
+    let before = MADE.load(Ordering::SeqCst);
+    s.load_script(&ScriptInput {
+        entry: &entries[0],
+        expr: &expr,
+        env: &env,
+        at: &|p| format!("line {}", p.line),
+    })
+    .unwrap();
+    for _ in 0..5 {
+        s.run(None).unwrap();
+    }
+    assert_eq!(s.results().unwrap(), vec![Value::scalar(6i64)]);
+    // `make` ran once, when the dataset was loaded; the runs call `sum`.
+    assert_eq!(MADE.load(Ordering::SeqCst) - before, 1);
+    // A failing script names its place.
+    let bad = driver::script::parse("make 1i64 2i64").unwrap();
+    let err = s
+        .load_script(&ScriptInput {
+            entry: &entries[0],
+            expr: &bad,
+            env: &env,
+            at: &|p| format!("line {}", p.line),
+        })
+        .unwrap_err();
+    assert!(
+        err.starts_with("line 1: entry point `make` takes 1 argument"),
+        "{err}"
+    );
+    // The server is still usable, and the first script's variables were
+    // freed: loading it again makes them under the same names.
+    s.load("sum", vec![Value::vector(vec![5i64])]).unwrap();
+    s.run(None).unwrap();
+    assert_eq!(s.results().unwrap(), vec![Value::scalar(5i64)]);
+    s.load_script(&ScriptInput {
+        entry: &entries[0],
+        expr: &expr,
+        env: &env,
+        at: &|p| format!("line {}", p.line),
+    })
+    .unwrap();
+    s.run(None).unwrap();
+    assert_eq!(s.results().unwrap(), vec![Value::scalar(6i64)]);
+    assert_eq!(MADE.load(Ordering::SeqCst) - before, 2);
 }
 
 #[test]

@@ -81,8 +81,8 @@ fn dataset_name(case: &TestCase) -> String {
 
 /// The datasets of a program's spec that `sel` lets run, in block order.
 /// A program tagged with an excluded tag, or expecting a compile error,
-/// has none. Cases expecting a run-time error and script inputs are not
-/// benchmarks and are left out.
+/// has none. Cases expecting a run-time error are not benchmarks and are
+/// left out.
 pub fn select(spec: &TestSpec, sel: &Selection) -> Vec<Dataset> {
     if spec.tags.iter().any(|t| sel.excluded.contains(t)) {
         return Vec::new();
@@ -99,7 +99,6 @@ pub fn select(spec: &TestSpec, sel: &Selection) -> Vec<Dataset> {
             for case in &group.cases {
                 let skipped = case.tags.iter().any(|t| sel.excluded.contains(t))
                     || (sel.skip_compiled && case.tags.iter().any(|t| t == "compiled"))
-                    || matches!(case.input, Input::Script(_))
                     || matches!(case.expected, Expected::Error(_));
                 if !skipped {
                     out.push(Dataset {
@@ -114,7 +113,9 @@ pub fn select(spec: &TestSpec, sel: &Selection) -> Vec<Dataset> {
     out
 }
 
-fn read_data(system: &dyn System, dir: &Path, file: &str) -> Result<Vec<u8>, String> {
+/// The bytes of the data file `file` of a program in `dir` (decompressed
+/// when it ends in `.gz`).
+pub fn read_data(system: &dyn System, dir: &Path, file: &str) -> Result<Vec<u8>, String> {
     let path = dir.join(file);
     let bytes = system
         .read(&path)
@@ -170,7 +171,7 @@ pub fn inputs(
             }
             Ok(vals)
         }
-        Input::Script(_) => Err("script inputs are not supported".into()),
+        Input::Script(_) => Err("a script input gives no values before it runs".into()),
     }
 }
 
@@ -228,6 +229,7 @@ mod tests {
 -- random input { [10]i32 }
 -- input { 1 } error: boom
 -- \"named\" input { [4] } output { 4 }
+-- script input { mk 5 } output { 5 }
 entry main (xs: []i32) = i32.sum xs
 entry other (xs: []i32) = i32.sum xs
 ";
@@ -247,17 +249,19 @@ entry other (xs: []i32) = i32.sum xs
                 ("main", "data/big.in"),
                 ("main", "#3 (\"[10]i32\")"),
                 ("main", "named"),
+                ("main", "#6 (\"mk 5\")"),
                 ("other", "#0 (\"[1, 2, 3]\")"),
                 ("other", "data/big.in"),
                 ("other", "#3 (\"[10]i32\")"),
                 ("other", "named"),
+                ("other", "#6 (\"mk 5\")"),
             ]
         );
         let interp = select(
             &spec,
             &Selection::new("interp", &["foo".into()], &["other".into()], true),
         );
-        assert_eq!(interp.len(), 3);
+        assert_eq!(interp.len(), 4);
         assert!(interp.iter().all(|d| d.entry == "other"));
         assert!(interp.iter().all(|d| d.name != "data/big.in"));
         let tagged = parse_spec("-- ==\n-- tags { slow }\n-- input { 1 }\n").unwrap();

@@ -19,9 +19,11 @@ use std::time::{Duration, Instant};
 
 use values::Value;
 
-use super::target::{Instance, Target};
+use super::target::{Instance, ScriptInput, Target};
 use crate::db::Database;
 use crate::program::Program;
+use crate::script::eval::entry_args;
+use crate::script::server::{Commands, ServerBackend, word};
 
 /// Builds the server executable of a program.
 pub type BuildFn = dyn Fn(&Database, &Path) -> Result<PathBuf, String> + Send + Sync;
@@ -264,6 +266,42 @@ impl ServerInstance {
     }
 }
 
+impl Commands for ServerInstance {
+    fn send(&mut self, line: &str) -> Result<Vec<String>, String> {
+        if let Some(m) = &self.broken {
+            return Err(m.clone());
+        }
+        if let Err(e) = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()) {
+            return Err(self.break_down(format!("cannot send a command to the server: {e}")));
+        }
+        self.reply(None, "the script input")
+    }
+}
+
+/// The dataset of a call of `entry`, whose arguments are in `file`, given
+/// the server's `inputs` and `outputs` lines for it.
+fn loaded(entry: &str, inputs: &[String], outputs: &[String], file: PathBuf) -> Loaded {
+    Loaded {
+        entry: entry.to_string(),
+        inputs: inputs
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let unique = t.starts_with('*');
+                (
+                    format!("in{i}"),
+                    t.trim_start_matches('*').to_string(),
+                    unique,
+                )
+            })
+            .collect(),
+        outputs: (0..outputs.len()).map(|i| format!("out{i}")).collect(),
+        file,
+        stale: true,
+        have_outputs: false,
+    }
+}
+
 impl Instance for ServerInstance {
     fn load(&mut self, entry: &str, args: Vec<Value>) -> Result<(), String> {
         self.free_all()?;
@@ -283,25 +321,34 @@ impl Instance for ServerInstance {
         }
         std::fs::write(&file, bytes)
             .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-        self.loaded = Some(Loaded {
-            entry: entry.to_string(),
-            inputs: inputs
-                .iter()
-                .enumerate()
-                .map(|(i, t)| {
-                    let unique = t.starts_with('*');
-                    (
-                        format!("in{i}"),
-                        t.trim_start_matches('*').to_string(),
-                        unique,
-                    )
-                })
-                .collect(),
-            outputs: (0..outputs.len()).map(|i| format!("out{i}")).collect(),
-            file,
-            stale: true,
-            have_outputs: false,
-        });
+        self.loaded = Some(loaded(entry, &inputs, &outputs, file));
+        self.restore()
+    }
+
+    /// Runs the script against the server, `store`s the arguments it gives
+    /// (opaque ones as their components) into the dataset's file and frees
+    /// every variable the script made; the arguments are then restored from
+    /// the file as those of any other dataset.
+    fn load_script(&mut self, script: &ScriptInput) -> Result<(), String> {
+        self.free_all()?;
+        let entry = script.entry.name.as_str();
+        let inputs = self.command(&["inputs", entry], None)?;
+        let outputs = self.command(&["outputs", entry], None)?;
+        let file = self.dir.join("input.bin");
+        let dir = self.dir.clone();
+        let mut backend = ServerBackend::over(Box::new(&mut *self), dir);
+        let stored = entry_args(script.env, &mut backend, script.expr, script.entry)
+            .map_err(|e| script.message(e, &|e| e.message.clone()))
+            .and_then(|args| {
+                let vars = backend.arguments(script.entry, args)?;
+                let mut words = vec!["store".to_string(), word(&file.display().to_string())];
+                words.extend(vars);
+                backend.command(&words).map(|_| ())
+            });
+        backend.free_variables();
+        drop(backend);
+        stored?;
+        self.loaded = Some(loaded(entry, &inputs, &outputs, file));
         self.restore()
     }
 

@@ -2,6 +2,10 @@
 //! an [`Instance`] that loads a dataset's arguments, runs the entry point
 //! (one timed call at a time) and hands back the last results.
 //!
+//! A script input's arguments are computed once, when the dataset is
+//! loaded: every call the script makes runs then, untimed, and each timed
+//! run calls only the entry point on the arguments the script gave.
+//!
 //! The reference interpreter and the IR interpreter run in this process;
 //! compiled backends run an executable in server mode
 //! ([`super::server::ServerTarget`]).
@@ -13,6 +17,9 @@ use values::Value;
 
 use crate::db::Database;
 use crate::program::Program;
+use crate::script::backends::{InterpBackend, IrBackend};
+use crate::script::eval::{call_entry, entry_args};
+use crate::script::{Env, Expr, ScriptError, Val};
 
 /// A backend that `fut bench` can run programs on.
 pub trait Target {
@@ -34,6 +41,13 @@ pub trait Target {
 pub trait Instance {
     /// Loads the arguments of a call of `entry`, replacing those loaded before.
     fn load(&mut self, entry: &str, args: Vec<Value>) -> Result<(), String>;
+    /// Loads the arguments a script input gives its entry point, running
+    /// the script's own calls now (they are not timed), replacing the
+    /// arguments loaded before.
+    fn load_script(&mut self, script: &ScriptInput) -> Result<(), String> {
+        let _ = script;
+        Err("script inputs are not supported by this backend".into())
+    }
     /// Calls the entry on the loaded arguments (each call sees them as
     /// loaded, even when an earlier call consumed them) and returns how long
     /// the call took. A call still running at `deadline` may be stopped; the
@@ -41,6 +55,32 @@ pub trait Instance {
     fn run(&mut self, deadline: Option<Instant>) -> Result<Duration, String>;
     /// The results of the last successful call.
     fn results(&mut self) -> Result<Vec<Value>, String>;
+}
+
+/// A dataset's script input, parsed, and what evaluating it needs.
+pub struct ScriptInput<'a> {
+    /// The entry point the dataset runs.
+    pub entry: &'a semantic::EntryPoint,
+    /// The script.
+    pub expr: &'a Expr,
+    /// The program's entry points and the reader of data files.
+    pub env: &'a Env<'a>,
+    /// Where a position of the script is, for messages.
+    pub at: &'a dyn Fn(crate::script::Pos) -> String,
+}
+
+impl ScriptInput<'_> {
+    /// The message of a script's failure; `runtime` renders a run-time error.
+    pub fn message(
+        &self,
+        e: ScriptError,
+        runtime: &dyn Fn(&interp::RuntimeError) -> String,
+    ) -> String {
+        match e {
+            ScriptError::Script(p, m) => format!("{}: {m}", (self.at)(p)),
+            ScriptError::Runtime(e) => format!("the script input failed: {}", runtime(&e)),
+        }
+    }
 }
 
 /// The reference interpreter.
@@ -109,10 +149,31 @@ impl Target for IrTarget {
     }
 }
 
+/// A script input's arguments, as a backend in this process keeps them.
+#[derive(Clone)]
+enum ScriptArgs {
+    /// The reference interpreter's values.
+    Interp(Vec<Val<interp::value::Value>>),
+    /// Opaque values as their components (the IR interpreter).
+    Components(Vec<Val<Vec<Value>>>),
+}
+
 /// Calling an entry point in this process.
 trait Call {
     fn call(&mut self, entry: &str, args: Vec<Value>) -> Result<Vec<Value>, String>;
+    /// Runs a script's calls, giving the entry's arguments.
+    fn script_args(&mut self, script: &ScriptInput) -> Result<ScriptArgs, String>;
+    /// Calls `entry` on arguments from [`Call::script_args`].
+    fn call_script(
+        &mut self,
+        entry: &semantic::EntryPoint,
+        args: ScriptArgs,
+    ) -> Result<Vec<Value>, String>;
 }
+
+/// The place given to messages of the entry's own call, which has no
+/// position in the script.
+const CALL_POS: crate::script::Pos = crate::script::Pos { line: 1, col: 1 };
 
 struct CallInterp {
     interp: interp::Interpreter,
@@ -126,6 +187,35 @@ impl Call for CallInterp {
             .call_entry(self.root, entry, args)
             .map_err(|e| crate::render::runtime_error(&e, &self.sources))
     }
+
+    fn script_args(&mut self, script: &ScriptInput) -> Result<ScriptArgs, String> {
+        let mut backend = InterpBackend {
+            interp: &mut self.interp,
+            root: self.root,
+        };
+        let sources = &self.sources;
+        entry_args(script.env, &mut backend, script.expr, script.entry)
+            .map(ScriptArgs::Interp)
+            .map_err(|e| script.message(e, &|e| crate::render::runtime_error(e, sources)))
+    }
+
+    fn call_script(
+        &mut self,
+        entry: &semantic::EntryPoint,
+        args: ScriptArgs,
+    ) -> Result<Vec<Value>, String> {
+        let ScriptArgs::Interp(args) = args else {
+            return Err("arguments of another backend".into());
+        };
+        let mut backend = InterpBackend {
+            interp: &mut self.interp,
+            root: self.root,
+        };
+        call_entry(&mut backend, entry, args, CALL_POS).map_err(|e| match e {
+            ScriptError::Runtime(e) => crate::render::runtime_error(&e, &self.sources),
+            ScriptError::Script(_, m) => m,
+        })
+    }
 }
 
 struct CallIr {
@@ -138,6 +228,37 @@ impl Call for CallIr {
         crate::irrun::run_entry(&self.prog, entry, args)
             .map_err(|e| crate::render::runtime_error(&e, &self.sources))
     }
+
+    fn script_args(&mut self, script: &ScriptInput) -> Result<ScriptArgs, String> {
+        let mut backend = IrBackend { prog: &self.prog };
+        let sources = &self.sources;
+        entry_args(script.env, &mut backend, script.expr, script.entry)
+            .map(ScriptArgs::Components)
+            .map_err(|e| script.message(e, &|e| crate::render::runtime_error(e, sources)))
+    }
+
+    fn call_script(
+        &mut self,
+        entry: &semantic::EntryPoint,
+        args: ScriptArgs,
+    ) -> Result<Vec<Value>, String> {
+        let ScriptArgs::Components(args) = args else {
+            return Err("arguments of another backend".into());
+        };
+        let mut backend = IrBackend { prog: &self.prog };
+        call_entry(&mut backend, entry, args, CALL_POS).map_err(|e| match e {
+            ScriptError::Runtime(e) => crate::render::runtime_error(&e, &self.sources),
+            ScriptError::Script(_, m) => m,
+        })
+    }
+}
+
+/// Arguments loaded into an in-process instance.
+enum Loaded {
+    /// An entry's name and its arguments.
+    Values(String, Vec<Value>),
+    /// An entry point and the arguments its script input gave.
+    Script(semantic::EntryPoint, ScriptArgs),
 }
 
 /// An in-process instance: each run gets a copy of the loaded arguments,
@@ -145,25 +266,41 @@ impl Call for CallIr {
 /// is only checked between runs.
 struct InProcess {
     call: Box<dyn Call>,
-    loaded: Option<(String, Vec<Value>)>,
+    loaded: Option<Loaded>,
     results: Option<Vec<Value>>,
 }
 
 impl Instance for InProcess {
     fn load(&mut self, entry: &str, args: Vec<Value>) -> Result<(), String> {
-        self.loaded = Some((entry.to_string(), args));
+        self.loaded = Some(Loaded::Values(entry.to_string(), args));
         self.results = None;
         Ok(())
     }
 
+    fn load_script(&mut self, script: &ScriptInput) -> Result<(), String> {
+        self.loaded = None;
+        self.results = None;
+        let args = self.call.script_args(script)?;
+        self.loaded = Some(Loaded::Script(script.entry.clone(), args));
+        Ok(())
+    }
+
     fn run(&mut self, _deadline: Option<Instant>) -> Result<Duration, String> {
-        let Some((entry, args)) = &self.loaded else {
-            return Err("no arguments loaded".into());
+        let (out, time) = match &self.loaded {
+            None => return Err("no arguments loaded".into()),
+            Some(Loaded::Values(entry, args)) => {
+                let args = args.clone();
+                let start = Instant::now();
+                let out = self.call.call(entry, args);
+                (out, start.elapsed())
+            }
+            Some(Loaded::Script(entry, args)) => {
+                let args = args.clone();
+                let start = Instant::now();
+                let out = self.call.call_script(entry, args);
+                (out, start.elapsed())
+            }
         };
-        let args = args.clone();
-        let start = Instant::now();
-        let out = self.call.call(entry, args);
-        let time = start.elapsed();
         self.results = Some(out?);
         Ok(time)
     }

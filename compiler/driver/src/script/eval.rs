@@ -112,16 +112,39 @@ pub fn run_entry<B: Backend>(
     expr: &Expr,
     entry: &EntryPoint,
 ) -> Result<Vec<Value>, ScriptError> {
+    let args = entry_args(env, backend, expr, entry)?;
+    call_entry(backend, entry, args, expr.pos)
+}
+
+/// Evaluates `expr` into the arguments of `entry`, as [`run_entry`] passes
+/// them, checked against its parameters; every call the script makes runs
+/// here, so that [`call_entry`] runs only the entry (`fut bench` times that).
+pub fn entry_args<B: Backend>(
+    env: &Env,
+    backend: &mut B,
+    expr: &Expr,
+    entry: &EntryPoint,
+) -> Result<Vec<Val<B::Opaque>>, ScriptError> {
     let v = eval(env, backend, expr)?;
-    let args = spread(entry, vec![(v, expr.pos)]);
-    let results = call(backend, entry, args, expr.pos)?;
+    check_args(entry, spread(entry, vec![(v, expr.pos)]), expr.pos)
+}
+
+/// Calls `entry` on arguments from [`entry_args`]; its results must all be
+/// transparent. `pos` places messages (the script's start).
+pub fn call_entry<B: Backend>(
+    backend: &mut B,
+    entry: &EntryPoint,
+    args: Vec<Val<B::Opaque>>,
+    pos: Pos,
+) -> Result<Vec<Value>, ScriptError> {
+    let results = backend.call(entry, args).map_err(ScriptError::Runtime)?;
     results
         .into_iter()
         .zip(&entry.results)
         .map(|(r, t)| match r {
             Val::Data(v) => Ok(v),
             _ => Err(ScriptError::Script(
-                expr.pos,
+                pos,
                 format!(
                     "entry point `{}` returns a value of the opaque type {}, which cannot be compared with an expected output",
                     entry.name,
@@ -270,6 +293,17 @@ fn call<B: Backend>(
     args: Vec<(Val<B::Opaque>, Pos)>,
     pos: Pos,
 ) -> Result<Vec<Val<B::Opaque>>, ScriptError> {
+    let checked = check_args(entry, args, pos)?;
+    backend.call(entry, checked).map_err(ScriptError::Runtime)
+}
+
+/// The arguments of a call checked against the entry's parameters, literals
+/// read at transparent parameters' types.
+fn check_args<O>(
+    entry: &EntryPoint,
+    args: Vec<(Val<O>, Pos)>,
+    pos: Pos,
+) -> Result<Vec<Val<O>>, ScriptError> {
     let wanted: Vec<String> = entry.params.iter().map(entry_type_name).collect();
     if args.len() != entry.params.len() {
         return Err(ScriptError::Script(
@@ -317,7 +351,7 @@ fn call<B: Backend>(
             },
         }
     }
-    backend.call(entry, checked).map_err(ScriptError::Runtime)
+    Ok(checked)
 }
 
 /// The name of an opaque type given as the checker writes it (`point` for

@@ -17,56 +17,35 @@ use values::Value;
 
 use super::eval::{Backend, Val};
 
-/// A running server, reached through its standard input and output.
-pub struct ServerBackend<'a> {
+/// How commands reach a server: one command line in, its output lines (up
+/// to `%%% OK`) or its failure message out.
+pub trait Commands {
+    /// Sends `line` (words already quoted) and reads the reply.
+    fn send(&mut self, line: &str) -> Result<Vec<String>, String>;
+
+    /// Reads the server's start-up reply, where it has not been read.
+    fn startup(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+impl<T: Commands + ?Sized> Commands for &mut T {
+    fn send(&mut self, line: &str) -> Result<Vec<String>, String> {
+        (**self).send(line)
+    }
+
+    fn startup(&mut self) -> Result<(), String> {
+        (**self).startup()
+    }
+}
+
+/// A server's standard input and output.
+struct Streams<'a> {
     input: &'a mut dyn Write,
     output: &'a mut dyn BufRead,
-    /// Where data files for `restore` and `store` go.
-    dir: PathBuf,
-    next: usize,
-    /// Each entry's parameter types as the server names them.
-    inputs: HashMap<String, Vec<String>>,
 }
 
-fn failure(message: String) -> interp::RuntimeError {
-    interp::RuntimeError {
-        message,
-        span: None,
-        backtrace: Vec::new(),
-    }
-}
-
-/// A word of a command: in double quotes when it holds spaces.
-fn word(w: &str) -> String {
-    if w.contains(char::is_whitespace) {
-        format!("\"{w}\"")
-    } else {
-        w.to_string()
-    }
-}
-
-impl<'a> ServerBackend<'a> {
-    /// A backend talking to a server that has printed its start-up `%%% OK`
-    /// (see [`ServerBackend::startup`]), writing data files into `dir`.
-    pub fn new(
-        input: &'a mut dyn Write,
-        output: &'a mut dyn BufRead,
-        dir: PathBuf,
-    ) -> ServerBackend<'a> {
-        ServerBackend {
-            input,
-            output,
-            dir,
-            next: 0,
-            inputs: HashMap::new(),
-        }
-    }
-
-    /// Reads the server's start-up reply.
-    pub fn startup(&mut self) -> Result<(), String> {
-        self.reply().map(|_| ())
-    }
-
+impl Streams<'_> {
     fn reply(&mut self) -> Result<Vec<String>, String> {
         let mut lines = Vec::new();
         let mut failed = false;
@@ -89,18 +68,122 @@ impl<'a> ServerBackend<'a> {
             Ok(lines)
         }
     }
+}
 
-    /// Sends one command and returns its output, or the failure's message.
-    pub fn command(&mut self, words: &[String]) -> Result<Vec<String>, String> {
-        writeln!(self.input, "{}", words.join(" "))
+impl Commands for Streams<'_> {
+    fn send(&mut self, line: &str) -> Result<Vec<String>, String> {
+        writeln!(self.input, "{line}")
             .and_then(|_| self.input.flush())
             .map_err(|e| format!("cannot write to the server: {e}"))?;
         self.reply()
     }
 
+    fn startup(&mut self) -> Result<(), String> {
+        self.reply().map(|_| ())
+    }
+}
+
+/// A running server, reached through its standard input and output.
+pub struct ServerBackend<'a> {
+    io: Box<dyn Commands + 'a>,
+    /// Where data files for `restore` and `store` go.
+    dir: PathBuf,
+    next: usize,
+    /// Each entry's parameter types as the server names them.
+    inputs: HashMap<String, Vec<String>>,
+    /// The variables made so far (see [`ServerBackend::free_variables`]).
+    made: Vec<String>,
+}
+
+fn failure(message: String) -> interp::RuntimeError {
+    interp::RuntimeError {
+        message,
+        span: None,
+        backtrace: Vec::new(),
+    }
+}
+
+/// A word of a command: in double quotes when it holds spaces.
+pub fn word(w: &str) -> String {
+    if w.contains(char::is_whitespace) {
+        format!("\"{w}\"")
+    } else {
+        w.to_string()
+    }
+}
+
+impl<'a> ServerBackend<'a> {
+    /// A backend talking to a server that has printed its start-up `%%% OK`
+    /// (see [`ServerBackend::startup`]), writing data files into `dir`.
+    pub fn new(
+        input: &'a mut dyn Write,
+        output: &'a mut dyn BufRead,
+        dir: PathBuf,
+    ) -> ServerBackend<'a> {
+        ServerBackend::over(Box::new(Streams { input, output }), dir)
+    }
+
+    /// A backend sending its commands through `io`, writing data files into
+    /// `dir`.
+    pub fn over(io: Box<dyn Commands + 'a>, dir: PathBuf) -> ServerBackend<'a> {
+        ServerBackend {
+            io,
+            dir,
+            next: 0,
+            inputs: HashMap::new(),
+            made: Vec::new(),
+        }
+    }
+
+    /// Reads the server's start-up reply (of a backend made by
+    /// [`ServerBackend::new`]).
+    pub fn startup(&mut self) -> Result<(), String> {
+        self.io.startup()
+    }
+
+    /// Sends one command and returns its output, or the failure's message.
+    pub fn command(&mut self, words: &[String]) -> Result<Vec<String>, String> {
+        self.io.send(&words.join(" "))
+    }
+
+    /// The variables holding `args`, the checked arguments of `entry` (from
+    /// [`super::eval::entry_args`]): those already in the server, or new
+    /// ones restored or built from the values.
+    pub fn arguments(
+        &mut self,
+        entry: &EntryPoint,
+        args: Vec<Val<String>>,
+    ) -> Result<Vec<String>, String> {
+        let types = self.entry_inputs(&entry.name)?;
+        let mut ins = Vec::new();
+        for (a, t) in args.into_iter().zip(&types) {
+            ins.push(self.variable(a, t)?);
+        }
+        Ok(ins)
+    }
+
+    /// Frees every variable this backend has made and not freed. Where
+    /// that fails (a call that failed made no results), each is freed on
+    /// its own, and those the server does not hold are passed over.
+    pub fn free_variables(&mut self) {
+        let made = std::mem::take(&mut self.made);
+        if made.is_empty() {
+            return;
+        }
+        let mut cmd = vec!["free".to_string()];
+        cmd.extend(made.iter().cloned());
+        if self.command(&cmd).is_err() {
+            for v in made {
+                let _ = self.command(&["free".to_string(), v]);
+            }
+        }
+    }
+
     fn fresh(&mut self) -> String {
         self.next += 1;
-        format!("script_v{}", self.next)
+        let v = format!("script_v{}", self.next);
+        self.made.push(v.clone());
+        v
     }
 
     fn file(&mut self) -> PathBuf {
@@ -185,11 +268,7 @@ impl Backend for ServerBackend<'_> {
         entry: &EntryPoint,
         args: Vec<Val<String>>,
     ) -> Result<Vec<Val<String>>, interp::RuntimeError> {
-        let types = self.entry_inputs(&entry.name).map_err(failure)?;
-        let mut ins = Vec::new();
-        for (a, t) in args.into_iter().zip(&types) {
-            ins.push(self.variable(a, t).map_err(failure)?);
-        }
+        let ins = self.arguments(entry, args).map_err(failure)?;
         let outs: Vec<String> = entry.results.iter().map(|_| self.fresh()).collect();
         let mut cmd = vec!["call".to_string(), word(&entry.name)];
         cmd.extend(outs.iter().cloned());
@@ -211,7 +290,9 @@ impl Backend for ServerBackend<'_> {
                         .map_err(|e| failure(format!("cannot read {}: {e}", path.display())))?;
                     let _ = std::fs::remove_file(&path);
                     let mut vs = values::read_values(&bytes).map_err(|e| failure(e.to_string()))?;
-                    self.command(&["free".into(), var]).map_err(failure)?;
+                    self.command(&["free".into(), var.clone()])
+                        .map_err(failure)?;
+                    self.made.retain(|v| *v != var);
                     if vs.len() != 1 {
                         return Err(failure(format!(
                             "the server stored {} values for one result",
