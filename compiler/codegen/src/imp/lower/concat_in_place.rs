@@ -21,7 +21,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use ir::{BinOp, Body, Exp, Operand, Size, VarId};
+use ir::{BinOp, Body, CmpOp, Exp, Operand, Size, VarId};
 
 use super::{Lowerer, R, Val};
 use crate::imp::syntax::*;
@@ -123,14 +123,17 @@ impl<'p> Lowerer<'p> {
             }
             lens.push(n);
         }
-        let total = lens.iter().cloned().fold(SExp::i64(0), SExp::plus);
+        let sum = lens.iter().cloned().fold(SExp::i64(0), SExp::plus);
         let given = match len {
             Size::Any => early(&t.shape[0]),
             s => early(s),
         };
-        if given.is_some_and(|n| n != total) {
-            return Ok(());
-        }
+        // A size given apart from the operands' is checked before anything
+        // is written, as the concatenation would check it.
+        let (total, check) = match given {
+            Some(n) if n != sum => (n.clone(), Some(SExp::cmp(CmpOp::Eq, sum, n))),
+            _ => (sum, None),
+        };
         // The operands whose producers may write in place, with the
         // shapes of their producers' results.
         let mut roots = Vec::new();
@@ -146,6 +149,15 @@ impl<'p> Lowerer<'p> {
         }
         if roots.is_empty() {
             return Ok(());
+        }
+        if let Some(cond) = check {
+            self.push(Stm::Assert {
+                cond,
+                msg: "Size mismatch: concatenation has size {}".into(),
+                args: vec![total.clone()],
+                span: b.stms[c].span,
+                check: Check::Always,
+            });
         }
         let base = match by_var.get(&cv) {
             Some(h) if h.is_row_major() && h.elem == t.elem && h.rank() == t.rank() => h.clone(),

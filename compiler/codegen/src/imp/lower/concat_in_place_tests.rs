@@ -194,3 +194,51 @@ fn a_size_known_only_after_a_read_keeps_the_copies() {
     let out = run_function(&p, "main", args).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out.values, vec![Value::vector(vec![2.0f64, 4.0, 1.0])]);
 }
+
+#[test]
+fn a_size_given_apart_is_checked_before_the_operands_are_written() {
+    // The concatenation's size is a parameter: its block is made with it,
+    // after checking that the operands fill it.
+    let src = blocks_then_doubled("[2]")
+        .replace(
+            "fun main(n: i64, xs: [n]f64)",
+            "fun main(n: i64, t: i64, xs: [n]f64)",
+        )
+        .replace("  let t: i64 = add(k, n)\n", "");
+    let p = lower(&src);
+    let text = print_program(&p);
+    assert_eq!(allocs(&p), vec!["vals_mem"], "{text}");
+    assert!(
+        line_of(&text, "Size mismatch: concatenation") < line_of(&text, "vals_mem = alloc"),
+        "{text}"
+    );
+    let xs = vec![1.0f64, 2.0];
+    let args = |t: i64| {
+        vec![
+            Value::scalar(2i64),
+            Value::scalar(t),
+            Value::vector(xs.clone()),
+        ]
+    };
+    let out = run_function(&p, "main", args(6)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.values,
+        vec![
+            Value::scalar(6i64),
+            Value::vector(blocks_then_doubled_want(&xs))
+        ]
+    );
+    assert_eq!(out.counters.copied, 0, "{}", out.counters);
+    let err = run_function(&p, "main", args(7)).expect_err("7 is not 2 * 2 + 2");
+    assert!(
+        err.to_string().contains("concatenation has size 7"),
+        "{err}"
+    );
+}
+
+/// The position of the first line of `text` containing `pat`.
+fn line_of(text: &str, pat: &str) -> usize {
+    text.lines()
+        .position(|l| l.contains(pat))
+        .unwrap_or_else(|| panic!("no `{pat}` in\n{text}"))
+}
