@@ -74,3 +74,13 @@ entry large (n: i64) (k: i64) (m: i64) : (i64, i64) =
   let rows = map (\j -> map (\c -> j * c) (iota m)) is
   let r = scatter (replicate n (replicate m (-1))) is rows
   in (i64.sum (map i64.sum r), i64.sum (map (\row -> i64.sum (map (\x -> i64.bool (x >= 0)) row)) r))
+
+-- Rows of an array literal in a sequential loop: few constant-sized rows,
+-- left to the sequential loop.
+-- ==
+-- entry: literal_rows
+-- input { 10i64 } output { [[8i64, 8i64, 8i64], [9i64, 9i64, 9i64], [8i64, 7i64, 7i64], [9i64, 8i64, 8i64], [10i64, 9i64, 9i64], [5i64, 5i64, 5i64], [6i64, 6i64, 6i64], [7i64, 7i64, 7i64]] }
+
+entry literal_rows (n: i64) : [8][3]i64 =
+  loop d = replicate 8 (replicate 3 0i64) for t < n do
+    scatter d [t % 8, (t + 3) % 8, -1] [[t, t, t], [t + 1, t, t], [9, 9, 9]]
