@@ -1,8 +1,9 @@
--- An `iota` whose only use is as the input of a map or reduction is not
+-- An `iota` whose every use is as the input of a map or reduction is not
 -- made as an array: the loop computes `start + i*step` from its own index
 -- (docs/multicore.md, "Loop indices from iota"). These check the values
--- for ranges with a start and a step, empty ones, an `iota` used twice
--- (made as before), one read inside a nested map, and parallel reductions.
+-- for ranges with a start and a step, empty ones, an `iota` also returned
+-- (made as before), one read inside a nested map or by two nested maps,
+-- and parallel reductions.
 -- ==
 -- entry: squares
 -- input { 0i64 } output { empty([0]i64) 0i64 }
@@ -75,6 +76,16 @@ entry nested [n][m] (xss: [n][m]f64) : ([n]f64, [n]i64) =
 
 entry lower_triangle [d] (xs: [d]f64) (r: i64) : f64 =
   f64.sum (map (\c -> if c < r then xs[c] else 0) (iota d))
+
+-- GMM's `q_times`: one `iota d` gives the rows `r` of a tabulation and the
+-- columns `c < r` of each row's sum.
+-- ==
+-- entry: triangle_rows
+-- input { empty([0]f64) } output { empty([0]f64) }
+-- input { [1.0f64, 2.0, 3.0, 4.0, 5.0] } output { [0.0f64, 1.0, 3.0, 6.0, 10.0] }
+
+entry triangle_rows [d] (xs: [d]f64) : [d]f64 =
+  tabulate d (\r -> f64.sum (map (\c -> if c < r then xs[c] else 0) (iota d)))
 
 -- Parallel reductions over large ranges with a start and a step (chunked
 -- loops; the `i32` sum wraps around).

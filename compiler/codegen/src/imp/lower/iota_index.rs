@@ -1,9 +1,9 @@
 //! `iota` arrays read only as a screma's input: the loop's own index.
 //!
 //! `map f (iota n)` and `f64.sum (map g (iota d))` would read each element
-//! of the `iota` back from a block that a loop filled before. When the
-//! `iota`'s only use is as an input of a screma, no block is made: the
-//! variable is bound to a view whose offset is the `iota`'s start and whose
+//! of the `iota` back from a block that a loop filled before. When every
+//! use of the `iota` is as an input of a screma (GMM's `q_times` reads one
+//! `iota d` in two nested scremas), no block is made: the variable is bound to a view whose offset is the `iota`'s start and whose
 //! stride is its step, over a block that is never allocated nor accessed,
 //! and the screma's iteration `i` takes `start + i*step` as its element
 //! ([`Lowerer::index_inputs`], [`Lowerer::index_element`]). The element is
@@ -15,14 +15,22 @@ use ir::{Body, ConvKind, Exp, PrimType, Stm as IrStm, VarId};
 use super::{Lowerer, Val};
 use crate::imp::syntax::*;
 
-/// Whether `v` is an input of a screma in `b` (nested bodies included).
-fn screma_input(b: &Body, v: VarId) -> bool {
-    b.stms.iter().any(|s| {
-        matches!(&s.exp, Exp::Screma(sc) if sc.inputs.contains(&v))
-            || ir::uses::nested_bodies(&s.exp)
+/// How many times `v` is an input of a screma in `b` (nested bodies
+/// included).
+fn screma_input_uses(b: &Body, v: VarId) -> usize {
+    b.stms
+        .iter()
+        .map(|s| {
+            let here = match &s.exp {
+                Exp::Screma(sc) => sc.inputs.iter().filter(|x| **x == v).count(),
+                _ => 0,
+            };
+            here + ir::uses::nested_bodies(&s.exp)
                 .into_iter()
-                .any(|(_, nb)| screma_input(nb, v))
-    })
+                .map(|(_, nb)| screma_input_uses(nb, v))
+                .sum::<usize>()
+        })
+        .sum()
 }
 
 /// The statement of `b` (nested bodies included) binding `v`.
@@ -38,14 +46,16 @@ fn binding(b: &Body, v: VarId) -> Option<&IrStm> {
 }
 
 impl<'p> Lowerer<'p> {
-    /// Whether `v` (bound by an `iota`) is used once, as a screma's input.
-    fn used_once_by_screma(&self, v: VarId) -> bool {
-        ir::walk::use_counts(self.f).get(&v) == Some(&1) && screma_input(&self.f.body, v)
+    /// Whether every use of `v` (bound by an `iota`) is as a screma's
+    /// input.
+    fn only_screma_inputs(&self, v: VarId) -> bool {
+        let uses = ir::walk::use_counts(self.f).get(&v).copied().unwrap_or(0);
+        uses > 0 && screma_input_uses(&self.f.body, v) == uses
     }
 
     /// For the `iota` statement `stm` of `n` elements from `start` by
-    /// `step`: the view standing for it when it is a loop index (its only
-    /// use a screma's input, so no destination is asked of it either), with
+    /// `step`: the view standing for it when it is a loop index (every use
+    /// a screma's input, so no destination is asked of it either), with
     /// `start` and `step` in variables of their own.
     pub(crate) fn iota_as_index(
         &mut self,
@@ -58,7 +68,7 @@ impl<'p> Lowerer<'p> {
         let [v] = stm.pat.as_slice() else {
             return None;
         };
-        if !self.used_once_by_screma(*v) {
+        if !self.only_screma_inputs(*v) {
             return None;
         }
         let fixed = |l: &mut Self, name: &str, e: SExp| match e {
@@ -79,7 +89,8 @@ impl<'p> Lowerer<'p> {
     }
 
     /// Per input of a screma, whether it is an `iota` lowered as the loop's
-    /// index ([`Lowerer::iota_as_index`]): bound by an `iota`, used once.
+    /// index ([`Lowerer::iota_as_index`]): bound by an `iota`, used only as
+    /// screma inputs.
     pub(super) fn index_inputs(&self, inputs: &[VarId], vals: &[Val<'p>]) -> Vec<bool> {
         let mut out = Vec::with_capacity(inputs.len());
         for (v, x) in inputs.iter().zip(vals) {
@@ -95,7 +106,7 @@ impl<'p> Lowerer<'p> {
                             ..
                         })
                     )
-                    && self.used_once_by_screma(*v),
+                    && self.only_screma_inputs(*v),
             );
         }
         out
@@ -175,7 +186,7 @@ mod tests {
     }
 
     #[test]
-    fn an_iota_used_once_is_the_loop_index() {
+    fn an_iota_only_read_by_scremas_is_the_loop_index() {
         let p = lower(&range(false));
         let text = print_program(&p);
         // No block of the iota, and no loop filling one: the element is
@@ -197,13 +208,50 @@ mod tests {
     }
 
     #[test]
-    fn an_iota_used_twice_is_made() {
+    fn an_iota_used_otherwise_is_made() {
         let p = lower(&range(true));
         let text = print_program(&p);
         assert!(text.contains("xs_mem = alloc i32[n]"), "{text}");
         let out = run(&p, vec![Value::scalar(3i64)]);
         assert_eq!(out[2], Value::vector(vec![3i32, 6, 9]));
         assert_eq!(out[0], Value::vector(vec![4i32, 7, 10]));
+    }
+
+    #[test]
+    fn an_iota_read_by_two_nested_scremas_is_both_indices() {
+        // GMM's `q_times`: the rows `r` and the columns `c < r` of one `iota`.
+        let src = r"fun main(m: i64) -> ([m]i64) {
+  let is: [m]i64 = iota(m, 0i64, 1i64)
+  let rows: [m]i64 = screma(m, is)
+    map(\(r: i64) -> (i64) {
+      let s: i64 = screma(m, is)
+        reduce(\(a: i64, b: i64) -> (i64) {
+          let t: i64 = add(a, b)
+          in (t)
+        }, 0i64)
+        map(\(c: i64) -> (i64) {
+          let k: bool = lt(c, r)
+          let y: i64 = if k then {
+            in (c)
+          } else {
+            in (0i64)
+          }
+          in (y)
+        })
+      in (s)
+    })
+  in (rows)
+}
+";
+        let p = lower(src);
+        let text = print_program(&p);
+        assert!(!text.contains("is_mem"), "{text}");
+        let out = run(&p, vec![Value::scalar(5i64)]);
+        assert_eq!(out, vec![Value::vector(vec![0i64, 0, 1, 3, 6])]);
+        assert_eq!(
+            run(&p, vec![Value::scalar(0i64)]),
+            vec![Value::vector(Vec::<i64>::new())]
+        );
     }
 
     #[test]
