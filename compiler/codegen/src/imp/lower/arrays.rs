@@ -349,7 +349,7 @@ impl<'p> Lowerer<'p> {
             );
             part.shape[dim] = v.shape[dim].clone();
             // An operand its producer wrote in place is there already.
-            let in_place = self.placed.contains(a) && v.mem == dst.mem;
+            let in_place = self.in_place.placed.contains(a) && v.mem == dst.mem;
             if !in_place && part != *v {
                 self.copy(&part, v);
             }

@@ -4,9 +4,10 @@
 //!
 //! Before a body's statements are lowered, each `concat` along the outer
 //! dimension gets a block (its destination when its consumer gave one,
-//! a fresh block otherwise, allocated at the start of the body) when its
-//! size can be computed there: from constants, variables bound before the
-//! body, and `+`, `-`, `*` statements of the body over them. Each operand
+//! a fresh block otherwise, allocated just before the first statement
+//! writing into it) when its size can be computed at the start of the
+//! body: from constants, variables bound before the body, and `+`, `-`,
+//! `*` statements of the body over them. Each operand
 //! that is the result of a statement taking a destination (a map, `iota`,
 //! `replicate`, `copy`, `concat`, `if`), possibly through reshapes (a
 //! `flatten`), used by nothing else, gets its part of that block as its
@@ -33,6 +34,24 @@ struct BodyFacts {
     users: HashMap<VarId, Vec<usize>>,
 }
 
+/// What the lowering of a function keeps about concatenations built in
+/// place.
+#[derive(Default)]
+pub(crate) struct InPlace {
+    /// The operands of concatenations that their producers wrote in place.
+    pub(crate) placed: HashSet<VarId>,
+    /// Statements to lower just before a statement (by its address): the
+    /// allocations of concatenations' blocks and their size checks.
+    pending: HashMap<usize, Vec<Stm>>,
+    /// The statement (address) before which each block is allocated.
+    pending_at: HashMap<MemId, usize>,
+}
+
+/// The address of a statement, naming it in [`InPlace`].
+fn stm_key(s: &ir::Stm) -> usize {
+    s as *const ir::Stm as usize
+}
+
 /// The user index standing for the body's result.
 const RESULT: usize = usize::MAX;
 
@@ -40,6 +59,14 @@ const RESULT: usize = usize::MAX;
 const DEPTH: usize = 32;
 
 impl<'p> Lowerer<'p> {
+    /// Lowers what must come before `s`: the allocations of the blocks of
+    /// concatenations that `s` is the first to write into.
+    pub(crate) fn before_stm(&mut self, s: &ir::Stm) {
+        if let Some(stms) = self.in_place.pending.remove(&stm_key(s)) {
+            self.stms.extend(stms);
+        }
+    }
+
     /// Gives the concatenations of `b` their blocks and their operands'
     /// producers their destinations in them (in `by_var`); see the module
     /// documentation.
@@ -98,7 +125,7 @@ impl<'p> Lowerer<'p> {
         by_var: &mut HashMap<VarId, View>,
     ) -> R<()> {
         for a in arrs {
-            self.placed.remove(a);
+            self.in_place.placed.remove(a);
         }
         let t = self.var_type(cv)?;
         let distinct: HashSet<&VarId> = arrs.iter().collect();
@@ -150,8 +177,16 @@ impl<'p> Lowerer<'p> {
         if roots.is_empty() {
             return Ok(());
         }
+        // The first statement writing into the block.
+        let first = roots
+            .iter()
+            .filter_map(|(_, r, _)| facts.def.get(r).copied())
+            .min()
+            .unwrap_or(c);
+        let at = stm_key(&b.stms[first]);
+        let mut before = Vec::new();
         if let Some(cond) = check {
-            self.push(Stm::Assert {
+            before.push(Stm::Assert {
                 cond,
                 msg: "Size mismatch: concatenation has size {}".into(),
                 args: vec![total.clone()],
@@ -160,16 +195,42 @@ impl<'p> Lowerer<'p> {
             });
         }
         let base = match by_var.get(&cv) {
-            Some(h) if h.is_row_major() && h.elem == t.elem && h.rank() == t.rank() => h.clone(),
+            Some(h) if h.is_row_major() && h.elem == t.elem && h.rank() == t.rank() => {
+                // A part of a block allocated before a later statement (an
+                // enclosing concatenation's): allocated before this one's
+                // first producer instead.
+                let pos = |key: usize| b.stms.iter().position(|s| stm_key(s) == key);
+                if let Some(&later) = self.in_place.pending_at.get(&h.mem)
+                    && pos(later).is_some_and(|k| k > first)
+                {
+                    let moved = self.in_place.pending.remove(&later).unwrap_or_default();
+                    for s in &moved {
+                        if let Stm::Alloc { mem, .. } = s {
+                            self.in_place.pending_at.insert(*mem, at);
+                        }
+                    }
+                    before.splice(0..0, moved);
+                }
+                h.clone()
+            }
             _ => {
                 let mut shape = vec![total];
                 shape.extend(inner.iter().cloned());
                 let name = self.var_name(cv);
-                let view = self.alloc(&name, t.elem, shape);
+                let mem = self.new_mem(&format!("{name}_mem"), t.elem);
+                let view = View::row_major(mem, t.elem, shape);
+                before.push(Stm::Alloc {
+                    mem,
+                    count: view.count(),
+                });
+                self.in_place.pending_at.insert(mem, at);
                 by_var.insert(cv, view.clone());
                 view
             }
         };
+        if !before.is_empty() {
+            self.in_place.pending.entry(at).or_default().extend(before);
+        }
         let mut starts = Vec::new();
         let mut at = SExp::i64(0);
         for n in &lens {
@@ -192,7 +253,7 @@ impl<'p> Lowerer<'p> {
                     strides,
                 },
             );
-            self.placed.insert(arrs[i]);
+            self.in_place.placed.insert(arrs[i]);
         }
         Ok(())
     }

@@ -242,3 +242,62 @@ fn line_of(text: &str, pat: &str) -> usize {
         .position(|l| l.contains(pat))
         .unwrap_or_else(|| panic!("no `{pat}` in\n{text}"))
 }
+
+/// Nested concatenations whose operands come after a temporary and a
+/// reduction over it.
+const AFTER_A_TEMPORARY: &str = r"fun main(n: i64, xs: [n]f64) -> (i64, [?]f64) {
+  let zs: [n]f64 = screma(n, xs)
+    map(\(x: f64) -> (f64) {
+      let y: f64 = mul(x, x)
+      in (y)
+    })
+  let s: f64 = screma(n, zs)
+    reduce(\(p: f64, q: f64) -> (f64) {
+      let r: f64 = add(p, q)
+      in (r)
+    }, 0.0f64)
+    map(\(z: f64) -> (f64) {
+      in (z)
+    })
+  let a: [n]f64 = screma(n, xs)
+    map(\(x1: f64) -> (f64) {
+      let y1: f64 = add(x1, s)
+      in (y1)
+    })
+  let b: [n]f64 = screma(n, xs)
+    map(\(x2: f64) -> (f64) {
+      let y2: f64 = mul(x2, s)
+      in (y2)
+    })
+  let k: i64 = add(n, n)
+  let ab: [k]f64 = concat(0, [k], a, b)
+  let c: [n]f64 = replicate([n], s)
+  let t: i64 = add(k, n)
+  let all: [t]f64 = concat(0, [t], ab, c)
+  in (t, all)
+}
+";
+
+#[test]
+fn the_block_is_allocated_before_its_first_producer() {
+    let p = lower(AFTER_A_TEMPORARY);
+    let text = print_program(&p);
+    // Made after the temporary and its reduction, not at the start: the
+    // temporary is freed before it; the inner concatenation builds in it.
+    let alloc = line_of(&text, "all_mem = alloc");
+    assert!(alloc > line_of(&text, "zs_mem = alloc"), "{text}");
+    assert!(alloc < line_of(&text, "all_mem["), "{text}");
+    assert!(!text.contains("ab_mem"), "{text}");
+    assert!(!text.contains("copy "), "{text}");
+    let xs = vec![1.0f64, 2.0];
+    let args = vec![Value::scalar(2i64), Value::vector(xs)];
+    let out = run_function(&p, "main", args).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.values,
+        vec![
+            Value::scalar(6i64),
+            Value::vector(vec![6.0f64, 7.0, 5.0, 10.0, 5.0, 5.0])
+        ]
+    );
+    assert_eq!(out.counters.copied, 0, "{}", out.counters);
+}

@@ -247,9 +247,8 @@ pub(crate) struct Lowerer<'p> {
     /// The blocks of the accumulators that the iterations of the parallel
     /// loop being lowered share: their updates are atomic ([`accs`]).
     pub(crate) atomic_accs: Vec<MemId>,
-    /// The operands of concatenations that their producers wrote in place
-    /// ([`concat_in_place`]).
-    pub(crate) placed: std::collections::HashSet<VarId>,
+    /// The concatenations built in place ([`concat_in_place`]).
+    pub(crate) in_place: concat_in_place::InPlace,
 }
 
 impl<'p> Lowerer<'p> {
@@ -267,7 +266,7 @@ impl<'p> Lowerer<'p> {
             unsafe_here: false,
             param_scalars: Default::default(),
             atomic_accs: Vec::new(),
-            placed: Default::default(),
+            in_place: Default::default(),
         }
     }
 
@@ -575,6 +574,7 @@ impl<'p> Lowerer<'p> {
         for s in &b.stms {
             self.span = s.span;
             self.unsafe_here = s.attrs.contains(&ir::Attr::Unsafe);
+            self.before_stm(s);
             let hints: Vec<Option<View>> = s.pat.iter().map(|v| by_var.get(v).cloned()).collect();
             let vals = self.exp(s, &hints)?;
             if vals.len() != s.pat.len() {
