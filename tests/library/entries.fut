@@ -97,3 +97,30 @@ entry fill (n: i64) : bag = if n > 0 then #items (map i32.i64 (iota n)) else #no
 entry total_area (ss: []shape) : f64 = f64.sum (map area ss)
 
 entry squares (ws: []f64) : []shape = map square ws
+
+-- Arrays of sums of two dimensions (nested `Vec`s of `Sum0`) and sums whose
+-- payloads hold sums (`Sum2` for `opt`, holding a `Sum0`), alone and in
+-- arrays.
+type opt = #none | #some shape
+
+-- ==
+-- entry: grid_area
+-- script input { grid 2i64 } output { [[3.0, 0.0], [1.0, 12.0]] }
+entry grid_area (g: [][]shape) : [][]f64 = map (map area) g
+entry grid (n: i64) : [][]shape =
+  tabulate_2d n 2 (\i j -> if i == j then #circle (f64.i64 (i + 1))
+                           else if j == 0 then #rect 1 (f64.i64 i)
+                           else #empty)
+
+-- ==
+-- entry: unwrap_area
+-- script input { wrap 2.0 } output { 4.0 }
+-- script input { wrap (-1.0) } output { -1.0 }
+entry unwrap_area (o: opt) : f64 = match o case #some s -> area s case #none -> -1.0
+entry wrap (w: f64) : opt = if w > 0 then #some (square w) else #none
+
+-- ==
+-- entry: unwrap_areas
+-- script input { wraps [3.0, 0.0] } output { [9.0, -1.0] }
+entry unwrap_areas (os: []opt) : []f64 = map unwrap_area os
+entry wraps (ws: []f64) : []opt = map wrap ws

@@ -30,7 +30,7 @@ const APP_MANIFEST: &str = "[package]\nname = \"fut-library-test-app\"\nversion 
 
 /// Calls every entry point of the library and prints one line per result;
 /// errors are printed, not propagated, so the test sees them.
-const APP_MAIN: &str = r#"use entries::{Array, Context, Record0, Sum0, Sum1};
+const APP_MAIN: &str = r#"use entries::{Array, Context, Record0, Sum0, Sum1, Sum2};
 
 fn main() {
     let ctx = Context::with_threads(2).expect("context");
@@ -97,6 +97,25 @@ fn main() {
     let mixed = [Sum0::Circle(1.0), Sum0::Empty, Sum0::Rect(2.0, 3.0)];
     println!("total_area mixed {}", ctx.total_area(&mixed).unwrap());
     println!("total_area none {}", ctx.total_area(&[]).unwrap());
+
+    // A two-dimensional array of sums is a `Vec` of rows; rows of different
+    // lengths are an error.
+    let g = ctx.grid(2).unwrap();
+    println!("grid {g:?}");
+    println!("grid_area {:?}", ctx.grid_area(&g).unwrap().to_vec());
+    let ragged = vec![vec![Sum0::Circle(1.0)], vec![Sum0::Empty, Sum0::Empty]];
+    match ctx.grid_area(&ragged) {
+        Ok(_) => println!("ragged rows accepted"),
+        Err(e) => println!("grid_area error {:?}", e.message),
+    }
+    // A sum holding a sum holds its enum, alone and in arrays.
+    let o = ctx.wrap(2.0).unwrap();
+    println!("wrap {o:?} area {}", ctx.unwrap_area(&o).unwrap());
+    println!("unwrap_area none {}", ctx.unwrap_area(&Sum2::None).unwrap());
+    let ws = Array::from_vec(vec![3.0, 0.0], [2]).unwrap();
+    println!("wraps {:?}", ctx.wraps(&ws).unwrap());
+    let os = [Sum2::Some(Sum0::Circle(1.0)), Sum2::None];
+    println!("unwrap_areas {:?}", ctx.unwrap_areas(&os).unwrap().to_vec());
 
     match Array::<f64, 2>::from_vec(vec![1.0; 5], [2, 3]) {
         Ok(_) => println!("from_vec accepted a bad shape"),
@@ -203,6 +222,13 @@ fn a_rust_program_calls_every_entry_point_of_a_generated_library() {
         "total_area 5",
         "total_area mixed 9",
         "total_area none 0",
+        "grid [[Circle(1.0), Empty], [Rect(1.0, 1.0), Circle(2.0)]]",
+        "grid_area [3.0, 0.0, 1.0, 12.0]",
+        "grid_area error \"entry point `grid_area`: the rows of argument `a0` differ in their lengths\"",
+        "wrap Some(Rect(2.0, 2.0)) area 4",
+        "unwrap_area none -1",
+        "wraps [Some(Rect(3.0, 3.0)), None]",
+        "unwrap_areas [3.0, -1.0]",
         "from_vec error \"an array of shape [2][3] needs 6 elements, but 5 were given\"",
         "context error \"the number of threads must be at least 1\"",
     ];
@@ -269,7 +295,7 @@ fn library_errors_name_the_problem() {
     assert_eq!(o.status.code(), Some(1));
     assert!(
         text(&o.stderr).contains(
-            "entry point `f` has a parameter of type (#a i32 | #b f64, i32), which holds a sum type inside a tuple, record or array"
+            "entry point `f` has a parameter of type (#a i32 | #b f64, i32), which holds a sum type inside a tuple or record"
         ),
         "{}",
         text(&o.stderr)

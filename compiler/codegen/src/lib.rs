@@ -28,6 +28,7 @@ pub mod opaque;
 pub mod runtime_sources;
 pub mod scalar;
 pub mod signature;
+pub mod sum_enums;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -24,6 +24,7 @@ use std::fmt::Write;
 
 use ir::{EntryValue, Program, Span, Type};
 
+use crate::sum_enums::{self, SumEnum, SumEnums};
 use crate::{Error, Options, scalar, signature};
 
 /// The components of a group of entry-function values with these types:
@@ -150,7 +151,7 @@ pub fn crate_name(stem: &str) -> String {
 }
 
 /// The API type of one component.
-fn api_type(t: &Type) -> String {
+pub(crate) fn api_type(t: &Type) -> String {
     let e = scalar::rust_prim(t.elem);
     if t.is_scalar() {
         e.to_string()
@@ -202,68 +203,33 @@ enum Shape {
     Tuple,
     /// A generated struct with these field names.
     Record(String, Vec<String>),
-    /// A generated enum with these variants, in the order of their numbers.
-    Sum(String, Vec<SumVariant>),
-    /// A one-dimensional array of such an enum with scalar payloads: a
-    /// `Vec` of it.
-    SumArray(String, Vec<SumVariant>),
+    /// A generated enum (`crate::sum_enums`).
+    Sum(SumEnum),
+    /// An array of such an enum of this rank, with scalar payloads: nested
+    /// `Vec`s of it.
+    SumArray(SumEnum, usize),
 }
 
-/// The element of a one-dimensional array of a sum type whose payloads are
-/// scalars: its name and structure (`shape`, `#circle f64 | #empty`).
-fn sum_array_element(name: &str, structure: &str) -> Option<(String, String)> {
-    let inner = structure.strip_prefix("[]")?;
+/// The element of an array of a sum type: its name, structure (`shape`,
+/// `#circle f64 | #empty`) and the array's rank.
+fn sum_array_element(name: &str, structure: &str) -> Option<(String, String, usize)> {
+    let inner = structure.trim_start_matches("[]");
+    let rank = (structure.len() - inner.len()) / 2;
+    if rank == 0 {
+        return None;
+    }
     let inner = inner
         .strip_prefix('(')
         .and_then(|i| i.strip_suffix(')'))
         .unwrap_or(inner);
-    let variants = crate::opaque::flat_sum_variants(inner)?;
-    if variants
-        .iter()
-        .flat_map(|(_, p)| p)
-        .any(|t| t.contains('['))
-    {
-        return None;
-    }
-    let elem_name = name.strip_prefix("[]").unwrap_or(inner);
-    Some((elem_name.to_string(), inner.to_string()))
-}
-
-/// A variant of a generated enum.
-struct SumVariant {
-    /// The Rust name (`Circle` for `#circle`).
-    rust: String,
-    /// How many payload values it holds (each a scalar or an array).
-    payload: usize,
-}
-
-impl SumVariant {
-    /// The names bound to its payload (`p0`, `p1`, …) and the pattern of
-    /// enum `name` that binds them (`Sum0::Circle(p0)`).
-    fn pattern(&self, name: &str) -> (Vec<String>, String) {
-        let binds: Vec<String> = (0..self.payload).map(|j| format!("p{j}")).collect();
-        let pattern = if binds.is_empty() {
-            format!("{name}::{}", self.rust)
-        } else {
-            format!("{name}::{}({})", self.rust, binds.join(", "))
-        };
-        (binds, pattern)
-    }
-
-    /// The match arm taking variant number `number` to this variant of enum
-    /// `name`, built from the expressions `payload`.
-    fn arm(&self, number: usize, name: &str, payload: &[String]) -> String {
-        if payload.is_empty() {
-            format!("{number} => {name}::{}", self.rust)
-        } else {
-            format!("{number} => {name}::{}({})", self.rust, payload.join(", "))
-        }
-    }
+    crate::opaque::sum_layout(inner)?;
+    let elem_name = name.strip_prefix(&"[]".repeat(rank)).unwrap_or(inner);
+    Some((elem_name.to_string(), inner.to_string(), rank))
 }
 
 /// A Rust enum variant name for a Futhark constructor name: `circle` is
 /// `Circle`, `big_box` is `BigBox`, a `'` is `Q`.
-fn variant_ident(name: &str) -> String {
+pub(crate) fn variant_ident(name: &str) -> String {
     let mut out = String::new();
     for part in name
         .replace('\'', "_q")
@@ -298,8 +264,9 @@ impl Ext {
                 let parts: Vec<String> = self.comps.iter().map(|&c| api_type(types[c])).collect();
                 format!("({})", parts.join(", "))
             }
-            Shape::Record(name, _) | Shape::Sum(name, _) => name.clone(),
-            Shape::SumArray(name, _) => format!("Vec<{name}>"),
+            Shape::Record(name, _) => name.clone(),
+            Shape::Sum(e) => e.name.clone(),
+            Shape::SumArray(e, rank) => sum_enums::vec_type(&e.name, *rank),
         }
     }
 
@@ -322,117 +289,27 @@ impl Ext {
 #[derive(Default)]
 struct Records {
     by_text: BTreeMap<String, String>,
-    sums: BTreeMap<String, String>,
+    sums: SumEnums,
     decls: String,
 }
 
 impl Records {
-    /// The enum of a sum type (`SumN`, one variant per constructor, in name
-    /// order, holding the payload's scalars and arrays); `None` when the
-    /// components do not fit the type's text.
-    fn sum(
-        &mut self,
-        text: &str,
-        structure: &str,
-        comps: &[usize],
-        types: &[&Type],
-        outer: usize,
-    ) -> Option<Shape> {
-        let variants = crate::opaque::flat_sum_variants(structure)?;
-        let payloads: usize = variants.iter().map(|(_, p)| p.len()).sum();
-        let tag = types.get(*comps.first()?)?;
-        if comps.len() != 1 + payloads
-            || tag.rank() != outer
-            || tag.elem != values::PrimType::I64
-            || comps.iter().any(|&c| types[c].rank() < outer)
-        {
-            return None;
-        }
-        // The API type of a payload value: inside an array, the element's.
-        let payload_type = |t: &Type| {
-            if outer == 0 {
-                api_type(t)
-            } else {
-                scalar::rust_prim(t.elem).to_string()
-            }
-        };
-        let mut rust_names: Vec<String> = Vec::new();
-        for (i, (n, _)) in variants.iter().enumerate() {
-            let mut r = variant_ident(n);
-            if rust_names.contains(&r) {
-                r = format!("{r}{i}");
-            }
-            rust_names.push(r);
-        }
-        let n = self.sums.len();
-        let name = self
-            .sums
-            .entry(text.to_string())
-            .or_insert_with(|| format!("Sum{n}"))
-            .clone();
-        if self.sums.len() > n {
-            let shown = if text == structure {
-                format!("`{text}`")
-            } else {
-                format!("`{text}` (`{structure}`)")
-            };
-            let mut decl = format!(
-                "/// The sum type {shown} of the program: one variant per constructor.\n#[derive(Clone, Debug, PartialEq)]\npub enum {name} {{\n"
-            );
-            let mut at = 1;
-            for ((futhark, payload), rust) in variants.iter().zip(&rust_names) {
-                let tys: Vec<String> = comps[at..at + payload.len()]
-                    .iter()
-                    .map(|&c| payload_type(types[c]))
-                    .collect();
-                at += payload.len();
-                let written = std::iter::once(format!("#{futhark}"))
-                    .chain(payload.iter().cloned())
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                if tys.is_empty() {
-                    writeln!(decl, "    /// `{written}`.\n    {rust},").ok();
-                } else {
-                    writeln!(
-                        decl,
-                        "    /// `{written}`.\n    {rust}({}),",
-                        tys.join(", ")
-                    )
-                    .ok();
-                }
-            }
-            decl.push_str("}\n\n");
-            self.decls.push_str(&decl);
-        }
-        let variants = variants
-            .iter()
-            .zip(rust_names)
-            .map(|((_, p), rust)| SumVariant {
-                rust,
-                payload: p.len(),
-            })
-            .collect();
-        Some(if outer == 0 {
-            Shape::Sum(name, variants)
-        } else {
-            Shape::SumArray(name, variants)
-        })
-    }
-
     fn shape(&mut self, text: &str, comps: &[usize], types: &[&Type]) -> Shape {
         // A record named by an abbreviation (`point = {x: f64, y: f64}`)
         // has the fields of its structure and is documented by its name.
         let (text, structure) = crate::opaque::name_and_structure(text);
         let text = text.as_str();
         if structure.starts_with('#')
-            && let Some(shape) = self.sum(text, &structure, comps, types, 0)
+            && let Some(layout) = crate::opaque::sum_layout(&structure)
+            && let Some(e) = self.sums.enum_of(text, &layout, comps, types, 0)
         {
-            return shape;
+            return Shape::Sum(e);
         }
-        if let Some((elem, inner)) = sum_array_element(text, &structure)
-            && let Some(shape) = self.sum(&elem, &inner, comps, types, 1)
+        if let Some((elem, inner, rank)) = sum_array_element(text, &structure)
+            && let Some(layout) = crate::opaque::sum_layout(&inner)
+            && let Some(e) = self.sums.enum_of(&elem, &layout, comps, types, rank)
         {
-            return shape;
+            return Shape::SumArray(e, rank);
         }
         if comps.len() == 1 {
             return Shape::Single;
@@ -519,7 +396,7 @@ pub fn library(
         {
             let (name, structure) = crate::opaque::name_and_structure(&v.ty);
             let whole = (structure.starts_with('#')
-                && crate::opaque::flat_sum_variants(&structure).is_some())
+                && crate::opaque::sum_layout(&structure).is_some())
                 || sum_array_element(&name, &structure).is_some();
             if structure.contains('#') && !whole {
                 let ty = if name == structure {
@@ -528,7 +405,7 @@ pub fn library(
                     format!("{name} ({structure})")
                 };
                 return Err(format!(
-                    "entry point `{}` has {what} of type {ty}, which holds a sum type inside a tuple, record or array, or a sum whose payloads are not all scalars and arrays; library crates take sum types as whole parameters and results with such payloads, and one-dimensional arrays of sums with scalar payloads (the executables' server takes them all: `fut multicore`)",
+                    "entry point `{}` has {what} of type {ty}, which holds a sum type inside a tuple or record, or a sum with a payload that is a tuple, record or array of sums; library crates take sum types and arrays of them as whole parameters and results, with payloads of scalars, arrays and sums (scalars and sums in arrays of sums; the executables' server takes them all: `fut multicore`)",
                     e.name
                 ));
             }
@@ -584,7 +461,9 @@ pub fn library(
                     Shape::Single if ptypes[p.comps[0]].is_scalar() || p.unique => {
                         format!("a{i}: {t}")
                     }
-                    Shape::SumArray(name, _) => format!("a{i}: &[{name}]"),
+                    Shape::SumArray(e, rank) => {
+                        format!("a{i}: {}", sum_enums::slice_type(&e.name, *rank))
+                    }
                     _ => format!("a{i}: &{t}"),
                 }
             })
@@ -606,17 +485,17 @@ pub fn library(
         let mut flat = Vec::new();
         let mut k = 0usize;
         for (i, p) in params.iter().enumerate() {
-            if let Shape::Sum(name, variants) | Shape::SumArray(name, variants) = &p.shape {
-                let write = if matches!(p.shape, Shape::Sum(..)) {
-                    sum_argument
-                } else {
-                    sum_array_argument
+            if let Shape::Sum(en) | Shape::SumArray(en, _) = &p.shape {
+                let rank = match &p.shape {
+                    Shape::SumArray(_, rank) => *rank,
+                    _ => 0,
                 };
-                write(
+                sum_enums::argument(
                     &mut m,
                     &format!("a{i}"),
-                    name,
-                    variants,
+                    &e.name,
+                    en,
+                    rank,
                     &p.comps,
                     &ptypes,
                     k,
@@ -693,52 +572,10 @@ pub fn library(
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
-                Shape::SumArray(name, variants) => {
-                    let vecs: Vec<String> = r
-                        .comps
-                        .iter()
-                        .map(|&c| {
-                            format!(
-                                "let v{c}: Vec<{}> = Array::<_, 1>::from_arr(r{c}).into_vec();",
-                                scalar::rust_prim(rtypes[c].elem)
-                            )
-                        })
-                        .collect();
-                    let mut arms = Vec::new();
-                    let mut at = 1;
-                    for (number, v) in variants.iter().enumerate() {
-                        let payload: Vec<String> = r.comps[at..at + v.payload]
-                            .iter()
-                            .map(|&c| format!("v{c}[i]"))
-                            .collect();
-                        at += v.payload;
-                        arms.push(v.arm(number, name, &payload));
-                    }
-                    format!(
-                        "{{ {} let mut out = Vec::with_capacity(v{}.len()); for (i, &n) in v{}.iter().enumerate() {{ out.push(match n {{ {}, n => return Err(Error::new(format!(\"entry point `{}` returned the variant number {{n}}, which its result type does not have\"))) }}); }} out }}",
-                        vecs.join(" "),
-                        r.comps[0],
-                        r.comps[0],
-                        arms.join(", "),
-                        e.name
-                    )
+                Shape::SumArray(en, rank) => {
+                    sum_enums::result(en, *rank, &r.comps, &rtypes, &e.name)
                 }
-                Shape::Sum(name, variants) => {
-                    let mut arms = Vec::new();
-                    let mut at = 1;
-                    for (number, v) in variants.iter().enumerate() {
-                        let payload: Vec<String> =
-                            r.comps[at..at + v.payload].iter().map(|&c| value(c)).collect();
-                        at += v.payload;
-                        arms.push(v.arm(number, name, &payload));
-                    }
-                    format!(
-                        "match r{} {{ {}, n => return Err(Error::new(format!(\"entry point `{}` returned the variant number {{n}}, which its result type does not have\"))) }}",
-                        r.comps[0],
-                        arms.join(", "),
-                        e.name
-                    )
-                }
+                Shape::Sum(en) => sum_enums::result(en, 0, &r.comps, &rtypes, &e.name),
             })
             .collect();
         let out = if outs.len() == 1 {
@@ -764,111 +601,14 @@ pub fn library(
         program_rs.push_str(m);
     }
     program_rs.push_str("}\n");
-    let lib_rs = lib_rs(krate, source, &apis, &records.decls);
+    let decls = format!("{}{}", records.decls, records.sums.decls);
+    let lib_rs = lib_rs(krate, source, &apis, &decls);
     let readme = readme(krate, source, &apis, prog);
     Ok(Library {
         lib_rs,
         program_rs,
         readme,
     })
-}
-
-/// Writes, into the method `m`, the binding of the components `x{k}…` of the
-/// argument `arg`, a slice of the enum `name` (an array of a sum type with
-/// scalar payloads): one `Vec` per component, filled element by element (the
-/// variants an element does not hold get zeros), made into arrays.
-fn sum_array_argument(
-    m: &mut String,
-    arg: &str,
-    name: &str,
-    variants: &[SumVariant],
-    comps: &[usize],
-    types: &[&Type],
-    k: usize,
-) {
-    writeln!(m, "        let n = {arg}.len();").ok();
-    for (j, &c) in comps.iter().enumerate() {
-        let e = scalar::rust_prim(types[c].elem);
-        writeln!(m, "        let mut c{j}: Vec<{e}> = Vec::with_capacity(n);").ok();
-    }
-    writeln!(
-        m,
-        "        for e in {arg}.iter() {{\n            match e {{"
-    )
-    .ok();
-    let mut at = 1;
-    for (number, v) in variants.iter().enumerate() {
-        let own = at..at + v.payload;
-        at += v.payload;
-        let (binds, pattern) = v.pattern(name);
-        let mut pushes = vec![format!("c0.push({number});")];
-        for (j, &c) in comps.iter().enumerate().skip(1) {
-            let e = scalar::rust_prim(types[c].elem);
-            pushes.push(if own.contains(&j) {
-                format!("c{j}.push(*{});", binds[j - own.start])
-            } else {
-                format!("c{j}.push(<{e}>::default());")
-            });
-        }
-        writeln!(m, "                {pattern} => {{ {} }}", pushes.join(" ")).ok();
-    }
-    writeln!(m, "            }}\n        }}").ok();
-    for j in 0..comps.len() {
-        writeln!(
-            m,
-            "        let x{} = Array::<_, 1>::from_vec(c{j}, [n])?.into_arr();",
-            k + j
-        )
-        .ok();
-    }
-}
-
-/// Writes, into the method `m`, the binding of the components `x{k}…` of
-/// the sum-typed argument `arg` (of the enum `name`): the variant's number,
-/// then every variant's payload, the variants not held given blank values
-/// (zeros and empty arrays).
-fn sum_argument(
-    m: &mut String,
-    arg: &str,
-    name: &str,
-    variants: &[SumVariant],
-    comps: &[usize],
-    types: &[&Type],
-    k: usize,
-) {
-    let blank = |c: usize| {
-        let t = types[c];
-        let e = scalar::rust_prim(t.elem);
-        if t.is_scalar() {
-            format!("<{e}>::default()")
-        } else {
-            let r = t.rank();
-            format!("Array::<{e}, {r}>::from_vec(Vec::new(), [0; {r}])?.into_arr()")
-        }
-    };
-    let names: Vec<String> = (k..k + comps.len()).map(|j| format!("x{j}")).collect();
-    writeln!(m, "        let ({},) = match {arg} {{", names.join(", ")).ok();
-    let mut at = 1;
-    for (number, v) in variants.iter().enumerate() {
-        let own = at..at + v.payload;
-        at += v.payload;
-        let (binds, pattern) = v.pattern(name);
-        let mut parts = vec![format!("{number}i64")];
-        for (j, &c) in comps.iter().enumerate().skip(1) {
-            parts.push(if own.contains(&j) {
-                let p = &binds[j - own.start];
-                if types[c].is_scalar() {
-                    format!("*{p}")
-                } else {
-                    format!("{p}.to_arr()")
-                }
-            } else {
-                blank(c)
-            });
-        }
-        writeln!(m, "            {pattern} => ({},),", parts.join(", ")).ok();
-    }
-    writeln!(m, "        }};").ok();
 }
 
 fn lib_rs(krate: &str, source: &str, apis: &[(Api, String)], records: &str) -> String {
@@ -951,18 +691,38 @@ fn readme(krate: &str, source: &str, apis: &[(Api, String)], prog: &Program) -> 
                     Shape::Single if p.unique => parts.join("").replace('&', ""),
                     Shape::Single => parts.join(""),
                     Shape::Tuple => format!("&({})", parts.join(", ").replace('&', "")),
-                    Shape::SumArray(name, _) => format!("&Vec::<{krate}::{name}>::new()[..]"),
-                    Shape::Sum(name, variants) => {
-                        let v = &variants[0];
-                        let payload: Vec<String> = parts[1..1 + v.payload]
-                            .iter()
-                            .map(|s| s.replace('&', ""))
-                            .collect();
-                        if payload.is_empty() {
-                            format!("&{krate}::{name}::{}", v.rust)
-                        } else {
-                            format!("&{krate}::{name}::{}({})", v.rust, payload.join(", "))
+                    Shape::SumArray(e, rank) => format!(
+                        "&Vec::<{}>::new()[..]",
+                        sum_enums::vec_type(&format!("{krate}::{}", e.name), rank - 1)
+                    ),
+                    Shape::Sum(e) => {
+                        // The first variant whose payload holds no sum.
+                        let mut at = 1;
+                        let mut sample = None;
+                        for v in &e.variants {
+                            let n = v.payload.len();
+                            let values: Vec<String> = parts
+                                .get(at..at + n)
+                                .unwrap_or_default()
+                                .iter()
+                                .map(|s| s.replace('&', ""))
+                                .collect();
+                            sample = sample
+                                .or_else(|| v.sample(&format!("{krate}::{}", e.name), &values));
+                            at += v
+                                .payload
+                                .iter()
+                                .map(|p| match p {
+                                    sum_enums::Payload::Value => 1,
+                                    sum_enums::Payload::Sum(s) => s.components(),
+                                })
+                                .sum::<usize>();
                         }
+                        // Every variant holds a sum: the first, its payload elided.
+                        sample.map_or_else(
+                            || format!("&{krate}::{}::{}(/* … */)", e.name, e.variants[0].rust),
+                            |v| format!("&{v}"),
+                        )
                     }
                     Shape::Record(name, fields) => format!(
                         "&{krate}::{name} {{ {} }}",
@@ -1117,7 +877,7 @@ fun entry_shapes(x: f64) -> (i64, [?]i64, i64, [?]f64) {
             "{p}"
         );
         assert!(
-            p.contains("Sum0::Circle(p0) => { c0.push(0); c1.push(*p0); }"),
+            p.contains("Sum0::Circle(p0_0) => { c0.push(0); c1.push(*p0_0); }"),
             "{p}"
         );
         assert!(
@@ -1181,7 +941,7 @@ fun entry_area(t: i64, r: f64, k: i32) -> (f64) {
         );
         // The variant not held gets a blank payload.
         assert!(
-            p.contains("Sum0::Circle(p0) => (0i64, *p0,),\n            Sum0::Empty => (1i64, <f64>::default(),),"),
+            p.contains("Sum0::Circle(p0_0) => { c0.push(0); c1.push(*p0_0); } Sum0::Empty => { c0.push(1); c1.push(<f64>::default()); }"),
             "{p}"
         );
         assert!(
@@ -1196,7 +956,7 @@ fun entry_area(t: i64, r: f64, k: i32) -> (f64) {
         let e = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap_err();
         assert_eq!(
             e,
-            "entry point `area` has a parameter of type (shape, i32) ((#circle f64 | #empty, i32)), which holds a sum type inside a tuple, record or array, or a sum whose payloads are not all scalars and arrays; library crates take sum types as whole parameters and results with such payloads, and one-dimensional arrays of sums with scalar payloads (the executables' server takes them all: `fut multicore`)"
+            "entry point `area` has a parameter of type (shape, i32) ((#circle f64 | #empty, i32)), which holds a sum type inside a tuple or record, or a sum with a payload that is a tuple, record or array of sums; library crates take sum types and arrays of them as whole parameters and results, with payloads of scalars, arrays and sums (scalars and sums in arrays of sums; the executables' server takes them all: `fut multicore`)"
         );
         assert_eq!(variant_ident("big_box'"), "BigBoxQ");
         assert_eq!(variant_ident("_1"), "V1");

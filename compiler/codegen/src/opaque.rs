@@ -107,25 +107,50 @@ fn parse_sum(text: &str) -> Option<Vec<(String, Vec<Tree>)>> {
     Some(variants)
 }
 
-/// The variants of a sum type's structure (sizes removed), sorted by name, each
-/// with the texts of its payload's types, when every payload value is a scalar
-/// or an array of primitives; `None` for anything else.
-pub fn flat_sum_variants(structure: &str) -> Option<Vec<(String, Vec<String>)>> {
-    let Tree::Sum(_, vs) = parse(structure) else {
-        return None;
-    };
-    vs.into_iter()
-        .map(|(name, ts)| {
-            let payload = ts
-                .into_iter()
-                .map(|t| match t {
-                    Tree::Leaf(text) => Some(text),
-                    _ => None,
-                })
-                .collect::<Option<Vec<String>>>()?;
-            Some((name, payload))
-        })
-        .collect()
+/// A sum type whose payload values are scalars, arrays of primitives and
+/// sums of the same kind: its text and its variants sorted by name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SumLayout {
+    /// The type's text (sizes removed).
+    pub text: String,
+    /// Each variant's name and payload values.
+    pub variants: Vec<(String, Vec<PayloadLayout>)>,
+}
+
+/// One payload value of a [`SumLayout`] variant.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PayloadLayout {
+    /// A scalar or an array of primitives: its type's text.
+    Value(String),
+    /// A sum.
+    Sum(SumLayout),
+}
+
+/// The layout of a sum type's structure (sizes removed), or `None` when a
+/// payload value is anything but a scalar, an array of primitives or such
+/// a sum.
+pub fn sum_layout(structure: &str) -> Option<SumLayout> {
+    fn of(tree: Tree) -> Option<SumLayout> {
+        let Tree::Sum(text, vs) = tree else {
+            return None;
+        };
+        let variants = vs
+            .into_iter()
+            .map(|(name, ts)| {
+                let payload = ts
+                    .into_iter()
+                    .map(|t| match t {
+                        Tree::Leaf(text) => Some(PayloadLayout::Value(text)),
+                        t @ Tree::Sum(..) => of(t).map(PayloadLayout::Sum),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                Some((name, payload))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(SumLayout { text, variants })
+    }
+    of(parse(structure))
 }
 
 /// `text` without array sizes: `[n][3]f64` becomes `[][]f64`.
