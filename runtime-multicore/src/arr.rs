@@ -390,36 +390,11 @@ impl<T: Elem> Arr<T> {
         Ok(self)
     }
 
-    /// `self[idx] = v` for a scalar `v` at a partial or sliced index (every
-    /// element of the slice).
-    pub fn update_fill(mut self, idx: &[Ix], v: T) -> Result<Arr<T>, String> {
-        if let Some((off, len)) = fixed_block(&self.shape, idx) {
-            self.make_mut()[off..off + len].fill(v);
-            return Ok(self);
-        }
-        let (shape, _, _) = self.blocks(idx)?;
-        let n = shape.iter().product();
-        let src = Arr::new(shape, vec![v; n]);
-        self.update(idx, &src)
-    }
-
     /// An array of the given shape filled with `v`.
     pub fn replicate(dims: &[i64], v: T) -> Result<Arr<T>, String> {
         let shape = shape_of(dims)?;
         let n = shape.iter().product();
         Ok(Arr::new(shape, vec![v; n]))
-    }
-
-    /// An array of `dims` copies of `row`.
-    pub fn replicate_arr(dims: &[i64], row: &Arr<T>) -> Result<Arr<T>, String> {
-        let shape = shape_of(dims)?;
-        let n: usize = shape.iter().product();
-        let mut data = Vec::with_capacity(n * row.data.len());
-        for _ in 0..n {
-            data.extend_from_slice(&row.data);
-        }
-        let shape: Vec<usize> = shape.iter().chain(row.shape.iter()).copied().collect();
-        Ok(Arr::new(shape, data))
     }
 
     /// An array of unspecified (default) contents.
@@ -792,18 +767,6 @@ impl<T: Elem> Arr<T> {
         self.as_row().flat_pos(idx)
     }
 
-    /// Combines `v` into the element at a full index with `op` (an
-    /// accumulator update); out-of-bounds updates are ignored.
-    #[inline]
-    pub fn accumulate(&mut self, idx: &[i64], v: T, op: impl FnOnce(T, T) -> R<T>) -> R<()> {
-        if let Some(k) = self.pos(idx)
-            && let Some(x) = self.make_mut().get_mut(k)
-        {
-            *x = op(*x, v)?;
-        }
-        Ok(())
-    }
-
     /// The flat start and length of the block `self[idx]` for a prefix
     /// `idx` of fixed indices; `None` when out of bounds.
     #[inline]
@@ -820,53 +783,6 @@ impl<T: Elem> Arr<T> {
         Some((off * len, len))
     }
 
-    /// Writes `v` at a full index; out-of-bounds writes are ignored.
-    #[inline]
-    pub fn scatter1(&mut self, idx: &[i64], v: T) {
-        if let Some((k, 1)) = self.block(idx) {
-            self.make_mut()[k] = v;
-        }
-    }
-
-    /// Writes the row `v` at a prefix index; out-of-bounds writes are
-    /// ignored; a row of the wrong shape fails.
-    pub fn scatter_row(&mut self, idx: &[i64], v: &Arr<T>) -> Result<(), String> {
-        if let Some((k, n)) = self.block(idx) {
-            if v.data.len() != n {
-                return Err("Size mismatch: scattered value does not fit its destination".into());
-            }
-            self.make_mut()[k..k + n].copy_from_slice(&v.data);
-        }
-        Ok(())
-    }
-}
-
-/// Appends a row to the buffer of a SOAC's result; every row must have
-/// the shape of the first.
-pub fn push_row<T: Elem>(
-    col: &mut Vec<T>,
-    shape: &mut Option<Vec<usize>>,
-    row: &Arr<T>,
-) -> Result<(), String> {
-    match shape {
-        Some(s) if s[..] != row.shape[..] => {
-            return Err(format!(
-                "Size mismatch: rows of shape {} and {} in one array",
-                shape_text(s),
-                shape_text(&row.shape)
-            ));
-        }
-        Some(_) => {}
-        None => *shape = Some(row.shape.to_vec()),
-    }
-    col.extend_from_slice(&row.data);
-    Ok(())
-}
-
-/// A length (`i64`) as a `usize`; negative lengths fail.
-#[inline]
-pub fn len_of(n: i64) -> Result<usize, String> {
-    usize::try_from(n).map_err(|_| format!("Invalid range: negative size {n}"))
 }
 
 /// The next argument of an entry function.
