@@ -17,7 +17,9 @@
 //!   right after it, so the block it held is freed there (when nothing
 //!   else shares it) instead of at the function's end
 //!   ([`release_dead_blocks`]). Blocks allocated inside loops are left
-//!   alone: they are what the next iteration reuses.
+//!   alone: they are what the next iteration reuses. A dead block is
+//!   instead handed to a later allocation of the same type and count when
+//!   nothing is allocated in between, which then reuses it.
 
 use std::collections::{HashMap, HashSet};
 
@@ -301,22 +303,38 @@ pub(crate) fn release_dead_blocks(f: &mut Function) {
     if after.iter().all(Vec::is_empty) {
         return;
     }
+    for v in after.iter_mut() {
+        v.sort();
+    }
+    let reuse = reused_blocks(f, &after);
     let mut empties: HashMap<PrimType, MemId> = HashMap::new();
+    let mut empty = |f: &mut Function, elem: PrimType| {
+        *empties.entry(elem).or_insert_with(|| {
+            f.mems.push(MemInfo {
+                name: format!("empty_{elem}"),
+                elem,
+            });
+            MemId(f.mems.len() as u32 - 1)
+        })
+    };
     let mut out = Vec::with_capacity(stms.len() + 8);
     let old = std::mem::take(&mut f.body.stms);
-    for (s, mut dead) in old.into_iter().zip(after) {
+    for (k, (s, dead)) in old.into_iter().zip(after).enumerate() {
+        if let Some(&(d, m)) = reuse.get(&k) {
+            // `m` takes the block of `d`, which nothing else holds now,
+            // and its allocation reuses it.
+            let e = empty(f, f.mems[d.0 as usize].elem);
+            out.push(Stm::AliasMem { dst: m, src: d });
+            out.push(Stm::AliasMem { dst: d, src: e });
+        }
         out.push(s);
-        dead.sort();
         for m in dead {
+            if reuse.values().any(|&(d, _)| d == m) {
+                continue;
+            }
             let elem = f.mems[m.0 as usize].elem;
-            let empty = *empties.entry(elem).or_insert_with(|| {
-                f.mems.push(MemInfo {
-                    name: format!("empty_{elem}"),
-                    elem,
-                });
-                MemId(f.mems.len() as u32 - 1)
-            });
-            out.push(Stm::AliasMem { dst: m, src: empty });
+            let e = empty(f, elem);
+            out.push(Stm::AliasMem { dst: m, src: e });
         }
     }
     let mut empties: Vec<MemId> = empties.into_values().collect();
@@ -329,6 +347,57 @@ pub(crate) fn release_dead_blocks(f: &mut Function) {
         })
         .chain(out)
         .collect();
+}
+
+/// The blocks handed from a dead handle to a later allocation, by the
+/// position of the allocation among `f`'s outermost statements: `(d, m)`
+/// when handle `d`, released after statement `k` (`dead[k]`), was
+/// allocated once, among the outermost statements, with the same element
+/// type and count as the allocation of `m` at a later position `j`, both
+/// handles never shared and allocated nowhere else, and no statement
+/// between `k` and `j` allocates (or calls): keeping `d`'s block until `j`
+/// then holds no more memory than freeing it, and `m`'s allocation
+/// reuses it instead of freeing one block and making another (for large
+/// blocks, returning pages to the system and faulting them in again).
+fn reused_blocks(f: &Function, dead: &[Vec<MemId>]) -> HashMap<usize, (MemId, MemId)> {
+    let u = handle_use(f);
+    let stms = &f.body.stms;
+    let top_alloc = |k: usize| match &stms[k] {
+        Stm::Alloc { mem, count }
+            if !u.shared.contains(mem) && u.allocs.get(mem).map(Vec::len) == Some(1) =>
+        {
+            Some((*mem, count))
+        }
+        _ => None,
+    };
+    let allocates = |s: &Stm| {
+        let mut found = matches!(s, Stm::Call { .. });
+        visit_stm(s, false, &mut |_, set, _| found |= set);
+        found
+    };
+    let count_of: HashMap<MemId, &SExp> = (0..stms.len()).filter_map(top_alloc).collect();
+    let mut out = HashMap::new();
+    for (k, ds) in dead.iter().enumerate() {
+        for d in ds {
+            let Some(&c) = count_of.get(d) else {
+                continue;
+            };
+            let elem = f.mems[d.0 as usize].elem;
+            for (j, s) in stms.iter().enumerate().skip(k + 1) {
+                match top_alloc(j) {
+                    Some((m, n))
+                        if n == c && f.mems[m.0 as usize].elem == elem && !out.contains_key(&j) =>
+                    {
+                        out.insert(j, (*d, m));
+                        break;
+                    }
+                    _ if allocates(s) => break,
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
 }
 
 /// What the whole function does with each handle: its allocations'

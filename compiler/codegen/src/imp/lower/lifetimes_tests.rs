@@ -292,3 +292,83 @@ fn a_small_copy_in_a_parallel_loop_is_a_loop_at_run_time() {
         assert_eq!(out.counters.copied, copied, "m = {m}: {}", out.counters);
     }
 }
+
+/// Two temporaries of one size, the second made after the first's last
+/// use.
+const TWO_TEMPORARIES: &str = r"fun main(n: i64, xs: [n]f64) -> (f64) {
+  let ys: [n]f64 = screma(n, xs)
+    map(\(x: f64) -> (f64) {
+      let y: f64 = mul(x, 2.0f64)
+      in (y)
+    })
+  let s: f64 = screma(n, ys)
+    reduce(\(a: f64, b: f64) -> (f64) {
+      let c: f64 = add(a, b)
+      in (c)
+    }, 0.0f64)
+    map(\(w: f64) -> (f64) {
+      in (w)
+    })
+  let zs: [n]f64 = screma(n, xs)
+    map(\(x1: f64) -> (f64) {
+      let z: f64 = add(x1, s)
+      in (z)
+    })
+  let t: f64 = screma(n, zs)
+    reduce(\(a1: f64, b1: f64) -> (f64) {
+      let c1: f64 = mul(a1, b1)
+      in (c1)
+    }, 1.0f64)
+    map(\(w1: f64) -> (f64) {
+      in (w1)
+    })
+  in (t)
+}
+";
+
+#[test]
+fn a_dead_block_is_handed_to_a_later_allocation_of_its_size() {
+    let p = lower(TWO_TEMPORARIES);
+    let text = print_program(&p);
+    // `zs` takes the block of `ys` (dead after the first reduction) just
+    // before its allocation, which then reuses it; `ys` is not released
+    // on its own.
+    let handed = line_of(&text, "zs_mem = ys_mem");
+    assert_eq!(line_of(&text, "ys_mem = empty_f64"), handed + 1, "{text}");
+    assert_eq!(
+        line_of(&text, "zs_mem = alloc f64[n]"),
+        handed + 2,
+        "{text}"
+    );
+    assert_eq!(text.matches("ys_mem = empty_f64").count(), 1, "{text}");
+    // xs = [1, 2, 3]: s = 12, t = 13 * 14 * 15.
+    let out = run(
+        &p,
+        vec![Value::scalar(3i64), Value::vector(vec![1.0f64, 2.0, 3.0])],
+    );
+    assert_eq!(out, vec![Value::scalar(13.0f64 * 14.0 * 15.0)]);
+}
+
+#[test]
+fn no_block_is_handed_over_across_another_allocation() {
+    // A block allocated between the two: keeping the dead block for `zs`
+    // would hold it while that one is made, so it is released as before.
+    let src = TWO_TEMPORARIES
+        .replace(
+            "  let zs: [n]f64",
+            "  let us: [3]f64 = replicate([3], s)\n  let u0: f64 = us[0i64]\n  let zs: [n]f64",
+        )
+        .replace("add(x1, s)", "add(x1, u0)");
+    let p = lower(&src);
+    let text = print_program(&p);
+    assert!(!text.contains("zs_mem = ys_mem"), "{text}");
+    assert!(
+        line_of(&text, "ys_mem = empty_f64") < line_of(&text, "us_mem = alloc"),
+        "{text}"
+    );
+    let out = run(
+        &p,
+        vec![Value::scalar(3i64), Value::vector(vec![1.0f64, 2.0, 3.0])],
+    );
+    assert_eq!(out, vec![Value::scalar(13.0f64 * 14.0 * 15.0)]);
+}
