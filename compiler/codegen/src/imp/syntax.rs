@@ -380,10 +380,11 @@ pub enum Stm {
         /// `segscan`, `seghist`), for the profiler.
         label: &'static str,
     },
-    /// A sequential loop standing for a segmented operation whose parallel
-    /// lowering is not written yet (parallel `scatter`; reductions, scans
-    /// and histograms over arrays or with accumulators): the planned
-    /// operation's name, and the loop.
+    /// A sequential loop standing for a segmented operation that `flatten`
+    /// planned as parallel but whose parallel lowering is not written yet
+    /// (histograms with destinations of higher rank, scremas whose scans or
+    /// reductions have array operands or that update accumulators without
+    /// an operator): the planned operation's name, and the loop.
     Planned {
         /// The segmented operation's name.
         seg_op: &'static str,
