@@ -25,15 +25,21 @@
 //! places), the updates go straight into the shared accumulators, where
 //! they seldom meet.
 //!
+//! A map that also reduces (no scans) runs as the same parallel loop: each
+//! chunk keeps its own partial results of the reductions, as a parallel
+//! reduction's chunks do (the atomic form then splits the iterations into
+//! chunks too), combined in chunk order after the loop.
+//!
 //! Results are those of the sequential loop up to the order in which the
 //! operator combines the updates (floating-point reassociation).
 //!
 //! `FUT_ACCS=sequential` in the compiler's environment keeps such maps
 //! sequential (`planned segmap`), for comparisons.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 
-use ir::{BinOp, CmpOp, Lambda, Operand, PrimType};
+use ir::{BinOp, CmpOp, Lambda, Operand, PrimType, Screma};
 
 use super::soacs::{CHUNKS, State};
 use super::{Lowerer, R, Val};
@@ -51,15 +57,46 @@ pub(crate) struct SharedAcc<'p> {
     neutral: SExp,
 }
 
+/// A map updating accumulators, and perhaps reducing, that runs in
+/// parallel.
+struct AccMap<'a, 'p> {
+    /// The number of iterations.
+    w: SExp,
+    /// The map's screma: its reductions run in the same loop.
+    s: &'p Screma,
+    /// The map's inputs.
+    inputs: &'a [Val<'p>],
+    /// The accumulators among them.
+    accs: &'a [SharedAcc<'p>],
+    /// The reductions' running values.
+    red_state: &'a [Vec<State>],
+}
+
 /// The binary operation `op` on `a` and `b`.
 fn bin(op: BinOp, a: SExp, b: SExp) -> SExp {
     SExp::BinOp(op, Box::new(a), Box::new(b))
 }
 
+thread_local! {
+    /// Whether lowering on this thread keeps maps updating accumulators
+    /// sequential, as `FUT_ACCS=sequential` does (set by tests comparing
+    /// the two lowerings without touching the process's environment).
+    static SEQUENTIAL: Cell<bool> = const { Cell::new(false) };
+}
+
 /// Whether `FUT_ACCS=sequential` asks for maps updating accumulators to
 /// stay sequential.
 fn sequential_accs() -> bool {
-    std::env::var("FUT_ACCS").is_ok_and(|v| v == "sequential")
+    SEQUENTIAL.get() || std::env::var("FUT_ACCS").is_ok_and(|v| v == "sequential")
+}
+
+/// `f` run with maps updating accumulators kept sequential on this thread.
+#[cfg(test)]
+fn with_sequential_accs<T>(f: impl FnOnce() -> T) -> T {
+    SEQUENTIAL.set(true);
+    let out = f();
+    SEQUENTIAL.set(false);
+    out
 }
 
 /// The number of atomic updates one run of `b` makes: loops multiply by
@@ -208,34 +245,56 @@ impl<'p> Lowerer<'p> {
 
     /// A map over `w` iterations updating the accumulators `accs` (among
     /// its `inputs`) as a parallel loop: private copies or atomic updates
-    /// by the module's cost rule. `iteration` lowers one iteration, given
-    /// the inputs to use and the index.
-    pub(crate) fn acc_map(
+    /// by the module's cost rule. The reductions of `s` (no scans), with
+    /// running values `red_state`, run in the same loop: each chunk
+    /// reduces its iterations from the neutral elements and the chunks'
+    /// partial results are combined into `red_state` in chunk order.
+    /// `iteration` lowers one iteration, given the inputs to use, the index
+    /// and the reductions' running values to update.
+    pub(super) fn acc_map(
         &mut self,
         w: SExp,
+        s: &'p Screma,
         inputs: &[Val<'p>],
         accs: &[SharedAcc<'p>],
-        iteration: impl Fn(&mut Self, &[Val<'p>], &SExp) -> R<()>,
+        red_state: &[Vec<State>],
+        iteration: impl Fn(&mut Self, &[Val<'p>], &SExp, &[Vec<State>]) -> R<()>,
     ) -> R<()> {
         use SExp as E;
-        let k = self.new_var("acc_chunks", PrimType::I64);
-        let else_block = self.nested(|l| l.atomic_accs(w.clone(), inputs, accs, &iteration))?;
-        let then_block =
-            self.nested(|l| l.private_accs(w.clone(), E::Var(k), inputs, accs, &iteration))?;
-        // The updates of one iteration, counted in the atomic form's body.
-        let per_iteration = match else_block.stms.as_slice() {
-            [Stm::ParFor { ids, body, .. }] => {
-                let mut inner: HashSet<SVar> = ids.iter().copied().collect();
-                assigned(body, &mut inner);
-                updates(body, &inner)
-            }
-            _ => E::i64(1),
+        let m = AccMap {
+            w,
+            s,
+            inputs,
+            accs,
+            red_state,
         };
+        let k = self.new_var("acc_chunks", PrimType::I64);
+        let else_block = self.nested(|l| l.atomic_accs(&m, &iteration))?;
+        let then_block = self.nested(|l| l.private_accs(&m, E::Var(k), &iteration))?;
+        // The updates of one iteration, counted in the atomic form's body
+        // (its parallel loop; per chunk, a loop over the chunk's
+        // iterations, whose bound is set inside, so counted once).
+        let per_iteration = else_block
+            .stms
+            .iter()
+            .find_map(|st| match st {
+                Stm::ParFor { ids, body, .. } => {
+                    let mut inner: HashSet<SVar> = ids.iter().copied().collect();
+                    assigned(body, &mut inner);
+                    Some(updates(body, &inner))
+                }
+                _ => None,
+            })
+            .unwrap_or(E::i64(1));
         let elems = accs
             .iter()
             .fold(E::i64(0), |n, a| E::plus(n, a.view.count()));
         let elems = self.assign_fresh("acc_elems", PrimType::I64, elems);
-        let updates = self.assign_fresh("acc_updates", PrimType::I64, E::times(w, per_iteration));
+        let updates = self.assign_fresh(
+            "acc_updates",
+            PrimType::I64,
+            E::times(m.w.clone(), per_iteration),
+        );
         let per = bin(
             BinOp::Div,
             E::Var(updates),
@@ -255,17 +314,26 @@ impl<'p> Lowerer<'p> {
         Ok(())
     }
 
+    /// The label of the loop over the chunks: a reduction's when there is
+    /// one.
+    fn acc_label(m: &AccMap<'_, 'p>) -> &'static str {
+        if m.s.reduces.is_empty() {
+            "segmap"
+        } else {
+            "segred"
+        }
+    }
+
     /// The private-copies form: `k` chunks, each with its own copies of
     /// the accumulators, combined into them in chunk order afterwards.
     fn private_accs(
         &mut self,
-        w: SExp,
+        m: &AccMap<'_, 'p>,
         k: SExp,
-        inputs: &[Val<'p>],
-        accs: &[SharedAcc<'p>],
-        iteration: &impl Fn(&mut Self, &[Val<'p>], &SExp) -> R<()>,
+        iteration: &impl Fn(&mut Self, &[Val<'p>], &SExp, &[Vec<State>]) -> R<()>,
     ) -> R<()> {
         use SExp as E;
+        let (w, accs) = (&m.w, m.accs);
         let up = E::minus(E::plus(w.clone(), k.clone()), E::i64(1));
         let chunk = self.assign_fresh("chunk", PrimType::I64, bin(BinOp::Div, up, k.clone()));
         let chunk = E::Var(chunk);
@@ -278,10 +346,11 @@ impl<'p> Lowerer<'p> {
                 self.alloc("acc_part", a.view.elem, shape)
             })
             .collect();
-        self.par_label = "segmap";
+        let red_parts = self.partial_blocks("red_part", &k, m.red_state);
+        self.par_label = Self::acc_label(m);
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
-            let mut mine = inputs.to_vec();
+            let mut mine = m.inputs.to_vec();
             for (a, p) in accs.iter().zip(&parts) {
                 let copy = p.at(std::slice::from_ref(c));
                 let (view, ne) = (copy.clone(), a.neutral.clone());
@@ -295,14 +364,14 @@ impl<'p> Lowerer<'p> {
                 })?;
                 mine[a.input] = Val::Acc(copy, Some(a.op));
             }
-            let start = l.assign_fresh("start", PrimType::I64, E::times(c.clone(), chunk.clone()));
-            let rest = E::minus(w.clone(), E::Var(start));
-            let len = bin(BinOp::Max, bin(BinOp::Min, chunk.clone(), rest), E::i64(0));
-            l.seq_loop(len, |l, j| {
-                let i = l.assign_fresh("i", PrimType::I64, E::plus(E::Var(start), j.clone()));
-                iteration(l, &mine, &E::Var(i))
-            })
+            let body = |l: &mut Self, i: &SExp, _: &[Vec<State>], rd: &[Vec<State>]| {
+                iteration(l, &mine, i, rd)
+            };
+            l.chunk_partials(m.s, c, (&m.w, &chunk), None, (&[], &red_parts), &body)
         })?;
+        if !m.s.reduces.is_empty() {
+            self.combine_partials(m.s, &k, (&[], m.red_state), (&[], &red_parts))?;
+        }
         for (a, p) in accs.iter().zip(&parts) {
             let (view, p, k) = (a.view.clone(), p.clone(), k.clone());
             self.par_label = "segmap-acc-combine";
@@ -335,21 +404,46 @@ impl<'p> Lowerer<'p> {
         Ok(())
     }
 
-    /// The atomic form: one parallel loop whose updates of the
-    /// accumulators are atomic.
+    /// The atomic form: the updates of the accumulators are atomic. Without
+    /// reductions, one parallel loop over the iterations; with them, a
+    /// parallel loop over chunks of iterations, each reducing its own.
     fn atomic_accs(
         &mut self,
-        w: SExp,
-        inputs: &[Val<'p>],
-        accs: &[SharedAcc<'p>],
-        iteration: &impl Fn(&mut Self, &[Val<'p>], &SExp) -> R<()>,
+        m: &AccMap<'_, 'p>,
+        iteration: &impl Fn(&mut Self, &[Val<'p>], &SExp, &[Vec<State>]) -> R<()>,
     ) -> R<()> {
         let before = self.atomic_accs.len();
-        self.atomic_accs.extend(accs.iter().map(|a| a.view.mem));
-        self.par_label = "segmap";
-        let r = self.loop_nest(vec![w], true, |l, idx| iteration(l, inputs, &idx[0]));
+        self.atomic_accs.extend(m.accs.iter().map(|a| a.view.mem));
+        self.par_label = Self::acc_label(m);
+        let r = if m.s.reduces.is_empty() {
+            self.loop_nest(vec![m.w.clone()], true, |l, idx| {
+                iteration(l, m.inputs, &idx[0], m.red_state)
+            })
+        } else {
+            self.atomic_reduce(m, iteration)
+        };
         self.atomic_accs.truncate(before);
         r
+    }
+
+    /// The atomic form's chunks with reductions: per chunk, the reductions'
+    /// partial results; then those combined in chunk order.
+    fn atomic_reduce(
+        &mut self,
+        m: &AccMap<'_, 'p>,
+        iteration: &impl Fn(&mut Self, &[Val<'p>], &SExp, &[Vec<State>]) -> R<()>,
+    ) -> R<()> {
+        let (k, chunk) = self.chunking(&m.w);
+        let red_parts = self.partial_blocks("red_part", &k, m.red_state);
+        self.loop_nest(vec![k.clone()], true, |l, c| {
+            let c = &c[0];
+            let body = |l: &mut Self, i: &SExp, _: &[Vec<State>], rd: &[Vec<State>]| {
+                iteration(l, m.inputs, i, rd)
+            };
+            l.chunk_partials(m.s, c, (&m.w, &chunk), None, (&[], &red_parts), &body)
+        })?;
+        self.combine_partials(m.s, &k, (&[], m.red_state), (&[], &red_parts))?;
+        Ok(())
     }
 
     /// Whether updates of the accumulator in block `mem` are atomic here.
@@ -496,6 +590,78 @@ mod tests {
         let r = out.values[0].as_slice::<f64>().unwrap().to_vec();
         assert!(close(&r, &expected(m, is, vs)), "{r:?}");
         assert_eq!(out.counters.allocs, 2, "{}", out.counters);
+    }
+
+    /// A map over `n` values adding `v` at `i` of an accumulator of `m`
+    /// elements starting at 1 (out-of-bounds updates ignored), summing
+    /// `v * v` and returning `3v` per row.
+    const REDUCING: &str = r"fun main(n: i64, m: i64, is: [n]i64, vs: [n]f64) -> ([m]f64, [n]f64, f64) {
+  let z: [m]f64 = replicate([m], 1.0f64)
+  let (r: [m]f64, ys: [n]f64, s: f64) = with_acc(z op(\(a: f64, b: f64) -> (f64) {
+    let c: f64 = add(a, b)
+    in (c)
+  }, 0.0f64)) \(acc: acc([m]f64)) -> (acc([m]f64), [n]f64, f64) {
+    let (s0: f64, acc2: acc([m]f64), ys0: [n]f64) = screma(n, is, vs, acc)
+      reduce(\(p: f64, q: f64) -> (f64) {
+        let t: f64 = add(p, q)
+        in (t)
+      }, 0.0f64)
+      map(\(i: i64, v: f64, a0: acc([m]f64)) -> (f64, acc([m]f64), f64) {
+        let a1: acc([m]f64) = update_acc(a0, (i), v)
+        let sq: f64 = mul(v, v)
+        let y: f64 = mul(v, 3.0f64)
+        in (sq, a1, y)
+      })
+    in (acc2, ys0, s0)
+  }
+  in (r, ys, s)
+}
+";
+
+    #[test]
+    fn a_map_that_also_reduces_is_one_parallel_loop_both_ways() {
+        let par = lower(REDUCING);
+        let text = print_program(&par);
+        // One parallel loop per form, each chunk reducing its iterations:
+        // no sequential fallback, and the reduction's partial results in
+        // both forms.
+        assert!(!text.contains("planned"), "{text}");
+        assert!(text.contains("acc_part_mem"), "{text}");
+        assert!(text.contains("atomic z_mem") || text.contains("atomic r_mem"));
+        assert!(text.matches("red_part_mem").count() >= 2, "{text}");
+        let seq = super::with_sequential_accs(|| lower(REDUCING));
+        let seq_text = print_program(&seq);
+        assert!(seq_text.contains("planned"), "{seq_text}");
+        assert!(!seq_text.contains("atomic"), "{seq_text}");
+        // 200 iterations into 6 elements: private copies (64 chunks, a
+        // block of 64 copies and one of 64 partial sums); 10 into 30:
+        // atomic updates (10 chunks of one iteration).
+        let is: Vec<i64> = (0..200).map(|k| (k * 7 % 9) as i64 - 1).collect();
+        let vs: Vec<f64> = (0..200).map(|k| k as f64 * 0.25 - 3.0).collect();
+        for (n, m, allocs) in [(200usize, 6i64, 5), (10, 30, 4)] {
+            let args = vec![
+                Value::scalar(n as i64),
+                Value::scalar(m),
+                Value::vector(is[..n].to_vec()),
+                Value::vector(vs[..n].to_vec()),
+            ];
+            let run = |p| run_function(p, "main", args.clone()).unwrap_or_else(|e| panic!("{e}"));
+            let (a, b) = (run(&par), run(&seq));
+            let r = a.values[0].as_slice::<f64>().unwrap();
+            assert!(close(r, b.values[0].as_slice::<f64>().unwrap()), "{r:?}");
+            let mut want = vec![1.0; m as usize];
+            for (&i, &v) in is[..n].iter().zip(&vs[..n]) {
+                if (0..m).contains(&i) {
+                    want[i as usize] += v;
+                }
+            }
+            assert!(close(r, &want), "{r:?}");
+            // Sums of multiples of 1/16: exact in any order.
+            assert_eq!(a.values[1..], b.values[1..]);
+            let sum: f64 = vs[..n].iter().map(|v| v * v).sum();
+            assert_eq!(a.values[2], Value::scalar(sum));
+            assert_eq!(a.counters.allocs, allocs, "n = {n}: {}", a.counters);
+        }
     }
 
     #[test]

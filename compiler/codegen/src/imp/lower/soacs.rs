@@ -112,7 +112,7 @@ impl<'p> Lowerer<'p> {
     /// The number of chunks a parallel region over `w` iterations is split
     /// into (between 1 and [`CHUNKS`]) and the iterations per chunk, bound
     /// to fresh variables.
-    fn chunking(&mut self, w: &SExp) -> (SExp, SExp) {
+    pub(super) fn chunking(&mut self, w: &SExp) -> (SExp, SExp) {
         use SExp as E;
         let few = bin(ir::BinOp::Min, w.clone(), E::i64(CHUNKS));
         let k = self.assign_fresh("chunks", PrimType::I64, bin(ir::BinOp::Max, few, E::i64(1)));
@@ -417,14 +417,15 @@ impl<'p> Lowerer<'p> {
             self.chunked(w, s, states, &dests[..n_scan], |l, i, sc, rd| {
                 iteration(l, &inputs, i, sc, rd)
             })?;
-        } else if let Some(accs) = (plan.is_some() && n_scan + n_red == 0 && !has_late)
+        } else if let Some(accs) = (plan.is_some() && n_scan == 0 && !has_late && scalar_states)
             .then(|| self.shared_accs(&s.map, &inputs))
             .flatten()
         {
-            // A map updating accumulators with operators: private copies
-            // or atomic updates (`accs`).
-            self.acc_map(w, &inputs, &accs, |l, inputs, i| {
-                iteration(l, inputs, i, &scan_state, &red_state)
+            // A map updating accumulators with operators, and perhaps
+            // reducing: private copies or atomic updates (`accs`), the
+            // reductions' partial results per chunk.
+            self.acc_map(w, s, &inputs, &accs, &red_state, |l, inputs, i, rd| {
+                iteration(l, inputs, i, &scan_state, rd)
             })?;
         } else {
             let seg = plan.map(|p| match p {
@@ -497,36 +498,8 @@ impl<'p> Lowerer<'p> {
     ) -> R<()> {
         use SExp as E;
         let (k, chunk) = self.chunking(&w);
-        let blocks = |l: &mut Self, name: &str, st: &[Vec<State>]| -> Vec<Vec<View>> {
-            st.iter()
-                .map(|comps| {
-                    comps
-                        .iter()
-                        .map(|x| {
-                            let t = match x {
-                                State::Scalar(v) => l.var_elem(*v),
-                                State::Array(a) => a.elem,
-                            };
-                            l.alloc(name, t, vec![k.clone()])
-                        })
-                        .collect()
-                })
-                .collect()
-        };
-        let scan_parts = blocks(self, "scan_part", scan_state);
-        let red_parts = blocks(self, "red_part", red_state);
-        // The iterations of chunk `c`: `start` and `len`.
-        let bounds = |l: &mut Self, c: &SExp| {
-            let start = l.assign_fresh("start", PrimType::I64, E::times(c.clone(), chunk.clone()));
-            let rest = E::minus(w.clone(), E::Var(start));
-            let len = bin(
-                ir::BinOp::Max,
-                bin(ir::BinOp::Min, chunk.clone(), rest),
-                E::i64(0),
-            );
-            let len = l.assign_fresh("len", PrimType::I64, len);
-            (E::Var(start), E::Var(len))
-        };
+        let scan_parts = self.partial_blocks("scan_part", &k, scan_state);
+        let red_parts = self.partial_blocks("red_part", &k, red_state);
         self.par_label = if s.scans.is_empty() {
             "segred"
         } else {
@@ -534,62 +507,12 @@ impl<'p> Lowerer<'p> {
         };
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
-            let mut local_scan = Vec::new();
-            for sc in &s.scans {
-                local_scan.push(l.init_state(&sc.neutral)?);
-            }
-            let mut local_red = Vec::new();
-            for r in &s.reduces {
-                local_red.push(l.init_state(&r.neutral)?);
-            }
-            let (start, len) = bounds(l, c);
-            match partial_identities(s) {
-                Some(ids) => l.partials_loop(len, s, &ids, &local_red, |l, j, rd| {
-                    let i = l.assign_fresh("i", PrimType::I64, E::plus(start.clone(), j.clone()));
-                    iteration(l, &E::Var(i), &local_scan, rd)
-                })?,
-                None => l.seq_loop(len, |l, j| {
-                    let i = l.assign_fresh("i", PrimType::I64, E::plus(start, j.clone()));
-                    iteration(l, &E::Var(i), &local_scan, &local_red)
-                })?,
-            }
-            for (parts, st) in scan_parts
-                .iter()
-                .chain(&red_parts)
-                .zip(local_scan.iter().chain(&local_red))
-            {
-                l.write_scalars(parts, st, c);
-            }
-            Ok(())
+            let parts = (scan_parts.as_slice(), red_parts.as_slice());
+            let ids = partial_identities(s);
+            l.chunk_partials(s, c, (&w, &chunk), ids, parts, &iteration)
         })?;
-        // Partial results combined in order; each scan chunk's prefix.
-        let prefixes = blocks(self, "prefix", scan_state);
-        self.seq_loop(k.clone(), |l, c| {
-            let read = |l: &mut Self, parts: &[View]| -> Vec<Val<'p>> {
-                parts
-                    .iter()
-                    .map(|p| {
-                        let x = l.new_var("part", p.elem);
-                        l.push(Stm::Read {
-                            var: x,
-                            view: p.clone(),
-                            idx: vec![c.clone()],
-                        });
-                        Val::Scalar(E::Var(x))
-                    })
-                    .collect()
-            };
-            for (n, sc) in s.scans.iter().enumerate() {
-                l.write_scalars(&prefixes[n], &scan_state[n], c);
-                let vals = read(l, &scan_parts[n]);
-                l.combine(&sc.op, &scan_state[n], &vals)?;
-            }
-            for (n, r) in s.reduces.iter().enumerate() {
-                let vals = read(l, &red_parts[n]);
-                l.combine(&r.op, &red_state[n], &vals)?;
-            }
-            Ok(())
-        })?;
+        let states = (scan_state, red_state);
+        let prefixes = self.combine_partials(s, &k, states, (&scan_parts, &red_parts))?;
         if s.scans.is_empty() {
             return Ok(());
         }
@@ -597,7 +520,7 @@ impl<'p> Lowerer<'p> {
         self.par_label = "segscan-carry";
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
-            let (start, len) = bounds(l, c);
+            let (start, len) = l.chunk_bounds(&w, &chunk, c);
             l.seq_loop(len, |l, j| {
                 let i = l.assign_fresh("i", PrimType::I64, E::plus(start, j.clone()));
                 let i = E::Var(i);
@@ -640,6 +563,132 @@ impl<'p> Lowerer<'p> {
                 Ok(())
             })
         })
+    }
+
+    /// Per component of the running values `st`, a `[k]` block for the
+    /// chunks' partial results.
+    pub(super) fn partial_blocks(
+        &mut self,
+        name: &str,
+        k: &SExp,
+        st: &[Vec<State>],
+    ) -> Vec<Vec<View>> {
+        st.iter()
+            .map(|comps| {
+                comps
+                    .iter()
+                    .map(|x| {
+                        let t = match x {
+                            State::Scalar(v) => self.var_elem(*v),
+                            State::Array(a) => a.elem,
+                        };
+                        self.alloc(name, t, vec![k.clone()])
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The first iteration and the number of iterations of chunk `c` when
+    /// `w` iterations are split into chunks of `chunk`, bound to fresh
+    /// variables.
+    fn chunk_bounds(&mut self, w: &SExp, chunk: &SExp, c: &SExp) -> (SExp, SExp) {
+        use SExp as E;
+        let start = self.assign_fresh("start", PrimType::I64, E::times(c.clone(), chunk.clone()));
+        let rest = E::minus(w.clone(), E::Var(start));
+        let len = bin(
+            ir::BinOp::Max,
+            bin(ir::BinOp::Min, chunk.clone(), rest),
+            E::i64(0),
+        );
+        let len = self.assign_fresh("len", PrimType::I64, len);
+        (E::Var(start), E::Var(len))
+    }
+
+    /// The body of chunk `c` of a parallel scan or reduction: running
+    /// values of its own from the neutral elements, its iterations (of `w`
+    /// split into chunks of `chunk`; with `ids`, the reductions'
+    /// identities, several partial results per chunk), and its results written at `c` of `parts` (the
+    /// scans' and the reductions' [`Self::partial_blocks`]). `iteration`
+    /// gets the index and the running values to update.
+    pub(super) fn chunk_partials(
+        &mut self,
+        s: &'p Screma,
+        c: &SExp,
+        (w, chunk): (&SExp, &SExp),
+        ids: Option<Vec<ir::PrimValue>>,
+        (scan_parts, red_parts): (&[Vec<View>], &[Vec<View>]),
+        iteration: &impl Fn(&mut Self, &SExp, &[Vec<State>], &[Vec<State>]) -> R<()>,
+    ) -> R<()> {
+        use SExp as E;
+        let mut local_scan = Vec::new();
+        for sc in &s.scans {
+            local_scan.push(self.init_state(&sc.neutral)?);
+        }
+        let mut local_red = Vec::new();
+        for r in &s.reduces {
+            local_red.push(self.init_state(&r.neutral)?);
+        }
+        let (start, len) = self.chunk_bounds(w, chunk, c);
+        match ids {
+            Some(ids) => self.partials_loop(len, s, &ids, &local_red, |l, j, rd| {
+                let i = l.assign_fresh("i", PrimType::I64, E::plus(start.clone(), j.clone()));
+                iteration(l, &E::Var(i), &local_scan, rd)
+            })?,
+            None => self.seq_loop(len, |l, j| {
+                let i = l.assign_fresh("i", PrimType::I64, E::plus(start, j.clone()));
+                iteration(l, &E::Var(i), &local_scan, &local_red)
+            })?,
+        }
+        for (parts, st) in scan_parts
+            .iter()
+            .chain(red_parts)
+            .zip(local_scan.iter().chain(&local_red))
+        {
+            self.write_scalars(parts, st, c);
+        }
+        Ok(())
+    }
+
+    /// The `k` chunks' partial results `parts` (per scan, then per
+    /// reduction) combined into the running values `states` in chunk
+    /// order; returns, per scan, the `[k]` blocks of each chunk's prefix
+    /// (the running values before it).
+    pub(super) fn combine_partials(
+        &mut self,
+        s: &'p Screma,
+        k: &SExp,
+        (scan_state, red_state): (&[Vec<State>], &[Vec<State>]),
+        (scan_parts, red_parts): (&[Vec<View>], &[Vec<View>]),
+    ) -> R<Vec<Vec<View>>> {
+        let prefixes = self.partial_blocks("prefix", k, scan_state);
+        self.seq_loop(k.clone(), |l, c| {
+            let read = |l: &mut Self, parts: &[View]| -> Vec<Val<'p>> {
+                parts
+                    .iter()
+                    .map(|p| {
+                        let x = l.new_var("part", p.elem);
+                        l.push(Stm::Read {
+                            var: x,
+                            view: p.clone(),
+                            idx: vec![c.clone()],
+                        });
+                        Val::Scalar(SExp::Var(x))
+                    })
+                    .collect()
+            };
+            for (n, sc) in s.scans.iter().enumerate() {
+                l.write_scalars(&prefixes[n], &scan_state[n], c);
+                let vals = read(l, &scan_parts[n]);
+                l.combine(&sc.op, &scan_state[n], &vals)?;
+            }
+            for (n, r) in s.reduces.iter().enumerate() {
+                let vals = read(l, &red_parts[n]);
+                l.combine(&r.op, &red_state[n], &vals)?;
+            }
+            Ok(())
+        })?;
+        Ok(prefixes)
     }
 
     /// `cond` for indices `idx` of the outer dimensions of `v`.
