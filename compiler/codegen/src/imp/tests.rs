@@ -7,11 +7,7 @@ use values::Value;
 use super::interp::{Counters, run_function};
 use super::print::print_program;
 
-fn lower(src: &str) -> super::Program {
-    let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
-    ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
-    super::lower_program(&prog).unwrap_or_else(|e| panic!("{e}"))
-}
+use crate::imp::lower_text as lower;
 
 fn run(p: &super::Program, args: Vec<Value>) -> (Vec<Value>, Counters) {
     let out = run_function(p, "main", args).unwrap_or_else(|e| panic!("{e}"));

@@ -521,11 +521,7 @@ mod tests {
         )
     }
 
-    fn lower(src: &str) -> crate::imp::Program {
-        let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
-        ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
-        crate::imp::lower_program(&prog).unwrap_or_else(|e| panic!("{e}"))
-    }
+    use crate::imp::lower_text as lower;
 
     /// The sequential answer of [`program`] on `f64`.
     fn expected(m: usize, is: &[i64], vs: &[f64]) -> Vec<f64> {

@@ -9,11 +9,7 @@ use crate::imp::interp::run_function;
 use crate::imp::print::print_program;
 use crate::imp::{Block, Program, Stm};
 
-fn lower(src: &str) -> Program {
-    let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
-    ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
-    crate::imp::lower_program(&prog).unwrap_or_else(|e| panic!("{e}"))
-}
+use crate::imp::lower_text as lower;
 
 /// The handle names of `p`'s allocations, nested ones included, leaving
 /// out the empty blocks released handles point at.

@@ -509,8 +509,9 @@ fn hoist_in(stms: &mut Vec<Stm>, u: &mut HandleUse) {
     *stms = out;
 }
 
-/// The allocations in `stms` outside parallel loops, by handle.
-fn collect_allocs(stms: &[Stm], out: &mut HashMap<MemId, Vec<SExp>>) {
+/// The allocations in `stms` outside parallel loops (nested sequential
+/// blocks included), by handle.
+pub(super) fn collect_allocs(stms: &[Stm], out: &mut HashMap<MemId, Vec<SExp>>) {
     for s in stms {
         match s {
             Stm::Alloc { mem, count } => out.entry(*mem).or_default().push(count.clone()),
@@ -531,7 +532,7 @@ fn collect_allocs(stms: &[Stm], out: &mut HashMap<MemId, Vec<SExp>>) {
 }
 
 /// Removes the allocations of `mems` from `stms` outside parallel loops.
-fn remove_allocs(stms: &mut Vec<Stm>, mems: &HashSet<MemId>) {
+pub(super) fn remove_allocs(stms: &mut Vec<Stm>, mems: &HashSet<MemId>) {
     stms.retain(|s| !matches!(s, Stm::Alloc { mem, .. } if mems.contains(mem)));
     for s in stms {
         match s {

@@ -277,11 +277,7 @@ fun main(n: i64, m: i64, xss: [n][m]f64) -> ([n]f64) {{
         )
     }
 
-    fn lower(src: &str) -> crate::imp::Program {
-        let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
-        ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
-        crate::imp::lower_program(&prog).unwrap_or_else(|e| panic!("{e}"))
-    }
+    use crate::imp::lower_text as lower;
 
     /// Runs `p` on a 2 by `m` matrix of small integers and returns the
     /// result with the expected row results of `f` folded from zero.

@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 
 use ir::{BinOp, PrimValue};
 
-use super::lifetimes::{count_mentions, handle_use};
+use super::lifetimes::{collect_allocs, count_mentions, handle_use, remove_allocs};
 use super::{Lowerer, Val};
 use crate::imp::syntax::*;
 
@@ -136,49 +136,6 @@ fn to_prologue(body: &mut Block, prologue: &mut usize, here: &HashMap<MemId, usi
             .map(|(mem, count)| Stm::Alloc { mem, count }),
     );
     body.stms.extend(rest);
-}
-
-/// The allocations in `stms` (nested sequential blocks included), by
-/// handle.
-fn collect_allocs(stms: &[Stm], out: &mut HashMap<MemId, Vec<SExp>>) {
-    for s in stms {
-        match s {
-            Stm::Alloc { mem, count } => out.entry(*mem).or_default().push(count.clone()),
-            Stm::For { body, .. } | Stm::While { body, .. } | Stm::Planned { body, .. } => {
-                collect_allocs(&body.stms, out)
-            }
-            Stm::If {
-                then_block,
-                else_block,
-                ..
-            } => {
-                collect_allocs(&then_block.stms, out);
-                collect_allocs(&else_block.stms, out);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Removes the allocations of `mems` from `stms` and their nested blocks.
-fn remove_allocs(stms: &mut Vec<Stm>, mems: &HashSet<MemId>) {
-    stms.retain(|s| !matches!(s, Stm::Alloc { mem, .. } if mems.contains(mem)));
-    for s in stms {
-        match s {
-            Stm::For { body, .. } | Stm::While { body, .. } | Stm::Planned { body, .. } => {
-                remove_allocs(&mut body.stms, mems)
-            }
-            Stm::If {
-                then_block,
-                else_block,
-                ..
-            } => {
-                remove_allocs(&mut then_block.stms, mems);
-                remove_allocs(&mut else_block.stms, mems);
-            }
-            _ => {}
-        }
-    }
 }
 
 /// The scalars `stms` set: assignments, reads, loop counters, atomic

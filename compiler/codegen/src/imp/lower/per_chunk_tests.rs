@@ -8,11 +8,7 @@ use crate::imp::interp::run_function;
 use crate::imp::print::print_program;
 use crate::imp::{Program, Stm};
 
-fn lower(src: &str) -> Program {
-    let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
-    ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
-    crate::imp::lower_program(&prog).unwrap_or_else(|e| panic!("{e}"))
-}
+use crate::imp::lower_text as lower;
 
 /// The handle names of the allocations in the chunk prologue of `p`'s
 /// first parallel loop, and of those in the rest of its body.

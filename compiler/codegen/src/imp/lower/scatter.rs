@@ -175,11 +175,7 @@ mod tests {
     use crate::imp::interp::run_function;
     use crate::imp::print::print_program;
 
-    fn lower(src: &str) -> crate::imp::Program {
-        let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
-        ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
-        crate::imp::lower_program(&prog).unwrap_or_else(|e| panic!("{e}"))
-    }
+    use crate::imp::lower_text as lower;
 
     /// The results and the number of blocks allocated.
     fn run(p: &crate::imp::Program, args: Vec<Value>) -> (Vec<Value>, u64) {
