@@ -782,7 +782,6 @@ impl<T: Elem> Arr<T> {
         let len: usize = self.shape[idx.len()..].iter().product();
         Some((off * len, len))
     }
-
 }
 
 /// The next argument of an entry function.
