@@ -153,7 +153,8 @@ fn indexing_out_of_bounds_fails_with_futharks_message() {
     );
 }
 
-const SCATTER: &str = r"fun main(n: i64, k: i64, xs: [n]f64, is: [k]i64, vs: [k]f64) -> ([n]f64) {
+/// A scatter whose map only passes its inputs on.
+pub(crate) const SCATTER: &str = r"fun main(n: i64, k: i64, xs: [n]f64, is: [k]i64, vs: [k]f64) -> ([n]f64) {
   let ys: [n]f64 = copy(xs)
   let zs: [n]f64 = scatter(k, is, vs)
     into(ys@1)

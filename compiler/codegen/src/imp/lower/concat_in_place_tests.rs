@@ -5,41 +5,17 @@
 
 use values::Value;
 
+use crate::imp::Program;
 use crate::imp::interp::run_function;
 use crate::imp::print::print_program;
-use crate::imp::{Block, Program, Stm};
 
 use crate::imp::lower_text as lower;
 
 /// The handle names of `p`'s allocations, nested ones included, leaving
 /// out the empty blocks released handles point at.
 fn allocs(p: &Program) -> Vec<String> {
-    fn walk(p: &Program, b: &Block, out: &mut Vec<String>) {
-        for s in &b.stms {
-            match s {
-                Stm::Alloc { mem, .. } => {
-                    let name = &p.functions[0].mems[mem.0 as usize].name;
-                    if !name.starts_with("empty_") {
-                        out.push(name.clone());
-                    }
-                }
-                Stm::For { body, .. } | Stm::While { body, .. } | Stm::ParFor { body, .. } => {
-                    walk(p, body, out)
-                }
-                Stm::If {
-                    then_block,
-                    else_block,
-                    ..
-                } => {
-                    walk(p, then_block, out);
-                    walk(p, else_block, out);
-                }
-                _ => {}
-            }
-        }
-    }
     let mut out = Vec::new();
-    walk(p, &p.functions[0].body, &mut out);
+    super::lifetimes_tests::alloc_names(p, &p.functions[0].body, &mut out);
     out
 }
 

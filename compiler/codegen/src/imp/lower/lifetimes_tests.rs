@@ -53,7 +53,7 @@ const IF_IN_LOOP: &str = r"fun main(n: i64, k: i64) -> (f64) {
 
 /// The allocations of `b` and of the blocks nested in it, by handle name,
 /// leaving out the empty blocks that released handles point at.
-fn alloc_names(p: &Program, b: &Block, out: &mut Vec<String>) {
+pub(super) fn alloc_names(p: &Program, b: &Block, out: &mut Vec<String>) {
     for s in &b.stms {
         match s {
             Stm::Alloc { mem, .. } => {

@@ -199,16 +199,7 @@ mod tests {
 ";
 
     /// The same scatter with nothing computed: planned sequential.
-    const PASSED: &str = r"fun main(n: i64, k: i64, xs: [n]f64, is: [k]i64, vs: [k]f64) -> ([n]f64) {
-  let ys: [n]f64 = copy(xs)
-  let zs: [n]f64 = scatter(k, is, vs)
-    into(ys@1)
-    map(\(i: i64, v: f64) -> (i64, f64) {
-      in (i, v)
-    })
-  in (zs)
-}
-";
+    const PASSED: &str = crate::imp::tests::SCATTER;
 
     fn args(is: Vec<i64>, vs: Vec<f64>) -> Vec<Value> {
         vec![
