@@ -3,54 +3,63 @@
 //! `map f (iota n)` and `f64.sum (map g (iota d))` would read each element
 //! of the `iota` back from a block that a loop filled before. When every
 //! use of the `iota` is as an input of a screma (GMM's `q_times` reads one
-//! `iota d` in two nested scremas), no block is made: the variable is bound to a view whose offset is the `iota`'s start and whose
-//! stride is its step, over a block that is never allocated nor accessed,
-//! and the screma's iteration `i` takes `start + i*step` as its element
+//! `iota d` in two nested scremas), no block is made: the variable is
+//! bound to a view whose offset is the `iota`'s start and whose stride
+//! is its step, over a block that is never allocated nor accessed, and
+//! the screma's iteration `i` takes `start + i*step` as its element
 //! ([`Lowerer::index_inputs`], [`Lowerer::index_element`]). The element is
 //! then an affine function of the loop's counter, so the emitter's range
 //! checks can hoist the accesses it indexes.
 
-use ir::{Body, ConvKind, Exp, PrimType, Stm as IrStm, VarId};
+use std::collections::{HashMap, HashSet};
+
+use ir::{Body, ConvKind, Exp, PrimType, VarId};
 
 use super::{Lowerer, Val};
 use crate::imp::syntax::*;
 
-/// How many times `v` is an input of a screma in `b` (nested bodies
-/// included).
-fn screma_input_uses(b: &Body, v: VarId) -> usize {
-    b.stms
-        .iter()
-        .map(|s| {
-            let here = match &s.exp {
-                Exp::Screma(sc) => sc.inputs.iter().filter(|x| **x == v).count(),
-                _ => 0,
-            };
-            here + ir::uses::nested_bodies(&s.exp)
-                .into_iter()
-                .map(|(_, nb)| screma_input_uses(nb, v))
-                .sum::<usize>()
-        })
-        .sum()
+/// Counts, per variable, its uses as a screma input in `b` (nested bodies
+/// included), and lists the variables `iota`s bind there.
+fn screma_inputs_and_iotas(b: &Body, inputs: &mut HashMap<VarId, usize>, iotas: &mut Vec<VarId>) {
+    for s in &b.stms {
+        match &s.exp {
+            Exp::Screma(sc) => {
+                for x in &sc.inputs {
+                    *inputs.entry(*x).or_default() += 1;
+                }
+            }
+            Exp::Iota { .. } => iotas.extend(s.pat.iter().copied()),
+            _ => {}
+        }
+        for (_, nb) in ir::uses::nested_bodies(&s.exp) {
+            screma_inputs_and_iotas(nb, inputs, iotas);
+        }
+    }
 }
 
-/// The statement of `b` (nested bodies included) binding `v`.
-fn binding(b: &Body, v: VarId) -> Option<&IrStm> {
-    b.stms.iter().find_map(|s| {
-        if s.pat.contains(&v) {
-            return Some(s);
-        }
-        ir::uses::nested_bodies(&s.exp)
-            .into_iter()
-            .find_map(|(_, nb)| binding(nb, v))
-    })
+/// The variables of `f` bound by an `iota` whose every use is as a
+/// screma's input: the ones lowered as loop indices.
+pub(super) fn index_iotas(f: &ir::Function) -> HashSet<VarId> {
+    let mut inputs = HashMap::new();
+    let mut iotas = Vec::new();
+    screma_inputs_and_iotas(&f.body, &mut inputs, &mut iotas);
+    let uses = ir::walk::use_counts(f);
+    iotas
+        .into_iter()
+        .filter(|v| {
+            let n = uses.get(v).copied().unwrap_or(0);
+            n > 0 && inputs.get(v) == Some(&n)
+        })
+        .collect()
 }
 
 impl<'p> Lowerer<'p> {
-    /// Whether every use of `v` (bound by an `iota`) is as a screma's
-    /// input.
+    /// Whether `v` is bound by an `iota` used only as screma inputs
+    /// ([`index_iotas`], computed once per function).
     fn only_screma_inputs(&self, v: VarId) -> bool {
-        let uses = ir::walk::use_counts(self.f).get(&v).copied().unwrap_or(0);
-        uses > 0 && screma_input_uses(&self.f.body, v) == uses
+        self.index_iotas
+            .get_or_init(|| index_iotas(self.f))
+            .contains(&v)
     }
 
     /// For the `iota` statement `stm` of `n` elements from `start` by
@@ -97,17 +106,7 @@ impl<'p> Lowerer<'p> {
             // Only one-dimensional integer arrays can be one.
             let candidate =
                 matches!(x, Val::Array(view) if view.rank() == 1 && view.elem.is_integer());
-            out.push(
-                candidate
-                    && matches!(
-                        binding(&self.f.body, *v),
-                        Some(IrStm {
-                            exp: Exp::Iota { .. },
-                            ..
-                        })
-                    )
-                    && self.only_screma_inputs(*v),
-            );
+            out.push(candidate && self.only_screma_inputs(*v));
         }
         out
     }

@@ -249,6 +249,8 @@ pub(crate) struct Lowerer<'p> {
     pub(crate) atomic_accs: Vec<MemId>,
     /// The concatenations built in place ([`concat_in_place`]).
     pub(crate) in_place: concat_in_place::InPlace,
+    /// The `iota`s lowered as loop indices ([`iota_index`]), found once.
+    pub(crate) index_iotas: std::cell::OnceCell<std::collections::HashSet<VarId>>,
 }
 
 impl<'p> Lowerer<'p> {
@@ -267,6 +269,7 @@ impl<'p> Lowerer<'p> {
             param_scalars: Default::default(),
             atomic_accs: Vec::new(),
             in_place: Default::default(),
+            index_iotas: Default::default(),
         }
     }
 
