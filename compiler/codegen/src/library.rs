@@ -11,7 +11,9 @@
 //! the order of the field names; a sum type whose payloads are scalars and
 //! arrays is a generated enum `SumN` with one variant per constructor (its
 //! components are the variant's number and then every variant's payload, the
-//! variants not held given blank values).
+//! variants not held given blank values), an array of sums nested `Vec`s of
+//! it, and a tuple or record holding sums the Rust tuple or struct with the
+//! enums (or their `Vec`s) in their places.
 //!
 //! [`library`] writes the crate's `src/lib.rs` (the `Context`, the record
 //! structs, the sum enums, re-exports of the runtime's typed arrays and errors),
@@ -165,21 +167,7 @@ pub(crate) fn api_type(t: &Type) -> String {
 fn record_fields(text: &str) -> Option<Vec<String>> {
     let inner = text.trim().strip_prefix('{')?.strip_suffix('}')?;
     let mut fields = Vec::new();
-    let mut depth = 0i32;
-    let mut start = 0usize;
-    let mut pieces = Vec::new();
-    for (i, c) in inner.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                pieces.push(&inner[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    pieces.push(&inner[start..]);
+    let pieces = split_top_level(inner);
     for p in pieces {
         let (name, ty) = p.split_once(':')?;
         let ty = ty.trim().trim_start_matches('*');
@@ -205,9 +193,83 @@ enum Shape {
     Record(String, Vec<String>),
     /// A generated enum (`crate::sum_enums`).
     Sum(SumEnum),
-    /// An array of such an enum of this rank, with scalar payloads: nested
-    /// `Vec`s of it.
+    /// An array of such an enum of this rank: nested `Vec`s of it.
     SumArray(SumEnum, usize),
+    /// A tuple (a Rust tuple, nested tuples flattened) or a record (a
+    /// generated struct: its name and field names) holding sums or arrays
+    /// of sums: its parts in order.
+    WithSums(Option<(String, Vec<String>)>, Vec<Part>),
+}
+
+/// One element of a tuple, or field of a record, holding sums.
+struct Part {
+    /// Its components.
+    comps: Vec<usize>,
+    /// The enum of a sum and the rank of the array of it (0 for a bare
+    /// sum); `None` for a scalar or an array of primitives.
+    sum: Option<(SumEnum, usize)>,
+}
+
+impl Part {
+    /// Its API type.
+    fn api_type(&self, types: &[&Type]) -> String {
+        match &self.sum {
+            None => api_type(types[self.comps[0]]),
+            Some((e, rank)) => sum_enums::vec_type(&e.name, *rank),
+        }
+    }
+}
+
+/// The element texts of a tuple type's text, nested tuples flattened, or
+/// `None` when `text` is not a tuple.
+fn tuple_elements(text: &str) -> Option<Vec<String>> {
+    let inner = text.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let pieces = split_top_level(inner);
+    if pieces.len() < 2 {
+        return None;
+    }
+    let mut out = Vec::new();
+    for p in pieces {
+        let p = p.trim();
+        match tuple_elements(p) {
+            Some(inner) => out.extend(inner),
+            None => out.push(unparenthesised(p).to_string()),
+        }
+    }
+    Some(out)
+}
+
+/// `text` without the parentheses around it, when they hold one type.
+fn unparenthesised(text: &str) -> &str {
+    match text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        Some(inner) if split_top_level(inner).len() == 1 => unparenthesised(inner.trim()),
+        _ => text,
+    }
+}
+
+/// Splits `text` at the commas outside brackets.
+fn split_top_level(text: &str) -> Vec<&str> {
+    let mut depth = 0i32;
+    let mut start = 0usize;
+    let mut pieces = Vec::new();
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                pieces.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&text[start..]);
+    pieces
+}
+
+/// Whether `text` is a primitive type or an array of one.
+fn is_primitive(text: &str) -> bool {
+    values::PrimType::from_name(text.trim().trim_start_matches("[]")).is_some()
 }
 
 /// The element of an array of a sum type: its name, structure (`shape`,
@@ -222,6 +284,10 @@ fn sum_array_element(name: &str, structure: &str) -> Option<(String, String, usi
         .strip_prefix('(')
         .and_then(|i| i.strip_suffix(')'))
         .unwrap_or(inner);
+    // An array of tuples (`[](#a | #b, i32)`) is not one of sums.
+    if split_top_level(inner).len() != 1 {
+        return None;
+    }
     crate::opaque::sum_layout(inner)?;
     let elem_name = name.strip_prefix(&"[]".repeat(rank)).unwrap_or(inner);
     Some((elem_name.to_string(), inner.to_string(), rank))
@@ -267,6 +333,11 @@ impl Ext {
             Shape::Record(name, _) => name.clone(),
             Shape::Sum(e) => e.name.clone(),
             Shape::SumArray(e, rank) => sum_enums::vec_type(&e.name, *rank),
+            Shape::WithSums(Some((name, _)), _) => name.clone(),
+            Shape::WithSums(None, parts) => {
+                let parts: Vec<String> = parts.iter().map(|p| p.api_type(types)).collect();
+                format!("({})", parts.join(", "))
+            }
         }
     }
 
@@ -280,6 +351,11 @@ impl Ext {
                 .iter()
                 .map(|f| format!("{v}.{}", rust_ident(f)))
                 .collect(),
+            Shape::WithSums(Some((_, fields)), _) => fields
+                .iter()
+                .map(|f| format!("{v}.{}", rust_ident(f)))
+                .collect(),
+            Shape::WithSums(None, parts) => (0..parts.len()).map(|i| format!("{v}.{i}")).collect(),
             Shape::Sum(..) | Shape::SumArray(..) => Vec::new(),
         }
     }
@@ -294,53 +370,189 @@ struct Records {
 }
 
 impl Records {
-    fn shape(&mut self, text: &str, comps: &[usize], types: &[&Type]) -> Shape {
+    /// How the value of type `text` with components `comps` appears in
+    /// the API; `None` when it holds a sum type that has no typed API.
+    fn shape(&mut self, text: &str, comps: &[usize], types: &[&Type]) -> Option<Shape> {
         // A record named by an abbreviation (`point = {x: f64, y: f64}`)
         // has the fields of its structure and is documented by its name.
         let (text, structure) = crate::opaque::name_and_structure(text);
         let text = text.as_str();
-        if structure.starts_with('#')
-            && let Some(layout) = crate::opaque::sum_layout(&structure)
-            && let Some(e) = self.sums.enum_of(text, &layout, comps, types, 0)
-        {
-            return Shape::Sum(e);
+        if structure.starts_with('#') {
+            let layout = crate::opaque::sum_layout(&structure)?;
+            return Some(Shape::Sum(
+                self.sums.enum_of(text, &layout, comps, types, 0)?,
+            ));
         }
-        if let Some((elem, inner, rank)) = sum_array_element(text, &structure)
-            && let Some(layout) = crate::opaque::sum_layout(&inner)
-            && let Some(e) = self.sums.enum_of(&elem, &layout, comps, types, rank)
-        {
-            return Shape::SumArray(e, rank);
+        if let Some((elem, inner, rank)) = sum_array_element(text, &structure) {
+            let layout = crate::opaque::sum_layout(&inner)?;
+            let e = self.sums.enum_of(&elem, &layout, comps, types, rank)?;
+            return Some(Shape::SumArray(e, rank));
+        }
+        if structure.contains('#') {
+            return self.with_sums(text, &structure, comps, types);
         }
         if comps.len() == 1 {
-            return Shape::Single;
+            return Some(Shape::Single);
         }
-        match record_fields(&structure) {
+        Some(match record_fields(&structure) {
             Some(fields) if fields.len() == comps.len() => {
-                let n = self.by_text.len();
-                let name = self
-                    .by_text
-                    .entry(text.to_string())
-                    .or_insert_with(|| format!("Record{n}"))
-                    .clone();
-                if self.by_text.len() > n {
-                    let mut decl = format!(
-                        "/// The record type `{text}` of the program.\n#[derive(Clone, Debug, PartialEq)]\npub struct {name} {{\n"
-                    );
-                    for (f, &c) in fields.iter().zip(comps) {
-                        writeln!(
-                            decl,
-                            "    /// Field `{f}`.\n    pub {}: {},",
-                            rust_ident(f),
-                            api_type(types[c])
-                        )
-                        .ok();
-                    }
-                    decl.push_str("}\n\n");
-                    self.decls.push_str(&decl);
-                }
+                let tys: Vec<String> = comps.iter().map(|&c| api_type(types[c])).collect();
+                let name = self.record(text, &fields, &tys);
                 Shape::Record(name, fields)
             }
             _ => Shape::Tuple,
+        })
+    }
+
+    /// The struct of the record type `text` with these fields and field
+    /// types (declared on first use).
+    fn record(&mut self, text: &str, fields: &[String], tys: &[String]) -> String {
+        let n = self.by_text.len();
+        let name = self
+            .by_text
+            .entry(text.to_string())
+            .or_insert_with(|| format!("Record{n}"))
+            .clone();
+        if self.by_text.len() > n {
+            let mut decl = format!(
+                "/// The record type `{text}` of the program.\n#[derive(Clone, Debug, PartialEq)]\npub struct {name} {{\n"
+            );
+            for (f, t) in fields.iter().zip(tys) {
+                writeln!(
+                    decl,
+                    "    /// Field `{f}`.\n    pub {}: {t},",
+                    rust_ident(f)
+                )
+                .ok();
+            }
+            decl.push_str("}\n\n");
+            self.decls.push_str(&decl);
+        }
+        name
+    }
+
+    /// A tuple or record type `text` (`structure`) holding sums: each
+    /// element or field a scalar, an array of primitives, a sum or an
+    /// array of sums (`None` for anything else, or components that do not
+    /// fit).
+    fn with_sums(
+        &mut self,
+        text: &str,
+        structure: &str,
+        comps: &[usize],
+        types: &[&Type],
+    ) -> Option<Shape> {
+        let (fields, elems) = match structure
+            .strip_prefix('{')
+            .and_then(|s| s.strip_suffix('}'))
+        {
+            Some(inner) => {
+                let mut names = Vec::new();
+                let mut elems = Vec::new();
+                for piece in split_top_level(inner) {
+                    let (name, ty) = piece.split_once(':')?;
+                    let name = name.trim();
+                    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+                        return None;
+                    }
+                    names.push(name.to_string());
+                    elems.push(unparenthesised(ty.trim()).to_string());
+                }
+                (Some(names), elems)
+            }
+            None => (None, tuple_elements(structure)?),
+        };
+        let mut parts = Vec::new();
+        let mut at = 0usize;
+        for elem in &elems {
+            let elem = elem.trim_start_matches('*').trim();
+            if is_primitive(elem) {
+                parts.push(Part {
+                    comps: vec![*comps.get(at)?],
+                    sum: None,
+                });
+                at += 1;
+                continue;
+            }
+            let (name, inner, rank) = if elem.starts_with('#') {
+                (elem.to_string(), elem.to_string(), 0)
+            } else {
+                sum_array_element(elem, elem)?
+            };
+            let layout = crate::opaque::sum_layout(&inner)?;
+            let n = sum_enums::count(&layout);
+            let cs = comps.get(at..at + n)?;
+            at += n;
+            let e = self.sums.enum_of(&name, &layout, cs, types, rank)?;
+            parts.push(Part {
+                comps: cs.to_vec(),
+                sum: Some((e, rank)),
+            });
+        }
+        if at != comps.len() {
+            return None;
+        }
+        let record = fields.map(|fields| {
+            let tys: Vec<String> = parts.iter().map(|p| p.api_type(types)).collect();
+            (self.record(text, &fields, &tys), fields)
+        });
+        Some(Shape::WithSums(record, parts))
+    }
+}
+
+/// The conversion of a method's arguments into the entry function's
+/// values: the statements binding `x{k}`, … and the call's arguments (the
+/// values, each array preceded by its sizes).
+struct Args<'a> {
+    /// The method's code so far.
+    m: String,
+    /// The entry function's arguments.
+    flat: Vec<String>,
+    /// The number of the next `x{k}`.
+    k: usize,
+    /// The entry point's name, for errors.
+    entry: &'a str,
+    /// The types of the entry function's parameters.
+    types: &'a [&'a Type],
+}
+
+impl Args<'_> {
+    /// The scalar or array `part`, component `c`; a consumed array is moved.
+    fn value(&mut self, part: &str, c: usize, consume: bool) {
+        let (k, t) = (self.k, self.types[c]);
+        if t.is_scalar() {
+            writeln!(self.m, "        let x{k} = {part};").ok();
+        } else {
+            let conv = if consume { "into_arr" } else { "to_arr" };
+            writeln!(self.m, "        let x{k} = {part}.{conv}();").ok();
+            for d in 0..t.rank() {
+                self.flat.push(format!("x{k}.dim({d})"));
+            }
+        }
+        self.flat.push(format!("x{k}"));
+        self.k += 1;
+    }
+
+    /// The sum of enum `e` (a reference to it when `rank` is 0, else a
+    /// slice or `Vec` of rows of that rank) with components `comps`.
+    fn sum(&mut self, arg: &str, e: &SumEnum, rank: usize, comps: &[usize]) {
+        sum_enums::argument(
+            &mut self.m,
+            arg,
+            self.entry,
+            e,
+            rank,
+            comps,
+            self.types,
+            self.k,
+        );
+        for &c in comps {
+            let k = self.k;
+            for d in 0..self.types[c].rank() {
+                self.flat.push(format!("x{k}.dim({d})"));
+            }
+            self.flat.push(format!("x{k}"));
+            self.k += 1;
         }
     }
 }
@@ -384,46 +596,41 @@ pub fn library(
                 e.name
             )
         };
-        // A sum type is an enum when it is a whole parameter or result
-        // whose payloads are scalars and arrays; sums inside tuples,
-        // records and arrays, or holding them, have no typed API (the
-        // executable's server handles them).
-        for (what, v) in e
-            .params
-            .iter()
-            .map(|v| ("a parameter", v))
-            .chain(e.results.iter().map(|v| ("a result", v)))
-        {
-            let (name, structure) = crate::opaque::name_and_structure(&v.ty);
-            let whole = (structure.starts_with('#')
-                && crate::opaque::sum_layout(&structure).is_some())
-                || sum_array_element(&name, &structure).is_some();
-            if structure.contains('#') && !whole {
-                let ty = if name == structure {
-                    name
-                } else {
-                    format!("{name} ({structure})")
-                };
-                return Err(format!(
-                    "entry point `{}` has {what} of type {ty}, which holds a sum type inside a tuple or record, or a sum with a payload that is a tuple, record or array of sums; library crates take sum types and arrays of them as whole parameters and results, with payloads of scalars, arrays and sums (scalars and sums in arrays of sums; the executables' server takes them all: `fut multicore`)",
-                    e.name
-                ));
-            }
-        }
         let pgroups = group_components(&e.params, &ptypes).ok_or_else(unsupported)?;
         let rgroups = group_components(&e.results, &rtypes).ok_or_else(unsupported)?;
-        let mut ext = |vs: &[EntryValue], groups: Vec<Vec<usize>>, types: &[&Type]| {
+        // Sums are enums, alone, in arrays, and in tuples and records; a
+        // sum whose payload holds a tuple, record or array of sums, or one
+        // inside an array of tuples or records, has no typed API (the
+        // executable's server handles them).
+        let mut ext = |what: &str, vs: &[EntryValue], groups: Vec<Vec<usize>>, types: &[&Type]| {
             vs.iter()
                 .zip(groups)
-                .map(|(v, comps)| Ext {
-                    unique: v.unique,
-                    shape: records.shape(&v.ty, &comps, types),
-                    comps,
+                .map(|(v, comps)| {
+                    let shape = records.shape(&v.ty, &comps, types).ok_or_else(|| {
+                        let (name, structure) = crate::opaque::name_and_structure(&v.ty);
+                        if !structure.contains('#') {
+                            return unsupported();
+                        }
+                        let ty = if name == structure {
+                            name
+                        } else {
+                            format!("{name} ({structure})")
+                        };
+                        format!(
+                            "entry point `{}` has {what} of type {ty}, which holds a sum type that library crates cannot take: they take sums, arrays of sums, and tuples and records of these, scalars and arrays, where payloads are scalars, arrays of primitives and such sums (not tuples, records or arrays of sums), and no sum inside an array of tuples or records (the executables' server takes them all: `fut multicore`)",
+                            e.name
+                        )
+                    })?;
+                    Ok(Ext {
+                        unique: v.unique,
+                        shape,
+                        comps,
+                    })
                 })
-                .collect::<Vec<_>>()
+                .collect::<Result<Vec<_>, Error>>()
         };
-        let params = ext(&e.params, pgroups, &ptypes);
-        let results = ext(&e.results, rgroups, &rtypes);
+        let params = ext("a parameter", &e.params, pgroups, &ptypes)?;
+        let results = ext("a result", &e.results, rgroups, &rtypes)?;
         let mut method = rust_ident(&e.name);
         if CONTEXT_NAMES.contains(&method.as_str()) {
             method.push('_');
@@ -482,54 +689,38 @@ pub fn library(
             arg_types.join(", ")
         )
         .ok();
-        let mut flat = Vec::new();
-        let mut k = 0usize;
+        let mut args = Args {
+            m,
+            flat: Vec::new(),
+            k: 0,
+            entry: &e.name,
+            types: &ptypes,
+        };
         for (i, p) in params.iter().enumerate() {
-            if let Shape::Sum(en) | Shape::SumArray(en, _) = &p.shape {
-                let rank = match &p.shape {
-                    Shape::SumArray(_, rank) => *rank,
-                    _ => 0,
-                };
-                sum_enums::argument(
-                    &mut m,
-                    &format!("a{i}"),
-                    &e.name,
-                    en,
-                    rank,
-                    &p.comps,
-                    &ptypes,
-                    k,
-                );
-                for &c in &p.comps {
-                    for d in 0..ptypes[c].rank() {
-                        flat.push(format!("x{k}.dim({d})"));
+            let a = format!("a{i}");
+            match &p.shape {
+                Shape::Sum(en) => args.sum(&a, en, 0, &p.comps),
+                Shape::SumArray(en, rank) => args.sum(&a, en, *rank, &p.comps),
+                Shape::WithSums(_, parts) => {
+                    for (v, part) in p.parts(&a).iter().zip(parts) {
+                        match &part.sum {
+                            None => args.value(v, part.comps[0], false),
+                            Some((en, 0)) => args.sum(&format!("&{v}"), en, 0, &part.comps),
+                            Some((en, rank)) => args.sum(v, en, *rank, &part.comps),
+                        }
                     }
-                    flat.push(format!("x{k}"));
-                    k += 1;
                 }
-                continue;
-            }
-            for (part, &c) in p.parts(&format!("a{i}")).into_iter().zip(&p.comps) {
-                let t = ptypes[c];
-                if t.is_scalar() {
-                    writeln!(m, "        let x{k} = {part};").ok();
-                } else {
+                Shape::Single | Shape::Tuple | Shape::Record(..) => {
                     // A consumed array is moved in, so the entry may update it
                     // in place; others share their buffer.
-                    let conv = if p.unique && matches!(p.shape, Shape::Single) {
-                        "into_arr"
-                    } else {
-                        "to_arr"
-                    };
-                    writeln!(m, "        let x{k} = {part}.{conv}();").ok();
-                    for d in 0..t.rank() {
-                        flat.push(format!("x{k}.dim({d})"));
+                    let consume = p.unique && matches!(p.shape, Shape::Single);
+                    for (part, &c) in p.parts(&a).iter().zip(&p.comps) {
+                        args.value(part, c, consume);
                     }
                 }
-                flat.push(format!("x{k}"));
-                k += 1;
             }
         }
+        let Args { mut m, flat, .. } = args;
         let rs: Vec<String> = (0..rtypes.len()).map(|j| format!("r{j}")).collect();
         writeln!(
             m,
@@ -576,6 +767,29 @@ pub fn library(
                     sum_enums::result(en, *rank, &r.comps, &rtypes, &e.name)
                 }
                 Shape::Sum(en) => sum_enums::result(en, 0, &r.comps, &rtypes, &e.name),
+                Shape::WithSums(record, parts) => {
+                    let values: Vec<String> = parts
+                        .iter()
+                        .map(|p| match &p.sum {
+                            None => value(p.comps[0]),
+                            Some((en, rank)) => {
+                                sum_enums::result(en, *rank, &p.comps, &rtypes, &e.name)
+                            }
+                        })
+                        .collect();
+                    match record {
+                        Some((name, fields)) => format!(
+                            "{name} {{ {} }}",
+                            fields
+                                .iter()
+                                .zip(&values)
+                                .map(|(f, v)| format!("{}: {v}", rust_ident(f)))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        None => format!("({})", values.join(", ")),
+                    }
+                }
             })
             .collect();
         let out = if outs.len() == 1 {
@@ -601,6 +815,13 @@ pub fn library(
         program_rs.push_str(m);
     }
     program_rs.push_str("}\n");
+    if apis
+        .iter()
+        .any(|(_, m)| m.contains(&format!("{}(", sum_enums::PAYLOAD_ROWS)))
+    {
+        program_rs.push('\n');
+        program_rs.push_str(&sum_enums::payload_rows_fn());
+    }
     let decls = format!("{}{}", records.decls, records.sums.decls);
     let lib_rs = lib_rs(krate, source, &apis, &decls);
     let readme = readme(krate, source, &apis, prog);
@@ -658,6 +879,34 @@ fn sample(t: &Type) -> String {
     }
 }
 
+/// A sample value of enum `e` of crate `krate`, from sample values of its
+/// components (after the variant's number): the first variant whose payload
+/// holds no sum, or the first variant with its payload elided.
+fn sum_sample(krate: &str, e: &SumEnum, parts: &[String]) -> String {
+    let mut at = 1;
+    for v in &e.variants {
+        let n = v.payload.len();
+        let values: Vec<String> = parts
+            .get(at..at + n)
+            .unwrap_or_default()
+            .iter()
+            .map(|s| s.replace('&', ""))
+            .collect();
+        if let Some(sample) = v.sample(&format!("{krate}::{}", e.name), &values) {
+            return sample;
+        }
+        at += v
+            .payload
+            .iter()
+            .map(|p| match p {
+                sum_enums::Payload::Value => 1,
+                sum_enums::Payload::Sum(s) => s.components(),
+            })
+            .sum::<usize>();
+    }
+    format!("{krate}::{}::{}(/* … */)", e.name, e.variants[0].rust)
+}
+
 fn readme(krate: &str, source: &str, apis: &[(Api, String)], prog: &Program) -> String {
     let mut out = format!(
         "# {krate}\n\nThe entry points of `{source}` as a Rust library, generated by\n\
@@ -695,34 +944,36 @@ fn readme(krate: &str, source: &str, apis: &[(Api, String)], prog: &Program) -> 
                         "&Vec::<{}>::new()[..]",
                         sum_enums::vec_type(&format!("{krate}::{}", e.name), rank - 1)
                     ),
-                    Shape::Sum(e) => {
-                        // The first variant whose payload holds no sum.
-                        let mut at = 1;
-                        let mut sample = None;
-                        for v in &e.variants {
-                            let n = v.payload.len();
-                            let values: Vec<String> = parts
-                                .get(at..at + n)
-                                .unwrap_or_default()
-                                .iter()
-                                .map(|s| s.replace('&', ""))
-                                .collect();
-                            sample = sample
-                                .or_else(|| v.sample(&format!("{krate}::{}", e.name), &values));
-                            at += v
-                                .payload
-                                .iter()
-                                .map(|p| match p {
-                                    sum_enums::Payload::Value => 1,
-                                    sum_enums::Payload::Sum(s) => s.components(),
-                                })
-                                .sum::<usize>();
+                    Shape::Sum(e) => format!("&{}", sum_sample(krate, e, &parts)),
+                    Shape::WithSums(record, ps) => {
+                        let values: Vec<String> = ps
+                            .iter()
+                            .map(|part| {
+                                let parts: Vec<String> = part
+                                    .comps
+                                    .iter()
+                                    .filter_map(|&c| ty(c))
+                                    .map(sample)
+                                    .collect();
+                                match &part.sum {
+                                    None => parts.join("").replace('&', ""),
+                                    Some((e, 0)) => sum_sample(krate, e, &parts),
+                                    Some(_) => "Vec::new()".to_string(),
+                                }
+                            })
+                            .collect();
+                        match record {
+                            Some((name, fields)) => format!(
+                                "&{krate}::{name} {{ {} }}",
+                                fields
+                                    .iter()
+                                    .zip(&values)
+                                    .map(|(f, v)| format!("{}: {v}", rust_ident(f)))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                            None => format!("&({})", values.join(", ")),
                         }
-                        // Every variant holds a sum: the first, its payload elided.
-                        sample.map_or_else(
-                            || format!("&{krate}::{}::{}(/* … */)", e.name, e.variants[0].rust),
-                            |v| format!("&{v}"),
-                        )
                     }
                     Shape::Record(name, fields) => format!(
                         "&{krate}::{name} {{ {} }}",
@@ -901,7 +1152,132 @@ fun entry_shapes(x: f64) -> (i64, [?]i64, i64, [?]f64) {
 fun entry_area(t: i64, r: f64, k: i32) -> (f64) {
   in (r)
 }
+entry \"measure\" = entry_measure(\"f64\": 1) -> (\"{k: i32, s: #circle f64 | #empty}\": 3)
+fun entry_measure(x: f64) -> (i32, i64, f64) {
+  in (1i32, 0i64, x)
+}
 ";
+
+    const UNSUPPORTED_SUM: &str = "entry \"f\" = entry_f(\"[n](#a | #b, i32)\": 4) -> (\"f64\": 1)
+fun entry_f(n: i64, t: [n]i64, m: i64, k: [m]i32) -> (f64) {
+  in (0.0f64)
+}
+";
+
+    #[test]
+    fn sums_inside_tuples_and_records_are_their_enums() {
+        let prog = ir::parse::parse_program(NESTED_SUM).unwrap();
+        let lib = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap();
+        let p = &lib.program_rs;
+        assert!(
+            p.contains("pub fn area(&self, a0: &(Sum0, i32)) -> Result<f64, Error>"),
+            "{p}"
+        );
+        // The element's components, then the scalar after it.
+        assert!(p.contains("let e = &a0.0;"), "{p}");
+        assert!(
+            p.contains("Sum0::Circle(p0_0) => { c0.push(0); c1.push(*p0_0); }"),
+            "{p}"
+        );
+        assert!(p.contains("let x2 = a0.1;"), "{p}");
+        assert!(p.contains("f0(x0, x1, x2)"), "{p}");
+        assert!(
+            p.contains("pub fn measure(&self, a0: f64) -> Result<Record0, Error>"),
+            "{p}"
+        );
+        assert!(
+            p.contains("Ok(Record0 { k: r0, s: match r1 { 0 => Sum0::Circle(r2), 1 => Sum0::Empty, n => return Err("),
+            "{p}"
+        );
+        let l = &lib.lib_rs;
+        assert!(
+            l.contains("pub struct Record0 {\n    /// Field `k`.\n    pub k: i32,\n    /// Field `s`.\n    pub s: Sum0,\n}"),
+            "{l}"
+        );
+        // One enum for the sum, named by its structure.
+        assert_eq!(l.matches("pub enum Sum").count(), 1, "{l}");
+        assert!(
+            lib.readme
+                .contains("ctx.area(&(t::Sum0::Circle(1f64), 1i32))?"),
+            "{}",
+            lib.readme
+        );
+    }
+
+    const PAYLOAD_ARRAYS: &str =
+        "entry \"sums\" = entry_sums(\"[]bag = [](#items []i32 | #nothing)\": 5) -> (\"[]i32\": 2)
+fun entry_sums(n: i64, t: [n]i64, m: i64, k: i64, xs: [m][k]i32) -> (i64, [n]i32) {
+  let r: [n]i32 = replicate([n], 0i32)
+  in (n, r)
+}
+entry \"bags\" = entry_bags(\"i64\": 1) -> (\"[][]bag = [][](#items []i32 | #nothing)\": 7)
+fun entry_bags(n: i64) -> (i64, i64, [?][?]i64, i64, i64, i64, [?][?][?]i32) {
+  let t0: [1]i64 = replicate([1], 0i64)
+  let t: [1][1]i64 = replicate([1], t0)
+  let x0: [1]i32 = replicate([1], 0i32)
+  let x1: [1][1]i32 = replicate([1], x0)
+  let xs: [1][1][1]i32 = replicate([1], x1)
+  in (1i64, 1i64, t, 1i64, 1i64, 1i64, xs)
+}
+";
+
+    #[test]
+    fn arrays_of_sums_with_array_payloads_hold_arrays_of_one_shape() {
+        let prog = ir::parse::parse_program(PAYLOAD_ARRAYS).unwrap();
+        let lib = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap();
+        assert!(
+            lib.lib_rs
+                .contains("pub enum Sum0 {\n    /// `#items []i32`.\n    Items(Array<i32, 1>),"),
+            "{}",
+            lib.lib_rs
+        );
+        let p = &lib.program_rs;
+        assert!(
+            p.contains("pub fn sums(&self, a0: &[Sum0]) -> Result<Array<i32, 1>, Error>"),
+            "{p}"
+        );
+        // Each element's payload, or `None` for another variant, joined
+        // into rows of one shape.
+        assert!(
+            p.contains("let mut c1: Vec<Option<&Array<i32, 1>>> = Vec::new();"),
+            "{p}"
+        );
+        assert!(
+            p.contains("Sum0::Items(p0_0) => { c0.push(0); c1.push(Some(p0_0)); } Sum0::Nothing => { c0.push(1); c1.push(None); }"),
+            "{p}"
+        );
+        assert!(
+            p.contains("let (c1, h1) = fut_payload_rows(c1, \"sums\", \"a0\")?;"),
+            "{p}"
+        );
+        assert!(
+            p.contains("let x1 = Array::<_, 2>::from_vec(c1, [s0, h1[0]])?.into_arr();"),
+            "{p}"
+        );
+        assert!(
+            p.contains("f0(x0.dim(0), x0, x1.dim(0), x1.dim(1), x1)"),
+            "{p}"
+        );
+        assert!(
+            p.contains("fn fut_payload_rows<T: crate::Element, const P: usize>("),
+            "{p}"
+        );
+        // Results: each element's row of the payload array.
+        assert!(
+            p.contains("pub fn bags(&self, a0: i64) -> Result<Vec<Vec<Sum0>>, Error>"),
+            "{p}"
+        );
+        assert!(
+            p.contains(
+                "let d6 = a6.shape(); let h6 = [d6[2]]; let z6: usize = h6.iter().product();"
+            ),
+            "{p}"
+        );
+        assert!(
+            p.contains("0 => Sum0::Items(Array::<i32, 1>::from_vec(v6[i * z6..(i + 1) * z6].to_vec(), h6)?)"),
+            "{p}"
+        );
+    }
 
     #[test]
     fn named_records_are_structs_and_sums_are_enums() {
@@ -952,11 +1328,11 @@ fun entry_area(t: i64, r: f64, k: i32) -> (f64) {
             p.contains("match r0 { 0 => Sum1::BigBox(Array::from_arr(r2)), 1 => Sum1::None, n => return Err("),
             "{p}"
         );
-        let prog = ir::parse::parse_program(NESTED_SUM).unwrap();
+        let prog = ir::parse::parse_program(UNSUPPORTED_SUM).unwrap();
         let e = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap_err();
         assert_eq!(
             e,
-            "entry point `area` has a parameter of type (shape, i32) ((#circle f64 | #empty, i32)), which holds a sum type inside a tuple or record, or a sum with a payload that is a tuple, record or array of sums; library crates take sum types and arrays of them as whole parameters and results, with payloads of scalars, arrays and sums (scalars and sums in arrays of sums; the executables' server takes them all: `fut multicore`)"
+            "entry point `f` has a parameter of type [](#a | #b, i32), which holds a sum type that library crates cannot take: they take sums, arrays of sums, and tuples and records of these, scalars and arrays, where payloads are scalars, arrays of primitives and such sums (not tuples, records or arrays of sums), and no sum inside an array of tuples or records (the executables' server takes them all: `fut multicore`)"
         );
         assert_eq!(variant_ident("big_box'"), "BigBoxQ");
         assert_eq!(variant_ident("_1"), "V1");

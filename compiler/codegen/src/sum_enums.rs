@@ -8,10 +8,12 @@
 //! variant's payload in order, a sum inside a payload being its components in
 //! turn; the variants a value does not hold get blank values (zeros, empty
 //! arrays, variant 0 of an inner sum). In an array of sums each component is
-//! an array with the outer dimensions in front, so payloads are scalars
-//! there. This module writes the enums' declarations and the code of a
-//! method that turns an argument into its components (`x{k}`, …) and the
-//! components of a result (`r{c}`) back into a value.
+//! an array with the outer dimensions in front: a scalar payload is one
+//! element of it per sum, an array payload one row, all rows of one shape
+//! (an argument's elements holding another variant get rows of zeros).
+//! This module writes the enums' declarations and the code of a method that
+//! turns an argument into its components (`x{k}`, …) and the components of a
+//! result (`r{c}`) back into a value.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -146,8 +148,8 @@ impl SumEnums {
         if tag.rank() != outer || tag.elem != values::PrimType::I64 {
             return None;
         }
-        // Inside arrays, payloads are scalars (with the outer dimensions).
-        if outer > 0 && comps.iter().any(|&c| types[c].rank() != outer) {
+        // Inside arrays, every component has the outer dimensions in front.
+        if comps.iter().any(|&c| types[c].rank() < outer) {
             return None;
         }
         let mut at = 1;
@@ -167,11 +169,7 @@ impl SumEnums {
                     PayloadLayout::Value(_) => {
                         let t = types[*comps.get(at)?];
                         at += 1;
-                        tys.push(if outer == 0 {
-                            api_type(t)
-                        } else {
-                            scalar::rust_prim(t.elem).to_string()
-                        });
+                        tys.push(payload_type(t, outer));
                         parts.push(Payload::Value);
                     }
                     PayloadLayout::Sum(inner) => {
@@ -259,11 +257,35 @@ pub fn slice_type(name: &str, rank: usize) -> String {
     format!("&[{}]", vec_type(name, rank.saturating_sub(1)))
 }
 
-/// The Rust type of component `c` as pushed by [`push_components`].
+/// The API type of a payload value of component type `t` inside `outer`
+/// array dimensions: a scalar, or an `Array` of the dimensions after them.
+fn payload_type(t: &Type, outer: usize) -> String {
+    let e = scalar::rust_prim(t.elem);
+    match t.rank() - outer.min(t.rank()) {
+        0 => e.to_string(),
+        p if outer == 0 => {
+            debug_assert_eq!(p, t.rank());
+            api_type(t)
+        }
+        p => format!("Array<{e}, {p}>"),
+    }
+}
+
+/// Whether component type `t` inside `outer` array dimensions holds an
+/// array per element: an array payload inside an array of sums.
+fn array_rows(t: &Type, outer: usize) -> bool {
+    outer > 0 && t.rank() > outer
+}
+
+/// The Rust type of component `c` as pushed by [`push_components`]: a
+/// runtime array, a scalar, or (an array payload in an array of sums) the
+/// payload of each element, `None` where the element holds another variant.
 fn comp_type(t: &Type, outer: usize) -> String {
     let e = scalar::rust_prim(t.elem);
     if outer == 0 && !t.is_scalar() {
         format!("Arr<{e}>")
+    } else if array_rows(t, outer) {
+        format!("Option<&Array<{e}, {}>>", t.rank() - outer)
     } else {
         e.to_string()
     }
@@ -275,6 +297,8 @@ fn blank(t: &Type, outer: usize) -> String {
     if outer == 0 && !t.is_scalar() {
         let r = t.rank();
         format!("Array::<{e}, {r}>::from_vec(Vec::new(), [0; {r}])?.into_arr()")
+    } else if array_rows(t, outer) {
+        "None".to_string()
     } else {
         format!("<{e}>::default()")
     }
@@ -313,6 +337,8 @@ fn push_components(
                         let c = cs[0];
                         let value = if outer == 0 && !types[c].is_scalar() {
                             format!("{}.to_arr()", binds[j])
+                        } else if array_rows(types[c], outer) {
+                            format!("Some({})", binds[j])
                         } else {
                             format!("*{}", binds[j])
                         };
@@ -390,15 +416,74 @@ pub fn argument(
     )
     .ok();
     let shape: Vec<String> = (0..rank).map(|d| format!("s{d}")).collect();
-    for j in 0..comps.len() {
-        writeln!(
-            m,
-            "        let x{} = Array::<_, {rank}>::from_vec(c{j}, [{}])?.into_arr();",
-            k + j,
-            shape.join(", ")
-        )
-        .ok();
+    for (j, &c) in comps.iter().enumerate() {
+        let t = types[c];
+        if array_rows(t, rank) {
+            // The payloads' rows, each of the shape `h{j}` they all share.
+            writeln!(
+                m,
+                "        let (c{j}, h{j}) = {PAYLOAD_ROWS}(c{j}, \"{entry}\", \"{arg}\")?;"
+            )
+            .ok();
+            let mut full = shape.clone();
+            full.extend((0..t.rank() - rank).map(|d| format!("h{j}[{d}]")));
+            writeln!(
+                m,
+                "        let x{} = Array::<_, {}>::from_vec(c{j}, [{}])?.into_arr();",
+                k + j,
+                t.rank(),
+                full.join(", ")
+            )
+            .ok();
+        } else {
+            writeln!(
+                m,
+                "        let x{} = Array::<_, {rank}>::from_vec(c{j}, [{}])?.into_arr();",
+                k + j,
+                shape.join(", ")
+            )
+            .ok();
+        }
     }
+}
+
+/// The name of the function [`payload_rows_fn`] defines.
+pub const PAYLOAD_ROWS: &str = "fut_payload_rows";
+
+/// The definition of the function that joins the array payloads of the
+/// elements of an array of sums into one buffer: every payload present must
+/// have the same shape (else an error naming the entry point and argument),
+/// and the elements holding another variant get zeros of that shape (of
+/// shape zero when no element holds an array). The generated library
+/// defines it once, after the methods that call it.
+pub fn payload_rows_fn() -> String {
+    format!(
+        "/// The array payloads of the elements of an array of sums (`None` where an\n\
+         /// element holds another variant) as one buffer of rows, and the rows' shape.\n\
+         fn {PAYLOAD_ROWS}<T: crate::Element, const P: usize>(\n\
+         \x20   rows: Vec<Option<&Array<T, P>>>,\n\
+         \x20   entry: &str,\n\
+         \x20   arg: &str,\n\
+         ) -> Result<(Vec<T>, [usize; P]), Error> {{\n\
+         \x20   let shape = rows.iter().flatten().next().map_or([0; P], |a| a.shape());\n\
+         \x20   let size: usize = shape.iter().product();\n\
+         \x20   let mut data = Vec::with_capacity(rows.len() * size);\n\
+         \x20   for row in &rows {{\n\
+         \x20       match row {{\n\
+         \x20           Some(a) if a.shape() == shape => data.extend_from_slice(a.as_slice()),\n\
+         \x20           Some(a) => {{\n\
+         \x20               return Err(Error::new(format!(\n\
+         \x20                   \"entry point `{{entry}}`: the array payloads of argument `{{arg}}` differ in their shapes ({{:?}} and {{:?}})\",\n\
+         \x20                   shape,\n\
+         \x20                   a.shape()\n\
+         \x20               )));\n\
+         \x20           }}\n\
+         \x20           None => data.extend(std::iter::repeat_n(T::default(), size)),\n\
+         \x20       }}\n\
+         \x20   }}\n\
+         \x20   Ok((data, shape))\n\
+         }}\n"
+    )
 }
 
 /// The expression of the value of enum `e` from its components `comps`:
@@ -448,25 +533,46 @@ pub fn result(e: &SumEnum, rank: usize, comps: &[usize], types: &[&Type], entry:
         };
         return decode(e, comps, entry, &|c| format!("r{c}"), &value);
     }
+    let tag = comps[0];
     let mut out = String::from("{ ");
     for &c in comps {
-        writeln!(
+        let t = types[c];
+        write!(
             out,
-            "let a{c} = Array::<{}, {rank}>::from_arr(r{c}); let v{c} = a{c}.into_vec();",
-            scalar::rust_prim(types[c].elem)
+            "let a{c} = Array::<{}, {}>::from_arr(r{c}); ",
+            scalar::rust_prim(t.elem),
+            t.rank()
         )
         .ok();
+        if c == tag {
+            // The shape is read before the tags' array is turned into a vector.
+            write!(out, "let s = a{c}.shape(); ").ok();
+        }
+        if array_rows(t, rank) {
+            // Each element's payload: a row of the dimensions after the outer ones.
+            let dims: Vec<String> = (rank..t.rank()).map(|d| format!("d{c}[{d}]")).collect();
+            write!(
+                out,
+                "let d{c} = a{c}.shape(); let h{c} = [{}]; let z{c}: usize = h{c}.iter().product(); ",
+                dims.join(", ")
+            )
+            .ok();
+        }
+        writeln!(out, "let v{c} = a{c}.into_vec();").ok();
     }
-    let tag = comps[0];
-    let element = decode(e, comps, entry, &|c| format!("v{c}[i]"), &|c| {
-        format!("v{c}[i]")
-    });
-    // The shape is read before the tags' array is turned into a vector.
-    out = out.replacen(
-        &format!("let v{tag} = a{tag}.into_vec();"),
-        &format!("let s = a{tag}.shape(); let v{tag} = a{tag}.into_vec();"),
-        1,
-    );
+    let value = |c: usize| {
+        let t = types[c];
+        if array_rows(t, rank) {
+            format!(
+                "Array::<{}, {}>::from_vec(v{c}[i * z{c}..(i + 1) * z{c}].to_vec(), h{c})?",
+                scalar::rust_prim(t.elem),
+                t.rank() - rank
+            )
+        } else {
+            format!("v{c}[i]")
+        }
+    };
+    let element = decode(e, comps, entry, &|c| format!("v{c}[i]"), &value);
     write!(
         out,
         "let mut out = Vec::with_capacity(v{tag}.len()); for i in 0..v{tag}.len() {{ out.push({element}); }} "

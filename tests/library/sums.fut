@@ -1,0 +1,59 @@
+-- Sum types inside tuples and records, and arrays of sums whose variants
+-- carry arrays, for the library-crate test (compiler/cli/tests/library.rs
+-- builds a Rust program against the crate `fut multicore --library` writes
+-- for this file and checks its results). The blocks below check the same
+-- entries on every backend.
+
+type shape = #circle f64 | #rect f64 f64 | #empty
+
+def area (s: shape) : f64 =
+  match s
+  case #circle r -> 3.0 * r * r
+  case #rect w h -> w * h
+  case #empty -> 0.0
+
+entry square (w: f64) : shape = if w > 0 then #rect w w else #empty
+
+-- A record result holding a sum (a struct with an enum field) and a tuple
+-- parameter holding one (a Rust tuple with an enum element).
+entry measure (w: f64) : {k: i32, s: shape} = {s = square w, k = i32.f64 w}
+
+-- ==
+-- entry: scaled_area
+-- script input { (square 2.0, 3.0) } output { 12.0 }
+entry scaled_area (p: (shape, f64)) : f64 = area p.0 * p.1
+
+-- ==
+-- entry: record_area
+-- script input { measure 3.0 } output { 12.0 }
+entry record_area (r: {k: i32, s: shape}) : f64 = area r.s + f64.i32 r.k
+
+-- Arrays of a sum whose variants carry arrays, in and out, of one and two
+-- dimensions.
+type bag = #items []i32 | #nothing
+
+-- ==
+-- entry: bag_sums
+-- script input { bags 3i64 2i64 } output { [1, -1, 81] }
+-- script input { bags 0i64 2i64 } output { empty([0]i32) }
+entry bag_sums (bs: []bag) : []i32 =
+  map (\b -> match b case #items xs -> i32.sum xs case #nothing -> -1) bs
+
+entry bags (n: i64) (m: i64) : []bag =
+  tabulate n (\i -> if i % 2 == 0 then #items (tabulate m (\j -> i32.i64 (i * 20 + j)))
+                    else #nothing)
+
+type tile = #cells [][]f64 | #blank
+
+-- ==
+-- entry: tile_totals
+-- script input { tiles 2i64 } output { [[4.0, -1.0], [-1.0, 8.0]] }
+entry tile_totals (ts: [][]tile) : [][]f64 =
+  map (map (\t -> match t case #cells c -> f64.sum (flatten c) case #blank -> -1.0)) ts
+
+entry tiles (n: i64) : [][]tile =
+  tabulate_2d n 2 (\i j -> if i == j then #cells (replicate 2 (replicate 2 (f64.i64 (i + 1))))
+                           else #blank)
+
+-- A record result holding an array of sums with array payloads.
+entry labelled (n: i64) : {bs: []bag, n: i64} = {bs = bags n 3, n}
