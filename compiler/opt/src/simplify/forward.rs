@@ -65,6 +65,15 @@ impl Ctx for Forward<'_> {
     fn consumed(&self, v: VarId) -> bool {
         self.consumed.contains(&v)
     }
+
+    fn var_type(&self, v: VarId) -> Option<&Type> {
+        self.fun.var_type(v)
+    }
+
+    fn fresh_array(&mut self, like: VarId, ty: Type) -> VarId {
+        let name = format!("{}_kept", self.fun.vars[like].name);
+        self.fun.vars.push(VarInfo { name, ty })
+    }
 }
 
 fn commutative(op: ir::BinOp) -> bool {

@@ -9,7 +9,9 @@
 //! more expensive by the interpreter's operation counter (except that a
 //! statement hoisted out of a loop or lambda that runs zero times is
 //! executed once, and the copy a split hoists is one execution more of
-//! what it copies).
+//! what it copies, and the bound a guarded reduction computes costs two or
+//! four operations once, more than it saves when the `screma` runs zero or
+//! one times).
 //!
 //! **Constant folding** ([`rules::fold`]): unary, binary, comparison,
 //! conversion and math operations whose operands are all constants are
@@ -47,6 +49,13 @@
 //! dimensions); a map whose lambda returns some of its rows unchanged
 //! (`map (\x y -> (y, x)) xs ys`) → those inputs, when neither they nor
 //! the results are consumed.
+//!
+//! **Guarded reductions** ([`guarded_iota`]): a `screma` over `iota n`
+//! whose results are reductions and accumulators, and whose lambda is
+//! `if c < x then e else ne` (`c` the iota element, `ne` what leaves every
+//! result unchanged: the reductions' neutral elements, the accumulators as
+//! they came) → the same `screma` over the first `min(n, max(x, 0))`
+//! elements with the lambda `e`; also for `c <= x` and the mirrored forms.
 //!
 //! **Control**: `if` with a constant condition → the taken branch's
 //! statements; `if` whose branches have no statements and the same
@@ -97,6 +106,7 @@ pub mod analysis;
 pub mod dce;
 pub mod fission;
 pub mod forward;
+pub mod guarded_iota;
 pub mod hoist;
 pub mod rules;
 

@@ -34,6 +34,10 @@ pub trait Ctx {
     fn fresh(&mut self, hint: &str, t: PrimType) -> VarId;
     /// True when `v` (or an alias of it) is consumed somewhere.
     fn consumed(&self, v: VarId) -> bool;
+    /// The type of `v`.
+    fn var_type(&self, v: VarId) -> Option<&ir::Type>;
+    /// A fresh variable of type `ty`, named after `like` (`like_kept`).
+    fn fresh_array(&mut self, like: VarId, ty: ir::Type) -> VarId;
 }
 
 fn konst(o: &Operand) -> Option<PrimValue> {
@@ -263,6 +267,7 @@ pub fn rewrite(cx: &mut dyn Ctx, e: &Exp) -> Option<Rewrite> {
             None
         }
         Exp::Assert { cond, .. } if bool_is(cond, true) => Some(Rewrite::Values(vec![])),
+        Exp::Screma(s) => super::guarded_iota::rewrite(cx, s),
         _ => None,
     }
 }
