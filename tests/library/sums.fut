@@ -57,3 +57,13 @@ entry tiles (n: i64) : [][]tile =
 
 -- A record result holding an array of sums with array payloads.
 entry labelled (n: i64) : {bs: []bag, n: i64} = {bs = bags n 3, n}
+
+-- A tuple parameter holding a sum with an array payload.
+-- ==
+-- entry: bag_plus
+-- script input { (fill 3i64, 10i32) } output { 13i32 }
+-- script input { (fill 0i64, 10i32) } output { 10i32 }
+entry bag_plus (p: (bag, i32)) : i32 =
+  match p.0 case #items xs -> i32.sum xs + p.1 case #nothing -> p.1
+
+entry fill (n: i64) : bag = if n > 0 then #items (map i32.i64 (iota n)) else #nothing

@@ -334,6 +334,13 @@ fn main() {
     // A record result holding an array of such sums.
     let l = ctx.labelled(2).unwrap();
     println!("labelled {} {}", l.n, bags(&l.bs));
+
+    // A tuple parameter holding a sum with an array payload.
+    let p = (ctx.fill(3).unwrap(), 10);
+    println!("bag_plus {} {}", bag(&p.0), ctx.bag_plus(&p).unwrap());
+    let p = (Sum1::Items(Array::from_vec(vec![4, 5], [2]).unwrap()), 1);
+    println!("bag_plus own {}", ctx.bag_plus(&p).unwrap());
+    println!("bag_plus nothing {}", ctx.bag_plus(&(Sum1::Nothing, 7)).unwrap());
 }
 "#;
 
@@ -366,6 +373,9 @@ fn library_sums_inside_records_and_tuples_and_sums_with_array_payloads_in_arrays
         "tile_totals [4.0, -1.0, -1.0, 8.0]",
         "tile_totals own [1, 2] [-1.0, 7.0]",
         "labelled 2 Items([3] [0, 1, 2]) Nothing",
+        "bag_plus Items([3] [0, 1, 2]) 13",
+        "bag_plus own 10",
+        "bag_plus nothing 7",
     ];
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines, expected, "{stdout}");
