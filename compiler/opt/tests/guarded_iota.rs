@@ -54,10 +54,19 @@ fn guarded_sum(cmp: &str, a: &str, b: &str, then_first: bool) -> String {
     )
 }
 
+/// A comparison, its two operands, whether the summand is in the then
+/// branch, and which `i` (given `x`) the sum keeps.
+type Form = (
+    &'static str,
+    &'static str,
+    &'static str,
+    bool,
+    fn(i64, i64) -> bool,
+);
+
 #[test]
 fn every_form_keeps_its_results_at_the_extreme_bounds() {
-    // (comparison, operands, summand in the then branch, kept `i`)
-    let forms: [(&str, &str, &str, bool, fn(i64, i64) -> bool); 8] = [
+    let forms: [Form; 8] = [
         ("lt", "i", "x", true, |i, x| i < x),
         ("le", "i", "x", true, |i, x| i <= x),
         ("gt", "x", "i", true, |i, x| x > i),
