@@ -440,6 +440,19 @@ pub fn step(idx: &mut [i64], sizes: &[i64]) {
     }
 }
 
+/// The number of chunks a parallel reduction, scan or histogram over `w`
+/// iterations, each estimated to cost `cost` units, is split into: the
+/// runtime's [`par::chunk_count_cost`] (one chunk when the threads are
+/// already busy with an enclosing parallel loop, or only one runs), at
+/// most `most`.
+pub fn reduce_chunks(w: i64, cost: u64, most: i64) -> i64 {
+    let w = usize::try_from(w).unwrap_or(0);
+    i64::try_from(par::chunk_count_cost(w, cost))
+        .unwrap_or(i64::MAX)
+        .min(most)
+        .max(1)
+}
+
 /// Runs `f(lo, hi)` on the chunks of `0..w`, in parallel when the work
 /// (`w` iterations of estimated `cost` each) is worth splitting, reusing
 /// the chunking of [`par`]; the first failure in chunk order wins. The

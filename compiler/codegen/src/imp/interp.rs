@@ -83,8 +83,31 @@ type R<T> = Result<T, RuntimeError>;
 
 const MAX_DEPTH: u32 = 256;
 
-/// Runs the function named `name` on one value per core IR parameter.
+/// How the interpreter chooses the number of chunks of a parallel
+/// reduction, scan or histogram ([`SExp::Chunks`]), which a backend chooses
+/// when the operation runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Chunking {
+    /// The most chunks allowed, as with many idle threads.
+    #[default]
+    Most,
+    /// One chunk, as on one thread or nested in a loop that occupies them.
+    One,
+}
+
+/// Runs the function named `name` on one value per core IR parameter,
+/// with the most chunks in every parallel reduction.
 pub fn run_function(prog: &Program, name: &str, args: Vec<Value>) -> R<Outcome> {
+    run_function_chunked(prog, name, args, Chunking::Most)
+}
+
+/// [`run_function`] with the chunk counts chosen by `chunking`.
+pub fn run_function_chunked(
+    prog: &Program,
+    name: &str,
+    args: Vec<Value>,
+    chunking: Chunking,
+) -> R<Outcome> {
     let fail = |m: String| RuntimeError {
         message: m,
         span: Span::NONE,
@@ -106,6 +129,7 @@ pub fn run_function(prog: &Program, name: &str, args: Vec<Value>) -> R<Outcome> 
         buffers: Vec::new(),
         counters: Counters::default(),
         depth: 0,
+        chunking,
     };
     let mut slots = Vec::new();
     for (a, p) in args.into_iter().zip(&f.param_passing) {
@@ -198,6 +222,7 @@ struct Machine<'p> {
     buffers: Vec<Vec<PrimValue>>,
     counters: Counters,
     depth: u32,
+    chunking: Chunking,
 }
 
 struct Frame<'p> {
@@ -205,6 +230,7 @@ struct Frame<'p> {
     vars: Vec<Option<PrimValue>>,
     mems: Vec<Option<usize>>,
     span: Span,
+    chunking: Chunking,
 }
 
 impl Frame<'_> {
@@ -253,6 +279,13 @@ impl Frame<'_> {
                     .collect::<R<Vec<_>>>()?;
                 c.scalar_ops += 1;
                 sem::math(*m, &args)
+            }
+            SExp::Chunks { w, most, .. } => {
+                let w = self.i64(c, w)?;
+                PrimValue::I64(match self.chunking {
+                    Chunking::Most => w.min(*most).max(1),
+                    Chunking::One => 1,
+                })
             }
         })
     }
@@ -357,6 +390,7 @@ impl<'p> Machine<'p> {
             vars: vec![None; f.vars.len()],
             mems: vec![None; f.mems.len()],
             span,
+            chunking: self.chunking,
         };
         self.depth += 1;
         if self.depth > MAX_DEPTH {

@@ -19,6 +19,7 @@
 //! the GPU backends; blocks become buffers; views become index arithmetic.
 //! `docs/imperative.md` describes the memory rules and what is lowered.
 
+pub mod cost;
 pub mod interp;
 pub mod lower;
 pub mod print;

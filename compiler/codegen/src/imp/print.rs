@@ -130,6 +130,9 @@ impl Printer<'_> {
                 let a: Vec<String> = args.iter().map(|x| self.exp(x)).collect();
                 format!("{}({})", m.name(), a.join(", "))
             }
+            SExp::Chunks { w, cost, most } => {
+                format!("chunks({}, cost {cost}, at most {most})", self.exp(w))
+            }
         }
     }
 

@@ -118,6 +118,20 @@ pub enum SExp {
     Convert(ConvKind, PrimType, Box<SExp>),
     /// A math function.
     Math(MathFn, Vec<SExp>),
+    /// The number of chunks (an `i64`) a parallel reduction, scan or
+    /// histogram over `w` iterations is split into, chosen when it runs:
+    /// between 1 and `min(w, most)`. `cost` estimates one iteration's work
+    /// (see [`crate::imp::cost`]), so cheap operations get fewer chunks;
+    /// an operation nested in a parallel loop whose chunks already occupy
+    /// every thread, or running on one thread, gets one.
+    Chunks {
+        /// The number of iterations.
+        w: Box<SExp>,
+        /// The work of one iteration, in statements.
+        cost: u64,
+        /// The most chunks.
+        most: i64,
+    },
 }
 
 impl SExp {

@@ -48,7 +48,11 @@ fn a_map_writes_its_rows_into_its_result_block() {
         "{c}"
     );
     let text = print_program(&p);
-    assert!(text.contains("par (i0 < n)"), "{text}");
+    // The inner map is a parallel loop nested in the outer one.
+    assert!(
+        text.contains("par (i0#5 < n) {\n    par (i0#6 < m) {"),
+        "{text}"
+    );
 }
 
 const LOOP_UPDATE: &str = r"fun main(n: i64, xs: [n]f64) -> ([n]f64) {

@@ -257,6 +257,7 @@ fn vars_of(e: &SExp, out: &mut Vec<SVar>) {
             vars_of(y, out);
         }
         SExp::Math(_, args) => args.iter().for_each(|a| vars_of(a, out)),
+        SExp::Chunks { w, .. } => vars_of(w, out),
     }
 }
 

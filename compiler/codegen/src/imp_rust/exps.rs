@@ -21,6 +21,7 @@ pub fn type_of(f: &Function, e: &SExp) -> PrimType {
             MathFn::Popc | MathFn::Clz | MathFn::Ctz => PrimType::I32,
             _ => args.first().map_or(PrimType::F64, |a| type_of(f, a)),
         },
+        SExp::Chunks { .. } => PrimType::I64,
     }
 }
 
@@ -46,6 +47,9 @@ pub fn exp(f: &Function, e: &SExp, span: ir::Span) -> Result<String, String> {
                 .map(|a| exp(f, a, span))
                 .collect::<Result<Vec<_>, _>>()?;
             scalar::math(*m, t, &a)
+        }
+        SExp::Chunks { w, cost, most } => {
+            format!("reduce_chunks({}, {cost}, {most})", exp(f, w, span)?)
         }
     })
 }

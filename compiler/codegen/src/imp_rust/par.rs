@@ -18,7 +18,7 @@ use super::decls;
 use super::exps::exps;
 use super::function::FnEm;
 use super::names::{mem, var};
-use crate::imp::{Block, MemId, SExp, SVar, Slot, Stm};
+use crate::imp::{Block, MemId, SExp, SVar, Slot, Stm, cost::cost};
 
 type E<T> = Result<T, String>;
 
@@ -136,33 +136,6 @@ fn used_mems(b: &Block, out: &mut BTreeSet<MemId>) {
             Stm::Assign { .. } | Stm::Assert { .. } => {}
         }
     }
-}
-
-/// An estimate of the work of one run of `b`, in statements (loops of
-/// unknown length count 16 runs of their body, calls 64 statements).
-pub fn cost(b: &Block) -> u64 {
-    b.stms.iter().fold(0u64, |acc, s| {
-        let c = match s {
-            Stm::For { bound, body, .. } => {
-                let n = bound.as_i64().map_or(16, |n| n.max(0) as u64);
-                1 + n.saturating_mul(cost(body))
-            }
-            Stm::While { body, .. } => 1 + 16u64.saturating_mul(cost(body)),
-            Stm::ParFor { body, .. } | Stm::Planned { body, .. } => {
-                1 + 16u64.saturating_mul(cost(body))
-            }
-            Stm::If {
-                then_block,
-                else_block,
-                ..
-            } => 1 + cost(then_block).max(cost(else_block)),
-            Stm::Call { .. } => 64,
-            Stm::AtomicUpdate { body, .. } => 4 + cost(body),
-            Stm::Copy { .. } => 16,
-            _ => 1,
-        };
-        acc.saturating_add(c)
-    })
 }
 
 impl FnEm<'_> {

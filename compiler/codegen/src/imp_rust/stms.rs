@@ -383,6 +383,7 @@ mod atomic {
             SExp::UnOp(_, x) | SExp::Convert(_, _, x) => mentions(x, v),
             SExp::BinOp(_, a, b) | SExp::Cmp(_, a, b) => mentions(a, v) || mentions(b, v),
             SExp::Math(_, xs) => xs.iter().any(|x| mentions(x, v)),
+            SExp::Chunks { w, .. } => mentions(w, v),
         }
     }
 }

@@ -184,6 +184,7 @@ fn mentions_any(e: &SExp, vars: &HashSet<SVar>) -> bool {
         SExp::UnOp(_, x) | SExp::Convert(_, _, x) => mentions_any(x, vars),
         SExp::BinOp(_, a, b) | SExp::Cmp(_, a, b) => mentions_any(a, vars) || mentions_any(b, vars),
         SExp::Math(_, xs) => xs.iter().any(|x| mentions_any(x, vars)),
+        SExp::Chunks { w, .. } => mentions_any(w, vars),
     }
 }
 
@@ -442,6 +443,7 @@ impl<'p> Lowerer<'p> {
             };
             l.chunk_partials(m.s, c, (&m.w, &chunk), None, (&[], &red_parts), &body)
         })?;
+        self.set_chunk_cost(&k);
         self.combine_partials(m.s, &k, (&[], m.red_state), (&[], &red_parts))?;
         Ok(())
     }

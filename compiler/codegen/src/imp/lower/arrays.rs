@@ -9,7 +9,8 @@ use crate::imp::syntax::*;
 
 impl<'p> Lowerer<'p> {
     /// A loop nest over `sizes`: one parallel loop when `parallel` and not
-    /// already inside one, sequential loops otherwise. `body` gets the index variables.
+    /// already inside one (or nested in one while [`Self::nest_here`]),
+    /// sequential loops otherwise. `body` gets the index variables.
     pub(crate) fn loop_nest(
         &mut self,
         sizes: Vec<SExp>,
@@ -17,11 +18,13 @@ impl<'p> Lowerer<'p> {
         body: impl FnOnce(&mut Self, &[SExp]) -> R<()>,
     ) -> R<()> {
         let label = std::mem::replace(&mut self.par_label, "segmap");
+        let inner_next = std::mem::replace(&mut self.inner_next, false);
         let ids: Vec<SVar> = (0..sizes.len())
             .map(|k| self.new_var(&format!("i{k}"), PrimType::I64))
             .collect();
         let idx: Vec<SExp> = ids.iter().map(|v| SExp::Var(*v)).collect();
-        if self.parallel || !parallel || sizes.is_empty() {
+        let nests = self.parallel && self.inner_par && self.nest_here;
+        if (self.parallel && !nests) || !parallel || sizes.is_empty() {
             let mut block = self.nested(|l| body(l, &idx))?;
             for (i, n) in ids.iter().zip(sizes).rev() {
                 block = Block {
@@ -34,9 +37,12 @@ impl<'p> Lowerer<'p> {
             }
             self.stms.extend(block.stms);
         } else {
+            let saved = (self.parallel, self.inner_par, self.nest_here);
             self.parallel = true;
+            self.inner_par = !nests && inner_next;
+            self.nest_here = false;
             let block = self.nested(|l| body(l, &idx));
-            self.parallel = false;
+            (self.parallel, self.inner_par, self.nest_here) = saved;
             self.push(Stm::ParFor {
                 kind: ParKind::Map,
                 ids,

@@ -233,8 +233,21 @@ pub(crate) struct Lowerer<'p> {
     pub(crate) stms: Vec<Stm>,
     vars: Vec<VarInfo>,
     mems: Vec<MemInfo>,
-    /// Inside a parallel loop: everything nested runs sequentially.
+    /// Inside a parallel loop: everything nested runs sequentially, except
+    /// the SOACs of [`Self::inner_par`].
     pub(crate) parallel: bool,
+    /// Inside the parallel loop of a map with parallelism inside (a
+    /// [`flatten::Plan::Nest`] or [`flatten::Plan::Versioned`]): the maps,
+    /// reductions and scans of its body that `flatten` plans as parallel
+    /// are parallel loops nested in it (the runtime splits them only while
+    /// the outer loop leaves threads idle). Nothing deeper is parallel.
+    pub(crate) inner_par: bool,
+    /// Set just before a parallel loop: the loop is the parallel loop of a
+    /// map with parallelism inside, and its body gets [`Self::inner_par`].
+    pub(crate) inner_next: bool,
+    /// Set while a SOAC of an [`Self::inner_par`] body lowers its own
+    /// parallel loops: they nest in the enclosing one.
+    pub(crate) nest_here: bool,
     /// The span of the statement being lowered.
     pub(crate) span: Span,
     /// Whether the statement being lowered is marked `#[unsafe]`.
@@ -263,6 +276,9 @@ impl<'p> Lowerer<'p> {
             vars: Vec::new(),
             mems: Vec::new(),
             parallel: false,
+            inner_par: false,
+            inner_next: false,
+            nest_here: false,
             span: Span::NONE,
             par_label: "segmap",
             unsafe_here: false,

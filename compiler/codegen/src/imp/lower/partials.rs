@@ -247,7 +247,8 @@ mod tests {
 
     /// Row sums of an `n` by `m` matrix with the reduction operator `op`
     /// (a lambda of `a: f64` and `b: f64`): each row's reduction is a
-    /// sequential loop inside the parallel map.
+    /// sequential loop inside the parallel map (marked so: otherwise it
+    /// would also be a parallel reduction nested in the map).
     fn row_reduce(op: &str) -> String {
         row_reduce_map(op, "let y: f64 = mul(x, 2.0f64)\n          in (y)")
     }
@@ -262,6 +263,7 @@ mod tests {
 fun main(n: i64, m: i64, xss: [n][m]f64) -> ([n]f64) {{
   let sums: [n]f64 = screma(n, xss)
     map(\(xs: [m]f64) -> (f64) {{
+      #[sequential]
       let s: f64 = screma(m, xs)
         reduce(\(a: f64, b: f64) -> (f64) {{
           {op}

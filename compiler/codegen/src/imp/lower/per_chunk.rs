@@ -197,6 +197,7 @@ fn exp_vars(e: &SExp, out: &mut HashSet<SVar>) {
             exp_vars(b, out);
         }
         SExp::Math(_, args) => args.iter().for_each(|a| exp_vars(a, out)),
+        SExp::Chunks { w, .. } => exp_vars(w, out),
     }
 }
 

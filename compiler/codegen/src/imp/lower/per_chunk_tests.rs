@@ -51,7 +51,8 @@ fn par_allocs(p: &Program) -> (Vec<String>, Vec<String>) {
 
 /// Each row `xs` of `xss` doubled into a temporary of the row's size, a
 /// temporary of three elements, and one of `k` elements (a scalar
-/// parameter, which may be negative), all summed.
+/// parameter, which may be negative), all summed (by sequential loops: a
+/// parallel one nested in the map would allocate its partial results).
 const TEMPORARIES: &str = r"fun main(n: i64, m: i64, k: i64, xss: [n][m]f64) -> ([n]f64) {
   let sums: [n]f64 = screma(n, xss)
     map(\(xs: [m]f64) -> (f64) {
@@ -60,6 +61,7 @@ const TEMPORARIES: &str = r"fun main(n: i64, m: i64, k: i64, xss: [n][m]f64) -> 
           let y: f64 = mul(x, 2.0f64)
           in (y)
         })
+      #[sequential]
       let s: f64 = screma(m, ys)
         reduce(\(a: f64, b: f64) -> (f64) {
           let c: f64 = add(a, b)
@@ -72,6 +74,7 @@ const TEMPORARIES: &str = r"fun main(n: i64, m: i64, k: i64, xss: [n][m]f64) -> 
       let t: [3]f64 = replicate([3], e)
       let t0: f64 = t[2i64]
       let u: [k]f64 = replicate([k], 1.0f64)
+      #[sequential]
       let v: f64 = screma(k, u)
         reduce(\(a1: f64, b1: f64) -> (f64) {
           let c1: f64 = add(a1, b1)
@@ -134,6 +137,7 @@ const ITERATION_SIZED: &str = r"fun main(n: i64, xs: [n]i64) -> ([n]i64) {
     map(\(x: i64) -> (i64) {
       let c: i64 = mod(x, 4i64)
       let is: [c]i64 = replicate([c], x)
+      #[sequential]
       let s: i64 = screma(c, is)
         reduce(\(a: i64, b: i64) -> (i64) {
           let d: i64 = add(a, b)

@@ -110,16 +110,46 @@ impl<'p> Lowerer<'p> {
     }
 
     /// The number of chunks a parallel region over `w` iterations is split
-    /// into (between 1 and [`CHUNKS`]) and the iterations per chunk, bound
-    /// to fresh variables.
+    /// into (chosen when it runs, between 1 and [`CHUNKS`]: an
+    /// [`SExp::Chunks`] whose cost [`Self::set_chunk_cost`] fills in once
+    /// the region is lowered) and the iterations per chunk, bound to fresh
+    /// variables.
     pub(super) fn chunking(&mut self, w: &SExp) -> (SExp, SExp) {
         use SExp as E;
-        let few = bin(ir::BinOp::Min, w.clone(), E::i64(CHUNKS));
-        let k = self.assign_fresh("chunks", PrimType::I64, bin(ir::BinOp::Max, few, E::i64(1)));
-        let k = E::Var(k);
+        let count = E::Chunks {
+            w: Box::new(w.clone()),
+            cost: 1,
+            most: CHUNKS,
+        };
+        let k = E::Var(self.assign_fresh("chunks", PrimType::I64, count));
         let up = E::minus(E::plus(w.clone(), k.clone()), E::i64(1));
         let chunk = self.assign_fresh("chunk", PrimType::I64, bin(ir::BinOp::Div, up, k.clone()));
         (k, E::Var(chunk))
+    }
+
+    /// Sets the cost of one iteration in the chunk count `k` that
+    /// [`Self::chunking`] bound: the work of the loop over the chunks just
+    /// lowered (the last statement) spread over a chunk's iterations, which
+    /// [`crate::imp::cost`] counts as 16.
+    pub(super) fn set_chunk_cost(&mut self, k: &SExp) {
+        let per_chunk = match self.stms.last() {
+            Some(Stm::ParFor { body, .. }) => crate::imp::cost::cost(body),
+            Some(s) => crate::imp::cost::stm_cost(s),
+            None => return,
+        };
+        let SExp::Var(k) = k else { return };
+        for s in self.stms.iter_mut().rev() {
+            if let Stm::Assign {
+                var,
+                exp: SExp::Chunks { cost, .. },
+                ..
+            } = s
+                && var == k
+            {
+                *cost = (per_chunk / 16).max(1);
+                return;
+            }
+        }
     }
 
     /// Writes the scalar running values of `state` into `views` at `idx`
@@ -379,22 +409,53 @@ impl<'p> Lowerer<'p> {
             }
             Ok(())
         };
-        let plan = if self.parallel {
-            None
-        } else {
+        // Nested in a parallel loop, only the maps, reductions and scans of
+        // a map with parallelism inside are parallel (`inner_par`).
+        let nested = self.parallel;
+        let plan = if !self.parallel || self.inner_par {
             flatten::plan(self.f, stm)
+        } else {
+            None
         };
+        let inner = matches!(
+            plan,
+            Some(flatten::Plan::Nest(_) | flatten::Plan::Versioned(_))
+        ) && !nested;
+        let outer_plan = plan.clone().filter(|_| !nested);
         let only_map = n_scan + n_red == 0 && !has_acc && !has_late;
         let scalar_states = scan_state
             .iter()
             .chain(&red_state)
             .flatten()
             .all(|x| matches!(x, State::Scalar(_)));
+        // The screma as one sequential loop (`planned` names the segmented
+        // operation it stands for), with partial results where they pay.
+        let sequential = |l: &mut Self, planned: Option<&'static str>| {
+            let ids = partial_identities(s).filter(|_| {
+                !has_acc
+                    && !has_late
+                    && scalar_states
+                    && long_enough(&w)
+                    && l.reads_contiguously(&inputs, &index)
+            });
+            l.planned(planned, |l| match &ids {
+                Some(ids) => l.partials_loop(w.clone(), s, ids, &red_state, |l, i, rd| {
+                    iteration(l, &inputs, i, &scan_state, rd)
+                }),
+                None => l.seq_loop(w.clone(), |l, i| {
+                    iteration(l, &inputs, i, &scan_state, &red_state)
+                }),
+            })
+        };
         if plan.is_some() && only_map {
-            self.loop_nest(vec![w], true, |l, idx| {
+            self.inner_next = inner;
+            self.nest_here = nested;
+            let done = self.loop_nest(vec![w], true, |l, idx| {
                 iteration(l, &inputs, &idx[0], &scan_state, &red_state)
-            })?;
-        } else if plan.is_some() && n_scan + n_red == 0 && !has_acc && has_late {
+            });
+            self.nest_here = false;
+            done?;
+        } else if outer_plan.is_some() && n_scan + n_red == 0 && !has_acc && has_late {
             // Rows of a size known only once one is computed: the first
             // row alone sizes and allocates the results, then the others
             // run in parallel, each copy checking its row's shape.
@@ -414,12 +475,43 @@ impl<'p> Lowerer<'p> {
             self.push_when(nonempty, rows);
         } else if plan.is_some() && !has_acc && !has_late && scalar_states {
             let states = (scan_state.as_slice(), red_state.as_slice());
-            self.chunked(w, s, states, &dests[..n_scan], |l, i, sc, rd| {
-                iteration(l, &inputs, i, sc, rd)
-            })?;
-        } else if let Some(accs) = (plan.is_some() && n_scan == 0 && !has_late && scalar_states)
-            .then(|| self.shared_accs(&s.map, &inputs))
-            .flatten()
+            let chunked = |l: &mut Self| {
+                l.nest_here = nested;
+                let done = l.chunked(w.clone(), s, states, &dests[..n_scan], |l, i, sc, rd| {
+                    iteration(l, &inputs, i, sc, rd)
+                });
+                l.nest_here = false;
+                done
+            };
+            if nested {
+                // Nested in a parallel loop: split only when the runtime
+                // gives more than one chunk (the outer loop leaves threads
+                // idle); otherwise the sequential loop, without the partial
+                // results' blocks and the loop over chunks.
+                let seq = self.nested(|l| sequential(l, None))?;
+                let par = self.nested(chunked)?;
+                let count = par.stms.iter().find_map(|s| match s {
+                    Stm::Assign {
+                        exp: e @ SExp::Chunks { .. },
+                        ..
+                    } => Some(e.clone()),
+                    _ => None,
+                });
+                match count {
+                    Some(count) => self.push(Stm::If {
+                        cond: SExp::cmp(CmpOp::Le, count, SExp::i64(1)),
+                        then_block: seq,
+                        else_block: par,
+                    }),
+                    None => return self.fail("a nested parallel reduction without a chunk count"),
+                }
+            } else {
+                chunked(self)?;
+            }
+        } else if let Some(accs) =
+            (outer_plan.is_some() && n_scan == 0 && !has_late && scalar_states)
+                .then(|| self.shared_accs(&s.map, &inputs))
+                .flatten()
         {
             // A map updating accumulators with operators, and perhaps
             // reducing: private copies or atomic updates (`accs`), the
@@ -428,24 +520,12 @@ impl<'p> Lowerer<'p> {
                 iteration(l, inputs, i, &scan_state, rd)
             })?;
         } else {
-            let seg = plan.map(|p| match p {
+            let seg = outer_plan.map(|p| match p {
                 flatten::Plan::Seg(op) | flatten::Plan::Versioned(op) => op.name(),
                 flatten::Plan::Nest(_) => flatten::SegOp::Map.name(),
                 flatten::Plan::Scatter => "scatter",
             });
-            let ids = partial_identities(s).filter(|_| {
-                !has_acc
-                    && !has_late
-                    && scalar_states
-                    && long_enough(&w)
-                    && self.reads_contiguously(&inputs, &index)
-            });
-            self.planned(seg, |l| match &ids {
-                Some(ids) => l.partials_loop(w, s, ids, &red_state, |l, i, rd| {
-                    iteration(l, &inputs, i, &scan_state, rd)
-                }),
-                None => l.seq_loop(w, |l, i| iteration(l, &inputs, i, &scan_state, &red_state)),
-            })?;
+            sequential(self, seg)?;
         }
         // Results: scanned arrays, reduced values, mapped arrays.
         let mut out = Vec::new();
@@ -511,6 +591,7 @@ impl<'p> Lowerer<'p> {
             let ids = partial_identities(s);
             l.chunk_partials(s, c, (&w, &chunk), ids, parts, &iteration)
         })?;
+        self.set_chunk_cost(&k);
         let states = (scan_state, red_state);
         let prefixes = self.combine_partials(s, &k, states, (&scan_parts, &red_parts))?;
         if s.scans.is_empty() {
@@ -834,6 +915,7 @@ impl<'p> Lowerer<'p> {
                 l.hist_updates(h, &res, &mine)
             })
         })?;
+        self.set_chunk_cost(&k);
         for ((op, ds), ps) in h.hists.iter().zip(dests).zip(&parts) {
             let Some(first) = ds.first() else { continue };
             let bins = first.shape[0].clone();
@@ -1037,5 +1119,91 @@ impl<'p> Lowerer<'p> {
         })?;
         self.push_when(cond, then_block);
         Ok(vec![a])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The SOACs of a map with parallelism inside are parallel loops nested
+    //! in the map's parallel loop, with the results of sequential ones.
+
+    use values::Value;
+
+    use crate::imp::interp::{Chunking, run_function, run_function_chunked};
+    use crate::imp::lower_text;
+    use crate::imp::print::print_program;
+
+    /// Per row of `xss`, the sum of its squares and its elements times 3
+    /// (two SOACs: a map with parallelism inside); `attr` marks both inner
+    /// SOACs.
+    fn program(attr: &str) -> String {
+        format!(
+            r"fun main(n: i64, m: i64, xss: [n][m]i64) -> ([n]i64, [n][m]i64) {{
+  let (ss: [n]i64, yss: [n][m]i64) = screma(n, xss)
+    map(\(r: [m]i64) -> (i64, [m]i64) {{
+      {attr}
+      let s: i64 = screma(m, r)
+        reduce(\(a: i64, b: i64) -> (i64) {{
+          let c: i64 = add(a, b)
+          in (c)
+        }}, 0i64)
+        map(\(x: i64) -> (i64) {{
+          let q: i64 = mul(x, x)
+          in (q)
+        }})
+      {attr}
+      let ys: [m]i64 = screma(m, r)
+        map(\(z: i64) -> (i64) {{
+          let y: i64 = mul(z, 3i64)
+          in (y)
+        }})
+      in (s, ys)
+    }})
+  in (ss, yss)
+}}
+"
+        )
+    }
+
+    #[test]
+    fn inner_soacs_are_parallel_loops_nested_in_the_map() {
+        let par = lower_text(&program(""));
+        let seq = lower_text(&program("#[sequential]"));
+        let (par_text, seq_text) = (print_program(&par), print_program(&seq));
+        // The outer map's parallel loop holds the reduction's loop over
+        // chunks and the map's loop: three, nested one level.
+        assert_eq!(par_text.matches("par (").count(), 3, "{par_text}");
+        assert!(par_text.contains("\n    par ("), "{par_text}");
+        assert_eq!(seq_text.matches("par (").count(), 1, "{seq_text}");
+        // The nested reduction is split only when the runtime gives it
+        // more than one chunk; otherwise a sequential loop.
+        assert!(par_text.contains("if (le(chunks(m, cost "), "{par_text}");
+        for (n, m) in [(1i64, 300i64), (3, 70), (40, 5), (2, 0), (0, 4)] {
+            let xs: Vec<i64> = (0..n * m).map(|k| k % 17 - 8).collect();
+            let arg = || {
+                vec![
+                    Value::scalar(n),
+                    Value::scalar(m),
+                    Value::array(vec![n as usize, m as usize], xs.clone()).unwrap(),
+                ]
+            };
+            let a = run_function(&par, "main", arg()).unwrap_or_else(|e| panic!("{e}"));
+            let b = run_function(&seq, "main", arg()).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(a.values, b.values, "n = {n}, m = {m}");
+            let one = run_function_chunked(&par, "main", arg(), Chunking::One)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(one.values, b.values, "one chunk: n = {n}, m = {m}");
+            // Split, each row's reduction allocates its partial results.
+            if n > 0 && m > 1 {
+                assert!(a.counters.allocs > one.counters.allocs, "n = {n}, m = {m}");
+            }
+            let sums: Vec<i64> = xs
+                .chunks(m.max(1) as usize)
+                .take(n as usize)
+                .map(|r| r.iter().map(|x| x * x).sum())
+                .collect();
+            let sums = if m == 0 { vec![0; n as usize] } else { sums };
+            assert_eq!(a.values[0], Value::vector(sums), "n = {n}, m = {m}");
+        }
     }
 }

@@ -1,0 +1,37 @@
+//! An estimate of the work of a block of the imperative IR, in statements:
+//! what the multicore runtime weighs when it splits a parallel loop or a
+//! reduction into chunks (small bodies are not split finely).
+
+use super::{Block, Stm};
+
+/// The work of one run of `b`, in statements: loops of unknown length
+/// count 16 runs of their body, parallel loops 16 iterations, calls 64
+/// statements, copies 16.
+pub fn cost(b: &Block) -> u64 {
+    b.stms
+        .iter()
+        .fold(0u64, |acc, s| acc.saturating_add(stm_cost(s)))
+}
+
+/// The work of one run of statement `s`, as [`cost`] counts it.
+pub fn stm_cost(s: &Stm) -> u64 {
+    match s {
+        Stm::For { bound, body, .. } => {
+            let n = bound.as_i64().map_or(16, |n| n.max(0) as u64);
+            1 + n.saturating_mul(cost(body))
+        }
+        Stm::While { body, .. } => 1 + 16u64.saturating_mul(cost(body)),
+        Stm::ParFor { body, .. } | Stm::Planned { body, .. } => {
+            1 + 16u64.saturating_mul(cost(body))
+        }
+        Stm::If {
+            then_block,
+            else_block,
+            ..
+        } => 1 + cost(then_block).max(cost(else_block)),
+        Stm::Call { .. } => 64,
+        Stm::AtomicUpdate { body, .. } => 4 + cost(body),
+        Stm::Copy { .. } => 16,
+        _ => 1,
+    }
+}
