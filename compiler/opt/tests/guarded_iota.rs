@@ -189,4 +189,16 @@ fn only_true_neutral_elements_are_dropped() {
             print::print_program(&out)
         );
     }
+    // `\_ b -> b` (the last element) has no neutral: dropping the last
+    // iterations would change its result.
+    let last = reduction("i64", "add", "0i64", "0i64")
+        .replace("let r: i64 = add(p, q)\n      in (r)", "in (q)");
+    assert!(last.contains("in (q)"));
+    let out = simplified("last", &last);
+    assert_eq!(
+        ifs(&out),
+        1,
+        "last: rewritten:\n{}",
+        print::print_program(&out)
+    );
 }

@@ -24,9 +24,11 @@
 //!   operator is one binary operation of its two parameters, that constant
 //!   must be neutral for it (`+` with 0, `*` with 1, `min`/`max` with the
 //!   greatest/least value or ±infinity, `&`, `|`, `^` with all ones, zero,
-//!   zero), so a wrong neutral (`reduce (+) 1`) keeps every iteration; an
-//!   operator written as a function (the prelude's `f64.min`) is trusted to
-//!   have the neutral the program gives it, as the language requires.
+//!   zero), so a wrong neutral (`reduce (+) 1`) keeps every iteration, and
+//!   so does a component that returns a parameter (`\_ b -> b`, which has
+//!   no neutral); an operator written as a function (the prelude's
+//!   `f64.min`) is trusted to have the neutral the program gives it, as the
+//!   language requires.
 //!   Every chunk of a reduction starts from its neutral, so for floats
 //!   `+ 0.0` is exact too: a sum that starts at `0.0` is never `-0.0`, and
 //!   `a + 0.0` is `a` for every other `a`, NaN and infinities included.
@@ -326,10 +328,13 @@ fn same_const(a: &Operand, b: &Operand) -> bool {
     }
 }
 
-/// False when component `k` of the operator `op` is one binary operation of
-/// its two parameters for that component and `ne` is not neutral for it;
-/// true otherwise (the language requires a reduction's neutral element to
-/// be neutral: an operator written as a function is taken at its word).
+/// Whether `ne` may be taken as neutral for component `k` of the operator
+/// `op`. When the component is one binary operation, it must be of its two
+/// parameters and `ne` neutral for it; when it returns a parameter or
+/// something from outside (`\_ b -> b` has no neutral element), never. Any
+/// other operator (written as a function: the prelude's `f64.min`) is taken
+/// at its word: the language requires a reduction's neutral element to be
+/// neutral.
 fn neutral_for(op: &Lambda, k: usize, ne: &Operand) -> bool {
     let Operand::Const(ne) = ne else {
         return false;
@@ -343,13 +348,16 @@ fn neutral_for(op: &Lambda, k: usize, ne: &Operand) -> bool {
         return false;
     };
     let Some(def) = op.body.stms.iter().find(|st| st.pat == [*r]) else {
-        return true;
+        return false;
     };
-    let Exp::BinOp(bop, Operand::Var(a), Operand::Var(b)) = def.exp else {
-        return true;
-    };
-    let pair = (a == x.var && b == y.var) || (a == y.var && b == x.var);
-    !pair || is_neutral(bop, ne)
+    match def.exp {
+        Exp::BinOp(bop, Operand::Var(a), Operand::Var(b)) => {
+            let pair = (a == x.var && b == y.var) || (a == y.var && b == x.var);
+            pair && is_neutral(bop, ne)
+        }
+        Exp::BinOp(..) | Exp::Atom(_) => false,
+        _ => true,
+    }
 }
 
 /// True when `ne` is a neutral element of `op` on its type.
