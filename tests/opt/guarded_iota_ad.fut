@@ -1,4 +1,5 @@
--- Derivatives of reductions over a guarded `iota` (`if c < x then e else 0`),
+-- Derivatives of reductions over a guarded `iota` (`if c < x then e else 0`,
+-- and `c > x` in `grad_rest`),
 -- which the optimiser runs over the admitted range only: the primal sums,
 -- the adjoint maps of reverse mode (accumulator updates under the same
 -- guard) and the tangent sums of forward mode, checked against the
@@ -19,6 +20,15 @@ def guarded_squares [n] (x: i64) (v: [n]f64) : f64 =
 
 entry grad [n] (xs: [n]f64) (x: i64) : [n]f64 =
   vjp (guarded_squares x) xs 1.0
+
+-- ==
+-- entry: grad_rest
+-- input { [1.0, 2.0, 3.0, 4.0] -1i64 } output { [2.0, 4.0, 6.0, 8.0] }
+-- input { [1.0, 2.0, 3.0, 4.0] 1i64 } output { [0.0, 0.0, 6.0, 8.0] }
+-- input { [1.0, 2.0, 3.0, 4.0] 3i64 } output { [0.0, 0.0, 0.0, 0.0] }
+
+entry grad_rest [n] (xs: [n]f64) (x: i64) : [n]f64 =
+  vjp (\v -> f64.sum (map (\c -> if c > x then v[c] * v[c] else 0) (iota n))) xs 1.0
 
 -- ==
 -- entry: tangent

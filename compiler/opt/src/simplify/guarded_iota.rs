@@ -12,11 +12,12 @@
 //!   ⇒ reduce (+) 0 (map (\c -> f c) (iota (min n (max r 0))))
 //! ```
 //!
-//! The guard may be `c < x`, `c <= x` (the bound is then
-//! `max(min(x, n - 1) + 1, 0)`, which cannot overflow), the same with the
-//! operands swapped (`x > c`, `x >= c`), or the mirrored forms
-//! `c >= x`, `c > x` (and `x <= c`, `x < c`) with the neutral branch first.
-//! Only signed `i64` comparisons: the iota's own type.
+//! The guard may be `c < x`, `c <= x` (the prefix is then
+//! `max(min(x, n - 1) + 1, 0)` long, which cannot overflow), `c > x` or
+//! `c >= x`, with the operands either way round, and either branch may be
+//! the neutral one: the kept range is the prefix where the kept branch runs
+//! on it, else the rest `[m, n)`, whose lambda computes `c` as its index
+//! plus `m`. Only signed `i64` comparisons: the iota's own type.
 //!
 //! It fires only when every dropped iteration contributes nothing:
 //! - there are no scans; each reduction result's dropped branch yields the
@@ -40,10 +41,11 @@
 //!   `if` cannot fail, so dropping them loses no error.
 //!
 //! The kept branch's statements move into the lambda, the iota input
-//! becomes the lambda's iteration index, the other array inputs become
-//! slices of their first rows (views: nothing is copied), and the bound (two
-//! or four scalar operations) is computed before the `screma`, once; each
-//! kept iteration saves the comparison, once dead code goes.
+//! becomes the lambda's iteration index (plus `m` for the rest), the other
+//! array inputs become slices of the kept rows (views: nothing is copied),
+//! and the bound (two to five scalar operations) is computed before the
+//! `screma`, once; each kept iteration saves the comparison, once dead code
+//! goes (and pays an addition for the rest).
 
 use ir::walk::{Occ, walk_lambda};
 use ir::{
@@ -54,12 +56,13 @@ use std::collections::HashSet;
 
 use super::rules::{Ctx, Rewrite};
 
-/// Which iterations the guard keeps: `c < x` (`inclusive` false) or
-/// `c <= x` (true), and whether the `then` branch is the kept one.
+/// The guard as a range of the iota element `c`: it is true exactly on the
+/// prefix `c < x` (`inclusive` false) or `c <= x` (true) when `on_prefix`,
+/// else exactly on the rest.
 struct Guard {
     x: Operand,
     inclusive: bool,
-    kept_then: bool,
+    on_prefix: bool,
 }
 
 /// The rewrite of the module doc, when it applies to `s`.
@@ -90,75 +93,104 @@ pub fn rewrite(cx: &mut dyn Ctx, s: &Screma) -> Option<Rewrite> {
     if !prefix.iter().all(|st| cannot_fail(cx, &st.exp)) {
         return None;
     }
-    let (kept, dropped) = if guard.kept_then {
-        (then_body, else_body)
-    } else {
-        (else_body, then_body)
-    };
-    if !dropped.stms.is_empty() {
-        return None;
-    }
     let positions = result_positions(&s.map, if_stm)?;
-    if !drops_nothing(cx, s, &positions, dropped) {
+    let drops = |d: &ir::Body| d.stms.is_empty() && drops_nothing(cx, s, &positions, d);
+    // The kept branch, and whether it runs on the prefix.
+    let (kept, on_prefix) = if drops(else_body) {
+        (then_body, guard.on_prefix)
+    } else if drops(then_body) {
+        (else_body, !guard.on_prefix)
+    } else {
         return None;
-    }
+    };
     let span = cmp.span;
     let (mut pre, m) = bound_stms(cx, &s.w, &guard, span);
+    // The kept range: `[0, m)`, or `[m, w)`.
+    let (start, width) = if on_prefix {
+        (Operand::Const(PrimValue::I64(0)), m)
+    } else {
+        let rest = cx.fresh("kept", PrimType::I64);
+        pre.push(stm(
+            rest,
+            Exp::BinOp(BinOp::Sub, s.w, Operand::Var(m)),
+            span,
+        ));
+        (Operand::Var(m), rest)
+    };
     let mut map = s.map.clone();
     let mut inputs = s.inputs.clone();
-    // The other array inputs are sliced to their first `m` rows.
+    // The other array inputs are sliced to the kept rows.
     for (k, inp) in inputs.iter_mut().enumerate() {
         let mut ty = cx.var_type(*inp)?.clone();
         if Some(k) == index.input || ty.acc {
             continue;
         }
-        *ty.shape.first_mut()? = Size::Var(m);
+        *ty.shape.first_mut()? = Size::Var(width);
         let rows = cx.fresh_array(*inp, ty);
         let slice = DimIndex::Range {
-            start: Operand::Const(PrimValue::I64(0)),
-            len: Operand::Var(m),
+            start,
+            len: Operand::Var(width),
             stride: Operand::Const(PrimValue::I64(1)),
         };
-        pre.push(Stm {
-            pat: vec![rows],
-            exp: Exp::Index(*inp, vec![slice]),
-            attrs: Vec::new(),
-            span,
-        });
+        pre.push(stm(rows, Exp::Index(*inp, vec![slice]), span));
         *inp = rows;
     }
-    let mut stms: Vec<Stm> = prefix.to_vec();
-    stms.extend(kept.stms.iter().cloned());
-    map.body.stms = stms;
-    map.body.result = positions.iter().map(|&p| kept.result[p]).collect();
+    // The lambda's iteration index: the old one (if any) and the iota
+    // element are bound to it, plus `start`.
+    let old_index = if map.params.len() > inputs.len() {
+        map.params.pop().map(|p| p.var)
+    } else {
+        None
+    };
     if let Some(k) = index.input {
         inputs.remove(k);
         map.params.remove(k);
-        if map.params.len() > inputs.len() {
-            // The lambda already takes the iteration index: `c` is bound
-            // to it (copy propagation then renames `c` everywhere).
-            let i = map.params[inputs.len()].var;
-            map.body.stms.insert(
-                0,
-                Stm {
-                    pat: vec![index.var],
-                    exp: Exp::Atom(Operand::Var(i)),
-                    attrs: Vec::new(),
-                    span,
-                },
-            );
-        } else {
-            map.params.push(Param::new(index.var));
-        }
     }
+    let mut bound: Vec<VarId> = old_index.into_iter().collect();
+    if index.input.is_some() {
+        bound.push(index.var);
+    }
+    let i = if on_prefix && let Some(&first) = bound.first() {
+        // The prefix keeps the indices: the first becomes the index itself.
+        bound.remove(0);
+        first
+    } else {
+        cx.fresh("i", PrimType::I64)
+    };
+    map.params.push(Param::new(i));
+    let mut stms: Vec<Stm> = bound
+        .iter()
+        .map(|&v| {
+            let exp = if on_prefix {
+                Exp::Atom(Operand::Var(i))
+            } else {
+                Exp::BinOp(BinOp::Add, Operand::Var(i), start)
+            };
+            stm(v, exp, span)
+        })
+        .collect();
+    stms.extend(prefix.iter().cloned());
+    stms.extend(kept.stms.iter().cloned());
+    map.body.stms = stms;
+    map.body.result = positions.iter().map(|&p| kept.result[p]).collect();
     let new = Screma {
-        w: Operand::Var(m),
+        w: Operand::Var(width),
         inputs,
         scans: Vec::new(),
         reduces: s.reduces.clone(),
         map,
     };
     Some(Rewrite::Pre(pre, Exp::Screma(Box::new(new))))
+}
+
+/// The statement `let v = exp`.
+fn stm(v: VarId, exp: Exp, span: ir::Span) -> Stm {
+    Stm {
+        pat: vec![v],
+        exp,
+        attrs: Vec::new(),
+        span,
+    }
 }
 
 /// The iota element of a `screma`: the parameter of an input defined by
@@ -234,10 +266,10 @@ fn guard(op: CmpOp, a: Operand, b: Operand, c: VarId, inside: &HashSet<VarId>) -
     } else {
         return None;
     };
-    let (inclusive, kept_then) = match op {
+    let (inclusive, on_prefix) = match op {
         CmpOp::Lt => (false, true),
         CmpOp::Le => (true, true),
-        // `c > x` keeps `c <= x` in the else branch; `c >= x` keeps `c < x`.
+        // `c > x` is false exactly on `c <= x`; `c >= x` on `c < x`.
         CmpOp::Gt => (true, false),
         CmpOp::Ge => (false, false),
         CmpOp::Eq | CmpOp::Ne => return None,
@@ -245,7 +277,7 @@ fn guard(op: CmpOp, a: Operand, b: Operand, c: VarId, inside: &HashSet<VarId>) -
     Some(Guard {
         x,
         inclusive,
-        kept_then,
+        on_prefix,
     })
 }
 
@@ -398,18 +430,13 @@ fn is_neutral(op: BinOp, ne: &PrimValue) -> bool {
     }
 }
 
-/// The statements computing the number of kept iterations of a `screma`
-/// of width `w`, and the variable holding it.
+/// The statements computing the length of the prefix of `[0, w)` on which
+/// the guard's `c < x` (`c <= x`) holds, and the variable holding it.
 fn bound_stms(cx: &mut dyn Ctx, w: &Operand, g: &Guard, span: ir::Span) -> (Vec<Stm>, VarId) {
     let mut stms = Vec::new();
     let mut emit = |cx: &mut dyn Ctx, exp: Exp| {
         let v = cx.fresh("kept", PrimType::I64);
-        stms.push(Stm {
-            pat: vec![v],
-            exp,
-            attrs: Vec::new(),
-            span,
-        });
+        stms.push(stm(v, exp, span));
         v
     };
     let zero = Operand::Const(PrimValue::I64(0));
