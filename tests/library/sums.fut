@@ -67,3 +67,16 @@ entry bag_plus (p: (bag, i32)) : i32 =
   match p.0 case #items xs -> i32.sum xs + p.1 case #nothing -> p.1
 
 entry fill (n: i64) : bag = if n > 0 then #items (map i32.i64 (iota n)) else #nothing
+
+-- Arrays of tuples and records holding sums, as results: like other
+-- arrays of tuples and records, a Rust tuple of one array per element or
+-- field, the sums' a `Vec` of their enum.
+entry pairs (n: i64) : [](shape, f64) = tabulate n (\i -> (square (f64.i64 i), f64.i64 i))
+
+entry records (n: i64) : []{k: i32, s: shape} =
+  tabulate n (\i -> {s = square (f64.i64 i), k = i32.i64 i})
+
+-- ==
+-- entry: pairs_area
+-- input { 3i64 } output { 9.0 }
+entry pairs_area (n: i64) : f64 = f64.sum (map (\(s, w) -> area s * w) (pairs n))

@@ -341,6 +341,13 @@ fn main() {
     let p = (Sum1::Items(Array::from_vec(vec![4, 5], [2]).unwrap()), 1);
     println!("bag_plus own {}", ctx.bag_plus(&p).unwrap());
     println!("bag_plus nothing {}", ctx.bag_plus(&(Sum1::Nothing, 7)).unwrap());
+
+    // Arrays of tuples and records holding sums, returned: a tuple of a
+    // `Vec` of the enum and an `Array` per other element or field.
+    let (ss, ws) = ctx.pairs(3).unwrap();
+    println!("pairs {ss:?} {:?}", ws.to_vec());
+    let (ks, ss) = ctx.records(2).unwrap();
+    println!("records {:?} {ss:?}", ks.to_vec());
 }
 "#;
 
@@ -376,6 +383,8 @@ fn library_sums_inside_records_and_tuples_and_sums_with_array_payloads_in_arrays
         "bag_plus Items([3] [0, 1, 2]) 13",
         "bag_plus own 10",
         "bag_plus nothing 7",
+        "pairs [Empty, Rect(1.0, 1.0), Rect(2.0, 2.0)] [0.0, 1.0, 2.0]",
+        "records [0, 1] [Empty, Rect(1.0, 1.0)]",
     ];
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines, expected, "{stdout}");
@@ -430,18 +439,18 @@ fn library_errors_name_the_problem() {
     );
     assert!(!d.join("bad").exists());
 
-    // A sum type inside an array of tuples has no typed API (one inside a
+    // A sum whose payload is a tuple has no typed API (a sum inside a
     // tuple does).
     std::fs::write(
         d.join("sum.fut"),
-        "type t = #a i32 | #b f64\nentry f (x: [](t, i32)) : i32 = i32.sum (map (\\p -> match p.0 case #a i -> i + p.1 case #b _ -> 0) x)\n",
+        "type u = #p (f64, i32) | #q\nentry f (x: u) : f64 = match x case #p (a, _) -> a case #q -> 0\n",
     )
     .expect("write");
     let o = fut(d, &["multicore", "--library", "sum.fut"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         text(&o.stderr).contains(
-            "entry point `f` has a parameter of type [](#a i32 | #b f64, i32), which holds a sum type that library crates cannot take"
+            "entry point `f` has a parameter of type u (#p (f64, i32) | #q), which holds a sum type that library crates cannot take"
         ),
         "{}",
         text(&o.stderr)

@@ -289,7 +289,7 @@ fn sum_array_element(name: &str, structure: &str) -> Option<(String, String, usi
         return None;
     }
     crate::opaque::sum_layout(inner)?;
-    let elem_name = name.strip_prefix(&"[]".repeat(rank)).unwrap_or(inner);
+    let elem_name = unparenthesised(name.strip_prefix(&"[]".repeat(rank)).unwrap_or(inner));
     Some((elem_name.to_string(), inner.to_string(), rank))
 }
 
@@ -371,8 +371,15 @@ struct Records {
 
 impl Records {
     /// How the value of type `text` with components `comps` appears in
-    /// the API; `None` when it holds a sum type that has no typed API.
-    fn shape(&mut self, text: &str, comps: &[usize], types: &[&Type]) -> Option<Shape> {
+    /// the API, as a parameter when `param`; `None` when it holds a sum
+    /// type that has no typed API.
+    fn shape(
+        &mut self,
+        text: &str,
+        comps: &[usize],
+        types: &[&Type],
+        param: bool,
+    ) -> Option<Shape> {
         // A record named by an abbreviation (`point = {x: f64, y: f64}`)
         // has the fields of its structure and is documented by its name.
         let (text, structure) = crate::opaque::name_and_structure(text);
@@ -389,7 +396,7 @@ impl Records {
             return Some(Shape::SumArray(e, rank));
         }
         if structure.contains('#') {
-            return self.with_sums(text, &structure, comps, types);
+            return self.with_sums(text, &structure, comps, types, param);
         }
         if comps.len() == 1 {
             return Some(Shape::Single);
@@ -434,18 +441,25 @@ impl Records {
     /// A tuple or record type `text` (`structure`) holding sums: each
     /// element or field a scalar, an array of primitives, a sum or an
     /// array of sums (`None` for anything else, or components that do not
-    /// fit).
+    /// fit). An array of such tuples or records is a tuple of arrays, one
+    /// per element or field, but only as a result: the compiled entry
+    /// function does not yet turn the variants' numbers of an argument's
+    /// sums inside an array of tuples or records into its own tags.
     fn with_sums(
         &mut self,
         text: &str,
         structure: &str,
         comps: &[usize],
         types: &[&Type],
+        param: bool,
     ) -> Option<Shape> {
-        let (fields, elems) = match structure
-            .strip_prefix('{')
-            .and_then(|s| s.strip_suffix('}'))
-        {
+        let element = structure.trim_start_matches("[]");
+        let outer = (structure.len() - element.len()) / 2;
+        if outer > 0 && param {
+            return None;
+        }
+        let element = unparenthesised(element.trim());
+        let (fields, elems) = match element.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
             Some(inner) => {
                 let mut names = Vec::new();
                 let mut elems = Vec::new();
@@ -460,12 +474,20 @@ impl Records {
                 }
                 (Some(names), elems)
             }
-            None => (None, tuple_elements(structure)?),
+            None => (None, tuple_elements(element)?),
         };
+        let prefix = "[]".repeat(outer);
         let mut parts = Vec::new();
         let mut at = 0usize;
         for elem in &elems {
             let elem = elem.trim_start_matches('*').trim();
+            let elem = &if outer == 0 {
+                elem.to_string()
+            } else if elem.starts_with('#') {
+                format!("{prefix}({elem})")
+            } else {
+                format!("{prefix}{elem}")
+            };
             if is_primitive(elem) {
                 parts.push(Part {
                     comps: vec![*comps.get(at)?],
@@ -492,7 +514,7 @@ impl Records {
         if at != comps.len() {
             return None;
         }
-        let record = fields.map(|fields| {
+        let record = fields.filter(|_| outer == 0).map(|fields| {
             let tys: Vec<String> = parts.iter().map(|p| p.api_type(types)).collect();
             (self.record(text, &fields, &tys), fields)
         });
@@ -598,15 +620,17 @@ pub fn library(
         };
         let pgroups = group_components(&e.params, &ptypes).ok_or_else(unsupported)?;
         let rgroups = group_components(&e.results, &rtypes).ok_or_else(unsupported)?;
-        // Sums are enums, alone, in arrays, and in tuples and records; a
-        // sum whose payload holds a tuple, record or array of sums, or one
-        // inside an array of tuples or records, has no typed API (the
-        // executable's server handles them).
+        // Sums are enums, alone, in arrays, and in tuples and records (and
+        // arrays of those, as results); a sum whose payload holds a tuple,
+        // record or array of sums, or one inside an array of tuples or
+        // records passed in, has no typed API (the executable's server
+        // handles them).
         let mut ext = |what: &str, vs: &[EntryValue], groups: Vec<Vec<usize>>, types: &[&Type]| {
+            let param = what == "a parameter";
             vs.iter()
                 .zip(groups)
                 .map(|(v, comps)| {
-                    let shape = records.shape(&v.ty, &comps, types).ok_or_else(|| {
+                    let shape = records.shape(&v.ty, &comps, types, param).ok_or_else(|| {
                         let (name, structure) = crate::opaque::name_and_structure(&v.ty);
                         if !structure.contains('#') {
                             return unsupported();
@@ -617,7 +641,7 @@ pub fn library(
                             format!("{name} ({structure})")
                         };
                         format!(
-                            "entry point `{}` has {what} of type {ty}, which holds a sum type that library crates cannot take: they take sums, arrays of sums, and tuples and records of these, scalars and arrays, where payloads are scalars, arrays of primitives and such sums (not tuples, records or arrays of sums), and no sum inside an array of tuples or records (the executables' server takes them all: `fut multicore`)",
+                            "entry point `{}` has {what} of type {ty}, which holds a sum type that library crates cannot take: they take sums, arrays of sums, and tuples and records of these, scalars and arrays (arrays of such tuples and records only as results), where payloads are scalars, arrays of primitives and such sums, not tuples, records or arrays of sums (the executables' server takes them all: `fut multicore`)",
                             e.name
                         )
                     })?;
@@ -1158,11 +1182,61 @@ fun entry_measure(x: f64) -> (i32, i64, f64) {
 }
 ";
 
-    const UNSUPPORTED_SUM: &str = "entry \"f\" = entry_f(\"[n](#a | #b, i32)\": 4) -> (\"f64\": 1)
-fun entry_f(n: i64, t: [n]i64, m: i64, k: [m]i32) -> (f64) {
+    const UNSUPPORTED_SUM: &str =
+        "entry \"f\" = entry_f(\"u = #p (f64, i32) | #q\": 3) -> (\"f64\": 1)
+fun entry_f(t: i64, x: f64, k: i32) -> (f64) {
+  in (x)
+}
+";
+
+    const TUPLE_ARRAY: &str = "entry \"f\" = entry_f(\"i64\": 1) -> (\"[]{k: i32, s: #a | #b}\": 4)
+fun entry_f(n: i64) -> (i64, [?]i32, i64, [?]i64) {
+  let k: [1]i32 = replicate([1], 0i32)
+  let t: [1]i64 = replicate([1], 0i64)
+  in (1i64, k, 1i64, t)
+}
+entry \"g\" = entry_g(\"[n](#a | #b, i32)\": 4) -> (\"f64\": 1)
+fun entry_g(n: i64, t: [n]i64, m: i64, k: [m]i32) -> (f64) {
   in (0.0f64)
 }
 ";
+
+    #[test]
+    fn arrays_of_tuples_and_records_holding_sums_are_tuples_of_vecs_and_arrays() {
+        let mut prog = ir::parse::parse_program(TUPLE_ARRAY).unwrap();
+        let g = prog.entries.pop().unwrap();
+        let lib = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap();
+        let p = &lib.program_rs;
+        // As other arrays of tuples and records: a tuple of one array per
+        // element or field, the sums' a `Vec` of their enum.
+        assert!(
+            p.contains("pub fn f(&self, a0: i64) -> Result<(Array<i32, 1>, Vec<Sum0>), Error>"),
+            "{p}"
+        );
+        assert!(
+            p.contains("Ok((Array::from_arr(r1), { let a3 = Array::<i64, 1>::from_arr(r3); let s = a3.shape();"),
+            "{p}"
+        );
+        assert!(
+            p.contains("0 => Sum0::A, 1 => Sum0::B, n => return Err("),
+            "{p}"
+        );
+        assert!(
+            lib.lib_rs.contains(
+                "/// The sum type `#a | #b` of the program: one variant per constructor."
+            ),
+            "{}",
+            lib.lib_rs
+        );
+        assert!(!lib.lib_rs.contains("pub struct Record"), "{}", lib.lib_rs);
+        // Passed in, such an array has no typed API yet.
+        prog.entries = vec![g];
+        let e = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap_err();
+        assert!(
+            e.starts_with("entry point `g` has a parameter of type [](#a | #b, i32), which holds a sum type that library crates cannot take"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn sums_inside_tuples_and_records_are_their_enums() {
@@ -1332,7 +1406,7 @@ fun entry_bags(n: i64) -> (i64, i64, [?][?]i64, i64, i64, i64, [?][?][?]i32) {
         let e = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap_err();
         assert_eq!(
             e,
-            "entry point `f` has a parameter of type [](#a | #b, i32), which holds a sum type that library crates cannot take: they take sums, arrays of sums, and tuples and records of these, scalars and arrays, where payloads are scalars, arrays of primitives and such sums (not tuples, records or arrays of sums), and no sum inside an array of tuples or records (the executables' server takes them all: `fut multicore`)"
+            "entry point `f` has a parameter of type u (#p (f64, i32) | #q), which holds a sum type that library crates cannot take: they take sums, arrays of sums, and tuples and records of these, scalars and arrays (arrays of such tuples and records only as results), where payloads are scalars, arrays of primitives and such sums, not tuples, records or arrays of sums (the executables' server takes them all: `fut multicore`)"
         );
         assert_eq!(variant_ident("big_box'"), "BigBoxQ");
         assert_eq!(variant_ident("_1"), "V1");
