@@ -63,17 +63,8 @@ pub fn chunk_bounds(w: usize, n: usize, c: usize) -> (usize, usize) {
     (c * w / n, (c + 1) * w / n)
 }
 
-/// Runs `f(lo, hi)` on the chunks of `0..w` in parallel and returns the
+/// Runs `f(lo, hi)` on `n` chunks of `0..w` in parallel and returns the
 /// results in chunk order; the first failure (in chunk order) wins.
-pub fn par_chunks<O, F>(w: usize, f: F) -> R<Vec<O>>
-where
-    O: Send,
-    F: Fn(usize, usize) -> R<O> + Sync + Send,
-{
-    par_chunks_n(w, chunk_count(w), f)
-}
-
-/// Like [`par_chunks`] with `n` chunks.
 ///
 /// Only this small function is instantiated for each operation of
 /// generated code: the chunks are run by [`run_chunks`], which is compiled
@@ -153,97 +144,16 @@ impl Drop for Nested {
     }
 }
 
-/// How many chunks a histogram of `bins` buckets over `w` iterations is
-/// split into: each chunk fills a partial histogram of `bins` buckets, so
-/// the chunks are capped such that the partials cost no more than the
-/// iterations themselves (1: update the destination directly).
-pub fn hist_chunks(w: usize, bins: usize) -> usize {
-    chunk_count(w).min(w / bins.max(1)).max(1)
-}
-
-/// Like [`hist_chunks`] for iterations estimated to cost `cost` units
-/// each: also capped as [`chunk_count_cost`].
-pub fn hist_chunks_cost(w: usize, bins: usize, cost: u64) -> usize {
-    hist_chunks(w, bins).min(chunk_count_cost(w, cost))
-}
-
-/// Concatenates the per-chunk buffers of one mapped result, copying the
-/// chunks in parallel.
-pub fn concat_chunks<T: Copy + Default + Send + Sync>(parts: Vec<Vec<T>>) -> Vec<T> {
-    if parts.len() <= 1 {
-        return parts.into_iter().next().unwrap_or_default();
-    }
-    let total = parts.iter().map(Vec::len).sum();
-    let mut out = vec![T::default(); total];
-    let mut slices = Vec::with_capacity(parts.len());
-    let mut rest = out.as_mut_slice();
-    for p in &parts {
-        let (head, tail) = rest.split_at_mut(p.len());
-        slices.push(head);
-        rest = tail;
-    }
-    slices
-        .into_par_iter()
-        .zip(parts.par_iter())
-        .for_each(|(dst, src)| dst.copy_from_slice(src));
-    out
-}
-
-/// Adds the prefix of earlier chunks to each chunk's scanned elements, in
-/// parallel: `carries[c]` is the combined total of chunks `0..c` (`None` for
-/// the first chunk, which needs no offset).
-pub fn offset_chunks<T, F>(parts: &mut [Vec<T>], carries: &[Option<T>], op: F) -> R<()>
-where
-    T: Copy + Send + Sync,
-    F: Fn(T, T) -> R<T> + Sync + Send,
-{
-    let slots: Vec<Slot<(Vec<T>, R<()>)>> = parts
-        .iter_mut()
-        .map(|p| {
-            let s = Slot::default();
-            s.put((std::mem::take(p), Ok(())));
-            s
-        })
-        .collect();
-    run_chunks(slots.len(), &|c| {
-        let Some(Some(carry)) = carries.get(c) else {
-            return;
-        };
-        let mut guard = slots[c].0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((part, res)) = guard.as_mut() {
-            for x in part.iter_mut() {
-                match op(*carry, *x) {
-                    Ok(y) => *x = y,
-                    Err(e) => {
-                        *res = Err(e);
-                        return;
-                    }
-                }
-            }
-        }
-    });
-    let mut out = Ok(());
-    for (p, s) in parts.iter_mut().zip(slots) {
-        let Some((part, res)) = s.take() else {
-            return not_run();
-        };
-        *p = part;
-        if out.is_ok() {
-            out = res;
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn chunks_cover_the_space_in_order() {
-        let parts = par_chunks(1000, |lo, hi| Ok((lo..hi).collect::<Vec<_>>())).unwrap();
-        assert_eq!(concat_chunks(parts), (0..1000).collect::<Vec<_>>());
-        let sums = par_chunks(10, |lo, hi| Ok((lo..hi).sum::<usize>())).unwrap();
+        let parts = par_chunks_n(1000, 7, |lo, hi| Ok((lo..hi).collect::<Vec<_>>())).unwrap();
+        assert_eq!(parts.concat(), (0..1000).collect::<Vec<_>>());
+        let sums = par_chunks_n(10, 64, |lo, hi| Ok((lo..hi).sum::<usize>())).unwrap();
+        assert_eq!(sums.len(), 10);
         assert_eq!(sums.iter().sum::<usize>(), 45);
         let err = par_chunks_n(100, 4, |lo, _| {
             if lo > 0 {
@@ -253,11 +163,6 @@ mod tests {
             }
         });
         assert!(err.is_err());
-        let mut parts = vec![vec![1, 3], vec![2, 5]];
-        offset_chunks(&mut parts, &[None, Some(3)], |a, b| Ok(a + b)).unwrap();
-        assert_eq!(parts, vec![vec![1, 3], vec![5, 8]]);
-        assert_eq!(hist_chunks(10, 1000), 1);
-        assert!(hist_chunks(1 << 20, 10) >= 1);
     }
 
     #[test]
@@ -293,8 +198,6 @@ mod tests {
             // Enough work for two chunks, not for the 16 a 4-thread pool allows.
             assert_eq!(chunk_count_cost(2 * MIN_CHUNK_WORK as usize, 1), 2);
             assert_eq!(chunk_count_cost(1 << 20, 100), 16);
-            assert_eq!(hist_chunks_cost(1 << 20, 10, 1), 16);
-            assert_eq!(hist_chunks_cost(1000, 10, 1), 1);
         });
         let one = rayon::ThreadPoolBuilder::new()
             .num_threads(1)

@@ -443,7 +443,7 @@ impl<'p> Lowerer<'p> {
             };
             l.chunk_partials(m.s, c, (&m.w, &chunk), None, (&[], &red_parts), &body)
         })?;
-        self.set_chunk_cost(&k);
+        self.set_chunk_cost();
         self.combine_partials(m.s, &k, (&[], m.red_state), (&[], &red_parts))?;
         Ok(())
     }

@@ -115,11 +115,23 @@ impl<'p> Lowerer<'p> {
     /// the region is lowered) and the iterations per chunk, bound to fresh
     /// variables.
     pub(super) fn chunking(&mut self, w: &SExp) -> (SExp, SExp) {
+        self.chunking_capped(w, None)
+    }
+
+    /// [`Self::chunking`] with at most `cap` chunks (at least one).
+    fn chunking_capped(&mut self, w: &SExp, cap: Option<SExp>) -> (SExp, SExp) {
         use SExp as E;
         let count = E::Chunks {
             w: Box::new(w.clone()),
             cost: 1,
             most: CHUNKS,
+        };
+        let count = match cap {
+            None => count,
+            Some(cap) => {
+                let count = E::Var(self.assign_fresh("most_chunks", PrimType::I64, count));
+                bin(ir::BinOp::Max, bin(ir::BinOp::Min, count, cap), E::i64(1))
+            }
         };
         let k = E::Var(self.assign_fresh("chunks", PrimType::I64, count));
         let up = E::minus(E::plus(w.clone(), k.clone()), E::i64(1));
@@ -127,24 +139,21 @@ impl<'p> Lowerer<'p> {
         (k, E::Var(chunk))
     }
 
-    /// Sets the cost of one iteration in the chunk count `k` that
-    /// [`Self::chunking`] bound: the work of the loop over the chunks just
-    /// lowered (the last statement) spread over a chunk's iterations, which
-    /// [`crate::imp::cost`] counts as 16.
-    pub(super) fn set_chunk_cost(&mut self, k: &SExp) {
+    /// Sets the cost of one iteration in the chunk count that
+    /// [`Self::chunking`] bound last: the work of the loop over the chunks
+    /// just lowered (the last statement) spread over a chunk's iterations,
+    /// which [`crate::imp::cost`] counts as 16.
+    pub(super) fn set_chunk_cost(&mut self) {
         let per_chunk = match self.stms.last() {
             Some(Stm::ParFor { body, .. }) => crate::imp::cost::cost(body),
             Some(s) => crate::imp::cost::stm_cost(s),
             None => return,
         };
-        let SExp::Var(k) = k else { return };
         for s in self.stms.iter_mut().rev() {
             if let Stm::Assign {
-                var,
                 exp: SExp::Chunks { cost, .. },
                 ..
             } = s
-                && var == k
             {
                 *cost = (per_chunk / 16).max(1);
                 return;
@@ -591,7 +600,7 @@ impl<'p> Lowerer<'p> {
             let ids = partial_identities(s);
             l.chunk_partials(s, c, (&w, &chunk), ids, parts, &iteration)
         })?;
-        self.set_chunk_cost(&k);
+        self.set_chunk_cost();
         let states = (scan_state, red_state);
         let prefixes = self.combine_partials(s, &k, states, (&scan_parts, &red_parts))?;
         if s.scans.is_empty() {
@@ -857,7 +866,8 @@ impl<'p> Lowerer<'p> {
     }
 
     /// A segmented histogram as parallel regions with per-chunk histograms:
-    /// the iterations split into at most [`CHUNKS`] chunks, each updating
+    /// the iterations split into at most [`CHUNKS`] chunks (and at most one
+    /// per `bins` iterations, `bins` the buckets of all destinations), each updating
     /// its own copy of the histograms (initialised to the neutral
     /// elements), then a parallel loop over the buckets combines the
     /// chunks' copies into the destinations in chunk order.
@@ -869,7 +879,20 @@ impl<'p> Lowerer<'p> {
         dests: &[Vec<View>],
     ) -> R<()> {
         use SExp as E;
-        let (k, chunk) = self.chunking(&w);
+        // Each chunk fills copies of the histograms: no more chunks than
+        // make the copies cost as much as the iterations.
+        let bins = dests
+            .iter()
+            .flatten()
+            .filter_map(|d| d.shape.first().cloned())
+            .reduce(E::plus)
+            .unwrap_or(E::i64(1));
+        let cap = bin(
+            ir::BinOp::Div,
+            w.clone(),
+            bin(ir::BinOp::Max, bins, E::i64(1)),
+        );
+        let (k, chunk) = self.chunking_capped(&w, Some(cap));
         // Per destination: a [chunks][bins] block of per-chunk histograms.
         let mut parts: Vec<Vec<View>> = Vec::new();
         for ds in dests {
@@ -915,7 +938,7 @@ impl<'p> Lowerer<'p> {
                 l.hist_updates(h, &res, &mine)
             })
         })?;
-        self.set_chunk_cost(&k);
+        self.set_chunk_cost();
         for ((op, ds), ps) in h.hists.iter().zip(dests).zip(&parts) {
             let Some(first) = ds.first() else { continue };
             let bins = first.shape[0].clone();
