@@ -9,8 +9,8 @@
 //! more expensive by the interpreter's operation counter (except that a
 //! statement hoisted out of a loop or lambda that runs zero times is
 //! executed once, and the copy a split hoists is one execution more of
-//! what it copies, and the bound a guarded reduction computes costs two or
-//! four operations once, more than it saves when the `screma` runs zero or
+//! what it copies, and the bound a guarded reduction computes costs two to
+//! five operations once, more than it saves when the `screma` runs zero or
 //! one times).
 //!
 //! **Constant folding** ([`rules::fold`]): unary, binary, comparison,
@@ -55,7 +55,9 @@
 //! `if c < x then e else ne` (`c` the iota element, `ne` what leaves every
 //! result unchanged: the reductions' neutral elements, the accumulators as
 //! they came) → the same `screma` over the first `min(n, max(x, 0))`
-//! elements with the lambda `e`; also for `c <= x` and the mirrored forms.
+//! elements with the lambda `e`; also for `c <= x`, `c > x`, `c >= x`,
+//! either way round, with `ne` in either branch (the kept range may be the
+//! rest `[m, n)`). The bound costs two to five operations, once.
 //!
 //! **Control**: `if` with a constant condition → the taken branch's
 //! statements; `if` whose branches have no statements and the same
