@@ -5,12 +5,12 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use ir::FunId;
 use syntax::FileId;
 use syntax::ast::{Expr, Name, NodeId, TypeExp};
 
 use crate::env::{Env, Module};
 use crate::fb::Fb;
+use crate::specialise::Specialised;
 use crate::value::T;
 
 /// The size arguments of one use of a function.
@@ -28,8 +28,8 @@ pub(crate) struct Cx {
     pub fb: Fb,
     /// The program so far.
     pub prog: ir::Program,
-    /// Specialised functions by key: the function and its result shape.
-    pub memo: HashMap<String, (FunId, T)>,
+    /// Specialised functions by key.
+    pub memo: HashMap<String, Specialised>,
     /// Size arguments the checker recorded, by use site.
     pub size_args: HashMap<(FileId, NodeId), SizeArgs>,
     /// Element types of empty array literals the checker recorded, by node.

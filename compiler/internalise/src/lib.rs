@@ -20,7 +20,11 @@
 //!   variable in scope. Values cross function, loop and branch boundaries
 //!   as their dimensions followed by their leaves ([`value::V::flat`]):
 //!   function results have `?` sizes and the caller binds the dimensions in
-//!   the same pattern ([`specialise`], and `if`/`loop` in [`exprs`]).
+//!   the same pattern ([`specialise`], and `if`/`loop` in [`exprs`]). A
+//!   result dimension that the specialised function returns as a constant
+//!   or as one of its parameters is known at every call: the call's value
+//!   and the types of its pattern use that constant or argument instead
+//!   (`result_sizes.rs`), so sizes survive size-polymorphic functions.
 //! - **Legal consumption**: an in-place update, a unique argument or a
 //!   SOAC destination is always a variable that may be consumed at that
 //!   point; otherwise a copy is made first ([`fb`]).
@@ -38,7 +42,9 @@
 //! a scalar covers one. A parameter that is a tuple or record of such
 //! values (its shape read off the types in its pattern) covers each
 //! component in turn, record fields in name order. [`expand_args`] and
-//! [`collect_results`] convert between the two views.
+//! [`collect_results`] convert between the two views. A dimension that
+//! an array parameter's type writes as an integer literal is checked on
+//! entry and known as that constant from there on (`entry_sizes.rs`).
 //!
 //! Unsupported constructs give an [`InternaliseError`] "internalisation
 //! does not yet support …" with the source span; nothing panics.
@@ -46,6 +52,7 @@
 mod captures;
 mod coerce;
 mod cx;
+mod entry_sizes;
 mod env;
 mod error;
 pub mod exprs;
@@ -55,6 +62,7 @@ mod intrinsics;
 mod invariant;
 pub mod modules;
 mod patterns;
+mod result_sizes;
 pub mod specialise;
 mod sums;
 mod types;
@@ -210,6 +218,15 @@ fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> 
             unique,
             values: (*rank + 1) as u32,
         });
+        // Dimensions the parameter's type writes as constants are checked
+        // and known from here on (`entry_sizes`).
+        let declared = match def.params.get(k) {
+            Some(pat) => cx.literal_dims(pat, &denv, *rank),
+            None => Vec::new(),
+        };
+        let what = format!("parameter {} of entry point `{}`", k + 1, e.name);
+        let pspan = def.params.get(k).map_or(span, |pat| pat.span);
+        let dims = cx.entry_constant_dims(dims, &declared, &what, pspan)?;
         let leaf = V::Leaf(Operand::Var(p.var));
         args.push(if dims.is_empty() {
             leaf
@@ -864,5 +881,7 @@ pub fn collect_results(entry: &ir::EntryPoint, results: Vec<values::Value>) -> V
     out
 }
 
+#[cfg(test)]
+mod result_sizes_tests;
 #[cfg(test)]
 mod tests;

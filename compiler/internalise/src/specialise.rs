@@ -23,10 +23,23 @@ use crate::error::{IResult, InternaliseError};
 use crate::exprs::project;
 use crate::fb::{Fb, sc};
 use crate::patterns::Sizes;
+use crate::result_sizes::{self, KnownDim};
 use crate::value::{Closure, FunDef, T, V};
 
 /// How deeply calls may nest before the program is taken to be recursive.
 const MAX_DEPTH: usize = 400;
+
+/// A specialised function: what its calls need to know of it.
+#[derive(Clone, Debug)]
+pub(crate) struct Specialised {
+    /// The IR function.
+    pub fid: ir::FunId,
+    /// The shape of its result.
+    pub ret: T,
+    /// What every call knows of each of its result's dimensions
+    /// ([`crate::result_sizes`]).
+    pub dims: Vec<Option<KnownDim>>,
+}
 
 /// Component `i` of a pair.
 fn project_index(v: V, i: usize, span: syntax::Span) -> IResult<V> {
@@ -344,7 +357,7 @@ impl Cx {
                 l.kept_alive(&mut self.keep_alive);
             }
         }
-        let (fid, ret) = match self.memo.get(&key) {
+        let spec = match self.memo.get(&key) {
             Some(x) => x.clone(),
             None => {
                 let x = self.build_function(def, env, &shapes, lifted, &extra, &key)?;
@@ -357,7 +370,10 @@ impl Cx {
             }
         };
         let mut ops = Vec::new();
+        // The sizes the arguments pass, one per IR argument.
+        let mut arg_sizes = Vec::new();
         for (a, p) in args.iter().zip(&def.params) {
+            arg_sizes.extend(result_sizes::arg_sizes(a, &self.fb));
             let flat = a.flat();
             if unique_param(p) {
                 for o in flat {
@@ -372,14 +388,18 @@ impl Cx {
         }
         for (_, o) in &extra {
             let o = self.as_i64(*o)?;
+            arg_sizes.push(result_sizes::i64_size(&o, &self.fb));
             ops.push(o);
         }
-        let (v, pat) = ret.instantiate(&mut self.fb, "r", &mut |fb, n, t| fb.var(n, t));
+        let known = result_sizes::call_dims(&spec.dims, &arg_sizes);
+        let (v, pat) = spec
+            .ret
+            .instantiate_known(&mut self.fb, "r", &known, &mut |fb, n, t| fb.var(n, t));
         let fresh = def.ret.as_ref().is_some_and(unique_result);
         self.fb.push(
             pat.clone(),
             Exp::Apply {
-                fun: fid,
+                fun: spec.fid,
                 args: ops,
             },
         );
@@ -433,7 +453,7 @@ impl Cx {
         lifted: &[Option<Lifted>],
         extra: &[(ast::Name, Operand)],
         key: &str,
-    ) -> IResult<(ir::FunId, T)> {
+    ) -> IResult<Specialised> {
         let base = def.name.as_deref().unwrap_or("lambda");
         let name = self.fun_name(base);
         // A recursive function is registered before its body is built,
@@ -456,7 +476,12 @@ impl Cx {
                 },
                 vars: Default::default(),
             });
-            self.memo.insert(key.to_string(), (fid, t.clone()));
+            let placeholder = Specialised {
+                fid,
+                ret: t.clone(),
+                dims: Vec::new(),
+            };
+            self.memo.insert(key.to_string(), placeholder);
             declared = Some((fid, t));
         }
         let saved = std::mem::replace(&mut self.fb, Fb::new());
@@ -469,7 +494,7 @@ impl Cx {
             declared.as_ref().map(|d| &d.1),
         );
         let fb = std::mem::replace(&mut self.fb, saved);
-        let (params, body, ret_t, ret) = match r {
+        let (params, body, ret_t, ret, dims) = match r {
             Ok(x) => x,
             Err(e) => {
                 self.memo.remove(key);
@@ -491,9 +516,15 @@ impl Cx {
             }
             None => self.prog.functions.push(f),
         };
-        Ok((fid, ret_t))
+        Ok(Specialised {
+            fid,
+            ret: ret_t,
+            dims,
+        })
     }
 
+    /// The parameters, body, result shape and IR result types of a
+    /// specialisation, and what its calls know of its result's dimensions.
     #[allow(clippy::type_complexity)]
     fn build_body(
         &mut self,
@@ -503,7 +534,13 @@ impl Cx {
         lifted: &[Option<Lifted>],
         extra: &[(ast::Name, Operand)],
         declared: Option<&T>,
-    ) -> IResult<(Vec<Param>, ir::Body, T, Vec<ir::Type>)> {
+    ) -> IResult<(
+        Vec<Param>,
+        ir::Body,
+        T,
+        Vec<ir::Type>,
+        Vec<Option<KnownDim>>,
+    )> {
         let mut params = Vec::new();
         let mut args = Vec::new();
         for (t, p) in shapes.iter().zip(&def.params) {
@@ -556,7 +593,8 @@ impl Cx {
         let ret_t = result.shape(&self.fb);
         let mut ret = vec![sc(PrimType::I64); ret_t.num_dims()];
         ret_t.leaf_types_any(0, &mut ret);
+        let dims = result_sizes::known_dims(&result, &params);
         let body = self.fb.end(result.flat());
-        Ok((params, body, ret_t, ret))
+        Ok((params, body, ret_t, ret, dims))
     }
 }

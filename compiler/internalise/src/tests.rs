@@ -18,7 +18,7 @@ def iota (n: i64): *[n]i64 = __intrinsic \"iota\"
 
 /// Checks `src` (without the prelude, with [`SOACS`] in front),
 /// internalises it and verifies the IR.
-fn compile(src: &str) -> ir::Program {
+pub(crate) fn compile(src: &str) -> ir::Program {
     let src = format!("{SOACS}{src}");
     let src = src.as_str();
     let (ast, mut diags) = syntax::parse_file(FileId(0), src);
@@ -42,7 +42,7 @@ fn compile(src: &str) -> ir::Program {
     prog
 }
 
-fn run(prog: &ir::Program, entry: &str, args: Vec<Value>) -> Vec<Value> {
+pub(crate) fn run(prog: &ir::Program, entry: &str, args: Vec<Value>) -> Vec<Value> {
     let e = prog.entries.iter().find(|e| e.name == entry).unwrap();
     let name = &prog.functions[e.fun].name;
     let out = ir::interp::run_function(prog, name, expand_args(args)).unwrap();
@@ -188,6 +188,8 @@ entry main (n: i64) (m: i64) : ([][]i64, []i64) =
   let rows = map (row m) (iota n)
   in (rows, reduce add (row m 0) rows)
 entry rows (n: i64) (m: i64) : [][]i64 = map (row m) (iota n)
+def row1 (m: i64) (i: i64) = map (+ i) (iota (m + 1))
+entry rows1 (n: i64) (m: i64) : [][]i64 = map (row1 m) (iota n)
 ";
 
 #[test]
@@ -205,13 +207,32 @@ fn map_results_sized_inside_the_function() {
         vec!["[[0i64, 1i64], [1i64, 2i64], [2i64, 3i64]]", "[3i64, 7i64]"],
         "{text}"
     );
-    // An empty map cannot compute its rows' size: it is taken to be 0.
+    // The rows of `row m` have the size `m` of its parameter, which the
+    // call knows: an empty map has rows of that size, as in the
+    // interpreter.
     let out = run(
         &prog,
         "rows",
         vec![Value::scalar(0i64), Value::scalar(2i64)],
     );
+    assert_eq!(out[0].shape(), &[0, 2]);
+    // An empty map cannot compute a size computed inside the function (and
+    // not declared): it is taken to be 0.
+    let out = run(
+        &prog,
+        "rows1",
+        vec![Value::scalar(0i64), Value::scalar(2i64)],
+    );
     assert_eq!(out[0].shape(), &[0, 0]);
+    let out = run(
+        &prog,
+        "rows1",
+        vec![Value::scalar(2i64), Value::scalar(2i64)],
+    );
+    assert_eq!(
+        out[0].to_string(),
+        "[[0i64, 1i64, 2i64], [1i64, 2i64, 3i64]]"
+    );
 }
 
 const ITEM4: &str = "\
@@ -295,7 +316,7 @@ fn functor_application() {
 }
 
 /// Runs the standard pipeline, verified after every pass.
-fn optimise(prog: ir::Program) -> ir::Program {
+pub(crate) fn optimise(prog: ir::Program) -> ir::Program {
     let config = ir::pass::PipelineConfig { validate: true };
     ir::run_pipeline(&opt::pipelines::standard(), prog, config).unwrap()
 }
@@ -623,4 +644,37 @@ fn entry_parameters_of_tuples_of_arrays_take_each_component_in_turn() {
     let out = run(&prog, "main", vec![i32s(&[1, 2, 3]), i32s(&[4])]);
     let show: Vec<String> = out.iter().map(|v| v.to_string()).collect();
     assert_eq!(show, ["3i64", "1i64"]);
+}
+
+const ENTRY_CONSTANT_DIMS: &str = "\
+entry last [n] (xs: [n][3]f64) : [n]f64 = map (\\r -> r[2]) xs
+entry set (xs: *[2]i64) : [2]i64 = let xs[0] = 5 in xs
+";
+
+#[test]
+fn entry_parameters_dimensions_written_as_constants_are_checked_and_known() {
+    let prog = compile(ENTRY_CONSTANT_DIMS);
+    let text = ir::print::print_program(&prog);
+    // The entry function passes the constant size on; once `last` is
+    // inlined, the rows of `xs` are `[3]f64` in the map. The unique
+    // parameter is updated in place, without a copy.
+    assert!(text.contains("apply last(n, 3i64, "), "{text}");
+    assert!(!text.contains("copy("), "{text}");
+    let opt = ir::print::print_program(&optimise(prog.clone()));
+    assert!(opt.contains(": [3]f64) -> (f64)"), "{opt}");
+    assert!(!opt.contains("copy("), "{opt}");
+    let xs = Value::array(vec![2, 3], vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    let out = run(&prog, "last", vec![xs]);
+    assert_eq!(out[0].to_string(), "[3.0f64, 6.0f64]");
+    let out = run(&prog, "set", vec![Value::vector(vec![1i64, 2])]);
+    assert_eq!(out[0].to_string(), "[5i64, 2i64]");
+    // An argument of another size is an error naming the parameter.
+    let xs = Value::array(vec![1, 2], vec![1.0f64, 2.0]).unwrap();
+    let err = run_err(&prog, "last", vec![xs]);
+    assert!(
+        err.contains("Size mismatch: dimension 2 of parameter 1 of entry point `last` is 2"),
+        "{err}"
+    );
+    let err = run_err(&prog, "set", vec![Value::vector(vec![1i64, 2, 3])]);
+    assert!(err.contains("is 3, but its type gives 2"), "{err}");
 }

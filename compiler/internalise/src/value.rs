@@ -424,11 +424,29 @@ impl T {
         name: &str,
         mk: &mut dyn FnMut(&mut Fb, &str, Type) -> VarId,
     ) -> (V, Vec<VarId>) {
+        self.instantiate_known(fb, name, &[], mk)
+    }
+
+    /// Like [`T::instantiate`], but where `known[i]` is a size, the value
+    /// and the leaves' types have that size as dimension `i` instead of
+    /// the variable bound for it (which is still bound and returned).
+    pub fn instantiate_known(
+        &self,
+        fb: &mut Fb,
+        name: &str,
+        known: &[Option<Size>],
+        mk: &mut dyn FnMut(&mut Fb, &str, Type) -> VarId,
+    ) -> (V, Vec<VarId>) {
         let n = self.num_dims();
         let dims: Vec<VarId> = (0..n)
             .map(|_| mk(fb, &format!("{name}_d"), sc(PrimType::I64)))
             .collect();
-        let mut di = dims.iter().copied();
+        let sizes: Vec<Size> = dims
+            .iter()
+            .enumerate()
+            .map(|(i, d)| known.get(i).copied().flatten().unwrap_or(Size::Var(*d)))
+            .collect();
+        let mut di = sizes.into_iter();
         let mut leaves = Vec::new();
         let v = self.inst(fb, name, &[], &mut di, &mut leaves, mk);
         let mut all = dims;
@@ -441,7 +459,7 @@ impl T {
         fb: &mut Fb,
         name: &str,
         outer: &[Size],
-        dims: &mut dyn Iterator<Item = VarId>,
+        dims: &mut dyn Iterator<Item = Size>,
         leaves: &mut Vec<VarId>,
         mk: &mut dyn FnMut(&mut Fb, &str, Type) -> VarId,
     ) -> V {
@@ -462,9 +480,7 @@ impl T {
                     .collect(),
             ),
             T::Arr(r, e) => {
-                let ds: Vec<Size> = (0..*r)
-                    .map(|_| dims.next().map(Size::Var).unwrap_or(Size::Any))
-                    .collect();
+                let ds: Vec<Size> = (0..*r).map(|_| dims.next().unwrap_or(Size::Any)).collect();
                 let mut all = outer.to_vec();
                 all.extend(ds.iter().copied());
                 let ev = e.inst(fb, name, &all, dims, leaves, mk);
