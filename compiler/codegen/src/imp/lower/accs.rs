@@ -17,7 +17,10 @@
 //! The rule: with `E` the accumulators' elements and `U` the updates of all
 //! `w` iterations (`w` times the updates in the body, loops multiplied by
 //! their bound when it is known before the map), `k = min(U / E, CHUNKS)`
-//! chunks; private copies when `k >= 2`, atomic updates otherwise. The
+//! chunks; private copies when `k >= 2` and the runtime splits the
+//! iterations into at least two chunks ([`SExp::Chunks`]: not on one
+//! thread), atomic updates otherwise (on one chunk, plain updates of the
+//! accumulators in place, as the sequential loop makes). The
 //! copies then cost `k × E <= U` elements to initialise and as many to
 //! combine, at most two element operations per update; when the
 //! accumulators have more than half as many elements as there are updates
@@ -301,12 +304,38 @@ impl<'p> Lowerer<'p> {
             E::Var(updates),
             bin(BinOp::Max, E::Var(elems), E::i64(1)),
         );
+        // The chunks the runtime would split the iterations into: one on
+        // one thread (or for too little work), a few per thread otherwise;
+        // each iteration costs the atomic form's body (with reductions, a
+        // chunk's loop, counted as 16 iterations).
+        let body_cost = else_block.stms.iter().find_map(|st| match st {
+            Stm::ParFor { body, .. } => Some(crate::imp::cost::cost(body)),
+            _ => None,
+        });
+        let per_chunk = if m.s.reduces.is_empty() { 1 } else { 16 };
+        let cost = (body_cost.unwrap_or(1) / per_chunk).max(1);
+        let chunks = self.assign_fresh(
+            "acc_threads",
+            PrimType::I64,
+            E::Chunks {
+                w: Box::new(m.w.clone()),
+                cost,
+                most: CHUNKS,
+            },
+        );
         self.push(Stm::Assign {
             var: k,
             exp: bin(BinOp::Min, per, E::i64(CHUNKS)),
             span: self.span,
         });
-        let cond = E::cmp(CmpOp::Le, E::i64(2), E::Var(k));
+        // Copies only where the runtime splits the iterations: with one
+        // chunk the atomic form's loop runs as one chunk, updating the
+        // accumulators in place with plain reads and writes.
+        let cond = bin(
+            BinOp::And,
+            E::cmp(CmpOp::Le, E::i64(2), E::Var(k)),
+            E::cmp(CmpOp::Le, E::i64(2), E::Var(chunks)),
+        );
         self.push(Stm::If {
             cond,
             then_block,
@@ -491,7 +520,7 @@ impl<'p> Lowerer<'p> {
 mod tests {
     use values::Value;
 
-    use crate::imp::interp::run_function;
+    use crate::imp::interp::{Chunking, run_function, run_function_chunked};
     use crate::imp::print::print_program;
 
     /// A map over `n` values adding `v` at `i` and `2v` at `i + 1` of an
@@ -660,6 +689,58 @@ mod tests {
             assert_eq!(a.values[2], Value::scalar(sum));
             assert_eq!(a.counters.allocs, allocs, "n = {n}: {}", a.counters);
         }
+    }
+
+    #[test]
+    fn one_chunk_updates_the_accumulator_in_place() {
+        let p = lower(&program("f64", "2.0f64", "1.0f64"));
+        let text = print_program(&p);
+        // The copies are taken only when the runtime splits the iterations.
+        assert!(text.contains("chunks(n"), "{text}");
+        assert!(text.contains("and(le(2i64, acc_chunks"), "{text}");
+        // 200 iterations into 6 elements: 64 private copies with the most
+        // chunks; with one chunk (one thread), no copies: the updates go
+        // into the accumulator, as the sequential loop's do.
+        let m = 6usize;
+        let is: Vec<i64> = (0..200).map(|k| (k * 5 % 11) as i64 - 2).collect();
+        let vs: Vec<f64> = (0..200).map(|k| k as f64 * 0.125 - 7.0).collect();
+        let args = vec![
+            Value::scalar(200i64),
+            Value::scalar(m as i64),
+            Value::vector(is.clone()),
+            Value::vector(vs.clone()),
+        ];
+        let run =
+            |c| run_function_chunked(&p, "main", args.clone(), c).unwrap_or_else(|e| panic!("{e}"));
+        let (most, one) = (run(Chunking::Most), run(Chunking::One));
+        let want = expected(m, &is, &vs);
+        for out in [&most, &one] {
+            let r = out.values[0].as_slice::<f64>().unwrap();
+            assert!(close(r, &want), "{r:?}");
+        }
+        // Sums of multiples of 1/8: exact in any order.
+        assert_eq!(most.values, one.values);
+        assert_eq!(most.counters.allocs, 3, "{}", most.counters);
+        assert_eq!(one.counters.allocs, 2, "{}", one.counters);
+        assert_eq!(one.counters.alloc_bytes, (6 + 200) * 8);
+        // The same with a reduction in the map: one chunk allocates no
+        // copies; the partial sums' block has one element.
+        let par = lower(REDUCING);
+        let args = vec![
+            Value::scalar(200i64),
+            Value::scalar(m as i64),
+            Value::vector(is.clone()),
+            Value::vector(vs.clone()),
+        ];
+        let run = |c| {
+            run_function_chunked(&par, "main", args.clone(), c).unwrap_or_else(|e| panic!("{e}"))
+        };
+        let (most, one) = (run(Chunking::Most), run(Chunking::One));
+        assert_eq!(most.values, one.values);
+        let sum: f64 = vs.iter().map(|v| v * v).sum();
+        assert_eq!(one.values[2], Value::scalar(sum));
+        assert_eq!(most.counters.allocs, 5, "{}", most.counters);
+        assert_eq!(one.counters.allocs, 4, "{}", one.counters);
     }
 
     #[test]
