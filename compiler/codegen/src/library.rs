@@ -605,7 +605,7 @@ fn readme(krate: &str, source: &str, apis: &[(Api, String)], prog: &Program) -> 
          ## API\n\n\
          - `Context::new()` (one worker thread per core) or `Context::with_threads(n)`;\n\
          - `Array<T, D>`: an array of rank `D` of a primitive type `T` (`i8`…`u64`,\n  `f16`, `f32`, `f64`, `bool`): `Array::from_vec(data, shape)` (an `Err` when\n  the number of elements does not match the shape), `.shape()`, `.to_vec()`,\n  `.into_vec()`, `.as_slice()`;\n\
-         - one method of `Context` per entry point; scalars and consumed (`*`) arrays\n  are passed by value, other arrays, tuples and records by reference; tuples\n  are Rust tuples and records structs (`RecordN`, fields in the order of their\n  names); sum types are enums (`SumN`, one variant per constructor, holding its\n  payload); an entry with several results returns a tuple;\n\
+         - one method of `Context` per entry point; scalars and consumed (`*`) arrays\n  are passed by value, other arrays, tuples and records by reference; tuples\n  are Rust tuples and records structs (`RecordN`, fields in the order of their\n  names); sum types are enums (`SumN`, one variant per constructor, holding its\n  payload), arrays of them nested `Vec`s, and tuples and records holding them\n  have the enums in their places; an entry with several results returns a\n  tuple;\n\
          - `Error`: its `message` is the program's run-time error with its source\n  location (`Index [5] out of bounds for array of shape [2].` then\n  `  at prog.fut:3:5-3:9`).\n\n\
          Entry points:\n\n| method | Futhark |\n|---|---|\n"
     );
@@ -773,6 +773,12 @@ fun entry_set(n: i64, xs: [n]f64) -> (i64, [n]f64) {
             "{l}"
         );
         assert!(lib.readme.contains("ctx.r#move(&(1f64, 1i32), &t::Record0 { a: 1f64, b: Array::from_vec(vec![1i64; 2], [2])? })?"), "{}", lib.readme);
+        assert!(
+            lib.readme
+                .contains("and tuples and records holding them\n  have the enums in their places;"),
+            "{}",
+            lib.readme
+        );
     }
 
     const NAMED: &str =
