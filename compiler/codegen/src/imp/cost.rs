@@ -4,6 +4,11 @@
 
 use super::{Block, Stm};
 
+/// The least work (in [`cost`]'s units) the multicore runtime splits into
+/// more than one chunk (its `par::MIN_CHUNK_WORK`): a loop of constant size
+/// and less work always runs as one.
+pub const MIN_SPLIT_WORK: u64 = 4096;
+
 /// The work of one run of `b`, in statements: loops of unknown length
 /// count 16 runs of their body, parallel loops 16 iterations, calls 64
 /// statements, copies 16.

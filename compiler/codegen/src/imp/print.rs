@@ -247,7 +247,7 @@ impl Printer<'_> {
                 let _ = writeln!(out, "{pad}}}");
             }
             Stm::ParFor {
-                kind: ParKind::Map,
+                kind,
                 ids,
                 sizes,
                 body,
@@ -259,7 +259,11 @@ impl Printer<'_> {
                     .zip(sizes)
                     .map(|(i, n)| format!("{} < {}", self.var(*i), self.exp(n)))
                     .collect();
-                let _ = writeln!(out, "{pad}par ({}) {{", space.join(", "));
+                let kind = match kind {
+                    ParKind::Map => "",
+                    ParKind::Chunks => "chunks ",
+                };
+                let _ = writeln!(out, "{pad}par {kind}({}) {{", space.join(", "));
                 let (prologue, rest) = body.stms.split_at((*chunk_prologue).min(body.stms.len()));
                 if !prologue.is_empty() {
                     let _ = writeln!(out, "{pad}  per chunk {{");

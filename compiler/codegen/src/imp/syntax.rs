@@ -285,6 +285,12 @@ pub enum ParKind {
     /// `SegScan` or `SegHist` writing their partial results, the buckets
     /// of a histogram combining them): any order, any number of threads.
     Map,
+    /// The chunks of a reduction, scan, histogram or accumulator map, whose
+    /// number the lowering already chose for the work and the threads
+    /// ([`SExp::Chunks`]): each iteration is a chunk of many iterations, so
+    /// the backend runs them as separate tasks rather than weighing one
+    /// iteration's statements.
+    Chunks,
 }
 
 /// One statement.

@@ -222,9 +222,10 @@ const SUM_AND_PREFIXES: &str = r"fun main(n: i64, xs: [n]i64) -> (i64, [n]i64) {
 fn scans_and_reductions_are_parallel_regions_with_partial_results() {
     let p = lower(SUM_AND_PREFIXES);
     let text = print_program(&p);
-    // Two parallel regions (the chunks' partial results; the prefixes
-    // applied) around the sequential combination of the partial results.
-    assert_eq!(text.matches("par (").count(), 2, "{text}");
+    // Two parallel loops over chunks (the chunks' partial results; the
+    // prefixes applied) around the sequential combination of the partial
+    // results.
+    assert_eq!(text.matches("par chunks (").count(), 2, "{text}");
     assert!(!text.contains("planned"), "{text}");
     for n in [0usize, 1, 5, 64, 200] {
         let xs: Vec<i64> = (0..n as i64).map(|k| 3 * k - 7).collect();

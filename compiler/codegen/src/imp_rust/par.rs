@@ -18,7 +18,7 @@ use super::decls;
 use super::exps::exps;
 use super::function::FnEm;
 use super::names::{mem, var};
-use crate::imp::{Block, MemId, SExp, SVar, Slot, Stm, cost::cost};
+use crate::imp::{Block, MemId, ParKind, SExp, SVar, Slot, Stm, cost::cost};
 
 type E<T> = Result<T, String>;
 
@@ -144,12 +144,12 @@ impl FnEm<'_> {
     /// iterations.
     pub fn par_for(
         &mut self,
+        kind: ParKind,
         ids: &[SVar],
         sizes: &[SExp],
         body: &Block,
         prologue: usize,
-        span: Span,
-        label: &str,
+        (span, label): (Span, &str),
     ) -> E<()> {
         let mut set = Sets::default();
         sets(body, &mut set);
@@ -169,10 +169,15 @@ impl FnEm<'_> {
         } else {
             format!("{label} {loc}")
         };
+        // A loop over chunks the lowering sized: every chunk its own task
+        // (as many as the runtime allows), whatever its statements count.
+        let cost = match kind {
+            ParKind::Map => cost(body).to_string(),
+            ParKind::Chunks => "u64::MAX".to_string(),
+        };
         writeln!(
             self.out,
-            "par_for({name:?}, space(&sz_), {}, move |lo_: usize, hi_: usize| -> R<()> {{",
-            cost(body)
+            "par_for({name:?}, space(&sz_), {cost}, move |lo_: usize, hi_: usize| -> R<()> {{"
         )
         .ok();
         let vars: Vec<SVar> = set.vars.into_iter().collect();

@@ -225,14 +225,14 @@ impl FnEm<'_> {
                 self.w("}\n");
             }
             Stm::ParFor {
+                kind,
                 ids,
                 sizes,
                 body,
                 chunk_prologue,
                 span,
                 label,
-                ..
-            } => self.par_for(ids, sizes, body, *chunk_prologue, *span, label)?,
+            } => self.par_for(*kind, ids, sizes, body, *chunk_prologue, (*span, label))?,
             Stm::Planned { body, .. } => self.block(body)?,
             Stm::AtomicUpdate {
                 view,

@@ -378,6 +378,7 @@ impl<'p> Lowerer<'p> {
             .collect();
         let red_parts = self.partial_blocks("red_part", &k, m.red_state);
         self.par_label = Self::acc_label(m);
+        self.chunk_loop_next = true;
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
             let mut mine = m.inputs.to_vec();
@@ -465,6 +466,7 @@ impl<'p> Lowerer<'p> {
     ) -> R<()> {
         let (k, chunk) = self.chunking(&m.w);
         let red_parts = self.partial_blocks("red_part", &k, m.red_state);
+        self.chunk_loop_next = true;
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
             let body = |l: &mut Self, i: &SExp, _: &[Vec<State>], rd: &[Vec<State>]| {

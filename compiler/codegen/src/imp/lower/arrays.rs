@@ -19,6 +19,11 @@ impl<'p> Lowerer<'p> {
     ) -> R<()> {
         let label = std::mem::replace(&mut self.par_label, "segmap");
         let inner_next = std::mem::replace(&mut self.inner_next, false);
+        let kind = if std::mem::replace(&mut self.chunk_loop_next, false) {
+            ParKind::Chunks
+        } else {
+            ParKind::Map
+        };
         let ids: Vec<SVar> = (0..sizes.len())
             .map(|k| self.new_var(&format!("i{k}"), PrimType::I64))
             .collect();
@@ -43,11 +48,32 @@ impl<'p> Lowerer<'p> {
             self.nest_here = false;
             let block = self.nested(|l| body(l, &idx));
             (self.parallel, self.inner_par, self.nest_here) = saved;
+            let block = block?;
+            if nests && (allocates(&block) || too_small(&sizes, &block)) {
+                // Nested, a loop whose iterations allocate stays sequential:
+                // its allocations then move out of it (once per chunk of the
+                // outer loop), where a nested parallel loop would allocate
+                // them once per outer iteration. So does a loop of constant
+                // size too small for the runtime ever to split. The body is
+                // lowered as a sequential loop's would be.
+                let mut block = block;
+                for (i, n) in ids.iter().zip(sizes).rev() {
+                    block = Block {
+                        stms: vec![Stm::For {
+                            i: *i,
+                            bound: n,
+                            body: block,
+                        }],
+                    };
+                }
+                self.stms.extend(block.stms);
+                return Ok(());
+            }
             self.push(Stm::ParFor {
-                kind: ParKind::Map,
+                kind,
                 ids,
                 sizes,
-                body: block?,
+                body: block,
                 chunk_prologue: 0,
                 span: self.span,
                 label,
@@ -363,4 +389,36 @@ impl<'p> Lowerer<'p> {
         }
         Ok(vec![Val::Array(dst)])
     }
+}
+
+/// Whether a loop over the constant `sizes` with body `body` has less work
+/// than the runtime splits ([`crate::imp::cost::MIN_SPLIT_WORK`]), so a
+/// parallel loop would only add its calls.
+pub(super) fn too_small(sizes: &[SExp], body: &Block) -> bool {
+    let mut work = crate::imp::cost::cost(body);
+    for n in sizes {
+        match n.as_i64() {
+            Some(n) => work = work.saturating_mul(n.max(0) as u64),
+            None => return false,
+        }
+    }
+    work < crate::imp::cost::MIN_SPLIT_WORK
+}
+
+/// Whether `b` allocates a block, at any depth.
+fn allocates(b: &Block) -> bool {
+    b.stms.iter().any(|s| match s {
+        Stm::Alloc { .. } => true,
+        Stm::For { body, .. }
+        | Stm::While { body, .. }
+        | Stm::Planned { body, .. }
+        | Stm::ParFor { body, .. }
+        | Stm::AtomicUpdate { body, .. } => allocates(body),
+        Stm::If {
+            then_block,
+            else_block,
+            ..
+        } => allocates(then_block) || allocates(else_block),
+        _ => false,
+    })
 }

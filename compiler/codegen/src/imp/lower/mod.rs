@@ -248,6 +248,9 @@ pub(crate) struct Lowerer<'p> {
     /// Set while a SOAC of an [`Self::inner_par`] body lowers its own
     /// parallel loops: they nest in the enclosing one.
     pub(crate) nest_here: bool,
+    /// Set just before the parallel loop over the chunks of a reduction,
+    /// scan, histogram or accumulator map ([`ParKind::Chunks`]).
+    pub(crate) chunk_loop_next: bool,
     /// The span of the statement being lowered.
     pub(crate) span: Span,
     /// Whether the statement being lowered is marked `#[unsafe]`.
@@ -279,6 +282,7 @@ impl<'p> Lowerer<'p> {
             inner_par: false,
             inner_next: false,
             nest_here: false,
+            chunk_loop_next: false,
             span: Span::NONE,
             par_label: "segmap",
             unsafe_here: false,

@@ -496,23 +496,33 @@ impl<'p> Lowerer<'p> {
                 // Nested in a parallel loop: split only when the runtime
                 // gives more than one chunk (the outer loop leaves threads
                 // idle); otherwise the sequential loop, without the partial
-                // results' blocks and the loop over chunks.
+                // results' blocks and the loop over chunks. Of constant size
+                // and too little work for the runtime ever to split: the
+                // sequential loop alone.
                 let seq = self.nested(|l| sequential(l, None))?;
-                let par = self.nested(chunked)?;
-                let count = par.stms.iter().find_map(|s| match s {
-                    Stm::Assign {
-                        exp: e @ SExp::Chunks { .. },
-                        ..
-                    } => Some(e.clone()),
-                    _ => None,
-                });
-                match count {
-                    Some(count) => self.push(Stm::If {
-                        cond: SExp::cmp(CmpOp::Le, count, SExp::i64(1)),
-                        then_block: seq,
-                        else_block: par,
-                    }),
-                    None => return self.fail("a nested parallel reduction without a chunk count"),
+                let small = w.as_i64().is_some()
+                    && crate::imp::cost::cost(&seq) < crate::imp::cost::MIN_SPLIT_WORK;
+                if small {
+                    self.stms.extend(seq.stms);
+                } else {
+                    let par = self.nested(chunked)?;
+                    let count = par.stms.iter().find_map(|s| match s {
+                        Stm::Assign {
+                            exp: e @ SExp::Chunks { .. },
+                            ..
+                        } => Some(e.clone()),
+                        _ => None,
+                    });
+                    match count {
+                        Some(count) => self.push(Stm::If {
+                            cond: SExp::cmp(CmpOp::Le, count, SExp::i64(1)),
+                            then_block: seq,
+                            else_block: par,
+                        }),
+                        None => {
+                            return self.fail("a nested parallel reduction without a chunk count");
+                        }
+                    }
                 }
             } else {
                 chunked(self)?;
@@ -594,6 +604,7 @@ impl<'p> Lowerer<'p> {
         } else {
             "segscan"
         };
+        self.chunk_loop_next = true;
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
             let parts = (scan_parts.as_slice(), red_parts.as_slice());
@@ -608,6 +619,7 @@ impl<'p> Lowerer<'p> {
         }
         // Each chunk's prefix applied to its elements.
         self.par_label = "segscan-carry";
+        self.chunk_loop_next = true;
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
             let (start, len) = l.chunk_bounds(&w, &chunk, c);
@@ -903,6 +915,7 @@ impl<'p> Lowerer<'p> {
             parts.push(ps);
         }
         self.par_label = "seghist";
+        self.chunk_loop_next = true;
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
             let mine: Vec<Vec<View>> = parts
@@ -1194,8 +1207,9 @@ mod tests {
         let seq = lower_text(&program("#[sequential]"));
         let (par_text, seq_text) = (print_program(&par), print_program(&seq));
         // The outer map's parallel loop holds the reduction's loop over
-        // chunks and the map's loop: three, nested one level.
-        assert_eq!(par_text.matches("par (").count(), 3, "{par_text}");
+        // chunks and the map's loop, nested one level.
+        assert_eq!(par_text.matches("par (").count(), 2, "{par_text}");
+        assert_eq!(par_text.matches("par chunks (").count(), 1, "{par_text}");
         assert!(par_text.contains("\n    par ("), "{par_text}");
         assert_eq!(seq_text.matches("par (").count(), 1, "{seq_text}");
         // The nested reduction is split only when the runtime gives it
@@ -1228,5 +1242,30 @@ mod tests {
             let sums = if m == 0 { vec![0; n as usize] } else { sums };
             assert_eq!(a.values[0], Value::vector(sums), "n = {n}, m = {m}");
         }
+    }
+
+    #[test]
+    fn inner_soacs_of_small_constant_size_stay_sequential() {
+        // Rows of 3: too little work for the runtime ever to split, so the
+        // nested map and reduction are plain sequential loops.
+        let small = program("")
+            .replace("m: i64, ", "")
+            .replace("[m]", "[3]")
+            .replace("screma(m, r)", "screma(3i64, r)");
+        let p = lower_text(&small);
+        let text = print_program(&p);
+        assert_eq!(text.matches("par (").count(), 1, "{text}");
+        assert!(!text.contains("chunks("), "{text}");
+        let xs: Vec<i64> = (0..12).map(|k| k % 5 - 2).collect();
+        let args = vec![
+            Value::scalar(4i64),
+            Value::array(vec![4, 3], xs.clone()).unwrap(),
+        ];
+        let out = run_function(&p, "main", args).unwrap_or_else(|e| panic!("{e}"));
+        let sums: Vec<i64> = xs
+            .chunks(3)
+            .map(|r| r.iter().map(|x| x * x).sum())
+            .collect();
+        assert_eq!(out.values[0], Value::vector(sums));
     }
 }
