@@ -349,3 +349,28 @@ fn arrays_of_sums_of_any_rank_and_sums_of_sums_are_stored_restored_and_checked()
     );
     assert_eq!(read(d, "q.bin"), vec![Value::scalar(2.0f64)]);
 }
+
+/// An array of tuples holding a sum, as an executable's argument: its
+/// variant numbers are the variants' in name order, turned into the
+/// constructors' tags like those of an array of sums.
+#[test]
+fn arrays_of_tuples_holding_sums_are_read_by_variant_number() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    let program = "\
+type shape = #square f64 | #circle f64
+def area (s: shape) : f64 = match s
+  case #circle r -> 3 * r * r
+  case #square a -> a * a
+entry weighted (ps: [](shape, f64)) : f64 = f64.sum (map (\\(s, w) -> area s * w) ps)
+";
+    std::fs::write(d.join("tsum.fut"), program).expect("write");
+    let o = fut(d, &["multicore", "tsum.fut", "-o", "tsum"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // Variant 0 is #circle, 1 is #square; then each variant's payloads
+    // and the weights: circle 1 (area 3) times 2, square 5 (area 25) times 10.
+    let input = "[0i64, 1i64] [1.0, 0.0] [0.0, 5.0] [2.0, 10.0]";
+    let o = run_with_input(&d.join("tsum"), &["-e", "weighted"], input.as_bytes());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout).trim(), "256.0f64");
+}

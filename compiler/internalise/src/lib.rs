@@ -415,13 +415,16 @@ fn entry_component(
             let tag = renumber(cx, Operand::Var(number.var), &positions, &tags)?;
             V::Sum(Box::new(V::Leaf(tag)), payloads)
         }
-        t if sum_array(t).is_some() => {
-            // An array of sums: its variants' numbers (and those of sums in
-            // the payloads), arrays, turned into the constructors' tags
-            // element by element.
+        t if sum_array(t).is_some() || array_holding_sums(t) => {
+            // An array of sums, or of tuples or records holding sums: its
+            // variants' numbers (and those of sums in the payloads),
+            // arrays, turned into the constructors' tags element by
+            // element.
             let v = plain_component(cx, t, unique, what, vars)?;
             let V::Arr(ds, e) = v else {
-                return Ok(v);
+                return Err(unsupported_here(
+                    "entry points with parameters of arrays holding sum types of this shape",
+                ));
             };
             let e = renumber_elements(cx, &ds, &e, true)?.ok_or_else(|| {
                 unsupported_here("entry points with parameters of arrays of sum types")
@@ -543,6 +546,20 @@ fn unsupported_here(what: &str) -> InternaliseError {
         message: format!("internalisation does not yet support {what}"),
         span: None,
     }
+}
+
+/// Whether `t` is an array whose elements are tuples or records holding
+/// sums (whose tags must be renumbered like an array of sums').
+fn array_holding_sums(t: &value::T) -> bool {
+    fn holds(t: &value::T) -> bool {
+        match t {
+            value::T::Sum(_) => true,
+            value::T::Tuple(ts) => ts.iter().any(holds),
+            value::T::Record(fs) => fs.iter().any(|(_, t)| holds(t)),
+            _ => false,
+        }
+    }
+    matches!(t, value::T::Arr(r, e) if *r > 0 && holds(e))
 }
 
 /// The variants of `t` when it is an array of a sum type whose payloads are
