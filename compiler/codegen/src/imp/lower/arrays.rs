@@ -30,17 +30,8 @@ impl<'p> Lowerer<'p> {
         let idx: Vec<SExp> = ids.iter().map(|v| SExp::Var(*v)).collect();
         let nests = self.parallel && self.inner_par && self.nest_here;
         if (self.parallel && !nests) || !parallel || sizes.is_empty() {
-            let mut block = self.nested(|l| body(l, &idx))?;
-            for (i, n) in ids.iter().zip(sizes).rev() {
-                block = Block {
-                    stms: vec![Stm::For {
-                        i: *i,
-                        bound: n,
-                        body: block,
-                    }],
-                };
-            }
-            self.stms.extend(block.stms);
+            let block = self.nested(|l| body(l, &idx))?;
+            self.stms.extend(for_nest(&ids, sizes, block));
         } else {
             let saved = (self.parallel, self.inner_par, self.nest_here);
             self.parallel = true;
@@ -56,17 +47,7 @@ impl<'p> Lowerer<'p> {
                 // them once per outer iteration. So does a loop of constant
                 // size too small for the runtime ever to split. The body is
                 // lowered as a sequential loop's would be.
-                let mut block = block;
-                for (i, n) in ids.iter().zip(sizes).rev() {
-                    block = Block {
-                        stms: vec![Stm::For {
-                            i: *i,
-                            bound: n,
-                            body: block,
-                        }],
-                    };
-                }
-                self.stms.extend(block.stms);
+                self.stms.extend(for_nest(&ids, sizes, block));
                 return Ok(());
             }
             self.push(Stm::ParFor {
@@ -389,6 +370,21 @@ impl<'p> Lowerer<'p> {
         }
         Ok(vec![Val::Array(dst)])
     }
+}
+
+/// Sequential `for` loops over `sizes` with index variables `ids`, the
+/// first outermost, around `body`.
+fn for_nest(ids: &[SVar], sizes: Vec<SExp>, mut body: Block) -> Vec<Stm> {
+    for (i, n) in ids.iter().zip(sizes).rev() {
+        body = Block {
+            stms: vec![Stm::For {
+                i: *i,
+                bound: n,
+                body,
+            }],
+        };
+    }
+    body.stms
 }
 
 /// Whether a loop over the constant `sizes` with body `body` has less work
