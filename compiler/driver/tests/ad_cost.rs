@@ -231,12 +231,17 @@ fn gmm_args(d: usize, k: usize, n: usize) -> Vec<Value> {
 }
 
 #[test]
-fn adbench_gmm_gradient_costs_at_most_four_objectives() {
+fn adbench_gmm_gradient_costs_about_four_objectives() {
     let prog = compile(&adbench("gmm.fut"));
     let (d, k, n) = (3, 4, 20);
     let r = adbench_ratio(&prog, &gmm_args(d, k, n));
     println!("gmm (d = {d}, k = {k}, n = {n}): jacobian/objective = {r:.2}");
-    assert!(r <= 4.0, "gmm (d = {d}, k = {k}, n = {n}): ratio {r:.2}");
+    // The simplifier's guarded-iota rule runs `q_times` over its triangle
+    // only, in both entries; that is a larger share of the objective's
+    // operations than of the gradient's (whose native instructions fell by
+    // 9% on ADBench's 1k input): the ratio was 4.0 before the rule, 4.09
+    // with it.
+    assert!(r <= 4.25, "gmm (d = {d}, k = {k}, n = {n}): ratio {r:.2}");
     // With more components the reverse rule of the max in logsumexp (scans
     // from both ends) weighs more: about 4.1 at d = 2, k = 10.
     for (d, k, n) in [(2, 10, 50), (4, 3, 30)] {
