@@ -19,6 +19,7 @@ impl<'p> Lowerer<'p> {
     ) -> R<()> {
         let label = std::mem::replace(&mut self.par_label, "segmap");
         let inner_next = std::mem::replace(&mut self.inner_next, false);
+        let inner_red_next = std::mem::replace(&mut self.inner_red_next, false);
         let kind = if std::mem::replace(&mut self.chunk_loop_next, false) {
             ParKind::Chunks
         } else {
@@ -33,12 +34,23 @@ impl<'p> Lowerer<'p> {
             let block = self.nested(|l| body(l, &idx))?;
             self.stms.extend(for_nest(&ids, sizes, block));
         } else {
-            let saved = (self.parallel, self.inner_par, self.nest_here);
+            let saved = (
+                self.parallel,
+                self.inner_par,
+                self.nest_here,
+                self.inner_red,
+            );
             self.parallel = true;
             self.inner_par = !nests && inner_next;
+            self.inner_red = !nests && inner_red_next;
             self.nest_here = false;
             let block = self.nested(|l| body(l, &idx));
-            (self.parallel, self.inner_par, self.nest_here) = saved;
+            (
+                self.parallel,
+                self.inner_par,
+                self.nest_here,
+                self.inner_red,
+            ) = saved;
             let block = block?;
             if nests && (allocates(&block) || too_small(&sizes, &block)) {
                 // Nested, a loop whose iterations allocate stays sequential:

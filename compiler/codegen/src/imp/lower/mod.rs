@@ -248,6 +248,13 @@ pub(crate) struct Lowerer<'p> {
     /// Set while a SOAC of an [`Self::inner_par`] body lowers its own
     /// parallel loops: they nest in the enclosing one.
     pub(crate) nest_here: bool,
+    /// With [`Self::inner_par`], in a perfect nest: its reduction or scan
+    /// is split too (versioned on its chunk count). In a map with several
+    /// SOACs inside, only the maps are: a second, chunked copy of every
+    /// inner reduction's body would make the generated code much larger.
+    pub(crate) inner_red: bool,
+    /// [`Self::inner_red`] for the body of the next parallel loop.
+    pub(crate) inner_red_next: bool,
     /// Set just before the parallel loop over the chunks of a reduction,
     /// scan, histogram or accumulator map ([`ParKind::Chunks`]).
     pub(crate) chunk_loop_next: bool,
@@ -282,6 +289,8 @@ impl<'p> Lowerer<'p> {
             inner_par: false,
             inner_next: false,
             nest_here: false,
+            inner_red: false,
+            inner_red_next: false,
             chunk_loop_next: false,
             span: Span::NONE,
             par_label: "segmap",

@@ -458,6 +458,7 @@ impl<'p> Lowerer<'p> {
         };
         if plan.is_some() && only_map {
             self.inner_next = inner;
+            self.inner_red_next = matches!(plan, Some(flatten::Plan::Nest(_))) && !nested;
             self.nest_here = nested;
             let done = self.loop_nest(vec![w], true, |l, idx| {
                 iteration(l, &inputs, &idx[0], &scan_state, &red_state)
@@ -500,8 +501,9 @@ impl<'p> Lowerer<'p> {
                 // and too little work for the runtime ever to split: the
                 // sequential loop alone.
                 let seq = self.nested(|l| sequential(l, None))?;
-                let small = w.as_i64().is_some()
-                    && crate::imp::cost::cost(&seq) < crate::imp::cost::MIN_SPLIT_WORK;
+                let small = !self.inner_red
+                    || w.as_i64().is_some()
+                        && crate::imp::cost::cost(&seq) < crate::imp::cost::MIN_SPLIT_WORK;
                 if small {
                     self.stms.extend(seq.stms);
                 } else {
@@ -604,11 +606,16 @@ impl<'p> Lowerer<'p> {
         } else {
             "segscan"
         };
+        // Nested in a parallel loop (a row's reduction split only when the
+        // outer loop leaves threads idle), the chunks keep one chain: the
+        // row's sequential version already has the partial results, and
+        // this copy of the body would double the code again.
+        let partials = !self.nest_here;
         self.chunk_loop_next = true;
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
             let parts = (scan_parts.as_slice(), red_parts.as_slice());
-            let ids = partial_identities(s);
+            let ids = partial_identities(s).filter(|_| partials);
             l.chunk_partials(s, c, (&w, &chunk), ids, parts, &iteration)
         })?;
         self.set_chunk_cost();
@@ -1203,18 +1210,38 @@ mod tests {
 
     #[test]
     fn inner_soacs_are_parallel_loops_nested_in_the_map() {
+        // A map with two SOACs inside: its map is a parallel loop nested in
+        // the outer one, its reduction a sequential loop.
         let par = lower_text(&program(""));
-        let seq = lower_text(&program("#[sequential]"));
+        let text = print_program(&par);
+        assert_eq!(text.matches("par (").count(), 2, "{text}");
+        assert!(text.contains("\n    par ("), "{text}");
+        assert!(!text.contains("chunks("), "{text}");
+        // A perfect nest (the reduction alone): the reduction is split only
+        // when the runtime gives it more than one chunk, otherwise it is a
+        // sequential loop.
+        let nest = |attr: &str| {
+            let p = program(attr);
+            // From the attribute line before `let ys`.
+            let ys = p.find("      let ys").unwrap();
+            let start = p[..ys - 1].rfind('\n').unwrap() + 1;
+            let end = p.find("      in (s, ys)").unwrap();
+            p[..start].to_string() + &p[end..]
+        };
+        let nest = |attr: &str| {
+            nest(attr)
+                .replace("in (s, ys)", "in (s)")
+                .replace("-> (i64, [m]i64) {", "-> (i64) {")
+                .replace("(ss: [n]i64, yss: [n][m]i64)", "(ss: [n]i64)")
+                .replace("in (ss, yss)", "in (ss)")
+                .replace("-> ([n]i64, [n][m]i64)", "-> ([n]i64)")
+        };
+        let par = lower_text(&nest(""));
+        let seq = lower_text(&nest("#[sequential]"));
         let (par_text, seq_text) = (print_program(&par), print_program(&seq));
-        // The outer map's parallel loop holds the reduction's loop over
-        // chunks and the map's loop, nested one level.
-        assert_eq!(par_text.matches("par (").count(), 2, "{par_text}");
         assert_eq!(par_text.matches("par chunks (").count(), 1, "{par_text}");
-        assert!(par_text.contains("\n    par ("), "{par_text}");
-        assert_eq!(seq_text.matches("par (").count(), 1, "{seq_text}");
-        // The nested reduction is split only when the runtime gives it
-        // more than one chunk; otherwise a sequential loop.
         assert!(par_text.contains("if (le(chunks(m, cost "), "{par_text}");
+        assert_eq!(seq_text.matches("par (").count(), 1, "{seq_text}");
         for (n, m) in [(1i64, 300i64), (3, 70), (40, 5), (2, 0), (0, 4)] {
             let xs: Vec<i64> = (0..n * m).map(|k| k % 17 - 8).collect();
             let arg = || {
