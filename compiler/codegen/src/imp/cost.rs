@@ -9,9 +9,19 @@ use super::{Block, Stm};
 /// and less work always runs as one.
 pub const MIN_SPLIT_WORK: u64 = 4096;
 
+/// How many runs of its body [`cost`] counts for a loop whose trip count
+/// is known only at run time.
+pub const UNKNOWN_TRIPS: u64 = 16;
+
+/// The work of one iteration of a loop over chunks whose body, a chunk of
+/// run-time length, costs `chunk_body` (see [`UNKNOWN_TRIPS`]): at least 1.
+pub fn per_chunk_iteration(chunk_body: u64) -> u64 {
+    (chunk_body / UNKNOWN_TRIPS).max(1)
+}
+
 /// The work of one run of `b`, in statements: loops of unknown length
-/// count 16 runs of their body, parallel loops 16 iterations, calls 64
-/// statements, copies 16.
+/// count [`UNKNOWN_TRIPS`] runs of their body, parallel loops as many
+/// iterations, calls 64 statements, copies 16.
 pub fn cost(b: &Block) -> u64 {
     b.stms
         .iter()
@@ -22,12 +32,11 @@ pub fn cost(b: &Block) -> u64 {
 pub fn stm_cost(s: &Stm) -> u64 {
     match s {
         Stm::For { bound, body, .. } => {
-            let n = bound.as_i64().map_or(16, |n| n.max(0) as u64);
+            let n = bound.as_i64().map_or(UNKNOWN_TRIPS, |n| n.max(0) as u64);
             1 + n.saturating_mul(cost(body))
         }
-        Stm::While { body, .. } => 1 + 16u64.saturating_mul(cost(body)),
-        Stm::ParFor { body, .. } | Stm::Planned { body, .. } => {
-            1 + 16u64.saturating_mul(cost(body))
+        Stm::While { body, .. } | Stm::ParFor { body, .. } | Stm::Planned { body, .. } => {
+            1 + UNKNOWN_TRIPS.saturating_mul(cost(body))
         }
         Stm::If {
             then_block,

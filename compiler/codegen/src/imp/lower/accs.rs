@@ -312,8 +312,12 @@ impl<'p> Lowerer<'p> {
             Stm::ParFor { body, .. } => Some(crate::imp::cost::cost(body)),
             _ => None,
         });
-        let per_chunk = if m.s.reduces.is_empty() { 1 } else { 16 };
-        let cost = (body_cost.unwrap_or(1) / per_chunk).max(1);
+        let body_cost = body_cost.unwrap_or(1);
+        let cost = if m.s.reduces.is_empty() {
+            body_cost.max(1)
+        } else {
+            crate::imp::cost::per_chunk_iteration(body_cost)
+        };
         let chunks = self.assign_fresh(
             "acc_threads",
             PrimType::I64,

@@ -142,7 +142,8 @@ impl<'p> Lowerer<'p> {
     /// Sets the cost of one iteration in the chunk count that
     /// [`Self::chunking`] bound last: the work of the loop over the chunks
     /// just lowered (the last statement) spread over a chunk's iterations,
-    /// which [`crate::imp::cost`] counts as 16.
+    /// which [`crate::imp::cost`] counts as
+    /// [`crate::imp::cost::UNKNOWN_TRIPS`].
     pub(super) fn set_chunk_cost(&mut self) {
         let per_chunk = match self.stms.last() {
             Some(Stm::ParFor { body, .. }) => crate::imp::cost::cost(body),
@@ -155,7 +156,7 @@ impl<'p> Lowerer<'p> {
                 ..
             } = s
             {
-                *cost = (per_chunk / 16).max(1);
+                *cost = crate::imp::cost::per_chunk_iteration(per_chunk);
                 return;
             }
         }
