@@ -31,10 +31,11 @@ def log_gamma_d (d: i64) (a: f64) : f64 =
 def lower_index (d: i64) (r: i64) (c: i64) : i64 =
   d + c * (d - 1) - c * (c - 1) / 2 + (r - c - 1)
 
--- | `Q v`, where Q is the lower-triangular matrix that `icf` describes.
-def q_times [d] [t] (icf: [t]f64) (v: [d]f64) : [d]f64 =
+-- | `Q v`, where Q is the lower-triangular matrix that `icf` describes and `qdiag`
+-- holds the exponentials of its diagonal logs (computed once per component).
+def q_times [d] [t] (qdiag: [d]f64) (icf: [t]f64) (v: [d]f64) : [d]f64 =
   tabulate d (\r ->
-                f64.exp icf[r] * v[r]
+                qdiag[r] * v[r]
                 + f64.sum (map (\c -> if c < r then icf[lower_index d r c] * v[c] else 0)
                                (iota d)))
 
@@ -64,9 +65,10 @@ def gmm_objective [d] [k] [n] [t]
                   (w_gamma: f64)
                   (w_m: i64) : f64 =
   let diag_sums = map (\row -> f64.sum row[:d]) icf
+  let diag_exps = map (\row -> map f64.exp row[:d]) icf
   let point_term (xi: [d]f64) =
-    logsumexp (map4 (\a s mu row -> a + s - 0.5 * sum_sq (q_times row (map2 (-) xi mu)))
-                    alphas diag_sums means icf)
+    logsumexp (map5 (\a s q mu row -> a + s - 0.5 * sum_sq (q_times q row (map2 (-) xi mu)))
+                    alphas diag_sums diag_exps means icf)
   let constant = -(f64.i64 (n * d) * 0.5 * f64.log (2 * f64.pi))
   in constant
      + f64.sum (map point_term x)

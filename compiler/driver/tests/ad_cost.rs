@@ -240,8 +240,13 @@ fn adbench_gmm_gradient_costs_about_four_objectives() {
     // only, in both entries; that is a larger share of the objective's
     // operations than of the gradient's (whose native instructions fell by
     // 9% on ADBench's 1k input): the ratio was 4.0 before the rule, 4.09
-    // with it.
-    assert!(r <= 4.25, "gmm (d = {d}, k = {k}, n = {n}): ratio {r:.2}");
+    // with it. Computing the diagonal's exponentials once per component
+    // instead of once per point (as the reference Rust does) took the
+    // objective from 8851 to 8898 operations here and the gradient from
+    // 36181 to 38220 (its adjoints now meet across the points before the
+    // exponential's derivative): 4.30. Natively the gradient got faster
+    // (4.3 s to 3.9 s on ADBench's d = 32, K = 200 input).
+    assert!(r <= 4.4, "gmm (d = {d}, k = {k}, n = {n}): ratio {r:.2}");
     // With more components the reverse rule of the max in logsumexp (scans
     // from both ends) weighs more: about 4.1 at d = 2, k = 10.
     for (d, k, n) in [(2, 10, 50), (4, 3, 30)] {

@@ -477,3 +477,127 @@ pub enum Arg {
     /// A memory block.
     Mem(MemId),
 }
+
+impl SExp {
+    /// Calls `f` on each variable `self` reads (once per occurrence).
+    pub fn for_each_var(&self, f: &mut impl FnMut(SVar)) {
+        match self {
+            SExp::Var(v) => f(*v),
+            SExp::Const(_) => {}
+            SExp::UnOp(_, x) | SExp::Convert(_, _, x) => x.for_each_var(f),
+            SExp::BinOp(_, a, b) | SExp::Cmp(_, a, b) => {
+                a.for_each_var(f);
+                b.for_each_var(f);
+            }
+            SExp::Math(_, xs) => xs.iter().for_each(|x| x.for_each_var(f)),
+            SExp::Chunks { w, .. } => w.for_each_var(f),
+        }
+    }
+}
+
+impl View {
+    /// Calls `f` on the offset, the sizes and the strides.
+    pub fn for_each_exp(&self, f: &mut impl FnMut(&SExp)) {
+        f(&self.offset);
+        self.shape.iter().chain(&self.strides).for_each(&mut *f);
+    }
+}
+
+impl Stm {
+    /// Calls `f` on each scalar expression of the statement itself (not of
+    /// the blocks inside it): values, indices, views, bounds, conditions,
+    /// arguments.
+    pub fn for_each_exp(&self, f: &mut impl FnMut(&SExp)) {
+        match self {
+            Stm::Assign { exp, .. } => f(exp),
+            Stm::Alloc { count, .. } => f(count),
+            Stm::SwapMem(..) | Stm::AliasMem { .. } | Stm::Planned { .. } => {}
+            Stm::Read { view, idx, .. } => {
+                view.for_each_exp(f);
+                idx.iter().for_each(&mut *f);
+            }
+            Stm::Write { view, idx, value } => {
+                view.for_each_exp(f);
+                idx.iter().for_each(&mut *f);
+                f(value);
+            }
+            Stm::Copy { dst, src, .. } => {
+                dst.for_each_exp(f);
+                src.for_each_exp(f);
+            }
+            Stm::For { bound, .. } => f(bound),
+            Stm::While { cond, .. } | Stm::If { cond, .. } => f(cond),
+            Stm::ParFor { sizes, .. } => sizes.iter().for_each(&mut *f),
+            Stm::AtomicUpdate { view, idx, new, .. } => {
+                view.for_each_exp(f);
+                idx.iter().for_each(&mut *f);
+                f(new);
+            }
+            Stm::Call { args, .. } => {
+                for a in args {
+                    if let Arg::Scalar(e) = a {
+                        f(e);
+                    }
+                }
+            }
+            Stm::Assert { cond, args, .. } => {
+                f(cond);
+                args.iter().for_each(&mut *f);
+            }
+        }
+    }
+
+    /// Calls `f` on each scalar the statement itself sets (not the blocks
+    /// inside it): assigned and read variables, loop counters, an atomic
+    /// update's old value, a call's scalar results.
+    pub fn for_each_set(&self, f: &mut impl FnMut(SVar)) {
+        match self {
+            Stm::Assign { var, .. } | Stm::Read { var, .. } => f(*var),
+            Stm::For { i, .. } => f(*i),
+            Stm::ParFor { ids, .. } => ids.iter().for_each(|v| f(*v)),
+            Stm::AtomicUpdate { old, .. } => f(*old),
+            Stm::Call { results, .. } => {
+                for r in results {
+                    if let Slot::Scalar(v) = r {
+                        f(*v);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The blocks directly inside the statement.
+    pub fn blocks(&self) -> Vec<&Block> {
+        match self {
+            Stm::For { body, .. }
+            | Stm::While { body, .. }
+            | Stm::ParFor { body, .. }
+            | Stm::Planned { body, .. }
+            | Stm::AtomicUpdate { body, .. } => vec![body],
+            Stm::If {
+                then_block,
+                else_block,
+                ..
+            } => vec![then_block, else_block],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The blocks directly inside the statement, mutably.
+    pub fn blocks_mut(&mut self) -> Vec<&mut Block> {
+        match self {
+            Stm::For { body, .. }
+            | Stm::While { body, .. }
+            | Stm::ParFor { body, .. }
+            | Stm::Planned { body, .. }
+            | Stm::AtomicUpdate { body, .. } => vec![body],
+            Stm::If {
+                then_block,
+                else_block,
+                ..
+            } => vec![then_block, else_block],
+            _ => Vec::new(),
+        }
+    }
+}

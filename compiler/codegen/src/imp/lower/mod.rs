@@ -35,6 +35,9 @@ mod per_chunk;
 mod per_chunk_tests;
 mod scatter;
 mod soacs;
+mod strength;
+#[cfg(test)]
+mod strength_tests;
 
 use std::collections::HashMap;
 
@@ -190,6 +193,7 @@ fn lower_function(prog: &ir::Program, _id: FunId, f: &ir::Function) -> R<Functio
     lifetimes::hoist_loop_allocations(&mut function);
     per_chunk::allocate_per_chunk(&mut function, &sizes);
     lifetimes::release_dead_blocks(&mut function);
+    strength::reduce_quadratic_indices(&mut function);
     Ok(function)
 }
 
