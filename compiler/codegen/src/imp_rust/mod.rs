@@ -7,7 +7,8 @@
 //! statements ([`stms`]), its scalar expressions Rust expressions with the
 //! semantics of [`crate::scalar`] ([`exps`]), its parallel loops the runtime's
 //! chunked parallel loops ([`par`]), loops versioned with their range
-//! checks hoisted ([`ranges`]). Each entry function gets an adapter
+//! checks hoisted ([`ranges`]); short loops around reductions are first
+//! unrolled into them ([`interchange`]). Each entry function gets an adapter
 //! with the signature of [`crate::signature`] ([`entry`]), which the rest
 //! of the generated module (the batch glue, `PROGRAM`, libraries) calls.
 
@@ -15,6 +16,7 @@ pub mod decls;
 pub mod entry;
 pub mod exps;
 pub mod function;
+pub mod interchange;
 pub mod names;
 pub mod par;
 pub mod ranges;
@@ -38,7 +40,8 @@ pub fn functions(
     safe: bool,
     locate: &dyn Fn(Span) -> String,
 ) -> Result<String, String> {
-    let lowered = imp::lower_program(prog).map_err(|e| e.to_string())?;
+    let mut lowered = imp::lower_program(prog).map_err(|e| e.to_string())?;
+    interchange::program(&mut lowered);
     let mut out = String::new();
     for k in 0..lowered.functions.len() {
         let f = function::function(&lowered, k, safe, locate)

@@ -154,7 +154,7 @@ pub fn plan(f: &Function, i: SVar, body: &Block, bounds: bool) -> Plan {
 
 /// The most statements a versioned loop's body may have: a larger body
 /// gains little from unchecked accesses and would be written twice.
-const MAX_BODY: usize = 64;
+pub const MAX_BODY: usize = 64;
 
 /// Whether `b` holds no loop and at most [`MAX_BODY`] statements (counted
 /// into `n`, those of `if`s included): only such innermost loops are

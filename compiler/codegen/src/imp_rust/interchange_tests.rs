@@ -1,0 +1,148 @@
+//! The interchange on small programs: which loops are unrolled into their
+//! inner loop, and the results through the imperative IR's interpreter,
+//! the same bit for bit before and after.
+
+use values::Value;
+
+use super::function;
+use crate::imp::interp::run_function;
+use crate::imp::lower_text as lower;
+use crate::imp::print::print_program;
+use crate::imp::{Program, Stm};
+
+/// Each row of `ws` blended with the rows of `ts`: `tabulate 4 (\c ->
+/// sum_i ws[r, i] * ts[i, c])`, and the sums of the products' squares.
+const BLEND: &str = r"fun main(n: i64, m: i64, ws: [n][m]f64, ts: [m][4]f64) -> ([n][4]f64, [n][4]f64) {
+  let iota: [4]i64 = iota(4i64, 0i64, 1i64)
+  let (out: [n][4]f64, sq: [n][4]f64) = screma(n, ws)
+    map(\(w: [m]f64) -> ([4]f64, [4]f64) {
+      let (row: [4]f64, row_sq: [4]f64) = screma(4i64, iota)
+        map(\(c: i64) -> (f64, f64) {
+          let (s: f64, s2: f64) = screma(m, w, ts)
+            reduce(\(a: f64, a2: f64, b: f64, b2: f64) -> (f64, f64) {
+              let r: f64 = add(a, b)
+              let r2: f64 = add(a2, b2)
+              in (r, r2)
+            }, 0.0f64, 0.0f64)
+            map(\(x: f64, t: [4]f64) -> (f64, f64) {
+              let e: f64 = t[c]
+              let y: f64 = mul(x, e)
+              let y2: f64 = mul(y, y)
+              in (y, y2)
+            })
+          in (s, s2)
+        })
+      in (row, row_sq)
+    })
+  in (out, sq)
+}
+";
+
+/// As [`BLEND`], but each `c` sums the first `c + 1` terms only.
+const TRIANGLE: &str = r"fun main(n: i64, m: i64, ws: [n][m]f64) -> ([n][4]f64) {
+  let iota: [4]i64 = iota(4i64, 0i64, 1i64)
+  let out: [n][4]f64 = screma(n, ws)
+    map(\(w: [m]f64) -> ([4]f64) {
+      let row: [4]f64 = screma(4i64, iota)
+        map(\(c: i64) -> (f64) {
+          let k: i64 = add(c, 1i64)
+          let is: [k]i64 = iota(k, 0i64, 1i64)
+          let s: f64 = screma(k, is)
+            reduce(\(a: f64, b: f64) -> (f64) {
+              let r: f64 = add(a, b)
+              in (r)
+            }, 0.0f64)
+            map(\(i: i64) -> (f64) {
+              let x: f64 = w[i]
+              in (x)
+            })
+          in (s)
+        })
+      in (row)
+    })
+  in (out)
+}
+";
+
+/// The `for` loops of `p`'s function `main` of constant bound `k`.
+fn loops_of(p: &Program, k: i64) -> usize {
+    fn walk(stms: &[Stm], k: i64, n: &mut usize) {
+        for s in stms {
+            if let Stm::For { bound, .. } = s
+                && bound.as_i64() == Some(k)
+            {
+                *n += 1;
+            }
+            super::for_blocks(s, &mut |b| walk(&b.stms, k, n));
+        }
+    }
+    let f = p.functions.iter().find(|f| f.name == "main").unwrap();
+    let mut n = 0;
+    walk(&f.body.stms, k, &mut n);
+    n
+}
+
+fn interchanged(p: &Program) -> Program {
+    let mut q = p.clone();
+    for f in &mut q.functions {
+        function(f);
+    }
+    q
+}
+
+fn values(p: &Program, args: Vec<Value>) -> Vec<Value> {
+    run_function(p, "main", args)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .values
+}
+
+fn matrix(r: usize, c: usize, seed: f64) -> Value {
+    let xs = (0..r * c)
+        .map(|k| ((k as f64 + seed) * 0.37).sin())
+        .collect();
+    Value::array(vec![r, c], xs).unwrap()
+}
+
+#[test]
+fn a_short_map_of_reductions_is_unrolled_into_the_reduction() {
+    let p = lower(BLEND);
+    let q = interchanged(&p);
+    assert_eq!(loops_of(&p, 4), 1, "{}", print_program(&p));
+    assert_eq!(loops_of(&q, 4), 0, "{}", print_program(&q));
+    let text = print_program(&q);
+    // Two running values per copy, renamed but in the last copy.
+    for v in ["acc_c0", "acc_c2", "acc#"] {
+        assert!(text.contains(v), "{v}: {text}");
+    }
+    for (n, m) in [(3usize, 5usize), (1, 0), (2, 1), (4, 22)] {
+        let args = || {
+            vec![
+                Value::scalar(n as i64),
+                Value::scalar(m as i64),
+                matrix(n, m, 1.0),
+                matrix(m, 4, 2.0),
+            ]
+        };
+        let (before, after) = (values(&p, args()), values(&q, args()));
+        assert_eq!(before, after, "n = {n}, m = {m}");
+        // The blend itself, summed in the same order.
+        let (ws, ts) = (args()[2].clone(), args()[3].clone());
+        let (ws, ts) = (ws.as_slice::<f64>().unwrap(), ts.as_slice::<f64>().unwrap());
+        let want: Vec<f64> = (0..n * 4)
+            .map(|rc| {
+                let (r, c) = (rc / 4, rc % 4);
+                (0..m).fold(0.0, |a, i| a + ws[r * m + i] * ts[i * 4 + c])
+            })
+            .collect();
+        assert_eq!(after[0], Value::array(vec![n, 4], want).unwrap());
+    }
+}
+
+#[test]
+fn a_reduction_whose_length_depends_on_the_outer_index_is_left_alone() {
+    let p = lower(TRIANGLE);
+    let q = interchanged(&p);
+    assert_eq!(print_program(&p), print_program(&q));
+    let args = vec![Value::scalar(2i64), Value::scalar(4i64), matrix(2, 4, 0.5)];
+    assert_eq!(values(&p, args.clone()), values(&q, args));
+}
