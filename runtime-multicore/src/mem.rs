@@ -467,7 +467,7 @@ where
     let t = profile::op_start();
     let n = par::chunk_count_cost(w, cost);
     let r = if n <= 1 {
-        f(0, w)
+        par::run_single(|| f(0, w))
     } else {
         par::par_chunks_n(w, n, f).map(|_| ())
     };

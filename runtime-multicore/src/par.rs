@@ -34,6 +34,7 @@ thread_local! {
 /// busy. An operation nested in the body of one with fewer chunks than
 /// threads (a map over two rows on eight threads) is split, and rayon
 /// spreads its chunks over the idle threads.
+#[inline]
 pub fn chunk_count(w: usize) -> usize {
     // The mark first: it is the cheaper read, and nested operations of
     // small rows ask for every row.
@@ -51,6 +52,7 @@ pub fn chunk_count(w: usize) -> usize {
 /// cost `cost` units, is split into: as [`chunk_count`], but each chunk
 /// gets at least [`MIN_CHUNK_WORK`] units of work, so small operations run
 /// as one sequential chunk.
+#[inline]
 pub fn chunk_count_cost(w: usize, cost: u64) -> usize {
     let work = (w as u64).saturating_mul(cost.max(1));
     let by_work = (work / MIN_CHUNK_WORK).max(1);
@@ -128,6 +130,18 @@ pub fn run_chunks(n: usize, body: &(dyn Fn(usize) + Sync)) {
     });
 }
 
+/// Runs `f`, the only chunk of an operation. On a single thread the
+/// operations nested in it are marked as running inside a saturating
+/// chunk, so that each of them (one per row of a map, say) gets its one
+/// chunk from the mark instead of asking rayon for the thread count again.
+pub fn run_single<T>(f: impl FnOnce() -> T) -> T {
+    if SATURATED.with(Cell::get) || rayon::current_num_threads() > 1 {
+        return f();
+    }
+    let _nested = Nested::enter(true);
+    f()
+}
+
 /// Marks the running thread as inside a chunk (saturating or not) until
 /// dropped, when the previous mark is restored.
 struct Nested(bool);
@@ -183,6 +197,28 @@ mod tests {
             assert_eq!(inner, vec![16]);
             // The mark is gone once the operation is over.
             assert_eq!(chunk_count(1000), 16);
+        });
+    }
+
+    #[test]
+    fn a_single_chunk_marks_its_thread_only_on_one_thread() {
+        let saturated = || SATURATED.with(Cell::get);
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        one.install(|| {
+            assert!(run_single(saturated));
+            assert!(!saturated());
+        });
+        let four = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        four.install(|| {
+            // With idle threads, what runs inside may still be split.
+            assert!(!run_single(saturated));
+            assert_eq!(run_single(|| chunk_count(1000)), 16);
         });
     }
 
