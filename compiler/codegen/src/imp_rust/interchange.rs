@@ -26,7 +26,7 @@
 //! The outer loop `for (c < K)` qualifies when `K` is a constant from 2 to
 //! [`MAX_COPIES`] and its body is: scalar statements (assignments, reads,
 //! assertions), one loop `for (i < n)` whose body holds only scalar
-//! statements, then writes. Further:
+//! statements, then assignments and at least one write. Further:
 //!
 //! - `n` depends on nothing the body sets, nor on `c`, and `c` is mentioned
 //!   nowhere but in the loop;
@@ -131,8 +131,10 @@ impl Cx<'_> {
         if !pre.iter().all(scalar)
             || inner.stms.is_empty()
             || !inner.stms.iter().all(scalar)
-            || post.is_empty()
-            || !post.iter().all(|s| matches!(s, Stm::Write { .. }))
+            || !post.iter().any(|s| matches!(s, Stm::Write { .. }))
+            || !post
+                .iter()
+                .all(|s| matches!(s, Stm::Write { .. } | Stm::Assign { .. }))
             || inner.stms.len() * k as usize > super::ranges::MAX_BODY
         {
             return None;
@@ -140,7 +142,7 @@ impl Cx<'_> {
         // The variables the body sets, the inner loop's counter included
         // (read only in that loop).
         let mut set = HashSet::from([*j]);
-        for s in pre.iter().chain(&inner.stms) {
+        for s in pre.iter().chain(&inner.stms).chain(post) {
             set_vars(s, &mut |v| {
                 set.insert(v);
             });
@@ -190,6 +192,9 @@ impl Cx<'_> {
             if let Stm::Write { view, .. } = s {
                 written.insert(view.mem);
             }
+            set_vars(s, &mut |v| {
+                defined.insert(v);
+            });
         }
         let reads_written = pre.iter().chain(&inner.stms).any(|s| {
             matches!(s, Stm::Read { view, .. }

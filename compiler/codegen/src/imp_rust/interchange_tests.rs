@@ -38,6 +38,34 @@ const BLEND: &str = r"fun main(n: i64, m: i64, ws: [n][m]f64, ts: [m][4]f64) -> 
 }
 ";
 
+/// `tabulate 3 (\c -> b[c] + sum_i ms[c, i] * v[i])` for each row `v` of
+/// `vs`: a read before the reduction and an addition after it.
+const AFFINE: &str = r"fun main(n: i64, vs: [n][3]f64, ms: [3][3]f64, b: [3]f64) -> ([n][3]f64) {
+  let iota: [3]i64 = iota(3i64, 0i64, 1i64)
+  let out: [n][3]f64 = screma(n, vs)
+    map(\(v: [3]f64) -> ([3]f64) {
+      let row: [3]f64 = screma(3i64, iota)
+        map(\(c: i64) -> (f64) {
+          let bc: f64 = b[c]
+          let s: f64 = screma(3i64, v)
+            reduce(\(a: f64, a2: f64) -> (f64) {
+              let r: f64 = add(a, a2)
+              in (r)
+            }, 0.0f64)
+            map(\(x: f64, i: i64) -> (f64) {
+              let e: f64 = ms[c, i]
+              let y: f64 = mul(x, e)
+              in (y)
+            })
+          let o: f64 = add(s, bc)
+          in (o)
+        })
+      in (row)
+    })
+  in (out)
+}
+";
+
 /// As [`BLEND`], but each `c` sums the first `c + 1` terms only.
 const TRIANGLE: &str = r"fun main(n: i64, m: i64, ws: [n][m]f64) -> ([n][4]f64) {
   let iota: [4]i64 = iota(4i64, 0i64, 1i64)
@@ -145,4 +173,33 @@ fn a_reduction_whose_length_depends_on_the_outer_index_is_left_alone() {
     assert_eq!(print_program(&p), print_program(&q));
     let args = vec![Value::scalar(2i64), Value::scalar(4i64), matrix(2, 4, 0.5)];
     assert_eq!(values(&p, args.clone()), values(&q, args));
+}
+
+#[test]
+fn assignments_after_the_reduction_are_copied_too() {
+    let p = lower(AFFINE);
+    let q = interchanged(&p);
+    assert_eq!(loops_of(&p, 3), 2, "{}", print_program(&p));
+    assert_eq!(loops_of(&q, 3), 1, "{}", print_program(&q));
+    let n = 4;
+    let args = || {
+        vec![
+            Value::scalar(n as i64),
+            matrix(n, 3, 0.25),
+            matrix(3, 3, 3.0),
+            Value::vector((0..3).map(|k| k as f64 - 0.5).collect::<Vec<f64>>()),
+        ]
+    };
+    let (before, after) = (values(&p, args()), values(&q, args()));
+    assert_eq!(before, after);
+    let (vs, ms) = (args()[1].clone(), args()[2].clone());
+    let (vs, ms) = (vs.as_slice::<f64>().unwrap(), ms.as_slice::<f64>().unwrap());
+    let want: Vec<f64> = (0..n * 3)
+        .map(|rc| {
+            let (r, c) = (rc / 3, rc % 3);
+            let s = (0..3).fold(0.0, |a, i| a + vs[r * 3 + i] * ms[c * 3 + i]);
+            s + (c as f64 - 0.5)
+        })
+        .collect();
+    assert_eq!(after[0], Value::array(vec![n, 3], want).unwrap());
 }

@@ -36,6 +36,8 @@ impl<'p> Lowerer<'p> {
         let mut arrays = Vec::new();
         let mut accs = Vec::new();
         let acc_vals: std::cell::RefCell<Vec<(usize, Val<'p>)>> = Default::default();
+        // Each branch's value of each scalar result.
+        let scalar_vals: std::cell::RefCell<Vec<(usize, SExp)>> = Default::default();
         for (k, v) in stm.pat.iter().enumerate() {
             let t = self.var_type(*v)?;
             if t.is_scalar() {
@@ -92,6 +94,7 @@ impl<'p> Lowerer<'p> {
                     let Some(Val::Scalar(e)) = vals.get(k).cloned() else {
                         return l.fail("an `if` branch result of the wrong kind");
                     };
+                    scalar_vals.borrow_mut().push((k, e.clone()));
                     l.push(Stm::Assign {
                         var: x,
                         exp: e,
@@ -158,6 +161,32 @@ impl<'p> Lowerer<'p> {
             then_block,
             else_block,
         });
+        // A scalar result both branches give as the same integer constant
+        // (the size of an array both build, such as a `[3][3]` rotation)
+        // is that constant after the `if`, in the arrays' shapes too, so
+        // the code after it knows the size.
+        let vals = scalar_vals.into_inner();
+        for &(k, x) in &scalar_vars {
+            let mut branch_vals = vals.iter().filter(|(j, _)| *j == k).map(|(_, e)| e);
+            let (Some(SExp::Const(a)), Some(SExp::Const(b)), None) =
+                (branch_vals.next(), branch_vals.next(), branch_vals.next())
+            else {
+                continue;
+            };
+            if a != b || a.prim_type().is_float() {
+                continue;
+            }
+            let c = SExp::Const(*a);
+            self.bind(stm.pat[k], Val::Scalar(c.clone()));
+            outs[k] = Some(Val::Scalar(c.clone()));
+            for o in outs.iter_mut() {
+                if let Some(Val::Array(v)) = o {
+                    for e in v.shape.iter_mut().chain(v.strides.iter_mut()) {
+                        *e = replace_var(e, x, &c);
+                    }
+                }
+            }
+        }
         outs.into_iter()
             .map(|o| match o {
                 Some(v) => Ok(v),
@@ -541,3 +570,29 @@ impl<'p> Lowerer<'p> {
         Ok(outs)
     }
 }
+
+/// `e` (an `i64` size or stride) with variable `x` replaced by `by`,
+/// products and sums of constants folded.
+fn replace_var(e: &SExp, x: SVar, by: &SExp) -> SExp {
+    let r = |a: &SExp| replace_var(a, x, by);
+    match e {
+        SExp::Var(v) if *v == x => by.clone(),
+        SExp::Var(_) | SExp::Const(_) => e.clone(),
+        SExp::BinOp(ir::BinOp::Mul, a, b) => SExp::times(r(a), r(b)),
+        SExp::BinOp(ir::BinOp::Add, a, b) => SExp::plus(r(a), r(b)),
+        SExp::UnOp(op, a) => SExp::UnOp(*op, Box::new(r(a))),
+        SExp::BinOp(op, a, b) => SExp::BinOp(*op, Box::new(r(a)), Box::new(r(b))),
+        SExp::Cmp(op, a, b) => SExp::Cmp(*op, Box::new(r(a)), Box::new(r(b))),
+        SExp::Convert(k, t, a) => SExp::Convert(*k, *t, Box::new(r(a))),
+        SExp::Math(f, xs) => SExp::Math(*f, xs.iter().map(r).collect()),
+        SExp::Chunks { w, cost, most } => SExp::Chunks {
+            w: Box::new(r(w)),
+            cost: *cost,
+            most: *most,
+        },
+    }
+}
+
+#[cfg(test)]
+#[path = "control_tests.rs"]
+mod tests;
