@@ -18,6 +18,9 @@
 //! (`0 <= e < n`, `e` affine in `k`, `n` unchanged by the loop) are hoisted
 //! the same way (`mem::within`), and left out of the first version: a loop
 //! without them has no exit but its end, which LLVM needs to vectorise it.
+//! Of accesses to one block whose positions differ by constants (a row's
+//! elements read side by side), only the lowest and the highest are
+//! checked: the others lie between them at every iteration.
 //!
 //! Only innermost loops (no loop in their body) of at most 64 statements
 //! are versioned: that is where unchecked accesses pay, and it keeps the
@@ -43,7 +46,7 @@ pub struct Plan {
 /// One check before a loop: every `base + k*step`, `k` over the loop's
 /// range, lies in `within`. `base` and `step` are expressions over values
 /// the loop does not change.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Range {
     /// The value at `k = 0`.
     pub base: SExp,
@@ -54,7 +57,7 @@ pub struct Range {
 }
 
 /// Where the values of a [`Range`] must lie.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Within {
     /// Inside a block: an element access.
     Block(MemId),
@@ -149,7 +152,54 @@ pub fn plan(f: &Function, i: SVar, body: &Block, bounds: bool) -> Plan {
             _ => {}
         }
     }
+    merge_neighbours(&mut plan.checks);
     plan
+}
+
+/// `e` as `rest + k`, `k` a constant (0 when there is none).
+fn split_constant(e: &SExp) -> (SExp, i64) {
+    match e {
+        SExp::BinOp(BinOp::Add, a, b) => match (a.as_i64(), b.as_i64()) {
+            (_, Some(k)) => ((**a).clone(), k),
+            (Some(k), _) => ((**b).clone(), k),
+            _ => (e.clone(), 0),
+        },
+        _ => match e.as_i64() {
+            Some(k) => (SExp::i64(0), k),
+            None => (e.clone(), 0),
+        },
+    }
+}
+
+/// Leaves out the checks of accesses to a block that lie between two
+/// others at every iteration: of `m[rest + k + i*step]` for several
+/// constants `k`, only the least and the greatest `k` are checked. At each
+/// iteration the others' positions lie between those two, so inside the
+/// block when both are (the four elements of a row read side by side
+/// need two checks, not four).
+fn merge_neighbours(checks: &mut Vec<Range>) {
+    let key = |r: &Range| match &r.within {
+        Within::Block(m) => {
+            let (rest, k) = split_constant(&r.base);
+            Some(((*m, r.step.clone(), rest), k))
+        }
+        Within::Bounds(..) => None,
+    };
+    let keys: Vec<_> = checks.iter().map(key).collect();
+    let mut keep = vec![true; checks.len()];
+    for (a, ka) in keys.iter().enumerate() {
+        let Some((ga, k)) = ka else { continue };
+        let (mut below, mut above) = (false, false);
+        for (gb, kb) in keys.iter().flatten() {
+            if gb == ga {
+                below |= kb < k;
+                above |= kb > k;
+            }
+        }
+        keep[a] = !(below && above);
+    }
+    let mut it = keep.into_iter();
+    checks.retain(|_| it.next().unwrap_or(true));
 }
 
 /// The most statements a versioned loop's body may have: a larger body
@@ -315,4 +365,48 @@ fn count_sets(b: &Block, vars: &mut HashMap<SVar, usize>, mems: &mut HashSet<Mem
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(m: u32, base: SExp, step: SExp) -> Range {
+        Range {
+            base,
+            step,
+            within: Within::Block(MemId(m)),
+        }
+    }
+
+    #[test]
+    fn accesses_between_two_others_of_the_same_block_are_not_checked_again() {
+        let r = SExp::Var(SVar(0));
+        let row = SExp::times(r, SExp::i64(4));
+        let step = SExp::Var(SVar(1));
+        let at = |m, k| block(m, SExp::plus(row.clone(), SExp::i64(k)), step.clone());
+        let mut checks = vec![at(0, 0), at(0, 1), at(0, 2), at(0, 3), at(1, 1), at(1, 2)];
+        // Another step: a separate group.
+        checks.push(block(
+            0,
+            SExp::plus(row.clone(), SExp::i64(1)),
+            SExp::i64(1),
+        ));
+        // An index bounds check is kept whatever its base.
+        checks.push(Range {
+            base: SExp::plus(row.clone(), SExp::i64(1)),
+            step: step.clone(),
+            within: Within::Bounds(Some(SExp::i64(0)), None),
+        });
+        let want = vec![
+            at(0, 0),
+            at(0, 3),
+            at(1, 1),
+            at(1, 2),
+            checks[6].clone(),
+            checks[7].clone(),
+        ];
+        merge_neighbours(&mut checks);
+        assert_eq!(checks, want);
+    }
 }
