@@ -317,15 +317,25 @@ impl<'a> Forward<'a> {
 }
 
 fn stm_defines_value(e: &Exp) -> bool {
-    matches!(
-        e,
+    match e {
         Exp::UnOp(..)
-            | Exp::BinOp(..)
-            | Exp::Cmp(..)
-            | Exp::Iota { .. }
-            | Exp::Replicate { .. }
-            | Exp::Convert(..)
-    )
+        | Exp::BinOp(..)
+        | Exp::Cmp(..)
+        | Exp::Iota { .. }
+        | Exp::Replicate { .. }
+        | Exp::Convert(..) => true,
+        // Slices (views of rows), and maps of no inputs without statements
+        // (replicates, as reverse mode writes them): for the
+        // replicated-input rule.
+        Exp::Index(_, idx) => idx.iter().all(|d| matches!(d, ir::DimIndex::Range { .. })),
+        Exp::Screma(s) => {
+            s.inputs.is_empty()
+                && s.scans.is_empty()
+                && s.reduces.is_empty()
+                && s.map.body.stms.is_empty()
+        }
+        _ => false,
+    }
 }
 
 /// The inputs that a map-only `screma` returns row by row unchanged (its

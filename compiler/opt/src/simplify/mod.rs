@@ -48,7 +48,9 @@
 //! `x` (or an index of `x` when there are more indices than replicated
 //! dimensions); a map whose lambda returns some of its rows unchanged
 //! (`map (\x y -> (y, x)) xs ys`) → those inputs, when neither they nor
-//! the results are consumed.
+//! the results are consumed; a `screma` input that is a replicate of a
+//! scalar (or a map of no inputs returning one value, or a slice of either's
+//! rows) → the lambda's parameter bound to that value ([`replicated`]).
 //!
 //! **Guarded reductions** ([`guarded_iota`]): a `screma` over `iota n`
 //! whose results are reductions and accumulators, and whose lambda is
@@ -110,6 +112,7 @@ pub mod fission;
 pub mod forward;
 pub mod guarded_iota;
 pub mod hoist;
+pub mod replicated;
 pub mod rules;
 
 use ir::pass::Pass;

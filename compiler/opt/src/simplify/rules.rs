@@ -267,7 +267,9 @@ pub fn rewrite(cx: &mut dyn Ctx, e: &Exp) -> Option<Rewrite> {
             None
         }
         Exp::Assert { cond, .. } if bool_is(cond, true) => Some(Rewrite::Values(vec![])),
-        Exp::Screma(s) => super::guarded_iota::rewrite(cx, s),
+        Exp::Screma(s) => {
+            super::replicated::rewrite(cx, s).or_else(|| super::guarded_iota::rewrite(cx, s))
+        }
         _ => None,
     }
 }
