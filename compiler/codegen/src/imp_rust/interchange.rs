@@ -19,14 +19,20 @@
 //!
 //! Each running value sees the same operations in the same order as
 //! before, so the results are the same bit for bit; the copies are
-//! independent, so the loop runs them side by side (and LLVM merges the
-//! copies' identical reads). ADBench Hand's skinning (the weighted sum of
-//! 22 bone transforms per vertex) takes 40% less time so.
+//! independent, so the loop runs them side by side. A read that is the same
+//! in every copy (`w[i]`) is made once, by the first copy, and an assertion
+//! that does not change with the inner loop's iterations is made before it
+//! (when it runs at all). Loops are unrolled innermost first, so a loop
+//! around an unrolled one is unrolled in turn: ADBench Hand's
+//! `tabulate 3 (\r -> matvec (tabulate 4 (\c -> sum of 22 bones)) v)` becomes
+//! one loop over the bones updating twelve running values, then the three
+//! dot products.
 //!
 //! The outer loop `for (c < K)` qualifies when `K` is a constant from 2 to
 //! [`MAX_COPIES`] and its body is: scalar statements (assignments, reads,
 //! assertions), one loop `for (i < n)` whose body holds only scalar
-//! statements, then assignments and at least one write. Further:
+//! statements, then scalar statements, writes, and loops and conditionals
+//! of them, at least one write among them. Further:
 //!
 //! - `n` depends on nothing the body sets, nor on `c`, and `c` is mentioned
 //!   nowhere but in the loop;
@@ -34,9 +40,11 @@
 //!   before it is read (no value flows from one iteration of `c` to the
 //!   next); one the inner loop reads before setting is set before the
 //!   inner loop (a running value);
-//! - nothing in the loop reads the blocks it writes, through any handle
-//!   that may name them (`Blocks`);
-//! - the inner loop's body, copied `K` times, stays within the statements
+//! - nothing before the statements after the inner loop reads a block
+//!   they write, through any handle that may name it (`Blocks`): those
+//!   statements run for every copy after the inner loop, in the order of
+//!   `c`;
+//! - the inner loop's body, with its copies, stays within the statements
 //!   the range checks of [`super::ranges`] hoist from a loop.
 //!
 //! The last copy keeps the original variables, so whatever the code after
@@ -122,59 +130,42 @@ impl Cx<'_> {
             return None;
         };
         let post = &rest[1..];
-        let scalar = |s: &Stm| {
-            matches!(
-                s,
-                Stm::Assign { .. } | Stm::Read { .. } | Stm::Assert { .. }
-            )
-        };
         if !pre.iter().all(scalar)
             || inner.stms.is_empty()
             || !inner.stms.iter().all(scalar)
-            || !post.iter().any(|s| matches!(s, Stm::Write { .. }))
-            || !post
-                .iter()
-                .all(|s| matches!(s, Stm::Write { .. } | Stm::Assign { .. }))
-            || inner.stms.len() * k as usize > super::ranges::MAX_BODY
+            || !post.iter().all(after)
         {
             return None;
         }
         // The variables the body sets, the inner loop's counter included
         // (read only in that loop).
         let mut set = HashSet::from([*j]);
-        for s in pre.iter().chain(&inner.stms).chain(post) {
-            set_vars(s, &mut |v| {
-                set.insert(v);
-            });
+        let mut add = |v| {
+            set.insert(v);
+        };
+        for s in pre.iter().chain(&inner.stms) {
+            set_vars(s, &mut add);
         }
+        post_sets(post, &mut add);
         let mut n_vars = Vec::new();
         exp_vars(n, &mut |v| n_vars.push(v));
-        if n_vars.iter().any(|v| set.contains(v) || v == c) || set.contains(c) {
-            return None;
-        }
-        if self.outside.contains(c) {
+        if n_vars.iter().any(|v| set.contains(v) || v == c)
+            || set.contains(c)
+            || self.outside.contains(c)
+        {
             return None;
         }
         // Each variable set before it is read, within one iteration of `c`.
         let mut defined: HashSet<SVar> = HashSet::new();
-        let reads_defined = |s: &Stm, defined: &HashSet<SVar>| {
-            let mut ok = true;
-            read_vars(s, &mut |v| ok &= !set.contains(&v) || defined.contains(&v));
-            ok
-        };
-        for s in pre {
-            if !reads_defined(s, &defined) {
-                return None;
-            }
-            set_vars(s, &mut |v| {
-                defined.insert(v);
-            });
+        if !defined_before_read(pre, &set, &mut defined) {
+            return None;
         }
         let mut in_loop = defined.clone();
         in_loop.insert(*j);
         let mut running = false;
+        let mut inner_sets = HashMap::new();
         for s in &inner.stms {
-            if !reads_defined(s, &in_loop) {
+            if !reads_defined(s, &set, &in_loop) {
                 return None;
             }
             read_vars(s, &mut |v| {
@@ -182,29 +173,62 @@ impl Cx<'_> {
             });
             set_vars(s, &mut |v| {
                 in_loop.insert(v);
+                *inner_sets.entry(v).or_insert(0) += 1;
             });
+        }
+        if !running || !defined_before_read(post, &set, &mut defined.clone()) {
+            return None;
         }
         let mut written = HashSet::new();
-        for s in post {
-            if !reads_defined(s, &defined) {
-                return None;
-            }
-            if let Stm::Write { view, .. } = s {
-                written.insert(view.mem);
-            }
-            set_vars(s, &mut |v| {
-                defined.insert(v);
-            });
-        }
+        writes(post, &mut written);
         let reads_written = pre.iter().chain(&inner.stms).any(|s| {
             matches!(s, Stm::Read { view, .. }
                 if written.iter().any(|m| self.blocks.may_share(*m, view.mem)))
         });
-        if !running || reads_written {
+        if written.is_empty() || reads_written {
             return None;
         }
+        // What does not change with `c` or the inner loop's iterations:
+        // reads the same in every copy (made once, by the first copy, into
+        // the original variable) and assertions (made before the loop).
+        let varies = |s: &Stm| {
+            let mut v = false;
+            let mut read = |x: SVar| v |= x == *c || (set.contains(&x) && x != *j);
+            match s {
+                Stm::Read { view, idx, .. } => {
+                    view_vars(view, &mut read);
+                    idx.iter().for_each(|e| exp_vars(e, &mut read));
+                }
+                _ => read_vars(s, &mut read),
+            }
+            v
+        };
+        let shared: HashSet<SVar> = inner
+            .stms
+            .iter()
+            .filter_map(|s| match s {
+                Stm::Read { var, .. }
+                    if inner_sets.get(var) == Some(&1) && !defined.contains(var) && !varies(s) =>
+                {
+                    Some(*var)
+                }
+                _ => None,
+            })
+            .collect();
+        let hoisted = |s: &Stm| match s {
+            Stm::Assert { cond, args, .. } => {
+                let mut ok = cannot_fail(cond) && args.iter().all(cannot_fail);
+                read_vars(s, &mut |v| {
+                    ok &= v != *j && !inner_sets.contains_key(&v);
+                });
+                ok
+            }
+            _ => false,
+        };
+        let empty = SExp::cmp(ir::CmpOp::Le, n.clone(), SExp::i64(0));
         // Copy `m` of the body: `c` replaced by `m`, the variables the body
-        // sets (but the inner loop's counter) renamed, but in the last copy.
+        // sets renamed, but the inner loop's counter, the shared reads' and
+        // all of the last copy's.
         let mut out_pre = Vec::new();
         let mut out_inner = Vec::new();
         let mut out_post = Vec::new();
@@ -212,7 +236,11 @@ impl Cx<'_> {
             let mut names: HashMap<SVar, SExp> = HashMap::new();
             names.insert(*c, SExp::i64(m));
             if m + 1 < k {
-                let mut sorted: Vec<SVar> = set.iter().copied().filter(|v| v != j).collect();
+                let mut sorted: Vec<SVar> = set
+                    .iter()
+                    .copied()
+                    .filter(|v| v != j && !shared.contains(v))
+                    .collect();
                 sorted.sort();
                 for v in sorted {
                     let info = &self.vars[v.0 as usize];
@@ -225,8 +253,34 @@ impl Cx<'_> {
                 }
             }
             out_pre.extend(pre.iter().map(|s| rename_stm(s, &names)));
-            out_inner.extend(inner.stms.iter().map(|s| rename_stm(s, &names)));
+            for s in &inner.stms {
+                if hoisted(s) {
+                    let Stm::Assert {
+                        cond,
+                        msg,
+                        args,
+                        span,
+                        check,
+                    } = rename_stm(s, &names)
+                    else {
+                        continue;
+                    };
+                    let cond = SExp::BinOp(ir::BinOp::Or, Box::new(empty.clone()), Box::new(cond));
+                    out_pre.push(Stm::Assert {
+                        cond,
+                        msg,
+                        args,
+                        span,
+                        check,
+                    });
+                } else if !matches!(s, Stm::Read { var, .. } if shared.contains(var)) || m == 0 {
+                    out_inner.push(rename_stm(s, &names));
+                }
+            }
             out_post.extend(post.iter().map(|s| rename_stm(s, &names)));
+        }
+        if out_inner.len() > super::ranges::MAX_BODY {
+            return None;
         }
         let mut out = out_pre;
         out.push(Stm::For {
@@ -236,6 +290,121 @@ impl Cx<'_> {
         });
         out.extend(out_post);
         Some(out)
+    }
+}
+
+/// Whether `s` is a scalar statement: an assignment, a read or an
+/// assertion.
+fn scalar(s: &Stm) -> bool {
+    matches!(
+        s,
+        Stm::Assign { .. } | Stm::Read { .. } | Stm::Assert { .. }
+    )
+}
+
+/// Whether `s` may follow the inner loop: scalar statements, writes, and
+/// loops and conditionals of such statements.
+fn after(s: &Stm) -> bool {
+    match s {
+        Stm::Write { .. } => true,
+        Stm::For { body, .. } => body.stms.iter().all(after),
+        Stm::If {
+            then_block,
+            else_block,
+            ..
+        } => then_block.stms.iter().chain(&else_block.stms).all(after),
+        _ => scalar(s),
+    }
+}
+
+/// Calls `f` on each variable the statements set, in nested blocks too
+/// (loop counters included).
+fn post_sets(stms: &[Stm], f: &mut impl FnMut(SVar)) {
+    for s in stms {
+        set_vars(s, f);
+        if let Stm::For { i, .. } = s {
+            f(*i);
+        }
+        for_blocks(s, &mut |b| post_sets(&b.stms, f));
+    }
+}
+
+/// The blocks the statements write (in nested blocks too).
+fn writes(stms: &[Stm], out: &mut HashSet<MemId>) {
+    for s in stms {
+        if let Stm::Write { view, .. } = s {
+            out.insert(view.mem);
+        }
+        for_blocks(s, &mut |b| writes(&b.stms, out));
+    }
+}
+
+/// Whether `s` reads of the variables `set` only those in `defined`.
+fn reads_defined(s: &Stm, set: &HashSet<SVar>, defined: &HashSet<SVar>) -> bool {
+    let mut ok = true;
+    read_vars(s, &mut |v| ok &= !set.contains(&v) || defined.contains(&v));
+    ok
+}
+
+/// Whether the statements read each variable of `set` only after setting
+/// it (`defined`: those set before them, extended with those the
+/// statements set for sure); a loop's or a conditional's blocks are
+/// checked on their own, what they set counting only inside them.
+fn defined_before_read(stms: &[Stm], set: &HashSet<SVar>, defined: &mut HashSet<SVar>) -> bool {
+    for s in stms {
+        match s {
+            Stm::For { i, bound, body } => {
+                let mut ok = true;
+                exp_vars(bound, &mut |v| {
+                    ok &= !set.contains(&v) || defined.contains(&v)
+                });
+                let mut inside = defined.clone();
+                inside.insert(*i);
+                if !ok || !defined_before_read(&body.stms, set, &mut inside) {
+                    return false;
+                }
+            }
+            Stm::If {
+                cond,
+                then_block,
+                else_block,
+            } => {
+                let mut ok = true;
+                exp_vars(cond, &mut |v| {
+                    ok &= !set.contains(&v) || defined.contains(&v)
+                });
+                if !ok
+                    || !defined_before_read(&then_block.stms, set, &mut defined.clone())
+                    || !defined_before_read(&else_block.stms, set, &mut defined.clone())
+                {
+                    return false;
+                }
+            }
+            _ => {
+                if !reads_defined(s, set, defined) {
+                    return false;
+                }
+                set_vars(s, &mut |v| {
+                    defined.insert(v);
+                });
+            }
+        }
+    }
+    true
+}
+
+/// Whether computing `e` cannot fail: variables, constants, comparisons,
+/// logical operators, and wrapping sums, differences, products, minima
+/// and maxima.
+fn cannot_fail(e: &SExp) -> bool {
+    use ir::BinOp as B;
+    match e {
+        SExp::Var(_) | SExp::Const(_) => true,
+        SExp::Cmp(_, a, b)
+        | SExp::BinOp(B::Add | B::Sub | B::Mul | B::Min | B::Max | B::And | B::Or, a, b) => {
+            cannot_fail(a) && cannot_fail(b)
+        }
+        _ => false,
     }
 }
 
@@ -544,7 +713,8 @@ fn rename_var(v: SVar, names: &HashMap<SVar, SExp>) -> SVar {
     }
 }
 
-/// A scalar statement or a write with `names` replaced.
+/// A statement that may be copied (scalar statements, writes, and loops
+/// and conditionals of them) with `names` replaced.
 fn rename_stm(s: &Stm, names: &HashMap<SVar, SExp>) -> Stm {
     let all = |xs: &[SExp]| xs.iter().map(|e| rename(e, names)).collect::<Vec<_>>();
     match s {
@@ -576,7 +746,27 @@ fn rename_stm(s: &Stm, names: &HashMap<SVar, SExp>) -> Stm {
             span: *span,
             check: *check,
         },
+        Stm::For { i, bound, body } => Stm::For {
+            i: rename_var(*i, names),
+            bound: rename(bound, names),
+            body: rename_block(body, names),
+        },
+        Stm::If {
+            cond,
+            then_block,
+            else_block,
+        } => Stm::If {
+            cond: rename(cond, names),
+            then_block: rename_block(then_block, names),
+            else_block: rename_block(else_block, names),
+        },
         other => other.clone(),
+    }
+}
+
+fn rename_block(b: &Block, names: &HashMap<SVar, SExp>) -> Block {
+    Block {
+        stms: b.stms.iter().map(|s| rename_stm(s, names)).collect(),
     }
 }
 

@@ -66,6 +66,47 @@ const AFFINE: &str = r"fun main(n: i64, vs: [n][3]f64, ms: [3][3]f64, b: [3]f64)
 }
 ";
 
+/// Hand's skinning: for each row, `tabulate 3 (\r -> dot (tabulate 4 (\c ->
+/// sum_i w[i] * ts[i, r, c])) p)`: a loop over `r` around the loop over `c`
+/// (unrolled first) and a dot product after it.
+const SKIN: &str = r"fun main(n: i64, m: i64, ws: [n][m]f64, ts: [m][3][4]f64, ps: [n][4]f64) -> ([n][3]f64) {
+  let rs: [3]i64 = iota(3i64, 0i64, 1i64)
+  let cs: [4]i64 = iota(4i64, 0i64, 1i64)
+  let out: [n][3]f64 = screma(n, ws, ps)
+    map(\(w: [m]f64, p: [4]f64) -> ([3]f64) {
+      let vs: [3]f64 = screma(3i64, rs)
+        map(\(r: i64) -> (f64) {
+          let row: [4]f64 = screma(4i64, cs)
+            map(\(c: i64) -> (f64) {
+              let s: f64 = screma(m, w, ts)
+                reduce(\(a: f64, b: f64) -> (f64) {
+                  let ab: f64 = add(a, b)
+                  in (ab)
+                }, 0.0f64)
+                map(\(x: f64, t: [3][4]f64) -> (f64) {
+                  let e: f64 = t[r, c]
+                  let y: f64 = mul(x, e)
+                  in (y)
+                })
+              in (s)
+            })
+          let d: f64 = screma(4i64, row, p)
+            reduce(\(a2: f64, b2: f64) -> (f64) {
+              let ab2: f64 = add(a2, b2)
+              in (ab2)
+            }, 0.0f64)
+            map(\(u: f64, q: f64) -> (f64) {
+              let uq: f64 = mul(u, q)
+              in (uq)
+            })
+          in (d)
+        })
+      in (vs)
+    })
+  in (out)
+}
+";
+
 /// As [`BLEND`], but each `c` sums the first `c + 1` terms only.
 const TRIANGLE: &str = r"fun main(n: i64, m: i64, ws: [n][m]f64) -> ([n][4]f64) {
   let iota: [4]i64 = iota(4i64, 0i64, 1i64)
@@ -202,4 +243,55 @@ fn assignments_after_the_reduction_are_copied_too() {
         })
         .collect();
     assert_eq!(after[0], Value::array(vec![n, 3], want).unwrap());
+}
+
+#[test]
+fn a_loop_around_an_unrolled_one_is_unrolled_too_with_the_loops_after_it() {
+    let p = lower(SKIN);
+    let q = interchanged(&p);
+    assert_eq!(
+        (loops_of(&p, 3), loops_of(&p, 4)),
+        (1, 2),
+        "{}",
+        print_program(&p)
+    );
+    // One reduction loop of twelve running values, then the three dot
+    // products.
+    assert_eq!(
+        (loops_of(&q, 3), loops_of(&q, 4)),
+        (0, 3),
+        "{}",
+        print_program(&q)
+    );
+    let text = print_program(&q);
+    // The weight is read once per iteration, not twelve times.
+    assert_eq!(text.matches("= ws_mem[").count(), 1, "{text}");
+    for (n, m) in [(2usize, 5usize), (1, 0), (3, 22)] {
+        let args = || {
+            let ts = (0..m * 12).map(|k| (k as f64 * 0.11).cos()).collect();
+            vec![
+                Value::scalar(n as i64),
+                Value::scalar(m as i64),
+                matrix(n, m, 1.0),
+                Value::array(vec![m, 3, 4], ts).unwrap(),
+                matrix(n, 4, 5.0),
+            ]
+        };
+        let (before, after) = (values(&p, args()), values(&q, args()));
+        assert_eq!(before, after, "n = {n}, m = {m}");
+        let a = args();
+        let ws = a[2].as_slice::<f64>().unwrap();
+        let ts = a[3].as_slice::<f64>().unwrap();
+        let ps = a[4].as_slice::<f64>().unwrap();
+        let want: Vec<f64> = (0..n * 3)
+            .map(|vr| {
+                let (v, r) = (vr / 3, vr % 3);
+                (0..4).fold(0.0, |d, c| {
+                    let s = (0..m).fold(0.0, |s, i| s + ws[v * m + i] * ts[i * 12 + r * 4 + c]);
+                    d + s * ps[v * 4 + c]
+                })
+            })
+            .collect();
+        assert_eq!(after[0], Value::array(vec![n, 3], want).unwrap());
+    }
 }
