@@ -345,6 +345,48 @@ fn positions(off: i64, shape: &[i64], strides: &[i64], out: &mut Vec<usize>) {
     }
 }
 
+/// Copies each element of the view `(soff, shape, sstrides)` of `src` to
+/// the same index of the view `(doff, shape, dstrides)` of `dst`.
+///
+/// # Safety
+///
+/// Every position of both views must be inside its block, and no element
+/// of one view may be an element of the other.
+unsafe fn copy_apart<T: Copy>(
+    dst: *mut T,
+    doff: i64,
+    dstrides: &[i64],
+    src: *const T,
+    soff: i64,
+    sstrides: &[i64],
+    shape: &[i64],
+) {
+    match shape {
+        [] => unsafe { *dst.add(doff as usize) = *src.add(soff as usize) },
+        [n] => {
+            let (ds, ss) = (dstrides[0], sstrides[0]);
+            for i in 0..*n {
+                unsafe { *dst.add((doff + i * ds) as usize) = *src.add((soff + i * ss) as usize) };
+            }
+        }
+        [n, rest @ ..] => {
+            for i in 0..*n {
+                unsafe {
+                    copy_apart(
+                        dst,
+                        doff + i * dstrides[0],
+                        &dstrides[1..],
+                        src,
+                        soff + i * sstrides[0],
+                        &sstrides[1..],
+                        rest,
+                    )
+                };
+            }
+        }
+    }
+}
+
 /// Copies every element of the view `(soff, shape, sstrides)` of `src` to
 /// the same index of the view `(doff, dshape, dstrides)` of `dst`. The
 /// shapes must agree (a failure at `span` otherwise); the views may
@@ -390,6 +432,17 @@ pub fn copy_view<T: Elem>(
         // SAFETY: both ranges are inside their blocks (checked above);
         // `copy` allows them to overlap.
         unsafe { std::ptr::copy(src.ptr.add(slo as usize), dst.ptr.add(dlo as usize), n) };
+        return Ok(());
+    }
+    // Views whose elements lie apart (other blocks, or apart in one): each
+    // element copied in place, without the buffers of overlapping views.
+    // SAFETY: both ranges are inside their blocks (checked above).
+    let (d_first, d_last) = unsafe { (dst.ptr.add(dlo as usize), dst.ptr.add(dhi as usize)) };
+    let (s_first, s_last) = unsafe { (src.ptr.add(slo as usize), src.ptr.add(shi as usize)) };
+    if d_last < s_first || s_last < d_first {
+        // SAFETY: every position is inside its block (the extents are),
+        // and no element is both read and written.
+        unsafe { copy_apart(dst.ptr, doff, dstrides, src.ptr, soff, sstrides, dshape) };
         return Ok(());
     }
     let (mut from, mut to) = (Vec::new(), Vec::new());
@@ -543,6 +596,17 @@ mod tests {
         copy_view(&t, 0, &[3, 2], &[2, 1], &m, 0, &[3, 2], &[1, 3], (0, 0, 0)).unwrap();
         let a = mem_arr(t, &[3, 2]).unwrap();
         assert_eq!(a.as_slice(), &[0.0, 3.0, 1.0, 4.0, 2.0, 5.0]);
+        // A strided column into a row of another block, and a strided
+        // view into a part of its own block that it does not overlap.
+        let c = Mem::<f64>::alloc(2, (0, 0, 0)).unwrap();
+        copy_view(&c, 0, &[2], &[1], &m, 1, &[2], &[3], (0, 0, 0)).unwrap();
+        assert_eq!((c.get(0), c.get(1)), (1.0, 4.0));
+        let w = Mem::<f64>::alloc(8, (0, 0, 0)).unwrap();
+        for k in 0..8 {
+            w.set(k, k as f64);
+        }
+        copy_view(&w, 5, &[2, 1], &[1, 1], &w, 0, &[2, 1], &[2, 1], (0, 0, 0)).unwrap();
+        assert_eq!((w.get(5), w.get(6), w.get(2)), (0.0, 2.0, 2.0));
         // Overlapping contiguous copy: a shift by one.
         copy_view(&m, 0, &[5], &[1], &m, 1, &[5], &[1], (0, 0, 0)).unwrap();
         assert_eq!(m.get(0), 1.0);
