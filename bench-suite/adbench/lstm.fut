@@ -38,11 +38,11 @@ def predict [l] [b]
             (ws: [l][4][b]f64)
             (us: [l][4][b]f64)
             (extra: [3][b]f64)
-            (hs: [l][b]f64)
-            (cs: [l][b]f64)
-            (x: [b]f64) : ([b]f64, [l][b]f64, [l][b]f64) =
+            (hs: *[l][b]f64)
+            (cs: *[l][b]f64)
+            (x: [b]f64) : ([b]f64, *[l][b]f64, *[l][b]f64) =
   let (out, hs, cs) =
-    loop (input, hs, cs) = (map2 (*) x extra[0], copy hs, copy cs) for i < l do
+    loop (input, hs, cs) = (map2 (*) x extra[0], hs, cs) for i < l do
       let (h, c) = lstm_cell ws[i] us[i] input hs[i] cs[i]
       in (h, hs with [i] = h, cs with [i] = c)
   in (map3 (\o w b -> o * w + b) out extra[1] extra[2], hs, cs)

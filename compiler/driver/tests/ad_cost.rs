@@ -274,7 +274,11 @@ fn adbench_lstm_gradient_cost() {
         ];
         let r = adbench_ratio(&prog, &args);
         println!("lstm (l = {l}, b = {b}, c = {c}): jacobian/objective = {r:.2}");
-        assert!(r <= 3.85, "lstm (l = {l}, b = {b}, c = {c}): ratio {r:.2}");
+        // `predict` consumes its state arrays instead of copying them: at
+        // (2, 4, 6) the objective went from 2640 to 2480 operations and the
+        // gradient from 9736 to 9576. The ratios went from 3.69, 3.62 and
+        // 3.79 to 3.86, 3.79 and 3.98.
+        assert!(r <= 4.0, "lstm (l = {l}, b = {b}, c = {c}): ratio {r:.2}");
     }
 }
 
