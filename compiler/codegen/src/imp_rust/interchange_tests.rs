@@ -107,6 +107,31 @@ const SKIN: &str = r"fun main(n: i64, m: i64, ws: [n][m]f64, ts: [m][3][4]f64, p
 }
 ";
 
+/// `tabulate 4 (\c -> sum_i ts[i, c])` with rows of three elements: the
+/// last `c` is out of bounds, which fails only when there is a row.
+const PAST_THE_ROW: &str = r"fun main(n: i64, m: i64, tss: [n][m][3]f64) -> ([n][4]f64) {
+  let cs: [4]i64 = iota(4i64, 0i64, 1i64)
+  let out: [n][4]f64 = screma(n, tss)
+    map(\(ts: [m][3]f64) -> ([4]f64) {
+      let row: [4]f64 = screma(4i64, cs)
+        map(\(c: i64) -> (f64) {
+          let s: f64 = screma(m, ts)
+            reduce(\(a: f64, b: f64) -> (f64) {
+              let ab: f64 = add(a, b)
+              in (ab)
+            }, 0.0f64)
+            map(\(t: [3]f64) -> (f64) {
+              let e: f64 = t[c]
+              in (e)
+            })
+          in (s)
+        })
+      in (row)
+    })
+  in (out)
+}
+";
+
 /// As [`BLEND`], but each `c` sums the first `c + 1` terms only.
 const TRIANGLE: &str = r"fun main(n: i64, m: i64, ws: [n][m]f64) -> ([n][4]f64) {
   let iota: [4]i64 = iota(4i64, 0i64, 1i64)
@@ -293,5 +318,34 @@ fn a_loop_around_an_unrolled_one_is_unrolled_too_with_the_loops_after_it() {
             })
             .collect();
         assert_eq!(after[0], Value::array(vec![n, 3], want).unwrap());
+    }
+}
+
+#[test]
+fn an_assertion_made_before_the_loop_holds_when_the_loop_does_not_run() {
+    let p = lower(PAST_THE_ROW);
+    let q = interchanged(&p);
+    assert_eq!(
+        (loops_of(&p, 4), loops_of(&q, 4)),
+        (1, 0),
+        "{}",
+        print_program(&q)
+    );
+    let text = print_program(&q);
+    assert!(text.contains("assert or(le(m, 0i64)"), "{text}");
+    let args = |m: usize| {
+        let ts = (0..2 * m * 3).map(|k| k as f64).collect();
+        vec![
+            Value::scalar(2i64),
+            Value::scalar(m as i64),
+            Value::array(vec![2, m, 3], ts).unwrap(),
+        ]
+    };
+    let zeros = vec![Value::array(vec![2, 4], vec![0.0f64; 8]).unwrap()];
+    assert_eq!(values(&p, args(0)), zeros);
+    assert_eq!(values(&q, args(0)), zeros);
+    for prog in [&p, &q] {
+        let e = run_function(prog, "main", args(2)).unwrap_err();
+        assert!(e.message.contains("out of bounds"), "{}", e.message);
     }
 }
