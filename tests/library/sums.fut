@@ -76,6 +76,10 @@ entry pairs (n: i64) : [](shape, f64) = tabulate n (\i -> (square (f64.i64 i), f
 entry records (n: i64) : []{k: i32, s: shape} =
   tabulate n (\i -> {s = square (f64.i64 i), k = i32.i64 i})
 
+-- An array of tuples holding sums as a parameter: the same tuple of a
+-- `Vec` of the enum and an `Array` per other element.
+entry pair_areas (ps: [](shape, f64)) : []f64 = map (\(s, w) -> area s * w) ps
+
 -- ==
 -- entry: pairs_area
 -- input { 3i64 } output { 9.0 }

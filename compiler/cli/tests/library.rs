@@ -348,6 +348,20 @@ fn main() {
     println!("pairs {ss:?} {:?}", ws.to_vec());
     let (ks, ss) = ctx.records(2).unwrap();
     println!("records {:?} {ss:?}", ks.to_vec());
+
+    // The same tuple of a `Vec` of the enum and an `Array`, passed in.
+    let ps = ctx.pairs(3).unwrap();
+    println!("pair_areas {:?}", ctx.pair_areas(&ps).unwrap().to_vec());
+    let own = (
+        vec![Sum0::Circle(1.0), Sum0::Rect(2.0, 3.0), Sum0::Empty],
+        Array::from_vec(vec![2.0, 1.0, 5.0], [3]).unwrap(),
+    );
+    println!("pair_areas own {:?}", ctx.pair_areas(&own).unwrap().to_vec());
+    let uneven = (vec![Sum0::Empty], Array::from_vec(vec![1.0, 2.0], [2]).unwrap());
+    match ctx.pair_areas(&uneven) {
+        Ok(v) => println!("uneven pairs accepted {:?}", v.to_vec()),
+        Err(e) => println!("pair_areas error {:?}", e.message),
+    }
 }
 "#;
 
@@ -385,6 +399,9 @@ fn library_sums_inside_records_and_tuples_and_sums_with_array_payloads_in_arrays
         "bag_plus nothing 7",
         "pairs [Empty, Rect(1.0, 1.0), Rect(2.0, 2.0)] [0.0, 1.0, 2.0]",
         "records [0, 1] [Empty, Rect(1.0, 1.0)]",
+        "pair_areas [0.0, 1.0, 8.0]",
+        "pair_areas own [6.0, 6.0, 0.0]",
+        "pair_areas error \"Assertion is false: Size mismatch: the arrays of parameter 1 of entry point `pair_areas`, an array of records or tuples, differ in their outer sizes.\"",
     ];
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines, expected, "{stdout}");

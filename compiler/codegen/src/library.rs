@@ -285,16 +285,14 @@ pub fn library(
         let pgroups = group_components(&e.params, &ptypes).ok_or_else(unsupported)?;
         let rgroups = group_components(&e.results, &rtypes).ok_or_else(unsupported)?;
         // Sums are enums, alone, in arrays, and in tuples and records (and
-        // arrays of those, as results); a sum whose payload holds a tuple,
-        // record or array of sums, or one inside an array of tuples or
-        // records passed in, has no typed API (the executable's server
-        // handles them).
+        // arrays of those); a sum whose payload holds a tuple, record or
+        // array of sums has no typed API (the executable's server handles
+        // them).
         let mut ext = |what: &str, vs: &[EntryValue], groups: Vec<Vec<usize>>, types: &[&Type]| {
-            let param = what == "a parameter";
             vs.iter()
                 .zip(groups)
                 .map(|(v, comps)| {
-                    let shape = records.shape(&v.ty, &comps, types, param).ok_or_else(|| {
+                    let shape = records.shape(&v.ty, &comps, types).ok_or_else(|| {
                         let (name, structure) = crate::opaque::name_and_structure(&v.ty);
                         if !structure.contains('#') {
                             return unsupported();
@@ -567,6 +565,17 @@ fn sample(t: &Type) -> String {
     }
 }
 
+/// As [`sample`], but an array is empty (no rows, the other sizes 2).
+fn sample_empty(t: &Type) -> String {
+    if t.is_scalar() {
+        return sample(t);
+    }
+    let shape: Vec<&str> = (0..t.rank())
+        .map(|k| if k == 0 { "0" } else { "2" })
+        .collect();
+    format!("&Array::from_vec(Vec::new(), [{}])?", shape.join(", "))
+}
+
 /// A sample value of enum `e` of crate `krate`, from sample values of its
 /// components (after the variant's number): the first variant whose payload
 /// holds no sum, or the first variant with its payload elided.
@@ -634,6 +643,10 @@ fn readme(krate: &str, source: &str, apis: &[(Api, String)], prog: &Program) -> 
                     ),
                     Shape::Sum(e) => format!("&{}", sum_sample(krate, e, &parts)),
                     Shape::WithSums(record, ps) => {
+                        // Beside an (empty) `Vec` of sums, arrays are empty
+                        // too: in an array of tuples or records, every part
+                        // has the same number of rows.
+                        let empty = ps.iter().any(|p| matches!(p.sum, Some((_, r)) if r > 0));
                         let values: Vec<String> = ps
                             .iter()
                             .map(|part| {
@@ -641,7 +654,7 @@ fn readme(krate: &str, source: &str, apis: &[(Api, String)], prog: &Program) -> 
                                     .comps
                                     .iter()
                                     .filter_map(|&c| ty(c))
-                                    .map(sample)
+                                    .map(|t| if empty { sample_empty(t) } else { sample(t) })
                                     .collect();
                                 match &part.sum {
                                     None => parts.join("").replace('&', ""),
@@ -900,12 +913,24 @@ fun entry_g(n: i64, t: [n]i64, m: i64, k: [m]i32) -> (f64) {
             lib.lib_rs
         );
         assert!(!lib.lib_rs.contains("pub struct Record"), "{}", lib.lib_rs);
-        // Passed in, such an array has no typed API yet.
+        // Passed in, the same tuple: the sums' variants become their
+        // numbers; the README's example passes no rows.
         prog.entries = vec![g];
-        let e = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap_err();
+        let lib = library(&prog, &Options::default(), &|_| String::new(), "t", "t.fut").unwrap();
+        let p = &lib.program_rs;
         assert!(
-            e.starts_with("entry point `g` has a parameter of type [](#a | #b, i32), which holds a sum type that library crates cannot take"),
-            "{e}"
+            p.contains("pub fn g(&self, a0: &(Vec<Sum0>, Array<i32, 1>)) -> Result<f64, Error>"),
+            "{p}"
+        );
+        assert!(
+            p.contains("match e { Sum0::A => { c0.push(0); } Sum0::B => { c0.push(1); } }"),
+            "{p}"
+        );
+        assert!(
+            lib.readme
+                .contains("ctx.g(&(Vec::new(), Array::from_vec(Vec::new(), [0])?))"),
+            "{}",
+            lib.readme
         );
     }
 

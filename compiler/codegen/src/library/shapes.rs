@@ -206,15 +206,8 @@ pub(super) struct Records {
 
 impl Records {
     /// How the value of type `text` with components `comps` appears in
-    /// the API, as a parameter when `param`; `None` when it holds a sum
-    /// type that has no typed API.
-    pub(super) fn shape(
-        &mut self,
-        text: &str,
-        comps: &[usize],
-        types: &[&Type],
-        param: bool,
-    ) -> Option<Shape> {
+    /// the API; `None` when it holds a sum type that has no typed API.
+    pub(super) fn shape(&mut self, text: &str, comps: &[usize], types: &[&Type]) -> Option<Shape> {
         // A record named by an abbreviation (`point = {x: f64, y: f64}`)
         // has the fields of its structure and is documented by its name.
         let (text, structure) = crate::opaque::name_and_structure(text);
@@ -231,7 +224,7 @@ impl Records {
             return Some(Shape::SumArray(e, rank));
         }
         if structure.contains('#') {
-            return self.with_sums(text, &structure, comps, types, param);
+            return self.with_sums(text, &structure, comps, types);
         }
         if comps.len() == 1 {
             return Some(Shape::Single);
@@ -277,22 +270,17 @@ impl Records {
     /// element or field a scalar, an array of primitives, a sum or an
     /// array of sums (`None` for anything else, or components that do not
     /// fit). An array of such tuples or records is a tuple of arrays, one
-    /// per element or field, but only as a result: the compiled entry
-    /// function does not yet turn the variants' numbers of an argument's
-    /// sums inside an array of tuples or records into its own tags.
+    /// per element or field (the sums' a `Vec` of their enum), as a
+    /// parameter and as a result.
     fn with_sums(
         &mut self,
         text: &str,
         structure: &str,
         comps: &[usize],
         types: &[&Type],
-        param: bool,
     ) -> Option<Shape> {
         let element = structure.trim_start_matches("[]");
         let outer = (structure.len() - element.len()) / 2;
-        if outer > 0 && param {
-            return None;
-        }
         let element = unparenthesised(element.trim());
         let (fields, elems) = match element.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
             Some(inner) => {
