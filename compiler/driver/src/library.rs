@@ -66,6 +66,9 @@ pub fn write_library(db: &Database, path: &Path, opts: &LibraryOptions) -> Resul
     let ir = crate::multicore::layout(crate::irrun::compile(db, &program, false)?, false)?;
     let sources = db.sources();
     let locate = |s: ir::Span| {
+        if s == ir::Span::NONE {
+            return String::new();
+        }
         location(
             &sources,
             syntax::Span::new(syntax::FileId(s.file), s.start, s.end),

@@ -373,6 +373,11 @@ fn module_of(
 ) -> Result<String, String> {
     let sources = db.sources();
     let locate = |s: ir::Span| {
+        // Generated code without a source location names none (not the
+        // first character of the main file).
+        if s == ir::Span::NONE {
+            return String::new();
+        }
         let file = if files.is_empty() {
             s.file
         } else {
