@@ -518,9 +518,11 @@ where
         return Ok(());
     }
     let t = profile::op_start();
-    let n = par::chunk_count_cost(w, cost);
-    let r = if n <= 1 {
-        par::run_single(|| f(0, w))
+    let (n, mark) = par::chunk_plan(w, cost);
+    let r = if mark {
+        par::run_saturated(|| f(0, w))
+    } else if n <= 1 {
+        f(0, w)
     } else {
         par::par_chunks_n(w, n, f).map(|_| ())
     };

@@ -130,14 +130,28 @@ pub fn run_chunks(n: usize, body: &(dyn Fn(usize) + Sync)) {
     });
 }
 
-/// Runs `f`, the only chunk of an operation. On a single thread the
-/// operations nested in it are marked as running inside a saturating
-/// chunk, so that each of them (one per row of a map, say) gets its one
-/// chunk from the mark instead of asking rayon for the thread count again.
-pub fn run_single<T>(f: impl FnOnce() -> T) -> T {
-    if SATURATED.with(Cell::get) || rayon::current_num_threads() > 1 {
-        return f();
+/// As [`chunk_count_cost`], and whether the operation runs on a single
+/// thread not yet marked: its one chunk should then run under the mark
+/// ([`run_saturated`]), so that each operation nested in it (one per row of
+/// a map, say) gets its one chunk from the mark instead of asking rayon for
+/// the thread count again. The thread count is asked for at most once.
+#[inline]
+pub fn chunk_plan(w: usize, cost: u64) -> (usize, bool) {
+    if SATURATED.with(Cell::get) {
+        return (1, false);
     }
+    let threads = rayon::current_num_threads().max(1);
+    if threads == 1 {
+        return (1, true);
+    }
+    let work = (w as u64).saturating_mul(cost.max(1));
+    let by_work = usize::try_from((work / MIN_CHUNK_WORK).max(1)).unwrap_or(usize::MAX);
+    (w.min(threads * 4).max(1).min(by_work), false)
+}
+
+/// Runs `f` with the running thread marked as inside a saturating chunk
+/// (see [`chunk_plan`]); the previous mark is restored afterwards.
+pub fn run_saturated<T>(f: impl FnOnce() -> T) -> T {
     let _nested = Nested::enter(true);
     f()
 }
@@ -201,24 +215,29 @@ mod tests {
     }
 
     #[test]
-    fn a_single_chunk_marks_its_thread_only_on_one_thread() {
+    fn a_single_chunk_is_marked_only_on_one_thread() {
         let saturated = || SATURATED.with(Cell::get);
         let one = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .build()
             .unwrap();
         one.install(|| {
-            assert!(run_single(saturated));
+            assert_eq!(chunk_plan(1 << 20, 100), (1, true));
+            assert!(run_saturated(saturated));
             assert!(!saturated());
+            // Inside the mark, nothing more to mark.
+            assert_eq!(run_saturated(|| chunk_plan(1 << 20, 100)), (1, false));
         });
         let four = rayon::ThreadPoolBuilder::new()
             .num_threads(4)
             .build()
             .unwrap();
         four.install(|| {
-            // With idle threads, what runs inside may still be split.
-            assert!(!run_single(saturated));
-            assert_eq!(run_single(|| chunk_count(1000)), 16);
+            // With idle threads, one chunk is not marked, and what runs
+            // inside it may still be split.
+            assert_eq!(chunk_plan(14, 20), (1, false));
+            assert_eq!(chunk_plan(1 << 20, 100), (16, false));
+            assert_eq!(chunk_plan(2 * MIN_CHUNK_WORK as usize, 1), (2, false));
         });
     }
 
