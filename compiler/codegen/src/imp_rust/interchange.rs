@@ -96,7 +96,7 @@ impl Cx<'_> {
     fn block(&mut self, b: &mut Block) {
         let mut out = Vec::with_capacity(b.stms.len());
         for mut s in std::mem::take(&mut b.stms) {
-            for inner in blocks_mut(&mut s) {
+            for inner in s.blocks_mut() {
                 self.block(inner);
             }
             match self.interchange(&s) {
@@ -148,7 +148,7 @@ impl Cx<'_> {
         }
         post_sets(post, &mut add);
         let mut n_vars = Vec::new();
-        exp_vars(n, &mut |v| n_vars.push(v));
+        n.for_each_var(&mut |v| n_vars.push(v));
         if n_vars.iter().any(|v| set.contains(v) || v == c)
             || set.contains(c)
             || self.outside.contains(c)
@@ -196,8 +196,8 @@ impl Cx<'_> {
             let mut read = |x: SVar| v |= x == *c || (set.contains(&x) && x != *j);
             match s {
                 Stm::Read { view, idx, .. } => {
-                    view_vars(view, &mut read);
-                    idx.iter().for_each(|e| exp_vars(e, &mut read));
+                    view.for_each_exp(&mut |e| e.for_each_var(&mut read));
+                    idx.iter().for_each(|e| e.for_each_var(&mut read));
                 }
                 _ => read_vars(s, &mut read),
             }
@@ -325,7 +325,9 @@ fn post_sets(stms: &[Stm], f: &mut impl FnMut(SVar)) {
         if let Stm::For { i, .. } = s {
             f(*i);
         }
-        for_blocks(s, &mut |b| post_sets(&b.stms, f));
+        for b in s.blocks() {
+            post_sets(&b.stms, f);
+        }
     }
 }
 
@@ -335,7 +337,9 @@ fn writes(stms: &[Stm], out: &mut HashSet<MemId>) {
         if let Stm::Write { view, .. } = s {
             out.insert(view.mem);
         }
-        for_blocks(s, &mut |b| writes(&b.stms, out));
+        for b in s.blocks() {
+            writes(&b.stms, out);
+        }
     }
 }
 
@@ -355,9 +359,7 @@ fn defined_before_read(stms: &[Stm], set: &HashSet<SVar>, defined: &mut HashSet<
         match s {
             Stm::For { i, bound, body } => {
                 let mut ok = true;
-                exp_vars(bound, &mut |v| {
-                    ok &= !set.contains(&v) || defined.contains(&v)
-                });
+                bound.for_each_var(&mut |v| ok &= !set.contains(&v) || defined.contains(&v));
                 let mut inside = defined.clone();
                 inside.insert(*i);
                 if !ok || !defined_before_read(&body.stms, set, &mut inside) {
@@ -370,9 +372,7 @@ fn defined_before_read(stms: &[Stm], set: &HashSet<SVar>, defined: &mut HashSet<
                 else_block,
             } => {
                 let mut ok = true;
-                exp_vars(cond, &mut |v| {
-                    ok &= !set.contains(&v) || defined.contains(&v)
-                });
+                cond.for_each_var(&mut |v| ok &= !set.contains(&v) || defined.contains(&v));
                 if !ok
                     || !defined_before_read(&then_block.stms, set, &mut defined.clone())
                     || !defined_before_read(&else_block.stms, set, &mut defined.clone())
@@ -405,23 +405,6 @@ fn cannot_fail(e: &SExp) -> bool {
             cannot_fail(a) && cannot_fail(b)
         }
         _ => false,
-    }
-}
-
-/// The blocks directly inside `s`, mutably.
-fn blocks_mut(s: &mut Stm) -> Vec<&mut Block> {
-    match s {
-        Stm::For { body, .. }
-        | Stm::While { body, .. }
-        | Stm::ParFor { body, .. }
-        | Stm::Planned { body, .. }
-        | Stm::AtomicUpdate { body, .. } => vec![body],
-        Stm::If {
-            then_block,
-            else_block,
-            ..
-        } => vec![then_block, else_block],
-        _ => Vec::new(),
     }
 }
 
@@ -514,71 +497,19 @@ fn mem_pairs(b: &Block, empty: &mut [bool], pairs: &mut Vec<(usize, usize, bool)
             }
             _ => {}
         }
-        for_blocks(s, &mut |b| mem_pairs(b, empty, pairs));
-    }
-}
-
-/// Calls `f` on the blocks directly inside `s`.
-fn for_blocks(s: &Stm, f: &mut impl FnMut(&Block)) {
-    match s {
-        Stm::For { body, .. }
-        | Stm::While { body, .. }
-        | Stm::ParFor { body, .. }
-        | Stm::Planned { body, .. }
-        | Stm::AtomicUpdate { body, .. } => f(body),
-        Stm::If {
-            then_block,
-            else_block,
-            ..
-        } => {
-            f(then_block);
-            f(else_block);
+        for b in s.blocks() {
+            mem_pairs(b, empty, pairs);
         }
-        _ => {}
     }
-}
-
-/// Calls `f` on each variable `e` reads.
-fn exp_vars(e: &SExp, f: &mut impl FnMut(SVar)) {
-    match e {
-        SExp::Var(v) => f(*v),
-        SExp::Const(_) => {}
-        SExp::UnOp(_, x) | SExp::Convert(_, _, x) => exp_vars(x, f),
-        SExp::BinOp(_, a, b) | SExp::Cmp(_, a, b) => {
-            exp_vars(a, f);
-            exp_vars(b, f);
-        }
-        SExp::Math(_, xs) => xs.iter().for_each(|x| exp_vars(x, f)),
-        SExp::Chunks { w, .. } => exp_vars(w, f),
-    }
-}
-
-fn view_vars(v: &View, f: &mut impl FnMut(SVar)) {
-    exp_vars(&v.offset, f);
-    v.shape
-        .iter()
-        .chain(&v.strides)
-        .for_each(|e| exp_vars(e, f));
 }
 
 /// Calls `f` on each variable a scalar statement or a write reads.
 fn read_vars(s: &Stm, f: &mut impl FnMut(SVar)) {
-    match s {
-        Stm::Assign { exp, .. } => exp_vars(exp, f),
-        Stm::Read { view, idx, .. } => {
-            view_vars(view, f);
-            idx.iter().for_each(|e| exp_vars(e, f));
-        }
-        Stm::Write { view, idx, value } => {
-            view_vars(view, f);
-            idx.iter().for_each(|e| exp_vars(e, f));
-            exp_vars(value, f);
-        }
-        Stm::Assert { cond, args, .. } => {
-            exp_vars(cond, f);
-            args.iter().for_each(|e| exp_vars(e, f));
-        }
-        _ => {}
+    if matches!(
+        s,
+        Stm::Assign { .. } | Stm::Read { .. } | Stm::Write { .. } | Stm::Assert { .. }
+    ) {
+        s.for_each_exp(&mut |e| e.for_each_var(f));
     }
 }
 
@@ -602,7 +533,9 @@ fn counters_outside(b: &Block, inside: &mut Vec<SVar>, outside: &mut HashSet<SVa
         if let Stm::For { i, .. } = s {
             inside.push(*i);
         }
-        for_blocks(s, &mut |b| counters_outside(b, inside, outside));
+        for b in s.blocks() {
+            counters_outside(b, inside, outside);
+        }
         if let Stm::For { .. } = s {
             inside.pop();
         }
@@ -612,67 +545,10 @@ fn counters_outside(b: &Block, inside: &mut Vec<SVar>, outside: &mut HashSet<SVa
 /// Calls `f` on each variable the statement itself mentions (not its
 /// blocks), but a `for` loop's counter.
 fn mentioned(s: &Stm, f: &mut impl FnMut(SVar)) {
-    let views = |vs: &[&View], es: &[&SExp], f: &mut dyn FnMut(SVar)| {
-        for v in vs {
-            view_vars(v, &mut |x| f(x));
-        }
-        for e in es {
-            exp_vars(e, &mut |x| f(x));
-        }
-    };
-    match s {
-        Stm::Assign { var, exp, .. } => {
-            f(*var);
-            views(&[], &[exp], f);
-        }
-        Stm::Alloc { count, .. } => views(&[], &[count], f),
-        Stm::SwapMem(..) | Stm::AliasMem { .. } | Stm::Planned { .. } => {}
-        Stm::Read { var, view, idx } => {
-            f(*var);
-            views(&[view], &idx.iter().collect::<Vec<_>>(), f);
-        }
-        Stm::Write { view, idx, value } => {
-            let mut es: Vec<&SExp> = idx.iter().collect();
-            es.push(value);
-            views(&[view], &es, f);
-        }
-        Stm::Copy { dst, src, .. } => views(&[dst, src], &[], f),
-        Stm::For { bound, .. } => views(&[], &[bound], f),
-        Stm::While { cond, .. } | Stm::If { cond, .. } => views(&[], &[cond], f),
-        Stm::ParFor { ids, sizes, .. } => {
-            ids.iter().for_each(|v| f(*v));
-            views(&[], &sizes.iter().collect::<Vec<_>>(), f);
-        }
-        Stm::AtomicUpdate {
-            view,
-            idx,
-            old,
-            new,
-            ..
-        } => {
-            f(*old);
-            let mut es: Vec<&SExp> = idx.iter().collect();
-            es.push(new);
-            views(&[view], &es, f);
-        }
-        Stm::Call { args, results, .. } => {
-            for a in args {
-                if let Arg::Scalar(e) = a {
-                    views(&[], &[e], f);
-                }
-            }
-            for r in results {
-                if let Slot::Scalar(v) = r {
-                    f(*v);
-                }
-            }
-        }
-        Stm::Assert { cond, args, .. } => {
-            let mut es: Vec<&SExp> = args.iter().collect();
-            es.push(cond);
-            views(&[], &es, f);
-        }
+    if !matches!(s, Stm::For { .. }) {
+        s.for_each_set(f);
     }
+    s.for_each_exp(&mut |e| e.for_each_var(f));
 }
 
 /// `e` with the variables of `names` replaced.

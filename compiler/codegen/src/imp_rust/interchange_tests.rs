@@ -167,7 +167,9 @@ fn loops_of(p: &Program, k: i64) -> usize {
             {
                 *n += 1;
             }
-            super::for_blocks(s, &mut |b| walk(&b.stms, k, n));
+            for b in s.blocks() {
+                walk(&b.stms, k, n);
+            }
         }
     }
     let f = p.functions.iter().find(|f| f.name == "main").unwrap();
