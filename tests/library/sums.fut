@@ -78,6 +78,10 @@ entry records (n: i64) : []{k: i32, s: shape} =
 
 -- An array of tuples holding sums as a parameter: the same tuple of a
 -- `Vec` of the enum and an `Array` per other element.
+-- ==
+-- entry: pair_areas
+-- script input { pairs 3i64 } output { [0.0, 1.0, 8.0] }
+-- script input { pairs 0i64 } output { empty([0]f64) }
 entry pair_areas (ps: [](shape, f64)) : []f64 = map (\(s, w) -> area s * w) ps
 
 -- ==
