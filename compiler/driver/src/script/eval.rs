@@ -364,12 +364,40 @@ fn type_name(text: &str) -> &str {
 /// the names are the same, or the structures: a result whose type is not
 /// written is known by its structure only (`#circle f64 | #empty` for a
 /// `shape`).
+/// Sizes are not compared (`[n0]i32` fits `[]i32`): the backend checks
+/// them when the entry point runs.
 fn same_type(text: &str, t: &EntryType) -> bool {
     let EntryType::Opaque(want) = t else {
         return false;
     };
-    let structure = |s: &str| s.split_once(" = ").map_or(s, |(_, s)| s).to_string();
-    type_name(text) == type_name(want) || structure(text) == structure(want)
+    let structure = |s: &str| without_sizes(s.split_once(" = ").map_or(s, |(_, s)| s));
+    without_sizes(type_name(text)) == without_sizes(type_name(want))
+        || structure(text) == structure(want)
+}
+
+/// A type's text with every dimension written `[]`.
+fn without_sizes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '[' => {
+                if depth == 0 {
+                    out.push('[');
+                }
+                depth += 1;
+            }
+            ']' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push(']');
+                }
+            }
+            _ if depth > 0 => {}
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// The parts of a type's text separated by commas outside brackets.
@@ -599,6 +627,19 @@ mod tests {
 
     fn prim(elem: P, rank: usize) -> EntryType {
         EntryType::Array { elem, rank }
+    }
+
+    #[test]
+    fn opaque_types_match_whatever_their_sizes() {
+        let want = EntryType::Opaque("{n: i64, xs: [n0]i32}".into());
+        assert!(same_type("{n: i64, xs: []i32}", &want));
+        assert!(same_type("{n: i64, xs: [3]i32}", &want));
+        assert!(!same_type("{n: i64, xs: []i64}", &want));
+        assert!(!same_type("{n: i64, xs: [][]i32}", &want));
+        let sums = EntryType::Opaque("t = [n][m](#a [k]f64 | #b)".into());
+        assert!(same_type("[][](#a []f64 | #b)", &sums));
+        assert!(same_type("t", &sums));
+        assert_eq!(without_sizes("([n][2]f64, [m]i32)"), "([][]f64, []i32)");
     }
 
     fn entries() -> Vec<EntryPoint> {
