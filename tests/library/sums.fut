@@ -58,6 +58,19 @@ entry tiles (n: i64) : [][]tile =
 -- A record result holding an array of sums with array payloads.
 entry labelled (n: i64) : {bs: []bag, n: i64} = {bs = bags n 3, n}
 
+-- Record and tuple parameters holding arrays of sums.
+-- ==
+-- entry: labelled_count
+-- script input { labelled 3i64 } output { 5i64 }
+-- script input { labelled 0i64 } output { 0i64 }
+entry labelled_count (r: {bs: []bag, n: i64}) : i64 =
+  r.n + i64.sum (map (\b -> match b case #items _ -> 1 case #nothing -> 0) r.bs)
+
+-- ==
+-- entry: bags_plus
+-- script input { (bags 3i64 2i64, 100i32) } output { [101, 99, 181] }
+entry bags_plus (p: ([]bag, i32)) : []i32 = map (\s -> s + p.1) (bag_sums p.0)
+
 -- A tuple parameter holding a sum with an array payload.
 -- ==
 -- entry: bag_plus

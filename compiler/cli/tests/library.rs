@@ -335,6 +335,11 @@ fn main() {
     let l = ctx.labelled(2).unwrap();
     println!("labelled {} {}", l.n, bags(&l.bs));
 
+    // Record and tuple parameters holding arrays of sums.
+    println!("labelled_count {}", ctx.labelled_count(&l).unwrap());
+    let bs = ctx.bags(3, 2).unwrap();
+    println!("bags_plus {:?}", ctx.bags_plus(&(bs, 100)).unwrap().to_vec());
+
     // A tuple parameter holding a sum with an array payload.
     let p = (ctx.fill(3).unwrap(), 10);
     println!("bag_plus {} {}", bag(&p.0), ctx.bag_plus(&p).unwrap());
@@ -394,6 +399,8 @@ fn library_sums_inside_records_and_tuples_and_sums_with_array_payloads_in_arrays
         "tile_totals [4.0, -1.0, -1.0, 8.0]",
         "tile_totals own [1, 2] [-1.0, 7.0]",
         "labelled 2 Items([3] [0, 1, 2]) Nothing",
+        "labelled_count 3",
+        "bags_plus [101, 99, 181]",
         "bag_plus Items([3] [0, 1, 2]) 13",
         "bag_plus own 10",
         "bag_plus nothing 7",

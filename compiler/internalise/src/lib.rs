@@ -177,7 +177,7 @@ fn entry_point(cx: &mut Cx, env: &Env, e: &semantic::EntryPoint) -> IResult<()> 
             let unique = def.params.get(k).is_some_and(specialise::unique_param);
             if let Some(pat) = def.params.get(k)
                 && let Some(shape) = pat_template(cx, pat, &denv)?
-                && (of_arrays(&shape) || sum_array(&shape).is_some())
+                && entry_shape(&shape)
             {
                 let mut vars = Vec::new();
                 let what = format!("parameter {} of entry point `{}`", k + 1, e.name);
@@ -854,6 +854,17 @@ fn result_types(ret: Option<&ast::TypeExp>, n: usize) -> Vec<Option<&ast::TypeEx
     match &inner.kind {
         ast::TypeExpKind::Tuple(ts) if ts.len() == n => ts.iter().map(Some).collect(),
         _ => vec![None; n],
+    }
+}
+
+/// Whether a tuple, record or sum entry parameter of shape `t` can be
+/// passed: its parts are arrays of primitives ([`of_arrays`]) or arrays of
+/// sums ([`sum_array`]), at any depth of tuples and records.
+fn entry_shape(t: &value::T) -> bool {
+    match t {
+        value::T::Tuple(ts) => ts.iter().all(entry_shape),
+        value::T::Record(fs) => fs.iter().all(|(_, t)| entry_shape(t)),
+        t => of_arrays(t) || sum_array(t).is_some(),
     }
 }
 
