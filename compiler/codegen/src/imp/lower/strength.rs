@@ -41,7 +41,7 @@ pub(crate) fn reduce_quadratic_indices(f: &mut Function) {
         vars: std::mem::take(&mut f.vars),
     };
     let mut body = std::mem::take(&mut f.body);
-    count_uses_block(&body, &mut cx.uses, 1);
+    count_uses(&body, &mut cx.uses);
     for s in &f.results {
         if let crate::imp::Slot::Scalar(v) = s {
             *cx.uses.entry(*v).or_insert(0) += 1;
@@ -217,12 +217,12 @@ fn count_sets(b: &Block, out: &mut HashMap<SVar, usize>) {
     }
 }
 
-/// Adds `delta` for each read of a scalar in `b` (nested blocks included).
-fn count_uses_block(b: &Block, out: &mut HashMap<SVar, usize>, delta: usize) {
+/// Counts the reads of each scalar in `b` (nested blocks included).
+fn count_uses(b: &Block, out: &mut HashMap<SVar, usize>) {
     for s in &b.stms {
-        s.for_each_exp(&mut |e| e.for_each_var(&mut |v| *out.entry(v).or_insert(0) += delta));
+        s.for_each_exp(&mut |e| e.for_each_var(&mut |v| *out.entry(v).or_insert(0) += 1));
         for inner in s.blocks() {
-            count_uses_block(inner, out, delta);
+            count_uses(inner, out);
         }
     }
 }
