@@ -55,14 +55,6 @@ pub fn failure(message: String, loc: &Loc) -> Fail {
     }
 }
 
-/// The failure of indexing an array of shape `shape` at `idx` (all fixed
-/// indices), at `loc`.
-#[cold]
-#[inline(never)]
-pub fn index_failure(shape: &[usize], idx: &[i64], loc: &Loc) -> Fail {
-    failure(oob_fixed(shape, idx), loc)
-}
-
 /// The failure of an assertion without arguments: `Assertion is false: `
 /// and its message.
 #[cold]
@@ -286,52 +278,6 @@ impl<T: Elem> Arr<T> {
         self.as_row().flat(idx)
     }
 
-    /// Element `i` of a one-dimensional array; out of bounds fails at `loc`.
-    #[inline(always)]
-    pub fn get1(&self, i: i64, loc: &Loc) -> R<T> {
-        self.as_row().get1(i, loc)
-    }
-
-    /// Element `[i, j]` of a two-dimensional array; out of bounds fails at
-    /// `loc`.
-    #[inline(always)]
-    pub fn get2(&self, i: i64, j: i64, loc: &Loc) -> R<T> {
-        self.as_row().get2(i, j, loc)
-    }
-
-    /// The element at a full index; out of bounds fails at `loc`.
-    #[inline]
-    pub fn getn(&self, idx: &[i64], loc: &Loc) -> R<T> {
-        self.as_row().getn(idx, loc)
-    }
-
-    /// Writes element `i` of a one-dimensional array; consumes and returns
-    /// the array; out of bounds fails at `loc`.
-    #[inline]
-    pub fn set1(mut self, i: i64, v: T, loc: &Loc) -> R<Arr<T>> {
-        if let &[n] = &self.shape[..]
-            && (i as u64) < n as u64
-            && let Some(x) = self.make_mut().get_mut(i as usize)
-        {
-            *x = v;
-            return Ok(self);
-        }
-        Err(index_failure(&self.shape, &[i], loc))
-    }
-
-    /// Writes the element at a full index; consumes and returns the array;
-    /// out of bounds fails at `loc`.
-    #[inline]
-    pub fn set(mut self, idx: &[i64], v: T, loc: &Loc) -> R<Arr<T>> {
-        if let Some(k) = self.as_row().flat_pos(idx)
-            && let Some(x) = self.make_mut().get_mut(k)
-        {
-            *x = v;
-            return Ok(self);
-        }
-        Err(index_failure(&self.shape, idx, loc))
-    }
-
     /// The element at a full index, with a bounds check.
     #[inline]
     pub fn get(&self, idx: &[i64]) -> Result<T, String> {
@@ -345,12 +291,6 @@ impl<T: Elem> Arr<T> {
     /// `self[idx]` as a new array (a row, a slice, a strided slice).
     pub fn slice(&self, idx: &[Ix]) -> Result<Arr<T>, String> {
         self.as_row().slice(idx)
-    }
-
-    /// Row `i` borrowed: no copy (no bounds check beyond the buffer's).
-    #[inline]
-    pub fn row_ref(&self, i: usize) -> Row<'_, T> {
-        self.as_row().row_ref(i)
     }
 
     /// Row `i` (no bounds check beyond the buffer's).
@@ -626,42 +566,6 @@ impl<'a, T: Elem> Row<'a, T> {
         self.data
     }
 
-    /// Element `i` of a one-dimensional array; out of bounds fails at
-    /// `loc` with the interpreter's message.
-    #[inline(always)]
-    pub fn get1(&self, i: i64, loc: &Loc) -> R<T> {
-        if let &[n] = self.shape
-            && (i as u64) < n as u64
-            && let Some(x) = self.data.get(i as usize)
-        {
-            return Ok(*x);
-        }
-        Err(index_failure(self.shape, &[i], loc))
-    }
-
-    /// Element `[i, j]` of a two-dimensional array; out of bounds fails at
-    /// `loc` with the interpreter's message.
-    #[inline(always)]
-    pub fn get2(&self, i: i64, j: i64, loc: &Loc) -> R<T> {
-        if let &[n, m] = self.shape
-            && (i as u64) < n as u64
-            && (j as u64) < m as u64
-            && let Some(x) = self.data.get(i as usize * m + j as usize)
-        {
-            return Ok(*x);
-        }
-        Err(index_failure(self.shape, &[i, j], loc))
-    }
-
-    /// The element at a full index; out of bounds fails at `loc`.
-    #[inline]
-    pub fn getn(&self, idx: &[i64], loc: &Loc) -> R<T> {
-        match self.flat_pos(idx).and_then(|k| self.data.get(k)) {
-            Some(x) => Ok(*x),
-            None => Err(index_failure(self.shape, idx, loc)),
-        }
-    }
-
     /// The flat position of a full index; `None` when out of bounds.
     #[inline]
     fn flat_pos(&self, idx: &[i64]) -> Option<usize> {
@@ -865,48 +769,9 @@ mod tests {
         let c = Arr::concat(0, 4, &[&b, &alias]).unwrap();
         assert_eq!(c.shape, vec![4, 3]);
         assert!(b.reshape(&[4]).is_err());
-        // A borrowed row reads like the copied one, with the same messages.
-        let r = alias.row_ref(1);
+        // A borrowed row reads like the copied one.
+        let r = alias.as_row().row_ref(1);
         let loc: Loc = (1, 20, 27);
-        assert_eq!(r.get1(2, &loc), Ok(6));
-        assert_eq!(r.get1(3, &loc), alias.row(1).get1(3, &loc));
-        assert_eq!(
-            r.get1(3, &loc),
-            Err(Fail {
-                message: "Index [3] out of bounds for array of shape [3].".into(),
-                span: loc
-            })
-        );
-        assert_eq!(r.get1(-1, &loc).unwrap_err().span, loc);
-        assert_eq!(alias.get2(1, 2, &loc), Ok(6));
-        assert_eq!(
-            alias.get2(1, 3, &loc).unwrap_err().message,
-            "Index [1, 3] out of bounds for array of shape [2][3]."
-        );
-        assert_eq!(
-            alias.get2(-1, 0, &loc).unwrap_err().message,
-            "Index [-1, 0] out of bounds for array of shape [2][3]."
-        );
-        assert_eq!(alias.getn(&[1, 1], &loc), Ok(5));
-        assert_eq!(
-            alias.getn(&[2, 0], &loc).unwrap_err().message,
-            "Index [2, 0] out of bounds for array of shape [2][3]."
-        );
-        let v = Arr::new(vec![3], vec![1.0, 2.0, 3.0f64]);
-        let kept = v.clone();
-        let v = v.set1(1, 9.0, &loc).unwrap();
-        assert_eq!(v.as_slice(), &[1.0, 9.0, 3.0]);
-        assert_eq!(kept.as_slice(), &[1.0, 2.0, 3.0], "copied on write");
-        assert_eq!(
-            v.clone().set1(3, 0.0, &loc).unwrap_err().message,
-            "Index [3] out of bounds for array of shape [3]."
-        );
-        let m = alias.clone().set(&[1, 0], 7, &loc).unwrap();
-        assert_eq!(m.as_slice(), &[1, 2, 3, 7, 5, 6]);
-        assert_eq!(
-            alias.clone().set(&[0, 3], 7, &loc).unwrap_err().message,
-            "Index [0, 3] out of bounds for array of shape [2][3]."
-        );
         assert_eq!(
             assertion_failure("x > 0", &loc).message,
             "Assertion is false: x > 0"
@@ -920,7 +785,7 @@ mod tests {
         );
         assert_eq!(r.as_slice(), alias.row(1).as_slice());
         let cube = Arr::new(vec![2, 2, 2], (0..8).collect::<Vec<i64>>());
-        let plane = cube.row_ref(1);
+        let plane = cube.as_row().row_ref(1);
         assert_eq!(plane.get(&[1, 0]), Ok(6));
         assert_eq!(
             plane.get(&[0, 2]),
