@@ -495,6 +495,28 @@ impl SExp {
     }
 }
 
+impl SExp {
+    /// Whether `self` reads variable `v`.
+    pub fn mentions(&self, v: SVar) -> bool {
+        let mut found = false;
+        self.for_each_var(&mut |x| found |= x == v);
+        found
+    }
+}
+
+impl Block {
+    /// Calls `f` on each scalar the block's statements set, those of the
+    /// blocks inside them included ([`Stm::for_each_set`]).
+    pub fn for_each_set(&self, f: &mut impl FnMut(SVar)) {
+        for s in &self.stms {
+            s.for_each_set(f);
+            for b in s.blocks() {
+                b.for_each_set(f);
+            }
+        }
+    }
+}
+
 impl View {
     /// Calls `f` on the offset, the sizes and the strides.
     pub fn for_each_exp(&self, f: &mut impl FnMut(&SExp)) {

@@ -13,7 +13,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::imp::{Arg, Block, SExp, SVar, Slot, Stm, View};
+use crate::imp::{Block, SVar, Stm};
 
 /// The declarations of one function or parallel loop body (or of several:
 /// their blocks and statements are distinct).
@@ -93,9 +93,11 @@ pub fn plan(
             .all(|p| p.len() == k + 1);
         let declares = only_there
             && b.stms.get(first).is_some_and(|s| match s {
-                Stm::Assign { var, exp, .. } => *var == v && !mentions(exp, v),
+                Stm::Assign { var, exp, .. } => *var == v && !exp.mentions(v),
                 Stm::Read { var, view, idx } => {
-                    *var == v && !view_mentions(view, v) && !idx.iter().any(|e| mentions(e, v))
+                    let mut reads = false;
+                    view.for_each_exp(&mut |e| reads |= e.mentions(v));
+                    *var == v && !reads && !idx.iter().any(|e| e.mentions(v))
                 }
                 _ => false,
             });
@@ -127,69 +129,28 @@ const PAR: u8 = 2;
 /// blocks, into `blocks`; `None` for a statement this module does not
 /// know.
 fn own<'a>(s: &'a Stm, here: &mut Vec<SVar>, blocks: &mut Vec<(u8, &'a Block)>) -> Option<()> {
+    if matches!(s, Stm::AtomicUpdate { .. }) {
+        return None;
+    }
+    // A parallel loop's index variables are the loop's own.
+    if !matches!(s, Stm::ParFor { .. }) {
+        s.for_each_set(&mut |v| here.push(v));
+    }
+    s.for_each_exp(&mut |e| e.for_each_var(&mut |v| here.push(v)));
     match s {
-        Stm::Assign { var, exp, .. } => {
-            here.push(*var);
-            vars_of(exp, here);
-        }
-        Stm::Read { var, view, idx } => {
-            here.push(*var);
-            view_vars(view, here);
-            idx.iter().for_each(|e| vars_of(e, here));
-        }
-        Stm::Write { view, idx, value } => {
-            view_vars(view, here);
-            idx.iter().for_each(|e| vars_of(e, here));
-            vars_of(value, here);
-        }
-        Stm::Copy { dst, src, .. } => {
-            view_vars(dst, here);
-            view_vars(src, here);
-        }
-        Stm::Alloc { count, .. } => vars_of(count, here),
-        Stm::SwapMem(..) | Stm::AliasMem { .. } => {}
-        Stm::For { i, bound, body } => {
-            here.push(*i);
-            vars_of(bound, here);
-            blocks.push((0, body));
-        }
-        Stm::While { cond, body } => {
-            vars_of(cond, here);
-            blocks.push((0, body));
+        Stm::For { body, .. } | Stm::While { body, .. } | Stm::Planned { body, .. } => {
+            blocks.push((0, body))
         }
         Stm::If {
-            cond,
             then_block,
             else_block,
+            ..
         } => {
-            vars_of(cond, here);
             blocks.push((0, then_block));
             blocks.push((1, else_block));
         }
-        Stm::Planned { body, .. } => blocks.push((0, body)),
-        Stm::ParFor { sizes, body, .. } => {
-            // Its index variables are the loop's own.
-            sizes.iter().for_each(|e| vars_of(e, here));
-            blocks.push((PAR, body));
-        }
-        Stm::Call { args, results, .. } => {
-            for a in args {
-                if let Arg::Scalar(e) = a {
-                    vars_of(e, here);
-                }
-            }
-            for r in results {
-                if let Slot::Scalar(v) = r {
-                    here.push(*v);
-                }
-            }
-        }
-        Stm::Assert { cond, args, .. } => {
-            vars_of(cond, here);
-            args.iter().for_each(|e| vars_of(e, here));
-        }
-        #[allow(unreachable_patterns)]
-        _ => return None,
+        Stm::ParFor { body, .. } => blocks.push((PAR, body)),
+        _ => {}
     }
     Some(())
 }
@@ -244,40 +205,4 @@ fn mentioned(b: &Block, out: &mut Vec<SVar>) -> Option<()> {
         }
     }
     Some(())
-}
-
-/// The variables of `e`, into `out`.
-fn vars_of(e: &SExp, out: &mut Vec<SVar>) {
-    match e {
-        SExp::Var(v) => out.push(*v),
-        SExp::Const(_) => {}
-        SExp::UnOp(_, x) | SExp::Convert(_, _, x) => vars_of(x, out),
-        SExp::BinOp(_, x, y) | SExp::Cmp(_, x, y) => {
-            vars_of(x, out);
-            vars_of(y, out);
-        }
-        SExp::Math(_, args) => args.iter().for_each(|a| vars_of(a, out)),
-        SExp::Chunks { w, .. } => vars_of(w, out),
-    }
-}
-
-/// The variables of a view's offset, shape and strides, into `out`.
-fn view_vars(v: &View, out: &mut Vec<SVar>) {
-    vars_of(&v.offset, out);
-    v.shape.iter().for_each(|e| vars_of(e, out));
-    v.strides.iter().for_each(|e| vars_of(e, out));
-}
-
-/// Whether `e` mentions `v`.
-fn mentions(e: &SExp, v: SVar) -> bool {
-    let mut out = Vec::new();
-    vars_of(e, &mut out);
-    out.contains(&v)
-}
-
-/// Whether view `view` mentions `v`.
-fn view_mentions(view: &View, v: SVar) -> bool {
-    let mut out = Vec::new();
-    view_vars(view, &mut out);
-    out.contains(&v)
 }

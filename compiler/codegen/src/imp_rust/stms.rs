@@ -327,7 +327,7 @@ mod atomic {
             let p = exp(self.f, &view.position(idx), Span::NONE)?;
             let m = mem(view.mem);
             let shared = "!(lo_ == 0 && hi_ == space(&sz_))";
-            if body.stms.is_empty() && !mentions(new, old) {
+            if body.stms.is_empty() && !new.mentions(old) {
                 // A write that ignores the element before it: a scatter's.
                 let x = exp(self.f, new, Span::NONE)?;
                 writeln!(self.out, "{m}.atomic_store({p}, {shared}, {x});").ok();
@@ -369,21 +369,9 @@ mod atomic {
         }
         let is_old = |e: &SExp| *e == SExp::Var(old);
         match (is_old(a), is_old(b)) {
-            (true, false) if !mentions(b, old) => Some(b),
-            (false, true) if !mentions(a, old) => Some(a),
+            (true, false) if !b.mentions(old) => Some(b),
+            (false, true) if !a.mentions(old) => Some(a),
             _ => None,
-        }
-    }
-
-    /// Whether `e` reads variable `v`.
-    fn mentions(e: &SExp, v: SVar) -> bool {
-        match e {
-            SExp::Var(x) => *x == v,
-            SExp::Const(_) => false,
-            SExp::UnOp(_, x) | SExp::Convert(_, _, x) => mentions(x, v),
-            SExp::BinOp(_, a, b) | SExp::Cmp(_, a, b) => mentions(a, v) || mentions(b, v),
-            SExp::Math(_, xs) => xs.iter().any(|x| mentions(x, v)),
-            SExp::Chunks { w, .. } => mentions(w, v),
         }
     }
 }

@@ -112,7 +112,7 @@ fn updates(b: &Block, inner: &HashSet<SVar>) -> SExp {
             Stm::AtomicUpdate { .. } => SExp::i64(1),
             Stm::For { bound, body, .. } => {
                 let per = updates(body, inner);
-                if per.as_i64() == Some(0) || mentions_any(bound, inner) {
+                if per.as_i64() == Some(0) || reads_any(bound, inner) {
                     per
                 } else {
                     SExp::times(bound.clone(), per)
@@ -140,55 +140,11 @@ fn updates(b: &Block, inner: &HashSet<SVar>) -> SExp {
     })
 }
 
-/// Adds the variables `b` assigns to `out`.
-fn assigned(b: &Block, out: &mut HashSet<SVar>) {
-    for s in &b.stms {
-        match s {
-            Stm::Assign { var, .. } | Stm::Read { var, .. } => {
-                out.insert(*var);
-            }
-            Stm::For { i, body, .. } => {
-                out.insert(*i);
-                assigned(body, out);
-            }
-            Stm::ParFor { ids, body, .. } => {
-                out.extend(ids.iter().copied());
-                assigned(body, out);
-            }
-            Stm::AtomicUpdate { old, body, .. } => {
-                out.insert(*old);
-                assigned(body, out);
-            }
-            Stm::While { body, .. } | Stm::Planned { body, .. } => assigned(body, out),
-            Stm::If {
-                then_block,
-                else_block,
-                ..
-            } => {
-                assigned(then_block, out);
-                assigned(else_block, out);
-            }
-            Stm::Call { results, .. } => {
-                out.extend(results.iter().filter_map(|r| match r {
-                    Slot::Scalar(v) => Some(*v),
-                    Slot::Mem(_) => None,
-                }));
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Whether `e` mentions a variable of `vars`.
-fn mentions_any(e: &SExp, vars: &HashSet<SVar>) -> bool {
-    match e {
-        SExp::Var(x) => vars.contains(x),
-        SExp::Const(_) => false,
-        SExp::UnOp(_, x) | SExp::Convert(_, _, x) => mentions_any(x, vars),
-        SExp::BinOp(_, a, b) | SExp::Cmp(_, a, b) => mentions_any(a, vars) || mentions_any(b, vars),
-        SExp::Math(_, xs) => xs.iter().any(|x| mentions_any(x, vars)),
-        SExp::Chunks { w, .. } => mentions_any(w, vars),
-    }
+/// Whether `e` reads a variable of `vars`.
+fn reads_any(e: &SExp, vars: &HashSet<SVar>) -> bool {
+    let mut found = false;
+    e.for_each_var(&mut |x| found |= vars.contains(&x));
+    found
 }
 
 /// The neutral element of the `with_acc` input whose operator is `op`.
@@ -284,7 +240,9 @@ impl<'p> Lowerer<'p> {
             .find_map(|st| match st {
                 Stm::ParFor { ids, body, .. } => {
                     let mut inner: HashSet<SVar> = ids.iter().copied().collect();
-                    assigned(body, &mut inner);
+                    body.for_each_set(&mut |v| {
+                        inner.insert(v);
+                    });
                     Some(updates(body, &inner))
                 }
                 _ => None,

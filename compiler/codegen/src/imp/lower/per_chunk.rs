@@ -111,7 +111,9 @@ fn to_prologue(body: &mut Block, prologue: &mut usize, here: &HashMap<MemId, usi
         .filter(|(m, counts)| {
             let count = &counts[0];
             let mut vars = HashSet::new();
-            exp_vars(count, &mut vars);
+            count.for_each_var(&mut |v| {
+                vars.insert(v);
+            });
             !cx.shared.contains(m)
                 && here.get(m) == cx.total.get(m)
                 && cx.allocs.get(m).map(Vec::len) == Some(counts.len())
@@ -181,23 +183,6 @@ fn sets_vars(stms: &[Stm], out: &mut HashSet<SVar>) {
             | Stm::Copy { .. }
             | Stm::Assert { .. } => {}
         }
-    }
-}
-
-/// The variables `e` mentions.
-fn exp_vars(e: &SExp, out: &mut HashSet<SVar>) {
-    match e {
-        SExp::Var(v) => {
-            out.insert(*v);
-        }
-        SExp::Const(_) => {}
-        SExp::UnOp(_, a) | SExp::Convert(_, _, a) => exp_vars(a, out),
-        SExp::BinOp(_, a, b) | SExp::Cmp(_, a, b) => {
-            exp_vars(a, out);
-            exp_vars(b, out);
-        }
-        SExp::Math(_, args) => args.iter().for_each(|a| exp_vars(a, out)),
-        SExp::Chunks { w, .. } => exp_vars(w, out),
     }
 }
 

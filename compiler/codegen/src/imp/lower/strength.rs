@@ -108,7 +108,7 @@ fn reduce_loop(i: SVar, body: &mut Block, cx: &mut Cx) -> Vec<Stm> {
         return Vec::new();
     }
     let mut sets = HashMap::new();
-    count_sets(body, &mut sets);
+    body.for_each_set(&mut |v| *sets.entry(v).or_insert(0) += 1);
     // The polynomial of each eligible top-level assignment, in order.
     let mut polys: HashMap<SVar, Poly> = HashMap::new();
     let mut order = Vec::new();
@@ -203,17 +203,6 @@ fn assign(var: SVar, exp: SExp) -> Stm {
         var,
         exp,
         span: Span::NONE,
-    }
-}
-
-/// Counts how many times each scalar is set in `b` (nested blocks
-/// included).
-fn count_sets(b: &Block, out: &mut HashMap<SVar, usize>) {
-    for s in &b.stms {
-        s.for_each_set(&mut |v| *out.entry(v).or_insert(0) += 1);
-        for inner in s.blocks() {
-            count_sets(inner, out);
-        }
     }
 }
 
