@@ -3,7 +3,8 @@
 # integration tests of every crate, then the .fut corpus under tests/ on the reference
 # interpreter, then the same corpus through the core-IR pipeline (internalise, optimise
 # and differentiate with the verifier after every pass, run on the IR interpreter, and
-# compare with the reference interpreter), then on the multicore backend.
+# compare with the reference interpreter), then on the multicore backend, then on the
+# OpenCL backend (PoCL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --locked
@@ -13,6 +14,10 @@ cargo build --locked -p fut
 # The same corpus on the multicore backend: every program compiled to Rust, all of
 # them built into one executable (docs/multicore.md).
 ./target/debug/fut test --backend=multicore tests/
+# The same corpus on the OpenCL backend, its kernels run by PoCL on the CPU
+# (docs/gpu.md); PoCL's kernel cache stays under target/.
+export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$PWD/target/pocl-cache}"
+./target/debug/fut test --backend=opencl tests/
 # The ADBench programs (bench-suite/adbench/README.md) on prepared data.
 python3 -m unittest discover -s tools/adbench
 python3 tools/adbench/adbench.py selfcheck

@@ -30,6 +30,7 @@ fn main() {
     let mut files = Vec::new();
     for (dir, name) in [
         ("runtime-multicore", "fut-runtime-multicore"),
+        ("runtime-opencl", "fut-runtime-opencl"),
         ("compiler/values", "values"),
     ] {
         let d = root.join(dir);

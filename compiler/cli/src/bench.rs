@@ -62,6 +62,8 @@ enum BenchBackend {
     /// A native executable built as `fut multicore` builds it (next to the program),
     /// run in server mode.
     Multicore,
+    /// A native executable built as `fut opencl` builds it, run in server mode.
+    Opencl,
 }
 
 /// Runs `fut bench`; returns the exit status.
@@ -81,15 +83,22 @@ pub fn run(args: BenchArgs) -> u8 {
     let target: Box<dyn Target> = match args.backend {
         BenchBackend::Interp => Box::new(InterpTarget),
         BenchBackend::Ir => Box::new(IrTarget),
-        BenchBackend::Multicore => {
-            let build = |db: &Database, path: &Path| {
+        BenchBackend::Multicore | BenchBackend::Opencl => {
+            let target = match args.backend {
+                BenchBackend::Opencl => driver::multicore::Target::OpenCl,
+                _ => driver::multicore::Target::Multicore,
+            };
+            let build = move |db: &Database, path: &Path| {
                 driver::multicore::build_executable(
                     db,
                     path,
-                    &driver::multicore::BuildOptions::default(),
+                    &driver::multicore::BuildOptions {
+                        target,
+                        ..Default::default()
+                    },
                 )
             };
-            let mut t = ServerTarget::new("multicore", Box::new(build));
+            let mut t = ServerTarget::new(target.name(), Box::new(build));
             t.extra_args = args.pass_option.clone();
             Box::new(t)
         }

@@ -34,7 +34,8 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Dataset(a) => dataset(*a),
         Command::Dev(a) => dev(a, color),
         Command::Bench(a) => crate::bench::run(a),
-        Command::Multicore(a) => crate::multicore::run(a),
+        Command::Multicore(a) => crate::multicore::run(a, driver::multicore::Target::Multicore),
+        Command::Opencl(a) => crate::multicore::run(a, driver::multicore::Target::OpenCl),
     }
 }
 
@@ -129,6 +130,7 @@ fn test(args: TestArgs) -> u8 {
         crate::Backend::Interp => testrun::Backend::Interp,
         crate::Backend::Ir => testrun::Backend::Ir,
         crate::Backend::Multicore => testrun::Backend::Multicore,
+        crate::Backend::Opencl => testrun::Backend::OpenCl,
     };
     let db = database();
     let programs = match testrun::collect_programs(db.system().as_ref(), &args.paths) {
@@ -226,7 +228,12 @@ fn dev(args: DevArgs, color: ColorChoice) -> u8 {
         let Some(program) = load_checked(&db, &path, color) else {
             return FAILURE;
         };
-        if imp {
+        let kernels = driver::dev::KERNELS
+            .iter()
+            .find(|(k, _)| args.print.as_deref() == Some(*k));
+        if let Some((_, target)) = kernels {
+            driver::dev::kernel_source(&db, &program, &passes, *target)
+        } else if imp {
             driver::dev::imp_source(&db, &program, &passes)
         } else {
             driver::dev::compile_source(&db, &program, &passes)

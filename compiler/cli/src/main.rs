@@ -83,6 +83,15 @@ enum Command {
     /// cached crate under the user's cache folder (`docs/multicore.md`). The
     /// executable is written next to the program, without `.fut`.
     Multicore(multicore::MulticoreArgs),
+    /// Compile a program to a native executable whose parallel loops run as OpenCL
+    /// kernels.
+    ///
+    /// As `fut multicore`, with the outermost parallel loops that the kernel emitter
+    /// accepts compiled to OpenCL C and launched on an OpenCL device (a GPU, or the CPU
+    /// through PoCL); the rest runs on the host (`docs/gpu.md`). The executable takes
+    /// the multicore executables' options plus `-d/--device NAME` and
+    /// `--list-devices`.
+    Opencl(multicore::MulticoreArgs),
 }
 
 #[derive(Args, Debug)]
@@ -95,7 +104,9 @@ struct DevArgs {
     passes: String,
     /// Run the standard pipeline up to and including the last occurrence of PASS
     /// (`internalise`: no pass at all) and print the IR; `imp`: the whole pipeline,
-    /// then the imperative IR it lowers to.
+    /// then the imperative IR it lowers to; `opencl` or `cuda`: the imperative IR
+    /// with the loops that become GPU kernels marked, the kernels in that dialect,
+    /// and the loops left on the host with the reason.
     #[arg(long, value_name = "PASS", conflicts_with = "passes")]
     print: Option<String>,
     /// A source program (`.fut`) or a core IR file (`.fut_ir`).
@@ -160,6 +171,9 @@ enum Backend {
     Ir,
     /// The multicore backend: all programs compiled into one native executable.
     Multicore,
+    /// The OpenCL backend: as multicore, with parallel loops run as OpenCL kernels
+    /// (device: `FUT_OPENCL_DEVICE`, else the first GPU, else the first device).
+    Opencl,
 }
 
 #[derive(Args, Debug)]

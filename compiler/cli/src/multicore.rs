@@ -1,12 +1,13 @@
-//! `fut multicore`: compile a program to a native executable that runs in
-//! parallel on all cores, or (`--library`) to a Rust library crate with a
-//! typed API.
+//! `fut multicore` and `fut opencl`: compile a program to a native
+//! executable that runs in parallel on all cores (or with its parallel
+//! loops as OpenCL kernels), or (`--library`, multicore) to a Rust library
+//! crate with a typed API.
 
 use std::path::PathBuf;
 
 use clap::Args;
 use driver::library::{LibraryOptions, write_library};
-use driver::multicore::{BuildOptions, build_executable};
+use driver::multicore::{BuildOptions, Target, build_executable};
 
 /// Arguments of `fut multicore`.
 #[derive(Args, Debug)]
@@ -27,10 +28,15 @@ pub struct MulticoreArgs {
     library: bool,
 }
 
-/// Runs `fut multicore`; the exit status.
-pub fn run(args: MulticoreArgs) -> u8 {
+/// Runs `fut multicore` (or `fut opencl`, with `target`); the exit status.
+pub fn run(args: MulticoreArgs, target: Target) -> u8 {
     let db = driver::Database::new(std::sync::Arc::new(driver::OsSystem));
-    let result = if args.library {
+    let result = if args.library && target != Target::Multicore {
+        Err(format!(
+            "error: `fut {} --library` is not available yet; `fut multicore --library` writes a library crate",
+            target.name()
+        ))
+    } else if args.library {
         let opts = LibraryOptions {
             safe: args.safe,
             output: args.output,
@@ -40,6 +46,7 @@ pub fn run(args: MulticoreArgs) -> u8 {
         let opts = BuildOptions {
             safe: args.safe,
             output: args.output,
+            target,
         };
         build_executable(&db, &args.program, &opts).map(|_| ())
     };

@@ -48,6 +48,32 @@ pub struct Options {
     pub standalone: bool,
     /// The program's name, for messages of the executable.
     pub name: String,
+    /// A GPU backend's kernels (none: the multicore backend).
+    pub kernels: Option<Kernels>,
+}
+
+/// A GPU backend's part of code generation, supplied by the crate that
+/// knows kernels (`gpu`): the host code is the multicore emitter's Rust
+/// over the GPU runtime's memory blocks, and the parallel loops `extract`
+/// marks as kernels ([`imp::ParKind::Kernel`]) become launches.
+#[derive(Clone, Copy)]
+pub struct Kernels {
+    /// Marks the parallel loops of the lowered program that run as
+    /// kernels and returns the module items they need (the kernel
+    /// program's source and its failure table); `safe` keeps index bounds
+    /// checks, `locate` names spans.
+    pub extract: fn(&mut imp::Program, bool) -> Result<String, String>,
+    /// The `use` lines giving the emitted functions their memory blocks
+    /// and the launch function.
+    pub imports: &'static str,
+}
+
+impl std::fmt::Debug for Kernels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kernels")
+            .field("imports", &self.imports)
+            .finish()
+    }
 }
 
 impl Default for Options {
@@ -56,6 +82,7 @@ impl Default for Options {
             safe: true,
             standalone: false,
             name: "program".into(),
+            kernels: None,
         }
     }
 }
@@ -77,8 +104,13 @@ pub fn program_module(
          use values::{Value, f16};\n\n",
     );
     out.insert_str(0, imp_rust::ALLOWS);
-    out.push_str(imp_rust::IMPORTS);
-    out.push_str(&imp_rust::functions(prog, opts.safe, locate)?);
+    out.push_str(opts.kernels.map_or(imp_rust::IMPORTS, |k| k.imports));
+    out.push_str(&imp_rust::functions(
+        prog,
+        opts.safe,
+        opts.kernels.as_ref(),
+        locate,
+    )?);
     let mut batch = Vec::new();
     for (k, e) in prog.entries.iter().enumerate() {
         let f = &prog.functions[e.fun];

@@ -1,6 +1,7 @@
 //! The sources of the crates generated programs depend on, embedded in the
 //! compiler at build time (see `build.rs`): the multicore runtime
-//! (`fut-runtime-multicore/...`), the values crate (`values/...`), and the
+//! (`fut-runtime-multicore/...`), the OpenCL runtime
+//! (`fut-runtime-opencl/...`), the values crate (`values/...`), and the
 //! workspace's `Cargo.toml` (for the versions of shared dependencies) and
 //! `Cargo.lock` (so generated crates build with the same, already
 //! downloaded, dependency versions, offline).

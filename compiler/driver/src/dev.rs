@@ -48,6 +48,15 @@ pub const INTERNALISE: &str = "internalise";
 /// standard pipeline, lowered (`codegen::imp`).
 pub const IMP: &str = "imp";
 
+/// The names `--print` takes for the GPU backends' kernels: the imperative IR
+/// with the loops that became kernels marked (`par kernel kN`), the kernel
+/// source in the target's dialect, and the loops left on the host with the
+/// reason.
+pub const KERNELS: [(&str, gpu::kernel_c::Target); 2] = [
+    ("opencl", gpu::kernel_c::Target::OpenCl),
+    ("cuda", gpu::kernel_c::Target::Cuda),
+];
+
 /// The passes `--print=NAME` runs: the standard pipeline up to and including the
 /// last occurrence of the pass `NAME`, or none for [`INTERNALISE`]. An unknown name
 /// is reported with the valid ones (`internalise` and the passes of the standard
@@ -57,7 +66,7 @@ pub fn print_pipeline(name: &str) -> Result<Vec<ir::Pass>, String> {
     if name == INTERNALISE {
         return Ok(Vec::new());
     }
-    if name == IMP {
+    if name == IMP || KERNELS.iter().any(|(k, _)| *k == name) {
         return Ok(standard);
     }
     if let Some(last) = standard.iter().rposition(|p| p.name == name) {
@@ -70,6 +79,7 @@ pub fn print_pipeline(name: &str) -> Result<Vec<ir::Pass>, String> {
         }
     }
     valid.push(IMP);
+    valid.extend(KERNELS.iter().map(|(k, _)| *k));
     Err(format!(
         "`{name}` is not a pass of the standard pipeline; `--print` takes one of: {}",
         valid.join(", ")
@@ -101,6 +111,40 @@ pub fn imp_source(
     let prog = crate::irrun::compile_with(db, program, passes, true)?;
     let prog = crate::multicore::layout(prog, true)?;
     lower_to_text(&prog)
+}
+
+/// Like [`imp_source`], then extracts the kernels of `target` and returns
+/// the marked imperative IR, the kernels' source and the loops left on the
+/// host.
+pub fn kernel_source(
+    db: &crate::Database,
+    program: &crate::Program,
+    passes: &[ir::Pass],
+    target: gpu::kernel_c::Target,
+) -> Result<String, String> {
+    let prog = crate::irrun::compile_with(db, program, passes, true)?;
+    let prog = crate::multicore::layout(prog, true)?;
+    let mut imp = codegen::imp::lower_program(&prog).map_err(|e| e.to_string())?;
+    let ex = gpu::extract::extract(&mut imp, target, true);
+    let mut out = codegen::imp::print::print_program(&imp);
+    out.push_str(&format!("\n// {} kernels\n", ex.kernels.len()));
+    out.push_str(&gpu::kernel_source(&ex, target));
+    for (f, span, why) in &ex.host_loops {
+        let at = if span.is_none() {
+            String::new()
+        } else {
+            let sources = db.sources();
+            format!(
+                " at {}",
+                syntax::diag::location(
+                    &sources,
+                    syntax::Span::new(syntax::FileId(span.file), span.start, span.end)
+                )
+            )
+        };
+        out.push_str(&format!("// host loop in {f}{at}: {why}\n"));
+    }
+    Ok(out)
 }
 
 /// Like [`run_passes`], then lowers the program to the imperative IR and returns

@@ -78,6 +78,7 @@ pub fn write_library(db: &Database, path: &Path, opts: &LibraryOptions) -> Resul
         safe: opts.safe,
         standalone: true,
         name: stem.clone(),
+        kernels: None,
     };
     let lib = codegen::library::library(&ir, &copts, &locate, &name, &source)
         .map_err(|e| format!("the multicore backend cannot compile this program: {e}"))?;

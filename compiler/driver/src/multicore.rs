@@ -37,6 +37,44 @@ mod workspace;
 
 pub use batch::{Batch, CallError, prepare_batch, run_case};
 
+/// A backend whose programs are compiled to Rust crates: the multicore
+/// backend, or a GPU backend whose host code is the same Rust over its
+/// runtime's memory blocks, with kernels (`gpu` crate).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// `fut multicore`: Rust on rayon.
+    #[default]
+    Multicore,
+    /// `fut opencl`: kernels in OpenCL C, host code on `fut-runtime-opencl`.
+    OpenCl,
+}
+
+impl Target {
+    /// The backend's name (`--backend=NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Multicore => "multicore",
+            Target::OpenCl => "opencl",
+        }
+    }
+
+    /// The code generation hook of its kernels, if it has any.
+    pub fn kernels(self) -> Option<codegen::Kernels> {
+        match self {
+            Target::Multicore => None,
+            Target::OpenCl => Some(gpu::OPENCL),
+        }
+    }
+
+    /// The runtime crate whose `main` an executable calls.
+    pub fn runtime_crate(self) -> &'static str {
+        match self {
+            Target::Multicore => "fut_runtime_multicore",
+            Target::OpenCl => "fut_runtime_opencl",
+        }
+    }
+}
+
 /// Options of `fut multicore`.
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
@@ -45,6 +83,8 @@ pub struct BuildOptions {
     /// Where to write the executable (default: the program's path without
     /// its extension).
     pub output: Option<PathBuf>,
+    /// The backend.
+    pub target: Target,
 }
 
 impl Default for BuildOptions {
@@ -52,6 +92,7 @@ impl Default for BuildOptions {
         BuildOptions {
             safe: true,
             output: None,
+            target: Target::Multicore,
         }
     }
 }
@@ -187,10 +228,16 @@ pub(crate) fn write_runtime_crates(dir: &Path, deps: &[(String, String)]) -> Res
 /// The `[dependencies]` of a generated crate: the runtime and values crates
 /// written by [`write_runtime`] into `runtime`, and the crates generated
 /// code names directly.
-fn dependencies(runtime: &Path) -> String {
+fn dependencies(runtime: &Path, target: Target) -> String {
     let rt = runtime.display();
+    let gpu = match target {
+        Target::Multicore => String::new(),
+        Target::OpenCl => {
+            format!("fut-runtime-opencl = {{ path = \"{rt}/fut-runtime-opencl\" }}\n")
+        }
+    };
     format!(
-        "[dependencies]\nfut-runtime-multicore = {{ path = \"{rt}/fut-runtime-multicore\" }}\nvalues = {{ path = \"{rt}/values\" }}\nrayon = \"1\"\nlibm = \"0.2\"\n"
+        "[dependencies]\nfut-runtime-multicore = {{ path = \"{rt}/fut-runtime-multicore\" }}\n{gpu}values = {{ path = \"{rt}/values\" }}\nrayon = \"1\"\nlibm = \"0.2\"\n"
     )
 }
 
@@ -288,6 +335,7 @@ fn build_crate(
     name_hint: &str,
     main_rs: &str,
     modules: &[(String, String)],
+    target: Target,
 ) -> Result<PathBuf, String> {
     let cache = cache_dir();
     let runtime = write_runtime(&cache)?;
@@ -297,13 +345,14 @@ fn build_crate(
         parts.push(m);
     }
     parts.push("release");
+    parts.push(target.name());
     let hash = hash_of(&parts);
     let crate_name = format!("fut-{}-{}", sanitize(name_hint), &hash[..12]);
     let dir = cache.join("crates").join(&hash);
     let manifest = format!(
         "[package]\nname = \"{crate_name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n{}\n\
          [profile.release]\nopt-level = 3\ndebug = false\nincremental = false\n\n[workspace]\n",
-        dependencies(&runtime)
+        dependencies(&runtime, target)
     );
     write_if_changed(&dir.join("Cargo.toml"), &manifest)?;
     write_lock(&dir)?;
@@ -355,9 +404,10 @@ pub fn compile_module(
     safe: bool,
     standalone: bool,
     name: &str,
+    target: Target,
 ) -> Result<String, String> {
     let ir = crate::irrun::compile(db, program, false)?;
-    module_of(db, &ir, safe, standalone, name, &[])
+    module_of(db, &ir, safe, standalone, name, &[], target)
 }
 
 /// The Rust module of `ir`. Its spans name files by the database's numbers,
@@ -370,6 +420,7 @@ fn module_of(
     standalone: bool,
     name: &str,
     files: &[u32],
+    target: Target,
 ) -> Result<String, String> {
     let sources = db.sources();
     let locate = |s: ir::Span| {
@@ -395,10 +446,15 @@ fn module_of(
         safe,
         standalone,
         name: name.to_string(),
+        kernels: target.kernels(),
     };
     let ir = layout(ir.clone(), false)?;
-    codegen::program_module(&ir, &opts, &locate)
-        .map_err(|e| format!("the multicore backend cannot compile this program: {e}"))
+    codegen::program_module(&ir, &opts, &locate).map_err(|e| {
+        format!(
+            "the {} backend cannot compile this program: {e}",
+            target.name()
+        )
+    })
 }
 
 /// The multicore pipeline's passes after the standard pipeline: the layout
@@ -450,9 +506,17 @@ pub fn build_executable(
     opts: &BuildOptions,
 ) -> Result<PathBuf, String> {
     let (program, stem) = checked_program(db, path)?;
-    let module = compile_module(db, &program, opts.safe, true, &stem)?;
-    let main_rs = "mod prog;\n\nfn main() {\n    fut_runtime_multicore::main(&prog::PROGRAM)\n}\n";
-    let exe = build_crate(&stem, main_rs, &[("prog".to_string(), module)])?;
+    let module = compile_module(db, &program, opts.safe, true, &stem, opts.target)?;
+    let main_rs = format!(
+        "mod prog;\n\nfn main() {{\n    {}::main(&prog::PROGRAM)\n}}\n",
+        opts.target.runtime_crate()
+    );
+    let exe = build_crate(
+        &stem,
+        &main_rs,
+        &[("prog".to_string(), module)],
+        opts.target,
+    )?;
     let out = opts
         .output
         .clone()

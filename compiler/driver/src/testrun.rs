@@ -35,6 +35,10 @@ pub enum Backend {
     /// The multicore backend: every program compiled to Rust, all of them
     /// built into one executable that serves the cases (`multicore.rs`).
     Multicore,
+    /// The OpenCL backend: as the multicore backend, with the programs'
+    /// parallel loops run as OpenCL kernels on the device chosen by
+    /// `FUT_OPENCL_DEVICE` (the first GPU, else the first device).
+    OpenCl,
 }
 
 impl Backend {
@@ -44,7 +48,14 @@ impl Backend {
             Backend::Interp => "interp",
             Backend::Ir => "ir",
             Backend::Multicore => "multicore",
+            Backend::OpenCl => "opencl",
         }
+    }
+
+    /// Whether programs are compiled to Rust crates (the multicore and
+    /// GPU backends).
+    pub fn compiled(self) -> bool {
+        matches!(self, Backend::Multicore | Backend::OpenCl)
     }
 }
 
@@ -108,8 +119,12 @@ impl TestOptions {
         tags.insert(format!("no_{}", self.backend.name()));
         // The multicore backend compiles what the IR pipeline produces, so what
         // the IR pipeline cannot run yet it cannot either.
-        if self.backend == Backend::Multicore {
+        if self.backend.compiled() {
             tags.insert("no_ir".into());
+        }
+        // The OpenCL backend's host code is the multicore backend's.
+        if self.backend == Backend::OpenCl {
+            tags.insert("no_multicore".into());
         }
         tags
     }
@@ -196,7 +211,9 @@ pub fn run_tests(
     progress: &mut dyn Write,
 ) -> Summary {
     let jobs = opts.jobs.max(1).min(programs.len().max(1));
-    let batch = (opts.backend == Backend::Multicore)
+    let batch = opts
+        .backend
+        .compiled()
         .then(|| crate::multicore::prepare_batch(db, programs, opts, progress));
     let batch = batch.as_ref();
     let mut summary = Summary::default();
@@ -470,8 +487,7 @@ fn test_program_in(
                 // The multicore backend needs the IR of a program with script
                 // inputs to split opaque values into their components.
                 let needs_ir = opts.backend == Backend::Ir
-                    || (opts.backend == Backend::Multicore
-                        && matches!(case.input, Input::Script(_)));
+                    || (opts.backend.compiled() && matches!(case.input, Input::Script(_)));
                 if needs_ir && ir_prog.is_none() {
                     ir_prog = Some(crate::irrun::compile(db, &program, opts.validate));
                 }

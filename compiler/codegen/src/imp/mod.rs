@@ -12,7 +12,9 @@
 //! - [`lower`]: from the core IR (after the optimiser, AD and with the
 //!   `flatten` crate's plans) to the imperative IR;
 //! - [`print`]: its textual form (`fut dev --print=imp`);
-//! - [`interp`]: an interpreter with counters of allocations and copies.
+//! - [`interp`]: an interpreter with counters of allocations and copies;
+//! - [`uses`]: what a parallel loop's body reads and writes from outside
+//!   (a kernel's parameters).
 //!
 //! The backends' emitters are meant to consume this IR: a parallel loop
 //! becomes a rayon loop on the multicore backend and a kernel launch on
@@ -24,6 +26,7 @@ pub mod interp;
 pub mod lower;
 pub mod print;
 pub mod syntax;
+pub mod uses;
 
 pub use lower::{LowerError, lower_program};
 pub use syntax::*;

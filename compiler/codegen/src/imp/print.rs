@@ -260,8 +260,9 @@ impl Printer<'_> {
                     .map(|(i, n)| format!("{} < {}", self.var(*i), self.exp(n)))
                     .collect();
                 let kind = match kind {
-                    ParKind::Map => "",
-                    ParKind::Chunks => "chunks ",
+                    ParKind::Map => String::new(),
+                    ParKind::Chunks => "chunks ".to_string(),
+                    ParKind::Kernel(k) => format!("kernel k{k} "),
                 };
                 let _ = writeln!(out, "{pad}par {kind}({}) {{", space.join(", "));
                 let (prologue, rest) = body.stms.split_at((*chunk_prologue).min(body.stms.len()));

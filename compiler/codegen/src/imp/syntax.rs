@@ -291,6 +291,12 @@ pub enum ParKind {
     /// the backend runs them as separate tasks rather than weighing one
     /// iteration's statements.
     Chunks,
+    /// A loop that a GPU backend runs as kernel `k` of its kernel program
+    /// (one iteration per device thread): its body reads only scalars and
+    /// blocks from outside, which [`crate::imp::uses::kernel_uses`] lists
+    /// in the order of the kernel's parameters. Other backends and the
+    /// interpreter run it as a [`ParKind::Map`].
+    Kernel(u32),
 }
 
 /// One statement.

@@ -34,15 +34,20 @@ pub const IMPORTS: &str = "use fut_runtime_multicore::mem::*;\n";
 
 /// The Rust functions of `prog` lowered to the imperative IR, and the
 /// adapters of its entry points; `safe`: keep the index bounds checks.
-/// Errors name what cannot be lowered or emitted.
+/// With `kernels` (a GPU backend), the loops it extracts become kernel
+/// launches. Errors name what cannot be lowered or emitted.
 pub fn functions(
     prog: &ir::Program,
     safe: bool,
+    kernels: Option<&crate::Kernels>,
     locate: &dyn Fn(Span) -> String,
 ) -> Result<String, String> {
     let mut lowered = imp::lower_program(prog).map_err(|e| e.to_string())?;
     interchange::program(&mut lowered);
     let mut out = String::new();
+    if let Some(k) = kernels {
+        out.push_str(&(k.extract)(&mut lowered, safe)?);
+    }
     for k in 0..lowered.functions.len() {
         let f = function::function(&lowered, k, safe, locate)
             .map_err(|e| format!("in function `{}`: {e}", lowered.functions[k].name))?;

@@ -151,6 +151,9 @@ impl FnEm<'_> {
         prologue: usize,
         (span, label): (Span, &str),
     ) -> E<()> {
+        if let ParKind::Kernel(k) = kind {
+            return self.launch(k, ids, sizes, body, span);
+        }
         let mut set = Sets::default();
         sets(body, &mut set);
         for i in ids {
@@ -173,7 +176,7 @@ impl FnEm<'_> {
         // (as many as the runtime allows), whatever its statements count.
         let cost = match kind {
             ParKind::Map => cost(body).to_string(),
-            ParKind::Chunks => "u64::MAX".to_string(),
+            ParKind::Chunks | ParKind::Kernel(_) => "u64::MAX".to_string(),
         };
         writeln!(
             self.out,
@@ -227,6 +230,35 @@ impl FnEm<'_> {
             self.w("step(&mut ix_, &sz_);\n");
         }
         self.w("}\nOk(())\n})?;\n}\n");
+        Ok(())
+    }
+
+    /// The launch of kernel `k` of the module's `KERNELS` for the parallel
+    /// loop over `sizes` with indices `ids` and body `body`: its arguments
+    /// are the body's uses ([`crate::imp::uses::kernel_uses`]), in the
+    /// kernel's parameter order.
+    fn launch(&mut self, k: u32, ids: &[SVar], sizes: &[SExp], body: &Block, span: Span) -> E<()> {
+        let uses = crate::imp::uses::kernel_uses(ids, body);
+        let scalars: Vec<String> = uses
+            .scalars
+            .iter()
+            .map(|v| format!("{}.to_prim()", var(*v)))
+            .collect();
+        let mems: Vec<String> = uses
+            .mems
+            .iter()
+            .map(|m| format!("&{} as &dyn DevArg", mem(*m)))
+            .collect();
+        let written: Vec<String> = uses.written.iter().map(|w| w.to_string()).collect();
+        writeln!(
+            self.out,
+            "launch(&KERNELS, {k}, &[{}], &[{}], &[{}], &[{}])?;",
+            exps(self.f, sizes, span)?,
+            scalars.join(", "),
+            mems.join(", "),
+            written.join(", ")
+        )
+        .ok();
         Ok(())
     }
 }

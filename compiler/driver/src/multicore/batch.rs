@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::workspace::{self, Member};
-use super::{cache_dir, does_not_compile, module_of, spans, write_runtime};
+use super::{Target, cache_dir, does_not_compile, module_of, spans, write_runtime};
 use crate::db::Database;
 use crate::program::load_program;
 
@@ -82,6 +82,7 @@ impl Batch {
     fn build(
         modules: Vec<(PathBuf, Result<TestModule, String>)>,
         progress: &mut Progress,
+        target: Target,
     ) -> Batch {
         let (programs, mut sources): (Vec<PathBuf>, Vec<Result<TestModule, String>>) =
             modules.into_iter().unzip();
@@ -98,7 +99,7 @@ impl Batch {
             Ok(r) => r,
             Err(e) => return fail_all(e),
         };
-        let ws = workspace::Workspace::new(&cache, &programs);
+        let ws = workspace::Workspace::new(&cache, &programs).for_target(target);
         let _lock = match ws.lock(&mut |m| progress.step(m, true)) {
             Ok(l) => l,
             Err(e) => return fail_all(e),
@@ -349,17 +350,22 @@ pub fn prepare_batch(
         out: progress,
         live: opts.progress,
     };
+    let target = match opts.backend {
+        crate::testrun::Backend::OpenCl => Target::OpenCl,
+        _ => Target::Multicore,
+    };
     let started = Instant::now();
     let jobs = opts.jobs.max(1).min(programs.len().max(1));
     progress.step(
         &format!(
-            "compiling {} programs to Rust for the multicore backend",
-            programs.len()
+            "compiling {} programs to Rust for the {} backend",
+            programs.len(),
+            target.name()
         ),
         true,
     );
     let mut results: Vec<(usize, Result<TestModule, String>)> = Vec::new();
-    let work = |db: &Database, i: usize| test_module(db, &programs[i]);
+    let work = |db: &Database, i: usize| test_module(db, &programs[i], target);
     crate::testrun::on_workers(db, programs.len(), jobs, &work, &mut |rx| {
         for (i, r) in rx {
             let r = r.unwrap_or_else(|msg| {
@@ -370,7 +376,8 @@ pub fn prepare_batch(
             results.push((i, r));
             progress.step(
                 &format!(
-                    "compiling programs to Rust for the multicore backend: {} of {}",
+                    "compiling programs to Rust for the {} backend: {} of {}",
+                    target.name(),
                     results.len(),
                     programs.len()
                 ),
@@ -391,7 +398,7 @@ pub fn prepare_batch(
         .into_iter()
         .map(|(i, r)| (programs[i].clone(), r))
         .collect();
-    let b = Batch::build(modules, &mut progress);
+    let b = Batch::build(modules, &mut progress, target);
     progress.clear();
     b
 }
@@ -401,7 +408,7 @@ pub fn prepare_batch(
 type TestModule = (String, Vec<u32>);
 
 /// The module of one test program, or why there is none.
-fn test_module(db: &Database, path: &Path) -> Result<TestModule, String> {
+fn test_module(db: &Database, path: &Path, target: Target) -> Result<TestModule, String> {
     let src = db
         .system()
         .read_to_string(path)
@@ -420,7 +427,7 @@ fn test_module(db: &Database, path: &Path) -> Result<TestModule, String> {
     }
     let mut ir = crate::irrun::compile(db, &program, false)?;
     let files = spans::localise(&mut ir);
-    let module = module_of(db, &ir, true, false, "test", &files)?;
+    let module = module_of(db, &ir, true, false, "test", &files, target)?;
     Ok((module, files))
 }
 

@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use super::{cargo_build, dependencies, hash_of, write_if_changed, write_lock};
+use super::{Target, cargo_build, dependencies, hash_of, write_if_changed, write_lock};
 
 /// The most crates a run's programs are spread over.
 pub(super) const CRATES: usize = 8;
@@ -67,6 +67,7 @@ pub(super) struct Workspace {
     dir: PathBuf,
     target: PathBuf,
     key: String,
+    backend: Target,
 }
 
 /// The crate that holds the program at `path`.
@@ -95,6 +96,28 @@ impl Workspace {
             dir: cache.join("tests").join(&key),
             target: cache.join("target"),
             key,
+            backend: Target::Multicore,
+        }
+    }
+
+    /// The same workspace for the programs of backend `backend` (a GPU
+    /// backend's workspace is another folder, its crates depend on its
+    /// runtime).
+    pub fn for_target(self, backend: Target) -> Workspace {
+        if backend == Target::Multicore {
+            return self;
+        }
+        let key = format!("{}-{}", backend.name(), self.key);
+        let cache = self
+            .target
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        Workspace {
+            dir: cache.join("tests").join(&key),
+            target: self.target,
+            key,
+            backend,
         }
     }
 
@@ -167,7 +190,7 @@ impl Workspace {
         );
         write_if_changed(&self.dir.join("Cargo.toml"), &root)?;
         write_lock(&self.dir)?;
-        let deps = dependencies(runtime);
+        let deps = dependencies(runtime, self.backend);
         for m in members {
             let dir = self.member_dir(m.index);
             let manifest = format!(

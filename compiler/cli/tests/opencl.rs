@@ -1,0 +1,145 @@
+//! End-to-end tests of `fut opencl` executables, their kernels run by the
+//! OpenCL device of this machine (PoCL on the CPU in CI): results, a
+//! failure inside a kernel, bad input, the server protocol, device choice,
+//! and a machine without OpenCL. Skipped, with a message, when no OpenCL
+//! platform is installed.
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+use support::{fut, run_with_input, text};
+
+const PROG: &str = "\
+entry axpy (a: f64) (xs: []f64) (ys: []f64) : []f64 = map2 (\\x y -> a * x + y) xs ys
+entry gather (xs: []i32) (is: []i64) : []i32 = map (\\i -> xs[i] / 2) is
+entry hist (n: i64) (is: []i64) : []i32 = reduce_by_index (replicate n 0) (+) 0 is (map (const 1) is)
+entry sum (xs: []f32) : f32 = f32.sum (map (\\x -> x * x) xs)
+";
+
+/// Whether this machine has an OpenCL platform (else the test says why it
+/// is skipped).
+fn have_opencl(exe: &Path) -> bool {
+    let o = Command::new(exe)
+        .arg("--list-devices")
+        .output()
+        .expect("runs");
+    if !o.status.success() {
+        eprintln!(
+            "skipped: no OpenCL device here ({})",
+            text(&o.stderr).trim()
+        );
+        return false;
+    }
+    true
+}
+
+#[test]
+fn kernels_compute_report_failures_and_serve() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    std::fs::write(d.join("k.fut"), PROG).expect("write");
+    let o = fut(d, &["opencl", "k.fut", "-o", "k"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let exe = d.join("k");
+    if !have_opencl(&exe) {
+        return;
+    }
+    // A machine without any OpenCL driver: a message, exit 1, no panic.
+    let o = Command::new(&exe)
+        .args(["-e", "sum"])
+        .env("OCL_ICD_VENDORS", d.join("no-such-vendors"))
+        .stdin(
+            std::fs::File::open({
+                std::fs::write(d.join("in.txt"), "[1f32, 2f32]").expect("write");
+                d.join("in.txt")
+            })
+            .expect("open"),
+        )
+        .output()
+        .expect("runs");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("OpenCL"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    let run = |args: &[&str], input: &str| run_with_input(&exe, args, input.as_bytes());
+    let o = run(&["-e", "axpy"], "2.0 [1.0, 2.0, 3.0] [0.5, 0.5, 0.5]");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "[2.5f64, 4.5f64, 6.5f64]\n");
+    let o = run(&["-e", "gather"], "[10, 20, 30] [2i64, 0i64]");
+    assert_eq!(text(&o.stdout), "[15i32, 5i32]\n", "{}", text(&o.stderr));
+    // Every update of the histogram in one bucket but one: atomic adds.
+    let is: Vec<String> = (0..1000)
+        .map(|i| format!("{}i64", i64::from(i == 7)))
+        .collect();
+    let o = run(&["-e", "hist"], &format!("3i64 [{}]", is.join(", ")));
+    assert_eq!(
+        text(&o.stdout),
+        "[999i32, 1i32, 0i32]\n",
+        "{}",
+        text(&o.stderr)
+    );
+    let xs: Vec<String> = (0..1000).map(|i| format!("{}f32", i % 3)).collect();
+    let o = run(&["-e", "sum"], &format!("[{}]", xs.join(", ")));
+    assert_eq!(text(&o.stdout), "1665.0f32\n", "{}", text(&o.stderr));
+
+    // An index out of bounds inside a kernel: the message, where, exit 1.
+    let o = run(&["-e", "gather"], "[10, 20, 30] [0i64, 5i64]");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("Index [5] out of bounds"), "{err}");
+    assert!(err.contains("k.fut:2:"), "{err}");
+    // Bad input data: a message, exit 1.
+    let o = run(&["-e", "axpy"], "2.0 [1.0, 2.0] [true]");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    // Sizes that differ: the size check, exit 1.
+    let o = run(&["-e", "axpy"], "2.0 [1.0, 2.0] [1.0]");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+
+    // The server protocol: arrays made by one call passed to the next
+    // (they stay on the device in between), then read back.
+    let mut input = Vec::new();
+    values::write_binary(&values::Value::scalar(2.0f64), &mut input).expect("binary");
+    std::fs::write(d.join("a.bin"), &input).expect("write");
+    let mut xs = Vec::new();
+    values::write_binary(
+        &values::read_values(b"[1.0, 2.0, 3.0]").expect("value")[0],
+        &mut xs,
+    )
+    .expect("binary");
+    std::fs::write(d.join("xs.bin"), &xs).expect("write");
+    let f = |name: &str| format!("\"{}\"", d.join(name).display());
+    let commands = format!(
+        "restore {} a f64\nrestore {} xs []f64\ncall axpy ys a xs xs\ncall axpy zs a ys xs\nstore {} zs\n",
+        f("a.bin"),
+        f("xs.bin"),
+        f("zs.bin")
+    );
+    let o = run_with_input(&exe, &["--server"], commands.as_bytes());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let zs = values::read_values(&std::fs::read(d.join("zs.bin")).expect("stored")).expect("v");
+    // ys = 3 xs, zs = 2 ys + xs = 7 xs.
+    assert_eq!(zs[0].to_string(), "[7.0f64, 14.0f64, 21.0f64]");
+
+    // Device choice.
+    let o = run(&["--device", "no-such-device", "-e", "sum"], "[1f32]");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("no-such-device"), "{err}");
+}
+
+#[test]
+fn dev_print_opencl_shows_kernels_and_host_loops() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("k.fut"), PROG).expect("write");
+    let o = fut(dir.path(), &["dev", "--print=opencl", "k.fut"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("par kernel k0"), "{out}");
+    assert!(out.contains("__kernel void k0("), "{out}");
+    let o = fut(dir.path(), &["dev", "--print=cuda", "k.fut"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("__kernel void k0("));
+}

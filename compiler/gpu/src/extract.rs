@@ -1,0 +1,134 @@
+//! Kernel extraction: which parallel loops of the imperative IR run on the
+//! device.
+//!
+//! A parallel loop becomes a kernel when it is outermost (not inside
+//! another parallel loop), its function is never called from inside a
+//! parallel loop (so launches come from the host thread alone), and the
+//! kernel emitter accepts its body ([`crate::kernel_c::kernel`]). It is
+//! then marked [`ParKind::Kernel`] with its number; the host code launches
+//! it there. Every other loop stays host code, run by the multicore
+//! emitter's parallel loops over the host copies of the blocks (the GPU
+//! runtime keeps the two copies coherent), so every program runs whatever
+//! its kernels' coverage.
+
+use std::collections::BTreeSet;
+
+use codegen::imp::uses::kernel_uses;
+use codegen::imp::{Block, ParKind, Program, Stm};
+use ir::Span;
+use ir::ids::EntityId;
+
+use crate::kernel_c::Target;
+use crate::kernel_c::kernel::{Kernel, Refusal, kernel};
+
+/// What extraction made of a program: its kernels and the outermost
+/// parallel loops left on the host, with the reason.
+#[derive(Clone, Debug, Default)]
+pub struct Extracted {
+    /// The kernels, in the order of their numbers.
+    pub kernels: Vec<Kernel>,
+    /// The loops that stay on the host: function name, span, why.
+    pub host_loops: Vec<(String, Span, Refusal)>,
+}
+
+/// Marks the parallel loops of `prog` that become kernels for `target`;
+/// `safe` keeps index bounds checks.
+pub fn extract(prog: &mut Program, target: Target, safe: bool) -> Extracted {
+    let inside = called_inside_parallel_loops(prog);
+    let mut out = Extracted::default();
+    for k in 0..prog.functions.len() {
+        let mut body = std::mem::take(&mut prog.functions[k].body);
+        if inside.contains(&k) {
+            note_host_loops(&prog.functions[k].name, &body, &mut out);
+        } else {
+            let f = &prog.functions[k];
+            mark(f, &mut body, target, safe, &mut out);
+        }
+        prog.functions[k].body = body;
+    }
+    out
+}
+
+fn mark(
+    f: &codegen::imp::Function,
+    b: &mut Block,
+    target: Target,
+    safe: bool,
+    out: &mut Extracted,
+) {
+    for s in &mut b.stms {
+        if let Stm::ParFor {
+            kind,
+            ids,
+            sizes,
+            body,
+            span,
+            ..
+        } = s
+        {
+            let uses = kernel_uses(ids, body);
+            let name = format!("k{}", out.kernels.len());
+            match kernel(f, &name, ids, sizes, body, &uses, target, safe) {
+                Ok(kern) => {
+                    *kind = ParKind::Kernel(out.kernels.len() as u32);
+                    out.kernels.push(kern);
+                }
+                Err(why) => out.host_loops.push((f.name.clone(), *span, why)),
+            }
+            continue;
+        }
+        for inner in s.blocks_mut() {
+            mark(f, inner, target, safe, out);
+        }
+    }
+}
+
+fn note_host_loops(name: &str, b: &Block, out: &mut Extracted) {
+    for s in &b.stms {
+        if let Stm::ParFor { span, .. } = s {
+            out.host_loops.push((
+                name.to_string(),
+                *span,
+                "its function is called inside a parallel loop".into(),
+            ));
+            continue;
+        }
+        for inner in s.blocks() {
+            note_host_loops(name, inner, out);
+        }
+    }
+}
+
+/// The functions called, directly or not, from inside a parallel loop.
+fn called_inside_parallel_loops(prog: &Program) -> BTreeSet<usize> {
+    let mut found = BTreeSet::new();
+    let mut work = Vec::new();
+    for f in &prog.functions {
+        calls(&f.body, false, &mut |callee, inside| {
+            if inside {
+                work.push(callee);
+            }
+        });
+    }
+    while let Some(k) = work.pop() {
+        if !found.insert(k) {
+            continue;
+        }
+        if let Some(f) = prog.functions.get(k) {
+            calls(&f.body, true, &mut |callee, _| work.push(callee));
+        }
+    }
+    found
+}
+
+fn calls(b: &Block, inside: bool, f: &mut dyn FnMut(usize, bool)) {
+    for s in &b.stms {
+        if let Stm::Call { fun, .. } = s {
+            f(fun.index(), inside);
+        }
+        let deeper = inside || matches!(s, Stm::ParFor { .. });
+        for inner in s.blocks() {
+            calls(inner, deeper, f);
+        }
+    }
+}

@@ -1,0 +1,561 @@
+//! One kernel: the body of a parallel loop of the imperative IR as a
+//! kernel function, one iteration per device thread.
+//!
+//! The kernel's parameters follow the runtime's ABI (`runtime-opencl`'s
+//! `launch` module): the failure buffer, the number of iterations, the
+//! loop's sizes, then the scalars and blocks the body uses from outside
+//! ([`codegen::imp::uses::kernel_uses`], in that order). Thread `g` runs
+//! iteration `g` of the row-major space; threads past its end return at
+//! once. Statements the kernel runs sequentially per thread: assignments,
+//! element reads and writes, `for`, `while`, `if`, nested parallel loops
+//! and planned regions (as sequential loops), copies between views of one
+//! shape, atomic updates (a compare-and-swap loop on 32- and 64-bit
+//! elements) and assertions (the failure protocol: the first failing
+//! thread records the assertion's number and arguments, every failing
+//! thread returns). What a kernel cannot hold yet — allocations, calls,
+//! `f16`, atomic updates of 8- and 16-bit elements — is a [`Refusal`], and
+//! the loop stays on the host.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+use codegen::imp::uses::KernelUses;
+use codegen::imp::{Block, Check, Function, SExp, SVar, Stm, View};
+use ir::{BinOp, MathFn, PrimType, Span};
+
+use super::Target;
+use super::scalar;
+
+/// Why a parallel loop cannot be a kernel (it then runs on the host).
+pub type Refusal = String;
+
+/// An assertion of a kernel: what the runtime needs to report its failure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelAssert {
+    /// The message, with `{}` for each argument.
+    pub msg: String,
+    /// The source statement.
+    pub span: Span,
+    /// The types of the arguments.
+    pub args: Vec<PrimType>,
+}
+
+/// An emitted kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    /// The kernel function's name.
+    pub name: String,
+    /// Its source (without the prelude).
+    pub source: String,
+    /// Its assertions, numbered from 0 in the failure protocol.
+    pub asserts: Vec<KernelAssert>,
+}
+
+/// The parallel loop of `f` over `sizes` with indices `ids` and body
+/// `body`, whose outside uses are `uses`, as kernel `name`; `safe` keeps
+/// index bounds checks.
+#[allow(clippy::too_many_arguments)]
+pub fn kernel(
+    f: &Function,
+    name: &str,
+    ids: &[SVar],
+    sizes: &[SExp],
+    body: &Block,
+    uses: &KernelUses,
+    target: Target,
+    safe: bool,
+) -> Result<Kernel, Refusal> {
+    let mut k = Em {
+        f,
+        target,
+        safe,
+        out: String::new(),
+        asserts: Vec::new(),
+        depth: 1,
+    };
+    let mut params = vec![
+        "__global long *fut_fail".to_string(),
+        "long fut_n".to_string(),
+    ];
+    for j in 0..sizes.len() {
+        params.push(format!("long fut_s{j}"));
+    }
+    for v in &uses.scalars {
+        params.push(format!("{} {}", k.storage(k.ty(*v))?, var(*v)));
+    }
+    for m in &uses.mems {
+        let t = f
+            .mems
+            .get(m.0 as usize)
+            .map(|i| i.elem)
+            .ok_or("an unknown block")?;
+        params.push(format!("__global {} *{}", k.storage(t)?, mem(m.0)));
+    }
+    let mut locals = BTreeSet::new();
+    body.for_each_set(&mut |v| {
+        locals.insert(v);
+    });
+    locals.extend(ids.iter().copied());
+    for v in &uses.scalars {
+        locals.remove(v);
+    }
+    k.line("long fut_gid = get_global_id(0);");
+    k.line("if (fut_gid >= fut_n) return;");
+    for v in &locals {
+        let t = k.ty(*v);
+        let line = format!("{} {};", k.value_type(t)?, var(*v));
+        k.line(&line);
+    }
+    k.line("long fut_r = fut_gid;");
+    for (j, i) in ids.iter().enumerate().rev() {
+        let t = k.value_type(k.ty(*i))?;
+        let line = format!(
+            "{} = ({t})(fut_r % fut_s{j});\nfut_r = fut_r / fut_s{j};",
+            var(*i)
+        );
+        k.line(&line);
+    }
+    k.block(body)?;
+    let source = format!(
+        "__kernel void {name}({}) {{\n{}}}\n",
+        params.join(", "),
+        k.out
+    );
+    Ok(Kernel {
+        name: name.to_string(),
+        source,
+        asserts: k.asserts,
+    })
+}
+
+/// Whether the integer operator `op` cannot fail because its right operand
+/// `b` is a constant: a divisor other than zero, an exponent of at least
+/// zero.
+fn constant_cannot_fail(op: BinOp, b: &SExp) -> bool {
+    let SExp::Const(c) = b else { return false };
+    let text = c.to_string();
+    let digits = text.trim_start_matches('-');
+    let zero = digits
+        .chars()
+        .take_while(|ch| ch.is_ascii_digit())
+        .all(|ch| ch == '0');
+    match op {
+        BinOp::Pow => !text.starts_with('-'),
+        _ => !zero,
+    }
+}
+
+/// The name of scalar `v` in kernel code.
+fn var(v: SVar) -> String {
+    format!("v{}", v.0)
+}
+
+/// The name of block `m` in kernel code.
+fn mem(m: u32) -> String {
+    format!("m{m}")
+}
+
+struct Em<'a> {
+    f: &'a Function,
+    target: Target,
+    safe: bool,
+    out: String,
+    asserts: Vec<KernelAssert>,
+    depth: usize,
+}
+
+type E<T> = Result<T, Refusal>;
+
+impl Em<'_> {
+    fn line(&mut self, s: &str) {
+        for l in s.lines() {
+            for _ in 0..self.depth {
+                self.out.push_str("  ");
+            }
+            self.out.push_str(l);
+            self.out.push('\n');
+        }
+    }
+
+    fn ty(&self, v: SVar) -> PrimType {
+        self.f
+            .vars
+            .get(v.0 as usize)
+            .map_or(PrimType::I64, |i| i.ty)
+    }
+
+    fn value_type(&self, t: PrimType) -> E<&'static str> {
+        scalar::c_type(t).ok_or_else(|| format!("{} values in kernels", t.name()))
+    }
+
+    fn storage(&self, t: PrimType) -> E<&'static str> {
+        scalar::c_storage_type(t).ok_or_else(|| format!("{} arrays in kernels", t.name()))
+    }
+
+    fn type_of(&self, e: &SExp) -> PrimType {
+        codegen::imp_rust::exps::type_of(self.f, e)
+    }
+
+    /// The C expression of `e`.
+    fn exp(&self, e: &SExp) -> E<String> {
+        Ok(match e {
+            SExp::Var(v) => {
+                if self.ty(*v) == PrimType::Bool {
+                    format!("(bool){}", var(*v))
+                } else {
+                    var(*v)
+                }
+            }
+            SExp::Const(c) => {
+                self.value_type(c.prim_type())?;
+                scalar::literal(*c)
+            }
+            SExp::UnOp(op, x) => scalar::unop(*op, self.type_of(x), &self.exp(x)?),
+            SExp::BinOp(op, a, b) => {
+                scalar::binop(*op, self.type_of(a), &self.exp(a)?, &self.exp(b)?)
+            }
+            SExp::Cmp(op, a, b) => scalar::cmp(*op, self.type_of(a), &self.exp(a)?, &self.exp(b)?),
+            SExp::Convert(k, t, x) => {
+                self.value_type(*t)?;
+                scalar::convert(*k, self.type_of(x), *t, &self.exp(x)?)
+            }
+            SExp::Math(m, args) => {
+                let t = args.first().map_or(PrimType::F64, |a| self.type_of(a));
+                let a = args.iter().map(|a| self.exp(a)).collect::<E<Vec<_>>>()?;
+                let _: MathFn = *m;
+                scalar::math(*m, t, &a)
+            }
+            SExp::Chunks { .. } => return Err("a chunk count in a kernel".into()),
+        })
+    }
+
+    /// Checks of the operators of `e` that can fail (integer division by
+    /// zero, negative integer powers), reported at `span`.
+    fn checks(&mut self, e: &SExp, span: Span) -> E<()> {
+        let mut found = Vec::new();
+        self.failing(e, &mut found)?;
+        for (cond, msg) in found {
+            self.fail_if(&cond, &msg, &[], span)?;
+        }
+        Ok(())
+    }
+
+    fn failing(&self, e: &SExp, out: &mut Vec<(String, String)>) -> E<()> {
+        match e {
+            SExp::Var(_) | SExp::Const(_) | SExp::Chunks { .. } => {}
+            SExp::UnOp(_, x) | SExp::Convert(_, _, x) => self.failing(x, out)?,
+            SExp::BinOp(op, a, b) => {
+                self.failing(a, out)?;
+                self.failing(b, out)?;
+                let t = self.type_of(a);
+                if t.is_integer()
+                    && !constant_cannot_fail(*op, b)
+                    && matches!(
+                        op,
+                        BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem | BinOp::Pow
+                    )
+                    && let Some((cond, msg)) = scalar::failure(*op, t, &self.exp(a)?, &self.exp(b)?)
+                {
+                    out.push((cond, msg.to_string()));
+                }
+            }
+            SExp::Cmp(_, a, b) => {
+                self.failing(a, out)?;
+                self.failing(b, out)?;
+            }
+            SExp::Math(_, xs) => {
+                for x in xs {
+                    self.failing(x, out)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Records a failure of assertion `msg` with `args` at `span` and
+    /// returns from the kernel when `cond` (C text) holds.
+    fn fail_if(&mut self, cond: &str, msg: &str, args: &[SExp], span: Span) -> E<()> {
+        let k = self.asserts.len();
+        let mut types = Vec::new();
+        let mut stores = String::new();
+        for (j, a) in args.iter().enumerate() {
+            let t = self.type_of(a);
+            types.push(t);
+            let x = self.exp(a)?;
+            let bits = match t {
+                PrimType::F32 => format!("(long)futk_f32_bits({x})"),
+                PrimType::F64 => format!("futk_f64_bits({x})"),
+                PrimType::U8 | PrimType::U16 | PrimType::U32 | PrimType::U64 => {
+                    format!("(long)(ulong)({x})")
+                }
+                PrimType::Bool => format!("(long)(({x}) ? 1 : 0)"),
+                _ => format!("(long)({x})"),
+            };
+            writeln!(stores, "    fut_fail[{}] = {bits};", j + 1).ok();
+        }
+        if args.len() > 15 {
+            return Err("an assertion with more than 15 arguments in a kernel".into());
+        }
+        self.asserts.push(KernelAssert {
+            msg: msg.to_string(),
+            span,
+            args: types,
+        });
+        let text = format!(
+            "if ({cond}) {{\n  if (futk_cas32(fut_fail, 0, {}) == 0) {{\n{stores}  }}\n  return;\n}}",
+            k + 1
+        );
+        self.line(&text);
+        Ok(())
+    }
+
+    fn block(&mut self, b: &Block) -> E<()> {
+        for s in &b.stms {
+            self.stm(s)?;
+        }
+        Ok(())
+    }
+
+    fn nested(&mut self, head: &str, b: &Block) -> E<()> {
+        self.line(&format!("{head} {{"));
+        self.depth += 1;
+        self.block(b)?;
+        self.depth -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    fn position(&mut self, view: &View, idx: &[SExp]) -> E<String> {
+        let p = view.position(idx);
+        self.checks(&p, Span::NONE)?;
+        self.exp(&p)
+    }
+
+    fn stm(&mut self, s: &Stm) -> E<()> {
+        match s {
+            Stm::Assign { var: v, exp, span } => {
+                self.checks(exp, *span)?;
+                let x = self.exp(exp)?;
+                self.line(&format!("{} = {x};", var(*v)));
+            }
+            Stm::Read { var: v, view, idx } => {
+                self.storage(view.elem)?;
+                let p = self.position(view, idx)?;
+                let read = format!("{}[{p}]", mem(view.mem.0));
+                let read = if view.elem == PrimType::Bool {
+                    format!("({read} != 0)")
+                } else {
+                    read
+                };
+                self.line(&format!("{} = {read};", var(*v)));
+            }
+            Stm::Write { view, idx, value } => {
+                self.storage(view.elem)?;
+                let p = self.position(view, idx)?;
+                self.checks(value, Span::NONE)?;
+                let x = self.exp(value)?;
+                let x = if view.elem == PrimType::Bool {
+                    format!("(uchar)(({x}) ? 1 : 0)")
+                } else {
+                    x
+                };
+                self.line(&format!("{}[{p}] = {x};", mem(view.mem.0)));
+            }
+            Stm::For { i, bound, body } => {
+                self.checks(bound, Span::NONE)?;
+                let n = self.exp(bound)?;
+                let i = var(*i);
+                self.nested(&format!("for ({i} = 0; {i} < {n}; {i}++)"), body)?;
+            }
+            Stm::While { cond, body } => {
+                let mut found = Vec::new();
+                self.failing(cond, &mut found)?;
+                if !found.is_empty() {
+                    return Err("a loop condition that can fail".into());
+                }
+                let c = self.exp(cond)?;
+                self.nested(&format!("while ({c})"), body)?;
+            }
+            Stm::If {
+                cond,
+                then_block,
+                else_block,
+            } => {
+                self.checks(cond, Span::NONE)?;
+                let c = self.exp(cond)?;
+                self.nested(&format!("if ({c})"), then_block)?;
+                if !else_block.stms.is_empty() {
+                    self.nested("else", else_block)?;
+                }
+            }
+            Stm::ParFor {
+                ids, sizes, body, ..
+            } => {
+                let mut heads = Vec::new();
+                for (i, n) in ids.iter().zip(sizes) {
+                    self.checks(n, Span::NONE)?;
+                    let n = self.exp(n)?;
+                    let i = var(*i);
+                    heads.push(format!("for ({i} = 0; {i} < {n}; {i}++)"));
+                }
+                let last = heads.pop().unwrap_or_else(|| "".into());
+                for h in &heads {
+                    self.line(&format!("{h} {{"));
+                    self.depth += 1;
+                }
+                if last.is_empty() {
+                    self.nested("", body)?;
+                } else {
+                    self.nested(&last, body)?;
+                }
+                for _ in &heads {
+                    self.depth -= 1;
+                    self.line("}");
+                }
+            }
+            Stm::Planned { body, .. } => self.nested("", body)?,
+            Stm::Copy { dst, src, .. } => self.copy(dst, src)?,
+            Stm::AtomicUpdate {
+                view,
+                idx,
+                old,
+                body,
+                new,
+            } => self.atomic(view, idx, *old, body, new)?,
+            Stm::Assert {
+                cond,
+                msg,
+                args,
+                span,
+                check,
+            } => {
+                if *check == Check::Unsafe || (*check == Check::Bounds && !self.safe) {
+                    return Ok(());
+                }
+                self.checks(cond, *span)?;
+                for a in args {
+                    self.checks(a, *span)?;
+                }
+                let c = self.exp(cond)?;
+                self.fail_if(&format!("!({c})"), msg, args, *span)?;
+            }
+            Stm::Alloc { .. } => return Err("an allocation in a kernel".into()),
+            Stm::AliasMem { .. } | Stm::SwapMem(..) => {
+                return Err("a block handle set in a kernel".into());
+            }
+            Stm::Call { .. } => return Err("a call in a kernel".into()),
+        }
+        Ok(())
+    }
+
+    /// A copy between views of one shape, element by element.
+    fn copy(&mut self, dst: &View, src: &View) -> E<()> {
+        if dst.shape != src.shape {
+            return Err("a copy between views of shapes not known equal".into());
+        }
+        if dst.mem == src.mem {
+            return Err("a copy within one block in a kernel".into());
+        }
+        self.storage(dst.elem)?;
+        let rank = dst.rank();
+        let idx: Vec<String> = (0..rank)
+            .map(|j| format!("fut_c{}_{j}", self.depth))
+            .collect();
+        let mut open = 0;
+        for (j, n) in dst.shape.iter().enumerate() {
+            self.checks(n, Span::NONE)?;
+            let n = self.exp(n)?;
+            let i = &idx[j];
+            self.line(&format!("for (long {i} = 0; {i} < {n}; {i}++) {{"));
+            self.depth += 1;
+            open += 1;
+        }
+        let ix: Vec<SExp> = (0..rank).map(|_| SExp::i64(0)).collect();
+        // Positions with the C counters: the views' offsets plus the
+        // counters times the strides.
+        let pos = |em: &Self, v: &View| -> E<String> {
+            let mut p = em.exp(&v.offset)?;
+            for (j, s) in v.strides.iter().enumerate() {
+                p = format!("{p} + {} * ({})", idx[j], em.exp(s)?);
+            }
+            Ok(p)
+        };
+        let _ = ix;
+        let (d, s) = (pos(self, dst)?, pos(self, src)?);
+        self.line(&format!(
+            "{}[{d}] = {}[{s}];",
+            mem(dst.mem.0),
+            mem(src.mem.0)
+        ));
+        for _ in 0..open {
+            self.depth -= 1;
+            self.line("}");
+        }
+        Ok(())
+    }
+
+    /// An atomic update: a compare-and-swap loop on the element's bits.
+    fn atomic(&mut self, view: &View, idx: &[SExp], old: SVar, body: &Block, new: &SExp) -> E<()> {
+        let (cas, bits, from_bits, int) = match view.elem {
+            PrimType::I32 | PrimType::U32 => ("futk_cas32", "(int)", "", "int"),
+            PrimType::F32 => ("futk_cas32", "futk_f32_bits", "futk_f32_from", "int"),
+            PrimType::I64 | PrimType::U64 => ("futk_cas64", "(long)", "", "long"),
+            PrimType::F64 => ("futk_cas64", "futk_f64_bits", "futk_f64_from", "long"),
+            t => return Err(format!("an atomic update of {} elements", t.name())),
+        };
+        let t = self.storage(view.elem)?;
+        let p = self.position(view, idx)?;
+        let o = var(old);
+        let d = self.depth;
+        self.line("{");
+        self.depth += 1;
+        self.line(&format!(
+            "__global {t} *fut_p{d} = &{}[{p}];",
+            mem(view.mem.0)
+        ));
+        self.line(&format!("{o} = *fut_p{d};"));
+        self.line("for (;;) {");
+        self.depth += 1;
+        self.block(body)?;
+        self.checks(new, Span::NONE)?;
+        let x = self.exp(new)?;
+        self.line(&format!("{t} fut_new{d} = {x};"));
+        self.line(&format!(
+            "{int} fut_prev{d} = {cas}(fut_p{d}, {bits}({o}), {bits}(fut_new{d}));"
+        ));
+        self.line(&format!("if (fut_prev{d} == {bits}({o})) break;"));
+        self.line(&format!("{o} = ({t}){from_bits}(fut_prev{d});"));
+        self.depth -= 1;
+        self.line("}");
+        self.depth -= 1;
+        self.line("}");
+        let _ = self.target;
+        Ok(())
+    }
+}
+
+/// The helpers the kernels' failure protocol and atomic updates use, for
+/// `target`: compare-and-swap on 32- and 64-bit words of global memory and
+/// the bits of floats (always with address-space-qualified casts: PoCL
+/// rejects unqualified ones).
+pub fn helpers(target: Target) -> &'static str {
+    match target {
+        Target::OpenCl => {
+            "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n\
+             static inline int futk_cas32(volatile __global void *p, int cmp, int val) {\n  return atomic_cmpxchg((volatile __global int *)p, cmp, val);\n}\n\
+             static inline long futk_cas64(volatile __global void *p, long cmp, long val) {\n  return atom_cmpxchg((volatile __global long *)p, cmp, val);\n}\n\
+             static inline int futk_f32_bits(float x) { return as_int(x); }\n\
+             static inline float futk_f32_from(int x) { return as_float(x); }\n\
+             static inline long futk_f64_bits(double x) { return as_long(x); }\n\
+             static inline double futk_f64_from(long x) { return as_double(x); }\n"
+        }
+        Target::Cuda => {
+            "static __device__ inline int futk_cas32(volatile void *p, int cmp, int val) {\n  return (int)atomicCAS((unsigned int *)p, (unsigned int)cmp, (unsigned int)val);\n}\n\
+             static __device__ inline long futk_cas64(volatile void *p, long cmp, long val) {\n  return (long)atomicCAS((unsigned long long *)p, (unsigned long long)cmp, (unsigned long long)val);\n}\n\
+             static __device__ inline int futk_f32_bits(float x) { return __float_as_int(x); }\n\
+             static __device__ inline float futk_f32_from(int x) { return __int_as_float(x); }\n\
+             static __device__ inline long futk_f64_bits(double x) { return __double_as_longlong(x); }\n\
+             static __device__ inline double futk_f64_from(long x) { return __longlong_as_double(x); }\n"
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! Snapshots of emitted kernels in both dialects, and which loops become
+//! kernels: core IR programs lowered to the imperative IR, their kernels
+//! extracted.
+
+use gpu::extract::extract;
+use gpu::kernel_c::Target;
+
+fn lowered(src: &str) -> codegen::imp::Program {
+    let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
+    ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
+    codegen::imp::lower_program(&prog).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The kernels of `src` for `target`, and the loops left on the host.
+fn kernels(src: &str, target: Target) -> String {
+    let mut imp = lowered(src);
+    let ex = extract(&mut imp, target, true);
+    let mut out = String::new();
+    for k in &ex.kernels {
+        out.push_str(&k.source);
+        for a in &k.asserts {
+            out.push_str(&format!("// assert {:?} {:?}\n", a.msg, a.args));
+        }
+    }
+    for (f, _, why) in &ex.host_loops {
+        out.push_str(&format!("// host loop in {f}: {why}\n"));
+    }
+    out
+}
+
+const MAP: &str = r#"fun main(n: i64, xs: [n]f64, a: f64) -> ([n]f64) {
+  let ys: [n]f64 = screma(n, xs)
+    map(\(x: f64) -> (f64) {
+      let y: f64 = mul(x, a)
+      let z: f64 = add(y, 1.0f64)
+      in (z)
+    })
+  in (ys)
+}
+entry "main" = main("[]f64": 2, "f64": 1) -> ("[]f64": 1)
+"#;
+
+const INDEXED: &str = r#"fun main(n: i64, m: i64, xs: [n]i32, is: [m]i64) -> ([m]i32) {
+  let ys: [m]i32 = screma(m, is)
+    map(\(i: i64) -> (i32) {
+      let x: i32 = xs[i]
+      let y: i32 = div(x, 3i32)
+      in (y)
+    })
+  in (ys)
+}
+entry "main" = main("[]i32": 2, "[]i64": 2) -> ("[]i32": 1)
+"#;
+
+const SUM: &str = r#"fun main(n: i64, xs: [n]f32) -> (f32) {
+  let s: f32 = screma(n, xs)
+    reduce(\(a: f32, b: f32) -> (f32) {
+      let c: f32 = add(a, b)
+      in (c)
+    }, 0.0f32)
+    map(\(x: f32) -> (f32) {
+      let y: f32 = mul(x, x)
+      in (y)
+    })
+  in (s)
+}
+entry "main" = main("[]f32": 2) -> ("f32": 1)
+"#;
+
+#[test]
+fn map_kernels_in_both_dialects() {
+    for (name, src) in [("map", MAP), ("indexed", INDEXED), ("sum", SUM)] {
+        for (dialect, t) in [("opencl", Target::OpenCl), ("cuda", Target::Cuda)] {
+            insta::assert_snapshot!(format!("{name}_{dialect}"), kernels(src, t));
+        }
+    }
+}
+
+#[test]
+fn a_map_becomes_one_kernel_launched_by_the_host() {
+    let mut imp = lowered(MAP);
+    let ex = extract(&mut imp, Target::OpenCl, true);
+    assert_eq!(ex.kernels.len(), 1);
+    assert!(ex.host_loops.is_empty(), "{:?}", ex.host_loops);
+    let text = codegen::imp::print::print_program(&imp);
+    assert!(text.contains("par kernel k0 "), "{text}");
+}
+
+#[test]
+fn an_index_check_and_a_division_report_through_the_failure_buffer() {
+    let k = kernels(INDEXED, Target::OpenCl);
+    // The bounds check of `xs[i]` and the division's zero check (a
+    // constant divisor needs none) each record their failure.
+    assert!(k.contains("futk_cas32(fut_fail, 0, 1)"), "{k}");
+    assert!(k.contains("out of bounds"), "{k}");
+    let unsafe_k = {
+        let mut imp = lowered(INDEXED);
+        let ex = extract(&mut imp, Target::OpenCl, false);
+        ex.kernels[0].source.clone()
+    };
+    assert!(!unsafe_k.contains("fut_fail[1]"), "{unsafe_k}");
+}
