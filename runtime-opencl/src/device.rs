@@ -296,11 +296,18 @@ fn create() -> Result<Gpu, String> {
     let exact = device
         .single_fp_config()
         .is_ok_and(|c| c & opencl3::device::CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT != 0);
-    let build_options = if exact {
-        "-cl-fp32-correctly-rounded-divide-sqrt".to_string()
+    // `-w`: the kernels' warnings (unused helpers of the prelude) are of
+    // no use to the program's user, and some drivers print them.
+    let mut build_options = if exact {
+        "-w -cl-fp32-correctly-rounded-divide-sqrt".to_string()
     } else {
-        String::new()
+        "-w".to_string()
     };
+    // More options from the user (for example `-cl-opt-disable`).
+    if let Ok(extra) = std::env::var("FUT_OPENCL_BUILD_OPTIONS") {
+        build_options.push(' ');
+        build_options.push_str(&extra);
+    }
     Ok(Gpu {
         build_options,
         free: Mutex::new(FreeList::new(desc.name.clone())),

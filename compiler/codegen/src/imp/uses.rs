@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use super::syntax::{Block, MemId, SVar, Slot, Stm};
+use super::syntax::{Block, MemId, SExp, SVar, Slot, Stm};
 
 /// The scalars and blocks a kernel body uses from outside, in parameter
 /// order (ascending numbers), and whether the body writes each block.
@@ -17,6 +17,11 @@ pub struct KernelUses {
     pub mems: Vec<MemId>,
     /// For each of [`KernelUses::mems`], whether the body writes it.
     pub written: Vec<bool>,
+    /// The blocks the body allocates (among [`KernelUses::mems`]), with
+    /// the number of elements of their first allocation: each iteration's
+    /// own block, which a GPU backend allocates before the kernel for
+    /// every thread at once (memory expansion).
+    pub allocated: Vec<(MemId, SExp)>,
 }
 
 /// The uses of a parallel loop with indices `ids` and body `body`.
@@ -30,10 +35,27 @@ pub fn kernel_uses(ids: &[SVar], body: &Block) -> KernelUses {
     let mut mems = BTreeSet::new();
     let mut written = BTreeSet::new();
     walk(body, &mut read, &mut mems, &mut written);
+    let mut allocated: Vec<(MemId, SExp)> = Vec::new();
+    allocations(body, &mut allocated);
     KernelUses {
         scalars: read.difference(&set).copied().collect(),
         written: mems.iter().map(|m| written.contains(m)).collect(),
         mems: mems.into_iter().collect(),
+        allocated,
+    }
+}
+
+/// The first allocation of each block allocated in `b`, in order.
+fn allocations(b: &Block, out: &mut Vec<(MemId, SExp)>) {
+    for s in &b.stms {
+        if let Stm::Alloc { mem, count } = s
+            && !out.iter().any(|(m, _)| m == mem)
+        {
+            out.push((*mem, count.clone()));
+        }
+        for inner in s.blocks() {
+            allocations(inner, out);
+        }
     }
 }
 
@@ -123,6 +145,7 @@ mod tests {
         assert_eq!(u.scalars, vec![n, a]);
         assert_eq!(u.mems, vec![dst, src]);
         assert_eq!(u.written, vec![true, false]);
+        assert!(u.allocated.is_empty());
         let _ = Span::NONE;
     }
 }

@@ -250,10 +250,28 @@ impl FnEm<'_> {
             .map(|m| format!("&{} as &dyn DevArg", mem(*m)))
             .collect();
         let written: Vec<String> = uses.written.iter().map(|w| w.to_string()).collect();
+        // Each iteration's own blocks, for every thread at once: element
+        // `i` of thread `t`'s block is at `i * threads + t`.
+        self.w("{\n");
+        writeln!(self.out, "let sz_ = [{}];", exps(self.f, sizes, span)?).ok();
+        for (m, count) in &uses.allocated {
+            let elem = self
+                .f
+                .mems
+                .get(m.0 as usize)
+                .map_or("i64", |i| crate::scalar::rust_prim(i.elem));
+            writeln!(
+                self.out,
+                "let {} = Mem::<{elem}>::alloc(({}).saturating_mul(space(&sz_) as i64), {})?;",
+                mem(*m),
+                exps(self.f, std::slice::from_ref(count), span)?,
+                super::names::span_lit(span)
+            )
+            .ok();
+        }
         writeln!(
             self.out,
-            "launch(&KERNELS, {k}, &[{}], &[{}], &[{}], &[{}])?;",
-            exps(self.f, sizes, span)?,
+            "launch(&KERNELS, {k}, &sz_, &[{}], &[{}], &[{}])?;\n}}",
             scalars.join(", "),
             mems.join(", "),
             written.join(", ")

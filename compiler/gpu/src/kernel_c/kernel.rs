@@ -72,6 +72,8 @@ pub fn kernel(
         out: String::new(),
         asserts: Vec::new(),
         depth: 1,
+        expanded: uses.allocated.clone(),
+        outside: uses.scalars.iter().copied().collect(),
     };
     let mut params = vec![
         "__global long *fut_fail".to_string(),
@@ -162,6 +164,13 @@ struct Em<'a> {
     out: String,
     asserts: Vec<KernelAssert>,
     depth: usize,
+    /// The blocks each thread allocates, with their sizes: the host
+    /// allocates them for every thread before the launch, element `i` of
+    /// thread `t` at `i * fut_n + t` (neighbouring threads touch
+    /// neighbouring elements).
+    expanded: Vec<(codegen::imp::MemId, SExp)>,
+    /// The scalars that are launch arguments.
+    outside: BTreeSet<SVar>,
 }
 
 type E<T> = Result<T, Refusal>;
@@ -175,6 +184,13 @@ impl Em<'_> {
             self.out.push_str(l);
             self.out.push('\n');
         }
+    }
+
+    /// Whether `e` reads a scalar the kernel sets (not a launch argument).
+    fn sets_any(&self, e: &SExp) -> bool {
+        let mut found = false;
+        e.for_each_var(&mut |v| found |= !self.outside.contains(&v));
+        found
     }
 
     fn ty(&self, v: SVar) -> PrimType {
@@ -328,7 +344,18 @@ impl Em<'_> {
     fn position(&mut self, view: &View, idx: &[SExp]) -> E<String> {
         let p = view.position(idx);
         self.checks(&p, Span::NONE)?;
-        self.exp(&p)
+        let p = self.exp(&p)?;
+        Ok(self.expand(view.mem, p))
+    }
+
+    /// Position `p` of block `m` in its memory: thread-interleaved when
+    /// each thread has its own block.
+    fn expand(&self, m: codegen::imp::MemId, p: String) -> String {
+        if self.expanded.iter().any(|(e, _)| *e == m) {
+            format!("({p}) * fut_n + fut_gid")
+        } else {
+            p
+        }
     }
 
     fn stm(&mut self, s: &Stm) -> E<()> {
@@ -414,7 +441,7 @@ impl Em<'_> {
                 }
             }
             Stm::Planned { body, .. } => self.nested("", body)?,
-            Stm::Copy { dst, src, .. } => self.copy(dst, src)?,
+            Stm::Copy { dst, src, span } => self.copy(dst, src, *span)?,
             Stm::AtomicUpdate {
                 view,
                 idx,
@@ -439,7 +466,17 @@ impl Em<'_> {
                 let c = self.exp(cond)?;
                 self.fail_if(&format!("!({c})"), msg, args, *span)?;
             }
-            Stm::Alloc { .. } => return Err("an allocation in a kernel".into()),
+            Stm::Alloc { mem: m, count } => {
+                let Some((_, first)) = self.expanded.iter().find(|(e, _)| e == m) else {
+                    return Err("an allocation in a kernel".into());
+                };
+                if first != count {
+                    return Err("a block allocated twice with other sizes in a kernel".into());
+                }
+                if self.sets_any(count) {
+                    return Err("an allocation whose size the kernel computes".into());
+                }
+            }
             Stm::AliasMem { .. } | Stm::SwapMem(..) => {
                 return Err("a block handle set in a kernel".into());
             }
@@ -448,10 +485,25 @@ impl Em<'_> {
         Ok(())
     }
 
-    /// A copy between views of one shape, element by element.
-    fn copy(&mut self, dst: &View, src: &View) -> E<()> {
+    /// A copy between views of one shape, element by element; shapes not
+    /// known equal are checked first (a failure at `span`).
+    fn copy(&mut self, dst: &View, src: &View, span: Span) -> E<()> {
+        if dst.rank() != src.rank() {
+            return Err("a copy between views of different ranks".into());
+        }
         if dst.shape != src.shape {
-            return Err("a copy between views of shapes not known equal".into());
+            let mut same = Vec::new();
+            for (a, b) in src.shape.iter().zip(&dst.shape) {
+                self.checks(a, span)?;
+                self.checks(b, span)?;
+                same.push(format!("({} == {})", self.exp(a)?, self.exp(b)?));
+            }
+            let holes = vec!["{}"; src.rank()].join(", ");
+            let msg = format!(
+                "Size mismatch: copying an array of shape [{holes}] into one of shape [{holes}]"
+            );
+            let args: Vec<SExp> = src.shape.iter().chain(&dst.shape).cloned().collect();
+            self.fail_if(&format!("!({})", same.join(" && ")), &msg, &args, span)?;
         }
         if dst.mem == src.mem {
             return Err("a copy within one block in a kernel".into());
@@ -482,6 +534,7 @@ impl Em<'_> {
         };
         let _ = ix;
         let (d, s) = (pos(self, dst)?, pos(self, src)?);
+        let (d, s) = (self.expand(dst.mem, d), self.expand(src.mem, s));
         self.line(&format!(
             "{}[{d}] = {}[{s}];",
             mem(dst.mem.0),

@@ -1,0 +1,488 @@
+#!/usr/bin/env python3
+"""Compile-only check of the CUDA dialect, without a GPU (docs/gpu.md, "Checking the
+CUDA dialect without a GPU").
+
+For every program named (files, or folders searched recursively for `.fut` files that
+have a `-- ==` test block or lie under `bench-suite/`), runs
+`target/debug/fut dev --print=cuda`, takes the kernel source from its output, compiles
+it with NVRTC to PTX for compute_90 and compute_80, and assembles each with
+`ptxas -v` for sm_90 and sm_80. Fails (exit 1) listing the programs whose kernels do
+not compile or assemble, or spill registers beyond `--max-spill` bytes.
+
+NVRTC and ptxas come from NVIDIA's PyPI wheels (nvidia-cuda-nvrtc-cu12 and
+nvidia-cuda-nvcc-cu12), downloaded with pip and unpacked into target/cuda-tools/ the
+first time (no CUDA toolkit and no GPU needed).
+
+    python3 tools/cuda/check.py tests/ bench-suite/adbench
+"""
+
+import argparse
+import ctypes
+import multiprocessing
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+
+# The wheels, pinned: NVRTC and ptxas of one toolkit release.
+CUDA_VERSION = "12.9.86"
+WHEELS = {
+    "nvidia-cuda-nvrtc-cu12": [
+        "nvidia/cuda_nvrtc/lib/libnvrtc.so.12",
+        "nvidia/cuda_nvrtc/lib/libnvrtc-builtins.so.12.9",
+    ],
+    "nvidia-cuda-nvcc-cu12": ["nvidia/cuda_nvcc/bin/ptxas"],
+}
+NVRTC = "nvidia/cuda_nvrtc/lib/libnvrtc.so.12"
+PTXAS = "nvidia/cuda_nvcc/bin/ptxas"
+
+# Each virtual architecture NVRTC compiles for, and the real one ptxas assembles its
+# PTX for: what a runtime building a cubin for that device (NVRTC with
+# `--gpu-architecture=sm_XY`) does. PTX for compute_90 does not assemble for sm_80,
+# and PTX for compute_80 assembled for sm_90 is not what an sm_90 build runs.
+ARCHS = [("compute_90", "sm_90"), ("compute_80", "sm_80")]
+
+# `gpu::kernel_c::prelude::build_options(Target::Cuda)` (compiler/gpu/src/kernel_c/
+# prelude.rs); keep the two lists the same. `-w`: the log holds errors only.
+BUILD_OPTIONS = ["--fmad=false", "--prec-div=true", "--prec-sqrt=true", "--ftz=false"]
+NVRTC_OPTIONS = BUILD_OPTIONS + ["-w"]
+
+LOG_LINES = 12
+
+
+class ToolError(Exception):
+    """An error to report in one line, without a traceback."""
+
+
+# ---- Programs ------------------------------------------------------------------------
+
+
+def comment_body(line):
+    return line[2:] if line.startswith("--") else None
+
+
+def test_block(src):
+    """The directives of the first test block (comment markers removed, joined by
+    newlines), or None when the program has no `-- ==` block."""
+    lines = src.split("\n")
+    i = 0
+    while i < len(lines):
+        if comment_body(lines[i]) is None:
+            i += 1
+            continue
+        start = i
+        while i < len(lines) and comment_body(lines[i]) is not None:
+            i += 1
+        block = [comment_body(line) for line in lines[start:i]]
+        for k, body in enumerate(block):
+            if body.strip() == "==":
+                return "\n".join(block[k + 1 :])
+    return None
+
+
+def expects_compile_error(src):
+    """Whether the program is a test of a compile-time error: its first test block
+    starts (after `tags { … }`) with `error:`."""
+    block = test_block(src)
+    if block is None:
+        return False
+    rest = block.lstrip()
+    m = re.match(r"tags\s*\{[^}]*\}", rest)
+    if m:
+        rest = rest[m.end() :].lstrip()
+    return rest.startswith("error:")
+
+
+def collect_programs(paths):
+    """The programs named by `paths`: files as given, folders searched recursively for
+    `.fut` files with a test block or under `bench-suite/`; sorted, no duplicates."""
+    out = []
+    for p in paths:
+        p = Path(p)
+        if p.is_file():
+            out.append(p)
+        elif p.is_dir():
+            for f in sorted(p.rglob("*.fut")):
+                if "bench-suite" in f.resolve().parts:
+                    out.append(f)
+                    continue
+                try:
+                    src = f.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                if test_block(src) is not None:
+                    out.append(f)
+        else:
+            raise ToolError(f"{p}: no such file or directory")
+    seen = set()
+    return [p for p in out if not (p.resolve() in seen or seen.add(p.resolve()))]
+
+
+# ---- fut's output ----------------------------------------------------------------------
+
+KERNELS_LINE = re.compile(r"// (\d+) kernels")
+
+
+def kernel_source(output):
+    """The kernel source in the output of `fut dev --print=cuda` and the number of
+    kernels it announces: the lines after `// N kernels` up to the first
+    `// host loop in` line."""
+    lines = output.split("\n")
+    for i, line in enumerate(lines):
+        m = KERNELS_LINE.fullmatch(line)
+        if m:
+            body = lines[i + 1 :]
+            for j, rest in enumerate(body):
+                if rest.startswith("// host loop in "):
+                    body = body[:j]
+                    break
+            return "\n".join(body).rstrip("\n") + "\n", int(m.group(1))
+    raise ValueError("no `// N kernels` line in the output of fut dev --print=cuda")
+
+
+def kernel_names(src):
+    return re.findall(r"^__kernel\s+void\s+(\w+)\s*\(", src, re.M)
+
+
+# ---- ptxas -v ------------------------------------------------------------------------
+
+
+def parse_ptxas(text):
+    """The functions `ptxas -v` reports, as {name: {"registers", "stack", "spill_stores",
+    "spill_loads", "entry"}}."""
+    funcs = {}
+    entries = set(re.findall(r"Compiling entry function '([^']+)'", text))
+    current = None
+    for line in text.split("\n"):
+        m = re.search(r"Function properties for (\S+)", line)
+        if m:
+            current = m.group(1)
+            funcs.setdefault(
+                current,
+                {
+                    "registers": 0,
+                    "stack": 0,
+                    "spill_stores": 0,
+                    "spill_loads": 0,
+                    "entry": current in entries,
+                },
+            )
+            continue
+        m = re.search(
+            r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads",
+            line,
+        )
+        if m and current is not None:
+            f = funcs[current]
+            f["stack"], f["spill_stores"], f["spill_loads"] = map(int, m.groups())
+            continue
+        m = re.search(r"Used (\d+) registers", line)
+        if m and current is not None:
+            funcs[current]["registers"] = int(m.group(1))
+    return funcs
+
+
+def spills(funcs, bound):
+    """The functions that spill more than `bound` bytes, as messages."""
+    return [
+        f"{name}: {f['spill_stores']} bytes spill stores, {f['spill_loads']} bytes spill loads"
+        for name, f in sorted(funcs.items())
+        if f["spill_stores"] > bound or f["spill_loads"] > bound
+    ]
+
+
+# ---- Tools ---------------------------------------------------------------------------
+
+
+def ensure_tools(tools):
+    """NVRTC and ptxas under `tools`, downloaded and unpacked when missing."""
+    stamp = tools / "VERSION"
+    if stamp.is_file() and stamp.read_text().strip() == CUDA_VERSION:
+        if all((tools / f).is_file() for files in WHEELS.values() for f in files):
+            return
+    print(f"cuda check: fetching NVRTC and ptxas {CUDA_VERSION} into {tools}", flush=True)
+    if tools.exists():
+        shutil.rmtree(tools)
+    tools.mkdir(parents=True)
+    with tempfile.TemporaryDirectory(dir=tools) as d:
+        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
+        cmd += ["--only-binary=:all:", "-d", d]
+        cmd += [f"{w}=={CUDA_VERSION}" for w in WHEELS]
+        r = subprocess.run(cmd)
+        if r.returncode != 0:
+            raise ToolError(f"cannot download the CUDA wheels ({' '.join(cmd)})")
+        for wheel, files in WHEELS.items():
+            prefix = wheel.replace("-", "_") + "-"
+            found = [w for w in Path(d).glob("*.whl") if w.name.startswith(prefix)]
+            if not found:
+                raise ToolError(f"pip downloaded no wheel of {wheel}")
+            with zipfile.ZipFile(found[0]) as z:
+                for f in files:
+                    z.extract(f, tools)
+    ptxas = tools / PTXAS
+    ptxas.chmod(0o755)
+    stamp.write_text(CUDA_VERSION + "\n")
+
+
+class Nvrtc:
+    """NVRTC through ctypes."""
+
+    def __init__(self, path):
+        # RTLD_GLOBAL: NVRTC then finds its builtins library next to itself.
+        self.lib = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
+        self.lib.nvrtcGetErrorString.restype = ctypes.c_char_p
+        self.lib.nvrtcGetErrorString.argtypes = [ctypes.c_int]
+        self.lib.nvrtcCreateProgram.argtypes = [
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.c_char_p,
+            ctypes.c_char_p,
+            ctypes.c_int,
+            ctypes.c_void_p,
+            ctypes.c_void_p,
+        ]
+        self.lib.nvrtcCompileProgram.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_int,
+            ctypes.POINTER(ctypes.c_char_p),
+        ]
+        for f in ["nvrtcGetProgramLogSize", "nvrtcGetPTXSize"]:
+            getattr(self.lib, f).argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t)]
+        for f in ["nvrtcGetProgramLog", "nvrtcGetPTX"]:
+            getattr(self.lib, f).argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        self.lib.nvrtcDestroyProgram.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+
+    def check(self, r, what):
+        if r != 0:
+            raise ToolError(f"{what}: {self.lib.nvrtcGetErrorString(r).decode()}")
+
+    def version(self):
+        major, minor = ctypes.c_int(), ctypes.c_int()
+        self.lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor))
+        return f"{major.value}.{minor.value}"
+
+    def compile(self, src, arch):
+        """(PTX or None, log) of `src` compiled for the virtual architecture `arch`."""
+        prog = ctypes.c_void_p()
+        self.check(
+            self.lib.nvrtcCreateProgram(
+                ctypes.byref(prog), src.encode(), b"kernels.cu", 0, None, None
+            ),
+            "nvrtcCreateProgram",
+        )
+        try:
+            opts = [f"--gpu-architecture={arch}".encode()]
+            opts += [o.encode() for o in NVRTC_OPTIONS]
+            r = self.lib.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts))
+            n = ctypes.c_size_t()
+            self.check(self.lib.nvrtcGetProgramLogSize(prog, ctypes.byref(n)), "log size")
+            buf = ctypes.create_string_buffer(n.value + 1)
+            self.check(self.lib.nvrtcGetProgramLog(prog, buf), "log")
+            log = buf.value.decode(errors="replace")
+            if r != 0:
+                return None, log or self.lib.nvrtcGetErrorString(r).decode()
+            self.check(self.lib.nvrtcGetPTXSize(prog, ctypes.byref(n)), "PTX size")
+            buf = ctypes.create_string_buffer(n.value + 1)
+            self.check(self.lib.nvrtcGetPTX(prog, buf), "PTX")
+            return buf.value, log
+        finally:
+            self.lib.nvrtcDestroyProgram(ctypes.byref(prog))
+
+
+# ---- Checking one program ------------------------------------------------------------
+
+_worker = {}
+
+
+def init_worker(tools, fut, max_spill, dump):
+    _worker["nvrtc"] = Nvrtc(tools / NVRTC)
+    _worker["ptxas"] = str(tools / PTXAS)
+    _worker["fut"] = fut
+    _worker["max_spill"] = max_spill
+    _worker["dump"] = dump
+
+
+def first_lines(text, n=LOG_LINES):
+    lines = [line for line in text.strip("\n").split("\n")]
+    more = len(lines) - n
+    return "\n".join(lines[:n] + ([f"... ({more} more lines)"] if more > 0 else []))
+
+
+def check_program(path):
+    """The outcome of one program: a dict with "status" (ok, nokernels, skipped or
+    failed) and what was found."""
+    t0 = time.monotonic()
+    res = {"path": str(path), "kernels": 0, "funcs": {}, "notes": []}
+    try:
+        src = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        return {**res, "status": "failed", "why": f"cannot read: {e}"}
+    try:
+        r = subprocess.run(
+            [_worker["fut"], "dev", "--print=cuda", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    except subprocess.TimeoutExpired:
+        return {**res, "status": "skipped", "why": "fut dev timed out after 300 s"}
+    t_fut = time.monotonic() - t0
+    if r.returncode != 0:
+        why = "a compile-error test" if expects_compile_error(src) else "fut cannot compile it"
+        msg = (r.stderr.strip().split("\n") or [""])[0]
+        return {**res, "status": "skipped", "why": why, "detail": msg}
+    try:
+        cuda, n = kernel_source(r.stdout)
+    except ValueError as e:
+        return {**res, "status": "failed", "why": str(e)}
+    names = kernel_names(cuda)
+    if len(names) != n:
+        return {
+            **res,
+            "status": "failed",
+            "why": f"`// {n} kernels` but {len(names)} `__kernel void` definitions",
+        }
+    res["kernels"] = n
+    res["t_fut"] = t_fut
+    if n == 0:
+        return {**res, "status": "nokernels"}
+    dump = _worker["dump"]
+    stem = None
+    if dump is not None:
+        stem = dump / str(path).replace("/", "_").removesuffix(".fut")
+        Path(f"{stem}.cu").write_text(cuda)
+    failures = []
+    t_nvrtc = t_ptxas = 0.0
+    with tempfile.TemporaryDirectory() as d:
+        for virt, real in ARCHS:
+            t = time.monotonic()
+            ptx, log = _worker["nvrtc"].compile(cuda, virt)
+            t_nvrtc += time.monotonic() - t
+            if ptx is None:
+                failures.append(f"NVRTC ({virt}):\n{first_lines(log)}")
+                continue
+            ptx_path = Path(d) / f"{virt}.ptx"
+            ptx_path.write_bytes(ptx)
+            if stem is not None:
+                Path(f"{stem}.{virt}.ptx").write_bytes(ptx)
+            t = time.monotonic()
+            a = subprocess.run(
+                [_worker["ptxas"], f"-arch={real}", "-v", str(ptx_path), "-o", str(Path(d) / "out.cubin")],
+                capture_output=True,
+                text=True,
+            )
+            t_ptxas += time.monotonic() - t
+            out = a.stdout + a.stderr
+            if a.returncode != 0:
+                errors = [line for line in out.split("\n") if "info    :" not in line and line.strip()]
+                failures.append(f"ptxas ({real}):\n{first_lines(chr(10).join(errors) or out)}")
+                continue
+            warnings = [line for line in out.split("\n") if line.startswith("ptxas warning")]
+            res["notes"] += [f"{real}: {w}" for w in warnings]
+            funcs = parse_ptxas(out)
+            entries = sorted(f for f, v in funcs.items() if v["entry"])
+            if sorted(entries) != sorted(names):
+                failures.append(f"ptxas ({real}): assembled {len(entries)} of {n} kernels")
+            res["funcs"][real] = funcs
+            over = spills(funcs, _worker["max_spill"])
+            if over:
+                failures.append(
+                    f"ptxas ({real}): spills over {_worker['max_spill']} bytes:\n"
+                    + first_lines("\n".join(over))
+                )
+    res["t_nvrtc"], res["t_ptxas"] = t_nvrtc, t_ptxas
+    if failures:
+        return {**res, "status": "failed", "why": "\n".join(failures)}
+    return {**res, "status": "ok"}
+
+
+# ---- Main ----------------------------------------------------------------------------
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        description="Compile the CUDA kernels of Futhark programs with NVRTC and ptxas "
+        "(sm_90 and sm_80), without a GPU."
+    )
+    ap.add_argument("paths", nargs="+", help=".fut files, or folders to search")
+    ap.add_argument("--fut", default=str(ROOT / "target" / "debug" / "fut"))
+    ap.add_argument("--tools", default=str(ROOT / "target" / "cuda-tools"),
+                    help="where NVRTC and ptxas are unpacked (default: target/cuda-tools)")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--max-spill", type=int, default=0,
+                    help="bytes of spill stores or loads a kernel may have (default 0)")
+    ap.add_argument("--dump", help="write each program's .cu and .ptx files into this folder")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="list the skipped programs and the slowest ones")
+    args = ap.parse_args(argv)
+    t0 = time.monotonic()
+    try:
+        tools = Path(args.tools)
+        ensure_tools(tools)
+        if not Path(args.fut).is_file():
+            raise ToolError(f"{args.fut} is missing: run `cargo build -p fut` first")
+        programs = collect_programs(args.paths)
+        dump = None
+        if args.dump:
+            dump = Path(args.dump)
+            dump.mkdir(parents=True, exist_ok=True)
+    except ToolError as e:
+        print(f"cuda check: error: {e}", file=sys.stderr)
+        return 2
+    init = (tools, args.fut, args.max_spill, dump)
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs, initializer=init_worker, initargs=init) as pool:
+            results = pool.map(check_program, programs, chunksize=1)
+    else:
+        init_worker(*init)
+        results = [check_program(p) for p in programs]
+    return report(results, args.verbose, time.monotonic() - t0)
+
+
+def report(results, verbose, elapsed):
+    by = {s: [r for r in results if r["status"] == s] for s in ["ok", "nokernels", "skipped", "failed"]}
+    kernels = sum(r["kernels"] for r in by["ok"])
+    for r in results:
+        for note in r["notes"]:
+            print(f"note: {r['path']}: {note}")
+    if verbose:
+        for r in by["skipped"]:
+            print(f"skipped: {r['path']}: {r['why']}" + (f" ({r['detail']})" if r.get("detail") else ""))
+        slow = sorted(by["ok"], key=lambda r: -(r["t_nvrtc"] + r["t_ptxas"]))[:5]
+        for r in slow:
+            print(f"slow: {r['path']}: {r['kernels']} kernels, fut {r['t_fut']:.2f} s, "
+                  f"NVRTC {r['t_nvrtc']:.2f} s, ptxas {r['t_ptxas']:.2f} s")
+    for real in [a for _, a in ARCHS]:
+        regs = [(f["registers"], r["path"], name) for r in by["ok"]
+                for name, f in r["funcs"].get(real, {}).items() if f["entry"]]
+        stack = [(f["stack"], r["path"], name) for r in by["ok"]
+                 for name, f in r["funcs"].get(real, {}).items() if f["entry"]]
+        if regs:
+            top = max(regs)
+            deep = max(stack)
+            print(f"cuda check: {real}: at most {top[0]} registers ({top[1]}: {top[2]}), "
+                  f"at most {deep[0]} bytes of stack ({deep[1]}: {deep[2]})")
+    for r in by["failed"]:
+        print(f"FAILED: {r['path']}\n  " + r["why"].replace("\n", "\n  "))
+    skipped = by["skipped"]
+    compile_errors = sum(1 for r in skipped if r["why"] == "a compile-error test")
+    archs = " and ".join(a for _, a in ARCHS)
+    print(
+        f"cuda check: {len(results)} programs, {kernels} kernels compiled for {archs} "
+        f"({len(by['ok'])} programs; {len(by['nokernels'])} without kernels), "
+        f"{len(skipped)} skipped ({compile_errors} compile-error tests, "
+        f"{len(skipped) - compile_errors} that fut cannot compile), "
+        f"{len(by['failed'])} failed, {elapsed:.1f} s"
+    )
+    return 1 if by["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
