@@ -26,3 +26,4 @@ python3 tools/adbench/adbench.py selfcheck
 python3 tools/adbench/adbench.py prepare
 ./target/debug/fut test -i bench-suite/adbench
 ./target/debug/fut test --backend=ir bench-suite/adbench
+./target/debug/fut test --backend=opencl bench-suite/adbench

@@ -49,9 +49,18 @@ use values::{PrimType, PrimValue};
 use crate::device::{self, Gpu};
 
 pub use fut_runtime_multicore::mem::{
-    AtomicElem, AtomicInt, assert_failed, par_for, reduce_chunks, space, step, stride, unflatten,
-    within,
+    AtomicElem, AtomicInt, assert_failed, par_for, space, step, stride, unflatten, within,
 };
+
+/// The number of chunks a parallel reduction, scan or histogram over `w`
+/// iterations is split into: as many as the lowering allows (`most`), at
+/// most `w` and at least 1. The chunks run as the threads of a kernel, so
+/// the device wants them all, where the multicore runtime's choice would
+/// be its thread count.
+pub fn reduce_chunks(w: i64, cost: u64, most: i64) -> i64 {
+    let _ = cost;
+    w.min(most).max(1)
+}
 
 /// Host valid; the device copy stale or absent.
 const HOST: u8 = 0;

@@ -18,9 +18,11 @@ first time (no CUDA toolkit and no GPU needed).
 
 import argparse
 import ctypes
+import hashlib
 import multiprocessing
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -44,18 +46,24 @@ WHEELS = {
 NVRTC = "nvidia/cuda_nvrtc/lib/libnvrtc.so.12"
 PTXAS = "nvidia/cuda_nvcc/bin/ptxas"
 
-# Each virtual architecture NVRTC compiles for, and the real one ptxas assembles its
-# PTX for: what a runtime building a cubin for that device (NVRTC with
-# `--gpu-architecture=sm_XY`) does. PTX for compute_90 does not assemble for sm_80,
-# and PTX for compute_80 assembled for sm_90 is not what an sm_90 build runs.
-ARCHS = [("compute_90", "sm_90"), ("compute_80", "sm_80")]
+# The devices to build for. NVRTC compiles for compute_XY and ptxas assembles that
+# PTX for sm_XY: what a runtime building a cubin for an sm_XY device does (NVRTC with
+# `--gpu-architecture=sm_XY` is the same two steps). Compiling once for compute_80 and
+# assembling for both would be cheaper, and gives the same SASS today, but would never
+# compile code under `__CUDA_ARCH__ >= 900` (in the prelude or CUDA's own headers).
+ARCHS = ["sm_90", "sm_80"]
 
-# `gpu::kernel_c::prelude::build_options(Target::Cuda)` (compiler/gpu/src/kernel_c/
-# prelude.rs); keep the two lists the same. `-w`: the log holds errors only.
-BUILD_OPTIONS = ["--fmad=false", "--prec-div=true", "--prec-sqrt=true", "--ftz=false"]
-NVRTC_OPTIONS = BUILD_OPTIONS + ["-w"]
+# NVRTC's options: those `gpu::kernel_c::prelude::build_options(Target::Cuda)` lists,
+# read from its source so that the two cannot differ, and `-w` (the log then holds
+# errors only).
+PRELUDE_RS = ROOT / "compiler" / "gpu" / "src" / "kernel_c" / "prelude.rs"
+EXTRA_OPTIONS = ["-w"]
+
+# The bytes of spill stores or loads a kernel may have (`--max-spill`).
+MAX_SPILL = 0
 
 LOG_LINES = 12
+FUT_TIMEOUT = 300
 
 
 class ToolError(Exception):
@@ -122,8 +130,12 @@ def collect_programs(paths):
                     out.append(f)
         else:
             raise ToolError(f"{p}: no such file or directory")
-    seen = set()
-    return [p for p in out if not (p.resolve() in seen or seen.add(p.resolve()))]
+    seen, unique = set(), []
+    for p in out:
+        if p.resolve() not in seen:
+            seen.add(p.resolve())
+            unique.append(p)
+    return unique
 
 
 # ---- fut's output ----------------------------------------------------------------------
@@ -199,6 +211,14 @@ def spills(funcs, bound):
     ]
 
 
+def cuda_build_options(rust_source):
+    """The strings of `Target::Cuda => &[ ... ]` in prelude.rs's `build_options`."""
+    m = re.search(r"fn build_options\b.*?Target::Cuda\s*=>\s*&\[(.*?)\]", rust_source, re.S)
+    if not m:
+        raise ToolError(f"cannot find the CUDA options of build_options in {PRELUDE_RS}")
+    return re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))
+
+
 # ---- Tools ---------------------------------------------------------------------------
 
 
@@ -209,9 +229,9 @@ def ensure_tools(tools):
         if all((tools / f).is_file() for files in WHEELS.values() for f in files):
             return
     print(f"cuda check: fetching NVRTC and ptxas {CUDA_VERSION} into {tools}", flush=True)
-    if tools.exists():
-        shutil.rmtree(tools)
-    tools.mkdir(parents=True)
+    tools.mkdir(parents=True, exist_ok=True)
+    # Results cached by another release's tools are never looked up again.
+    shutil.rmtree(tools / "cache", ignore_errors=True)
     with tempfile.TemporaryDirectory(dir=tools) as d:
         cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
         cmd += ["--only-binary=:all:", "-d", d]
@@ -268,8 +288,9 @@ class Nvrtc:
         self.lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor))
         return f"{major.value}.{minor.value}"
 
-    def compile(self, src, arch):
-        """(PTX or None, log) of `src` compiled for the virtual architecture `arch`."""
+    def compile(self, src, arch, options):
+        """(PTX or None, log) of `src` compiled for the virtual architecture `arch`
+        with `options`."""
         prog = ctypes.c_void_p()
         self.check(
             self.lib.nvrtcCreateProgram(
@@ -279,7 +300,7 @@ class Nvrtc:
         )
         try:
             opts = [f"--gpu-architecture={arch}".encode()]
-            opts += [o.encode() for o in NVRTC_OPTIONS]
+            opts += [o.encode() for o in options]
             r = self.lib.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts))
             n = ctypes.c_size_t()
             self.check(self.lib.nvrtcGetProgramLogSize(prog, ctypes.byref(n)), "log size")
@@ -301,39 +322,98 @@ class Nvrtc:
 _worker = {}
 
 
-def init_worker(tools, fut, max_spill, dump):
-    _worker["nvrtc"] = Nvrtc(tools / NVRTC)
-    _worker["ptxas"] = str(tools / PTXAS)
-    _worker["fut"] = fut
-    _worker["max_spill"] = max_spill
-    _worker["dump"] = dump
+def init_worker(tools, fut, options, archs, max_spill, cache, dump):
+    _worker.update(
+        options=options,
+        nvrtc=Nvrtc(tools / NVRTC),
+        ptxas=str(tools / PTXAS),
+        fut=fut,
+        archs=archs,
+        max_spill=max_spill,
+        cache=cache,
+        dump=dump,
+    )
 
 
 def first_lines(text, n=LOG_LINES):
-    lines = [line for line in text.strip("\n").split("\n")]
+    lines = text.strip("\n").split("\n")
     more = len(lines) - n
     return "\n".join(lines[:n] + ([f"... ({more} more lines)"] if more > 0 else []))
+
+
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def build(cuda, virt, real, times, stem):
+    """`ptxas -v`'s report of `cuda` compiled for `virt` and assembled for `real`, or
+    raises Failure. Successful reports are cached under the hash of everything that
+    determines them."""
+    cache = _worker["cache"]
+    key = hashlib.sha256(
+        "\0".join([CUDA_VERSION, virt, real, *_worker["options"], cuda]).encode()
+    ).hexdigest()
+    if cache is not None and stem is None:
+        try:
+            return (cache / f"{key}.txt").read_text()
+        except OSError:
+            pass
+    t = time.process_time()
+    ptx, log = _worker["nvrtc"].compile(cuda, virt, _worker["options"])
+    times["nvrtc"] += time.process_time() - t
+    if ptx is None:
+        raise Failure(f"NVRTC ({virt}):\n{first_lines(log)}")
+    if stem is not None:
+        Path(f"{stem}.{virt}.ptx").write_bytes(ptx)
+    with tempfile.TemporaryDirectory() as d:
+        # Relative names, run in `d`: ptxas's messages name the file.
+        ptx_name = f"kernels.{virt}.ptx"
+        (Path(d) / ptx_name).write_bytes(ptx)
+        t = children_cpu()
+        a = subprocess.run(
+            [_worker["ptxas"], f"-arch={real}", "-v", ptx_name, "-o", f"kernels.{real}.cubin"],
+            capture_output=True,
+            text=True,
+            cwd=d,
+        )
+        times["ptxas"] += children_cpu() - t
+    out = a.stdout + a.stderr
+    if a.returncode != 0:
+        errors = [line for line in out.split("\n") if line.strip() and "info    :" not in line]
+        raise Failure(f"ptxas ({real}):\n{first_lines(chr(10).join(errors) or out)}")
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        tmp = cache / f"{key}.{os.getpid()}.tmp"
+        tmp.write_text(out)
+        tmp.replace(cache / f"{key}.txt")
+    return out
+
+
+class Failure(Exception):
+    """A program whose kernels do not compile or assemble."""
 
 
 def check_program(path):
     """The outcome of one program: a dict with "status" (ok, nokernels, skipped or
     failed) and what was found."""
-    t0 = time.monotonic()
     res = {"path": str(path), "kernels": 0, "funcs": {}, "notes": []}
+    times = res["times"] = {"fut": 0.0, "nvrtc": 0.0, "ptxas": 0.0}
     try:
         src = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as e:
         return {**res, "status": "failed", "why": f"cannot read: {e}"}
+    t = children_cpu()
     try:
         r = subprocess.run(
             [_worker["fut"], "dev", "--print=cuda", str(path)],
             capture_output=True,
             text=True,
-            timeout=300,
+            timeout=FUT_TIMEOUT,
         )
     except subprocess.TimeoutExpired:
-        return {**res, "status": "skipped", "why": "fut dev timed out after 300 s"}
-    t_fut = time.monotonic() - t0
+        return {**res, "status": "skipped", "why": f"fut dev timed out after {FUT_TIMEOUT} s"}
+    times["fut"] = children_cpu() - t
     if r.returncode != 0:
         why = "a compile-error test" if expects_compile_error(src) else "fut cannot compile it"
         msg = (r.stderr.strip().split("\n") or [""])[0]
@@ -350,54 +430,32 @@ def check_program(path):
             "why": f"`// {n} kernels` but {len(names)} `__kernel void` definitions",
         }
     res["kernels"] = n
-    res["t_fut"] = t_fut
     if n == 0:
         return {**res, "status": "nokernels"}
-    dump = _worker["dump"]
     stem = None
-    if dump is not None:
-        stem = dump / str(path).replace("/", "_").removesuffix(".fut")
+    if _worker["dump"] is not None:
+        stem = _worker["dump"] / str(path).replace("/", "_").removesuffix(".fut")
         Path(f"{stem}.cu").write_text(cuda)
     failures = []
-    t_nvrtc = t_ptxas = 0.0
-    with tempfile.TemporaryDirectory() as d:
-        for virt, real in ARCHS:
-            t = time.monotonic()
-            ptx, log = _worker["nvrtc"].compile(cuda, virt)
-            t_nvrtc += time.monotonic() - t
-            if ptx is None:
-                failures.append(f"NVRTC ({virt}):\n{first_lines(log)}")
-                continue
-            ptx_path = Path(d) / f"{virt}.ptx"
-            ptx_path.write_bytes(ptx)
-            if stem is not None:
-                Path(f"{stem}.{virt}.ptx").write_bytes(ptx)
-            t = time.monotonic()
-            a = subprocess.run(
-                [_worker["ptxas"], f"-arch={real}", "-v", str(ptx_path), "-o", str(Path(d) / "out.cubin")],
-                capture_output=True,
-                text=True,
+    for real in _worker["archs"]:
+        virt = real.replace("sm_", "compute_")
+        try:
+            out = build(cuda, virt, real, times, stem)
+        except Failure as e:
+            failures.append(str(e))
+            continue
+        res["notes"] += [f"{real}: {w}" for w in out.split("\n") if w.startswith("ptxas warning")]
+        funcs = parse_ptxas(out)
+        entries = sorted(f for f, v in funcs.items() if v["entry"])
+        if entries != sorted(names):
+            failures.append(f"ptxas ({real}): reported {len(entries)} of the {n} kernels")
+        res["funcs"][real] = funcs
+        over = spills(funcs, _worker["max_spill"])
+        if over:
+            failures.append(
+                f"ptxas ({real}): spills over {_worker['max_spill']} bytes:\n"
+                + first_lines("\n".join(over))
             )
-            t_ptxas += time.monotonic() - t
-            out = a.stdout + a.stderr
-            if a.returncode != 0:
-                errors = [line for line in out.split("\n") if "info    :" not in line and line.strip()]
-                failures.append(f"ptxas ({real}):\n{first_lines(chr(10).join(errors) or out)}")
-                continue
-            warnings = [line for line in out.split("\n") if line.startswith("ptxas warning")]
-            res["notes"] += [f"{real}: {w}" for w in warnings]
-            funcs = parse_ptxas(out)
-            entries = sorted(f for f, v in funcs.items() if v["entry"])
-            if sorted(entries) != sorted(names):
-                failures.append(f"ptxas ({real}): assembled {len(entries)} of {n} kernels")
-            res["funcs"][real] = funcs
-            over = spills(funcs, _worker["max_spill"])
-            if over:
-                failures.append(
-                    f"ptxas ({real}): spills over {_worker['max_spill']} bytes:\n"
-                    + first_lines("\n".join(over))
-                )
-    res["t_nvrtc"], res["t_ptxas"] = t_nvrtc, t_ptxas
     if failures:
         return {**res, "status": "failed", "why": "\n".join(failures)}
     return {**res, "status": "ok"}
@@ -409,18 +467,24 @@ def check_program(path):
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description="Compile the CUDA kernels of Futhark programs with NVRTC and ptxas "
-        "(sm_90 and sm_80), without a GPU."
+        "(for sm_90 and sm_80), without a GPU."
     )
     ap.add_argument("paths", nargs="+", help=".fut files, or folders to search")
-    ap.add_argument("--fut", default=str(ROOT / "target" / "debug" / "fut"))
+    ap.add_argument("--fut", default=str(ROOT / "target" / "debug" / "fut"),
+                    help="the fut binary (default: target/debug/fut)")
     ap.add_argument("--tools", default=str(ROOT / "target" / "cuda-tools"),
                     help="where NVRTC and ptxas are unpacked (default: target/cuda-tools)")
-    ap.add_argument("-j", "--jobs", type=int, default=2)
-    ap.add_argument("--max-spill", type=int, default=0,
-                    help="bytes of spill stores or loads a kernel may have (default 0)")
+    ap.add_argument("--arch", action="append", choices=ARCHS,
+                    help="a real architecture to build for (repeatable; default: all of "
+                    + ", ".join(ARCHS) + ")")
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="worker processes (default 2)")
+    ap.add_argument("--max-spill", type=int, default=MAX_SPILL,
+                    help=f"bytes of spill stores or loads a kernel may have (default {MAX_SPILL})")
+    ap.add_argument("--no-cache", action="store_true",
+                    help="do not reuse or store the results of earlier builds")
     ap.add_argument("--dump", help="write each program's .cu and .ptx files into this folder")
     ap.add_argument("-v", "--verbose", action="store_true",
-                    help="list the skipped programs and the slowest ones")
+                    help="list the skipped programs, the slowest ones and the CPU time")
     args = ap.parse_args(argv)
     t0 = time.monotonic()
     try:
@@ -429,6 +493,10 @@ def main(argv=None):
         if not Path(args.fut).is_file():
             raise ToolError(f"{args.fut} is missing: run `cargo build -p fut` first")
         programs = collect_programs(args.paths)
+        try:
+            options = cuda_build_options(PRELUDE_RS.read_text()) + EXTRA_OPTIONS
+        except OSError as e:
+            raise ToolError(f"cannot read {PRELUDE_RS}: {e}") from None
         dump = None
         if args.dump:
             dump = Path(args.dump)
@@ -436,52 +504,65 @@ def main(argv=None):
     except ToolError as e:
         print(f"cuda check: error: {e}", file=sys.stderr)
         return 2
-    init = (tools, args.fut, args.max_spill, dump)
+    archs = [a for a in ARCHS if a in (args.arch or ARCHS)]
+    cache = None if args.no_cache else tools / "cache"
+    init = (tools, args.fut, options, archs, args.max_spill, cache, dump)
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs, initializer=init_worker, initargs=init) as pool:
             results = pool.map(check_program, programs, chunksize=1)
     else:
         init_worker(*init)
         results = [check_program(p) for p in programs]
-    return report(results, args.verbose, time.monotonic() - t0)
+    report(results, archs, args.verbose)
+    failed = sum(1 for r in results if r["status"] == "failed")
+    print(summary(results, archs) + f", {time.monotonic() - t0:.1f} s")
+    return 1 if failed else 0
 
 
-def report(results, verbose, elapsed):
-    by = {s: [r for r in results if r["status"] == s] for s in ["ok", "nokernels", "skipped", "failed"]}
-    kernels = sum(r["kernels"] for r in by["ok"])
+def summary(results, archs):
+    """The closing line, without the time."""
+    count = {s: 0 for s in ["ok", "nokernels", "skipped", "failed"]}
+    for r in results:
+        count[r["status"]] += 1
+    kernels = sum(r["kernels"] for r in results if r["status"] == "ok")
+    errors = sum(1 for r in results if r.get("why") == "a compile-error test")
+    return (
+        f"cuda check: {len(results)} programs, {kernels} kernels compiled for "
+        f"{' and '.join(archs)} ({count['ok']} programs, {count['nokernels']} without "
+        f"kernels), {count['skipped']} skipped ({errors} compile-error tests, "
+        f"{count['skipped'] - errors} that fut cannot compile), {count['failed']} failed"
+    )
+
+
+def report(results, archs, verbose):
+    """Notes, the largest register and stack use, and the failures."""
+    ok = [r for r in results if r["status"] == "ok"]
     for r in results:
         for note in r["notes"]:
             print(f"note: {r['path']}: {note}")
     if verbose:
-        for r in by["skipped"]:
-            print(f"skipped: {r['path']}: {r['why']}" + (f" ({r['detail']})" if r.get("detail") else ""))
-        slow = sorted(by["ok"], key=lambda r: -(r["t_nvrtc"] + r["t_ptxas"]))[:5]
-        for r in slow:
-            print(f"slow: {r['path']}: {r['kernels']} kernels, fut {r['t_fut']:.2f} s, "
-                  f"NVRTC {r['t_nvrtc']:.2f} s, ptxas {r['t_ptxas']:.2f} s")
-    for real in [a for _, a in ARCHS]:
-        regs = [(f["registers"], r["path"], name) for r in by["ok"]
-                for name, f in r["funcs"].get(real, {}).items() if f["entry"]]
-        stack = [(f["stack"], r["path"], name) for r in by["ok"]
-                 for name, f in r["funcs"].get(real, {}).items() if f["entry"]]
-        if regs:
-            top = max(regs)
-            deep = max(stack)
-            print(f"cuda check: {real}: at most {top[0]} registers ({top[1]}: {top[2]}), "
-                  f"at most {deep[0]} bytes of stack ({deep[1]}: {deep[2]})")
-    for r in by["failed"]:
-        print(f"FAILED: {r['path']}\n  " + r["why"].replace("\n", "\n  "))
-    skipped = by["skipped"]
-    compile_errors = sum(1 for r in skipped if r["why"] == "a compile-error test")
-    archs = " and ".join(a for _, a in ARCHS)
-    print(
-        f"cuda check: {len(results)} programs, {kernels} kernels compiled for {archs} "
-        f"({len(by['ok'])} programs; {len(by['nokernels'])} without kernels), "
-        f"{len(skipped)} skipped ({compile_errors} compile-error tests, "
-        f"{len(skipped) - compile_errors} that fut cannot compile), "
-        f"{len(by['failed'])} failed, {elapsed:.1f} s"
-    )
-    return 1 if by["failed"] else 0
+        for r in results:
+            if r["status"] == "skipped":
+                detail = f" ({r['detail']})" if r.get("detail") else ""
+                print(f"skipped: {r['path']}: {r['why']}{detail}")
+        total = {k: sum(r["times"][k] for r in results) for k in ["fut", "nvrtc", "ptxas"]}
+        print("cuda check: CPU time: " + ", ".join(f"{k} {v:.1f} s" for k, v in total.items()))
+        for r in sorted(ok, key=lambda r: -sum(r["times"].values()))[:5]:
+            t = r["times"]
+            print(f"slow: {r['path']}: {r['kernels']} kernels, CPU time: fut {t['fut']:.2f} s, "
+                  f"NVRTC {t['nvrtc']:.2f} s, ptxas {t['ptxas']:.2f} s")
+    for real in archs:
+        entries = [(f, r["path"], name) for r in ok
+                   for name, f in r["funcs"].get(real, {}).items() if f["entry"]]
+        if entries:
+            regs = max(entries, key=lambda e: e[0]["registers"])
+            stack = max(entries, key=lambda e: e[0]["stack"])
+            print(f"cuda check: {real}: at most {regs[0]['registers']} registers "
+                  f"({regs[1]}: {regs[2]}), at most {stack[0]['stack']} bytes of stack "
+                  f"({stack[1]}: {stack[2]})")
+    for r in results:
+        if r["status"] == "failed":
+            print(f"FAILED: {r['path']}\n  " + r["why"].replace("\n", "\n  "))
 
 
 if __name__ == "__main__":

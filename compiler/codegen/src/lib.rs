@@ -21,7 +21,7 @@
 //! run on chunks of its iteration space; everything nested inside runs as
 //! sequential loops.
 
-pub mod imp;
+pub use imp;
 pub mod imp_rust;
 pub mod library;
 pub mod opaque;

@@ -13,8 +13,8 @@
 
 use std::collections::BTreeSet;
 
-use codegen::imp::uses::kernel_uses;
-use codegen::imp::{Block, ParKind, Program, Stm};
+use imp::uses::kernel_uses;
+use imp::{Block, ParKind, Program, Stm};
 use ir::Span;
 use ir::ids::EntityId;
 
@@ -49,13 +49,7 @@ pub fn extract(prog: &mut Program, target: Target, safe: bool) -> Extracted {
     out
 }
 
-fn mark(
-    f: &codegen::imp::Function,
-    b: &mut Block,
-    target: Target,
-    safe: bool,
-    out: &mut Extracted,
-) {
+fn mark(f: &imp::Function, b: &mut Block, target: Target, safe: bool, out: &mut Extracted) {
     for s in &mut b.stms {
         if let Stm::ParFor {
             kind,

@@ -13,7 +13,7 @@
 //! blocks (`runtime-opencl`): blocks live on the host and on the device,
 //! kept coherent by the runtime, and a kernel launch takes the loop's
 //! sizes and the scalars and blocks its body uses
-//! ([`codegen::imp::uses::kernel_uses`]).
+//! ([`imp::uses::kernel_uses`]).
 
 pub mod extract;
 pub mod kernel_c;

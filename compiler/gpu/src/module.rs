@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use codegen::imp::Program;
+use imp::Program;
 
 use crate::extract::{Extracted, extract};
 use crate::kernel_c::{Target, kernel::helpers, prelude};

@@ -5,10 +5,10 @@
 use gpu::extract::extract;
 use gpu::kernel_c::Target;
 
-fn lowered(src: &str) -> codegen::imp::Program {
+fn lowered(src: &str) -> imp::Program {
     let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
     ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
-    codegen::imp::lower_program(&prog).unwrap_or_else(|e| panic!("{e}"))
+    imp::lower_program(&prog).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The kernels of `src` for `target`, and the loops left on the host.
@@ -82,7 +82,7 @@ fn a_map_becomes_one_kernel_launched_by_the_host() {
     let ex = extract(&mut imp, Target::OpenCl, true);
     assert_eq!(ex.kernels.len(), 1);
     assert!(ex.host_loops.is_empty(), "{:?}", ex.host_loops);
-    let text = codegen::imp::print::print_program(&imp);
+    let text = imp::print::print_program(&imp);
     assert!(text.contains("par kernel k0 "), "{text}");
 }
 

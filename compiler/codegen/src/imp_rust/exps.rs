@@ -1,29 +1,12 @@
 //! Scalar expressions of the imperative IR as Rust expressions, with the
 //! semantics of `crate::scalar`.
 
-use ir::{MathFn, PrimType};
+use ir::PrimType;
 
 use super::names::{span_lit, var};
+pub use crate::imp::type_of;
 use crate::imp::{Function, SExp};
 use crate::scalar;
-
-/// The type of `e` in function `f`.
-pub fn type_of(f: &Function, e: &SExp) -> PrimType {
-    match e {
-        SExp::Var(v) => f.vars.get(v.0 as usize).map_or(PrimType::I64, |i| i.ty),
-        SExp::Const(c) => c.prim_type(),
-        SExp::UnOp(_, x) => type_of(f, x),
-        SExp::BinOp(_, a, _) => type_of(f, a),
-        SExp::Cmp(..) => PrimType::Bool,
-        SExp::Convert(_, t, _) => *t,
-        SExp::Math(m, args) => match m {
-            MathFn::IsNan | MathFn::IsInf => PrimType::Bool,
-            MathFn::Popc | MathFn::Clz | MathFn::Ctz => PrimType::I32,
-            _ => args.first().map_or(PrimType::F64, |a| type_of(f, a)),
-        },
-        SExp::Chunks { .. } => PrimType::I64,
-    }
-}
 
 /// The Rust expression of `e`; operators that can fail report `span`.
 pub fn exp(f: &Function, e: &SExp, span: ir::Span) -> Result<String, String> {

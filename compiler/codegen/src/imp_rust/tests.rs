@@ -256,3 +256,99 @@ fn only_innermost_loops_are_versioned() {
     assert_eq!(g.matches(".get_unchecked(").count(), 11, "{g}");
     assert_eq!(g.matches(".covers(").count(), 11, "{g}");
 }
+
+// Writes from parallel loops: scatters and accumulator updates (their
+// lowering and results are tested in the `imp` crate, `lower/scatter.rs`
+// and `lower/accs.rs`, with the same programs).
+
+/// The emitted Rust of the first function of the imperative IR of `src`.
+fn emitted_first_function(src: &str) -> String {
+    let locate = |_: ir::Span| String::new();
+    let p = crate::imp::lower_text(src);
+    super::function::function(&p, 0, true, &locate).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A scatter whose map computes its index and value (so `flatten` plans
+/// it as parallel).
+const SCATTER_COMPUTED: &str = r"fun main(n: i64, k: i64, xs: [n]f64, is: [k]i64, vs: [k]f64) -> ([n]f64) {
+  let ys: [n]f64 = copy(xs)
+  let zs: [n]f64 = scatter(k, is, vs)
+    into(ys@1)
+    map(\(i: i64, v: f64) -> (i64, f64) {
+      let j: i64 = sub(i, 1i64)
+      let y: f64 = mul(v, 2.0f64)
+      in (j, y)
+    })
+  in (zs)
+}
+";
+
+#[test]
+fn the_emitted_write_is_an_atomic_store() {
+    let rust = emitted_first_function(SCATTER_COMPUTED);
+    assert!(rust.contains(".atomic_store("), "{rust}");
+    assert!(!rust.contains(".atomic_update("), "{rust}");
+}
+
+/// Rows passed on unchanged into a `[n][m]` destination: planned as
+/// parallel although the map computes nothing.
+const SCATTER_ROWS: &str = r"fun main(n: i64, m: i64, k: i64, d: [n][m]i64, is: [k]i64, rs: [k][m]i64) -> ([n][m]i64) {
+  let ys: [n][m]i64 = copy(d)
+  let zs: [n][m]i64 = scatter(k, is, rs)
+    into(ys@1)
+    map(\(i: i64, row: [m]i64) -> (i64, [m]i64) {
+      in (i, row)
+    })
+  in (zs)
+}
+";
+
+#[test]
+fn an_emitted_row_is_a_loop_of_atomic_stores() {
+    let rust = emitted_first_function(SCATTER_ROWS);
+    let store = rust
+        .find(".atomic_store(")
+        .unwrap_or_else(|| panic!("{rust}"));
+    let par = rust.find("par_for(").unwrap_or_else(|| panic!("{rust}"));
+    assert!(rust[par..store].contains("for "), "{rust}");
+    assert!(!rust[par..].contains("copy_view"), "{rust}");
+}
+
+/// A map over `n` values adding `v` at `i` and `2v` at `i + 1` of an
+/// accumulator of `m` elements starting at 1 (out-of-bounds updates
+/// ignored), and returning `v * v` per row; `T` is the element type.
+fn acc_program(t: &str, two: &str, one: &str) -> String {
+    format!(
+        r"fun main(n: i64, m: i64, is: [n]i64, vs: [n]{t}) -> ([m]{t}, [n]{t}) {{
+  let z: [m]{t} = replicate([m], {one})
+  let (r: [m]{t}, ys: [n]{t}) = with_acc(z op(\(a: {t}, b: {t}) -> ({t}) {{
+    let c: {t} = add(a, b)
+    in (c)
+  }}, {zero})) \(acc: acc([m]{t})) -> (acc([m]{t}), [n]{t}) {{
+    let (acc2: acc([m]{t}), ys0: [n]{t}) = screma(n, is, vs, acc)
+      map(\(i: i64, v: {t}, a0: acc([m]{t})) -> (acc([m]{t}), {t}) {{
+        let a1: acc([m]{t}) = update_acc(a0, (i), v)
+        let w: {t} = mul(v, {two})
+        let j: i64 = add(i, 1i64)
+        let a2: acc([m]{t}) = update_acc(a1, (j), w)
+        let y: {t} = mul(v, v)
+        in (a2, y)
+      }})
+    in (acc2, ys0)
+  }}
+  in (r, ys)
+}}
+",
+        zero = one.replace('1', "0"),
+    )
+}
+
+#[test]
+fn atomic_updates_are_emitted_as_fetch_add_or_compare_and_swap() {
+    let rust = emitted_first_function(&acc_program("f64", "2.0f64", "1.0f64"));
+    assert!(rust.contains(".atomic_update("), "{rust}");
+    assert!(!rust.contains(".atomic_add("), "{rust}");
+    let rust = emitted_first_function(&acc_program("i32", "2i32", "1i32"));
+    assert!(rust.contains(".atomic_add("), "{rust}");
+    assert!(!rust.contains(".atomic_update("), "{rust}");
+}

@@ -4,7 +4,7 @@
 //! The kernel's parameters follow the runtime's ABI (`runtime-opencl`'s
 //! `launch` module): the failure buffer, the number of iterations, the
 //! loop's sizes, then the scalars and blocks the body uses from outside
-//! ([`codegen::imp::uses::kernel_uses`], in that order). Thread `g` runs
+//! ([`imp::uses::kernel_uses`], in that order). Thread `g` runs
 //! iteration `g` of the row-major space; threads past its end return at
 //! once. Statements the kernel runs sequentially per thread: assignments,
 //! element reads and writes, `for`, `while`, `if`, nested parallel loops
@@ -19,8 +19,8 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
-use codegen::imp::uses::KernelUses;
-use codegen::imp::{Block, Check, Function, SExp, SVar, Stm, View};
+use imp::uses::KernelUses;
+use imp::{Block, Check, Function, SExp, SVar, Stm, View};
 use ir::{BinOp, MathFn, PrimType, Span};
 
 use super::Target;
@@ -168,7 +168,7 @@ struct Em<'a> {
     /// allocates them for every thread before the launch, element `i` of
     /// thread `t` at `i * fut_n + t` (neighbouring threads touch
     /// neighbouring elements).
-    expanded: Vec<(codegen::imp::MemId, SExp)>,
+    expanded: Vec<(imp::MemId, SExp)>,
     /// The scalars that are launch arguments.
     outside: BTreeSet<SVar>,
 }
@@ -209,7 +209,7 @@ impl Em<'_> {
     }
 
     fn type_of(&self, e: &SExp) -> PrimType {
-        codegen::imp_rust::exps::type_of(self.f, e)
+        imp::type_of(self.f, e)
     }
 
     /// The C expression of `e`.
@@ -241,7 +241,9 @@ impl Em<'_> {
                 let _: MathFn = *m;
                 scalar::math(*m, t, &a)
             }
-            SExp::Chunks { .. } => return Err("a chunk count in a kernel".into()),
+            // A region nested in a kernel runs in one chunk: its thread is
+            // one of many already.
+            SExp::Chunks { .. } => "1L".to_string(),
         })
     }
 
@@ -350,7 +352,7 @@ impl Em<'_> {
 
     /// Position `p` of block `m` in its memory: thread-interleaved when
     /// each thread has its own block.
-    fn expand(&self, m: codegen::imp::MemId, p: String) -> String {
+    fn expand(&self, m: imp::MemId, p: String) -> String {
         if self.expanded.iter().any(|(e, _)| *e == m) {
             format!("({p}) * fut_n + fut_gid")
         } else {

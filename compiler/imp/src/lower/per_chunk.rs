@@ -23,7 +23,7 @@ use ir::{BinOp, PrimValue};
 
 use super::lifetimes::{collect_allocs, count_mentions, handle_use, remove_allocs};
 use super::{Lowerer, Val};
-use crate::imp::syntax::*;
+use crate::syntax::*;
 
 impl Lowerer<'_> {
     /// The scalar variables holding the sizes of the function's array

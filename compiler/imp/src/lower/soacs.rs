@@ -10,7 +10,7 @@ use ir::{CmpOp, Hist, Lambda, Operand, PrimType, Scatter, Screma, WithAcc};
 
 use super::partials::{long_enough, partial_identities};
 use super::{Lowerer, R, Val};
-use crate::imp::syntax::*;
+use crate::syntax::*;
 
 /// The most chunks a parallel reduction or scan is split into: the number
 /// of per-chunk partial results. A backend runs the chunks on its threads
@@ -142,12 +142,12 @@ impl<'p> Lowerer<'p> {
     /// Sets the cost of one iteration in the chunk count that
     /// [`Self::chunking`] bound last: the work of the loop over the chunks
     /// just lowered (the last statement) spread over a chunk's iterations,
-    /// which [`crate::imp::cost`] counts as
-    /// [`crate::imp::cost::UNKNOWN_TRIPS`].
+    /// which [`crate::cost`] counts as
+    /// [`crate::cost::UNKNOWN_TRIPS`].
     pub(super) fn set_chunk_cost(&mut self) {
         let per_chunk = match self.stms.last() {
-            Some(Stm::ParFor { body, .. }) => crate::imp::cost::cost(body),
-            Some(s) => crate::imp::cost::stm_cost(s),
+            Some(Stm::ParFor { body, .. }) => crate::cost::cost(body),
+            Some(s) => crate::cost::stm_cost(s),
             None => return,
         };
         for s in self.stms.iter_mut().rev() {
@@ -156,7 +156,7 @@ impl<'p> Lowerer<'p> {
                 ..
             } = s
             {
-                *cost = crate::imp::cost::per_chunk_iteration(per_chunk);
+                *cost = crate::cost::per_chunk_iteration(per_chunk);
                 return;
             }
         }
@@ -504,7 +504,7 @@ impl<'p> Lowerer<'p> {
                 let seq = self.nested(|l| sequential(l, None))?;
                 let small = !self.inner_red
                     || w.as_i64().is_some()
-                        && crate::imp::cost::cost(&seq) < crate::imp::cost::MIN_SPLIT_WORK;
+                        && crate::cost::cost(&seq) < crate::cost::MIN_SPLIT_WORK;
                 if small {
                     self.stms.extend(seq.stms);
                 } else {
@@ -1173,9 +1173,9 @@ mod tests {
 
     use values::Value;
 
-    use crate::imp::interp::{Chunking, run_function, run_function_chunked};
-    use crate::imp::lower_text;
-    use crate::imp::print::print_program;
+    use crate::interp::{Chunking, run_function, run_function_chunked};
+    use crate::lower_text;
+    use crate::print::print_program;
 
     /// Per row of `xss`, the sum of its squares and its elements times 3
     /// (two SOACs: a map with parallelism inside); `attr` marks both inner

@@ -4,9 +4,9 @@
 
 use values::Value;
 
-use crate::imp::interp::run_function;
-use crate::imp::lower_text as lower;
-use crate::imp::print::print_program;
+use crate::interp::run_function;
+use crate::lower_text as lower;
+use crate::print::print_program;
 
 /// The sum of row `r`'s strictly lower part of a packed triangle
 /// (`d` diagonal entries first, then the columns one after the other):

@@ -21,7 +21,7 @@
 use ir::{CmpOp, PrimType, Scatter};
 
 use super::{Lowerer, R, Val};
-use crate::imp::syntax::*;
+use crate::syntax::*;
 
 impl<'p> Lowerer<'p> {
     /// Whether scatter `s` into `dests` fits the parallel loop: every
@@ -172,13 +172,13 @@ mod tests {
 
     use values::Value;
 
-    use crate::imp::interp::run_function;
-    use crate::imp::print::print_program;
+    use crate::interp::run_function;
+    use crate::print::print_program;
 
-    use crate::imp::lower_text as lower;
+    use crate::lower_text as lower;
 
     /// The results and the number of blocks allocated.
-    fn run(p: &crate::imp::Program, args: Vec<Value>) -> (Vec<Value>, u64) {
+    fn run(p: &crate::Program, args: Vec<Value>) -> (Vec<Value>, u64) {
         let out = run_function(p, "main", args).unwrap_or_else(|e| panic!("{e}"));
         (out.values, out.counters.allocs)
     }
@@ -199,7 +199,7 @@ mod tests {
 ";
 
     /// The same scatter with nothing computed: planned sequential.
-    const PASSED: &str = crate::imp::tests::SCATTER;
+    const PASSED: &str = crate::tests::SCATTER;
 
     fn args(is: Vec<i64>, vs: Vec<f64>) -> Vec<Value> {
         vec![
@@ -277,16 +277,6 @@ mod tests {
     fn an_empty_planned_scatter_leaves_its_destination() {
         let (out, _) = run(&lower(COMPUTED), args(vec![], vec![]));
         assert_eq!(out, vec![Value::vector(vec![-1.0f64; 4])]);
-    }
-
-    #[test]
-    fn the_emitted_write_is_an_atomic_store() {
-        let locate = |_: ir::Span| String::new();
-        let p = lower(COMPUTED);
-        let rust = crate::imp_rust::function::function(&p, 0, true, &locate)
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert!(rust.contains(".atomic_store("), "{rust}");
-        assert!(!rust.contains(".atomic_update("), "{rust}");
     }
 
     /// Rows passed on unchanged into a `[n][m]` destination: planned as
@@ -435,20 +425,6 @@ mod tests {
             let (out, _) = run(&lower(ROWS_2D), row_args(3, n, m, &is));
             assert_eq!(elems(&out), vec![-1; (n * n * m) as usize]);
         }
-    }
-
-    #[test]
-    fn an_emitted_row_is_a_loop_of_atomic_stores() {
-        let locate = |_: ir::Span| String::new();
-        let p = lower(ROWS);
-        let rust = crate::imp_rust::function::function(&p, 0, true, &locate)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let store = rust
-            .find(".atomic_store(")
-            .unwrap_or_else(|| panic!("{rust}"));
-        let par = rust.find("par_for(").unwrap_or_else(|| panic!("{rust}"));
-        assert!(rust[par..store].contains("for "), "{rust}");
-        assert!(!rust[par..].contains("copy_view"), "{rust}");
     }
 
     /// Rows whose size `p` the destination's `m` need not equal.

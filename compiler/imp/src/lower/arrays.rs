@@ -5,7 +5,7 @@
 use ir::{CmpOp, ConvKind, DimIndex, Operand, PrimType, Size, VarId};
 
 use super::{Lowerer, R, Val};
-use crate::imp::syntax::*;
+use crate::syntax::*;
 
 impl<'p> Lowerer<'p> {
     /// A loop nest over `sizes`: one parallel loop when `parallel` and not
@@ -400,17 +400,17 @@ fn for_nest(ids: &[SVar], sizes: Vec<SExp>, mut body: Block) -> Vec<Stm> {
 }
 
 /// Whether a loop over the constant `sizes` with body `body` has less work
-/// than the runtime splits ([`crate::imp::cost::MIN_SPLIT_WORK`]), so a
+/// than the runtime splits ([`crate::cost::MIN_SPLIT_WORK`]), so a
 /// parallel loop would only add its calls.
 pub(super) fn too_small(sizes: &[SExp], body: &Block) -> bool {
-    let mut work = crate::imp::cost::cost(body);
+    let mut work = crate::cost::cost(body);
     for n in sizes {
         match n.as_i64() {
             Some(n) => work = work.saturating_mul(n.max(0) as u64),
             None => return false,
         }
     }
-    work < crate::imp::cost::MIN_SPLIT_WORK
+    work < crate::cost::MIN_SPLIT_WORK
 }
 
 /// Whether `b` allocates a block, at any depth.

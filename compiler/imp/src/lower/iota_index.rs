@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use ir::{Body, ConvKind, Exp, PrimType, VarId};
 
 use super::{Lowerer, Val};
-use crate::imp::syntax::*;
+use crate::syntax::*;
 
 /// Counts, per variable, its uses as a screma input in `b` (nested bodies
 /// included), and lists the variables `iota`s bind there.
@@ -139,12 +139,12 @@ impl<'p> Lowerer<'p> {
 mod tests {
     use values::Value;
 
-    use crate::imp::interp::run_function;
-    use crate::imp::print::print_program;
+    use crate::interp::run_function;
+    use crate::print::print_program;
 
-    use crate::imp::lower_text as lower;
+    use crate::lower_text as lower;
 
-    fn run(p: &crate::imp::Program, args: Vec<Value>) -> Vec<Value> {
+    fn run(p: &crate::Program, args: Vec<Value>) -> Vec<Value> {
         run_function(p, "main", args)
             .unwrap_or_else(|e| panic!("{e}"))
             .values

@@ -7,7 +7,7 @@ use values::Value;
 use super::interp::{Counters, run_function};
 use super::print::print_program;
 
-use crate::imp::lower_text as lower;
+use crate::lower_text as lower;
 
 fn run(p: &super::Program, args: Vec<Value>) -> (Vec<Value>, Counters) {
     let out = run_function(p, "main", args).unwrap_or_else(|e| panic!("{e}"));

@@ -28,7 +28,7 @@ use std::collections::HashMap;
 
 use ir::{BinOp, PrimType, PrimValue, Span, UnOp};
 
-use crate::imp::{Block, Function, SExp, SVar, Stm, VarInfo};
+use crate::{Block, Function, SExp, SVar, Stm, VarInfo};
 
 /// The most invariant terms a coefficient may hold (beyond that the loop
 /// is left alone: the running sums' set-up would cost more than it saves).
@@ -43,7 +43,7 @@ pub(crate) fn reduce_quadratic_indices(f: &mut Function) {
     let mut body = std::mem::take(&mut f.body);
     count_uses(&body, &mut cx.uses);
     for s in &f.results {
-        if let crate::imp::Slot::Scalar(v) = s {
+        if let crate::Slot::Scalar(v) = s {
             *cx.uses.entry(*v).or_insert(0) += 1;
         }
     }

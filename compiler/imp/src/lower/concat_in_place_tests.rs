@@ -5,11 +5,11 @@
 
 use values::Value;
 
-use crate::imp::Program;
-use crate::imp::interp::run_function;
-use crate::imp::print::print_program;
+use crate::Program;
+use crate::interp::run_function;
+use crate::print::print_program;
 
-use crate::imp::lower_text as lower;
+use crate::lower_text as lower;
 
 /// The handle names of `p`'s allocations, nested ones included, leaving
 /// out the empty blocks released handles point at.

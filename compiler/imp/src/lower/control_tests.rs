@@ -2,9 +2,9 @@
 
 use values::Value;
 
-use crate::imp::interp::run_function;
-use crate::imp::lower_text as lower;
-use crate::imp::print::print_program;
+use crate::interp::run_function;
+use crate::lower_text as lower;
+use crate::print::print_program;
 
 /// Both branches build three elements, so the map over the result runs
 /// over a constant number of elements.

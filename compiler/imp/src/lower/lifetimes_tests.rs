@@ -6,11 +6,11 @@
 
 use values::Value;
 
-use crate::imp::interp::run_function;
-use crate::imp::print::print_program;
-use crate::imp::{Block, Program, Stm};
+use crate::interp::run_function;
+use crate::print::print_program;
+use crate::{Block, Program, Stm};
 
-use crate::imp::lower_text as lower;
+use crate::lower_text as lower;
 
 fn run(p: &Program, args: Vec<Value>) -> Vec<Value> {
     run_function(p, "main", args)

@@ -25,7 +25,7 @@ use std::collections::{HashMap, HashSet};
 use ir::{BinOp, Body, CmpOp, Exp, Operand, Size, VarId};
 
 use super::{Lowerer, R, Val};
-use crate::imp::syntax::*;
+use crate::syntax::*;
 
 /// The statements of a body: where each variable is bound, and which
 /// statements mention it (the body's result counted as one more user).

@@ -6,7 +6,7 @@
 use ir::{Body, FunId, LoopForm, Operand, Param, PrimType, Size, VarId};
 
 use super::{Lowerer, R, Val};
-use crate::imp::syntax::*;
+use crate::syntax::*;
 
 impl<'p> Lowerer<'p> {
     pub(crate) fn if_exp(

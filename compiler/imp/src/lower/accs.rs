@@ -46,7 +46,7 @@ use ir::{BinOp, CmpOp, Lambda, Operand, PrimType, Screma};
 
 use super::soacs::{CHUNKS, State};
 use super::{Lowerer, R, Val};
-use crate::imp::syntax::*;
+use crate::syntax::*;
 
 /// An accumulator input of a map that runs in parallel.
 pub(crate) struct SharedAcc<'p> {
@@ -267,14 +267,14 @@ impl<'p> Lowerer<'p> {
         // each iteration costs the atomic form's body (with reductions, a
         // chunk's loop, counted as 16 iterations).
         let body_cost = else_block.stms.iter().find_map(|st| match st {
-            Stm::ParFor { body, .. } => Some(crate::imp::cost::cost(body)),
+            Stm::ParFor { body, .. } => Some(crate::cost::cost(body)),
             _ => None,
         });
         let body_cost = body_cost.unwrap_or(1);
         let cost = if m.s.reduces.is_empty() {
             body_cost.max(1)
         } else {
-            crate::imp::cost::per_chunk_iteration(body_cost)
+            crate::cost::per_chunk_iteration(body_cost)
         };
         let chunks = self.assign_fresh(
             "acc_threads",
@@ -484,8 +484,8 @@ impl<'p> Lowerer<'p> {
 mod tests {
     use values::Value;
 
-    use crate::imp::interp::{Chunking, run_function, run_function_chunked};
-    use crate::imp::print::print_program;
+    use crate::interp::{Chunking, run_function, run_function_chunked};
+    use crate::print::print_program;
 
     /// A map over `n` values adding `v` at `i` and `2v` at `i + 1` of an
     /// accumulator of `m` elements starting at 1 (out-of-bounds updates
@@ -516,7 +516,7 @@ mod tests {
         )
     }
 
-    use crate::imp::lower_text as lower;
+    use crate::lower_text as lower;
 
     /// The sequential answer of [`program`] on `f64`.
     fn expected(m: usize, is: &[i64], vs: &[f64]) -> Vec<f64> {
@@ -705,18 +705,5 @@ mod tests {
         assert_eq!(one.values[2], Value::scalar(sum));
         assert_eq!(most.counters.allocs, 5, "{}", most.counters);
         assert_eq!(one.counters.allocs, 4, "{}", one.counters);
-    }
-
-    #[test]
-    fn atomic_updates_are_emitted_as_fetch_add_or_compare_and_swap() {
-        let locate = |_: ir::Span| String::new();
-        let float = lower(&program("f64", "2.0f64", "1.0f64"));
-        let rust = crate::imp_rust::function::function(&float, 0, true, &locate).unwrap();
-        assert!(rust.contains(".atomic_update("), "{rust}");
-        assert!(!rust.contains(".atomic_add("), "{rust}");
-        let int = lower(&program("i32", "2i32", "1i32"));
-        let rust = crate::imp_rust::function::function(&int, 0, true, &locate).unwrap();
-        assert!(rust.contains(".atomic_add("), "{rust}");
-        assert!(!rust.contains(".atomic_update("), "{rust}");
     }
 }

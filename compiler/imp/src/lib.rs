@@ -35,9 +35,9 @@ pub use syntax::*;
 mod tests;
 
 /// The imperative IR of a core IR program given as text, which must parse,
-/// verify and lower (the unit tests' starting point).
-#[cfg(test)]
-pub(crate) fn lower_text(src: &str) -> Program {
+/// verify and lower; panics otherwise. For tests (this crate's unit tests'
+/// starting point, and those of the crates consuming the IR).
+pub fn lower_text(src: &str) -> Program {
     let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
     ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
     lower_program(&prog).unwrap_or_else(|e| panic!("{e}"))

@@ -119,7 +119,7 @@ fn walk(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::imp::{SExp, View};
+    use crate::{SExp, View};
     use ir::{BinOp, PrimType, Span};
 
     #[test]

@@ -4,11 +4,11 @@
 
 use values::Value;
 
-use crate::imp::interp::run_function;
-use crate::imp::print::print_program;
-use crate::imp::{Program, Stm};
+use crate::interp::run_function;
+use crate::print::print_program;
+use crate::{Program, Stm};
 
-use crate::imp::lower_text as lower;
+use crate::lower_text as lower;
 
 /// The handle names of the allocations in the chunk prologue of `p`'s
 /// first parallel loop, and of those in the rest of its body.

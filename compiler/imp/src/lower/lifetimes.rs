@@ -25,7 +25,7 @@ use std::collections::{HashMap, HashSet};
 
 use ir::PrimType;
 
-use crate::imp::syntax::*;
+use crate::syntax::*;
 
 /// Calls `f` on every handle `s` mentions, with whether `s` sets it
 /// (allocation, alias destination, swap, call result), nested blocks

@@ -121,7 +121,7 @@ pub enum SExp {
     /// The number of chunks (an `i64`) a parallel reduction, scan or
     /// histogram over `w` iterations is split into, chosen when it runs:
     /// between 1 and `min(w, most)`. `cost` estimates one iteration's work
-    /// (see [`crate::imp::cost`]), so cheap operations get fewer chunks;
+    /// (see [`crate::cost`]), so cheap operations get fewer chunks;
     /// an operation nested in a parallel loop whose chunks already occupy
     /// every thread, or running on one thread, gets one.
     Chunks {
@@ -293,7 +293,7 @@ pub enum ParKind {
     Chunks,
     /// A loop that a GPU backend runs as kernel `k` of its kernel program
     /// (one iteration per device thread): its body reads only scalars and
-    /// blocks from outside, which [`crate::imp::uses::kernel_uses`] lists
+    /// blocks from outside, which [`crate::uses::kernel_uses`] lists
     /// in the order of the kernel's parameters. Other backends and the
     /// interpreter run it as a [`ParKind::Map`].
     Kernel(u32),
@@ -507,6 +507,25 @@ impl SExp {
         let mut found = false;
         self.for_each_var(&mut |x| found |= x == v);
         found
+    }
+}
+
+/// The type of `e` in function `f` (the emitters' operators are chosen by
+/// their operands' types).
+pub fn type_of(f: &Function, e: &SExp) -> PrimType {
+    match e {
+        SExp::Var(v) => f.vars.get(v.0 as usize).map_or(PrimType::I64, |i| i.ty),
+        SExp::Const(c) => c.prim_type(),
+        SExp::UnOp(_, x) => type_of(f, x),
+        SExp::BinOp(_, a, _) => type_of(f, a),
+        SExp::Cmp(..) => PrimType::Bool,
+        SExp::Convert(_, t, _) => *t,
+        SExp::Math(m, args) => match m {
+            MathFn::IsNan | MathFn::IsInf => PrimType::Bool,
+            MathFn::Popc | MathFn::Clz | MathFn::Ctz => PrimType::I32,
+            _ => args.first().map_or(PrimType::F64, |a| type_of(f, a)),
+        },
+        SExp::Chunks { .. } => PrimType::I64,
     }
 }
 

@@ -18,7 +18,7 @@ use ir::{BinOp, Exp, Lambda, Operand, PrimType, PrimValue, Screma};
 
 use super::soacs::State;
 use super::{Lowerer, R, Val};
-use crate::imp::syntax::*;
+use crate::syntax::*;
 
 /// The number of independent partial results of a reduction loop.
 pub const PARTIALS: i64 = 4;
@@ -242,8 +242,8 @@ impl<'p> Lowerer<'p> {
 mod tests {
     use values::Value;
 
-    use crate::imp::interp::run_function;
-    use crate::imp::print::print_program;
+    use crate::interp::run_function;
+    use crate::print::print_program;
 
     /// Row sums of an `n` by `m` matrix with the reduction operator `op`
     /// (a lambda of `a: f64` and `b: f64`): each row's reduction is a
@@ -279,11 +279,11 @@ fun main(n: i64, m: i64, xss: [n][m]f64) -> ([n]f64) {{
         )
     }
 
-    use crate::imp::lower_text as lower;
+    use crate::lower_text as lower;
 
     /// Runs `p` on a 2 by `m` matrix of small integers and returns the
     /// result with the expected row results of `f` folded from zero.
-    fn check(p: &crate::imp::Program, m: usize, f: impl Fn(f64, f64) -> f64) {
+    fn check(p: &crate::Program, m: usize, f: impl Fn(f64, f64) -> f64) {
         let vals: Vec<f64> = (0..2 * m).map(|k| ((k * 7) % 11) as f64 - 5.0).collect();
         let xss = Value::array(vec![2, m], vals.clone()).unwrap();
         let args = vec![Value::scalar(2i64), Value::scalar(m as i64), xss];
@@ -335,7 +335,7 @@ fun main(n: i64, m: i64, xss: [n][m]f64) -> ([n]f64) {{
         let text = print_program(&p);
         assert!(!text.contains("steps"), "{text}");
         assert!(!text.contains("part"), "{text}");
-        use crate::imp::SExp;
+        use crate::SExp;
         assert!(super::long_enough(&SExp::i64(8)) && !super::long_enough(&SExp::i64(7)));
     }
 
