@@ -20,6 +20,10 @@ export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$PWD/target/pocl-cache}"
 # Unoptimised kernels build in half the time; the results are the same.
 export FUT_OPENCL_BUILD_OPTIONS="${FUT_OPENCL_BUILD_OPTIONS:--cl-opt-disable}"
 ./target/debug/fut test --backend=opencl tests/
+# The CUDA kernels of the corpus and of ADBench compiled by NVRTC and assembled by
+# ptxas for sm_90 and sm_80, without a GPU (docs/gpu.md), then the script's own tests.
+python3 tools/cuda/check.py tests/ bench-suite/adbench
+python3 -m unittest discover -s tools/cuda
 # The ADBench programs (bench-suite/adbench/README.md) on prepared data.
 python3 -m unittest discover -s tools/adbench
 python3 tools/adbench/adbench.py selfcheck

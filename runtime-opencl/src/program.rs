@@ -35,6 +35,16 @@ pub const GPU_LOCAL_SIZE: usize = 256;
 /// PoCL compiles a kernel once per work-group size, so it stays fixed.
 pub const CPU_LOCAL_SIZE: usize = 64;
 
+/// The work-group size `FUT_OPENCL_GROUP_SIZE` asks for, if it is a
+/// positive number (it replaces the defaults above, still capped by the
+/// kernel's and the device's limits).
+fn group_size() -> Option<usize> {
+    std::env::var("FUT_OPENCL_GROUP_SIZE")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+}
+
 /// One assertion of a kernel: what its failure reports.
 #[derive(Debug)]
 pub struct AssertInfo {
@@ -133,11 +143,11 @@ fn build(gpu: &Gpu, prog: &KernelProgram) -> Result<Built, String> {
                 k.name
             )
         })?;
-        let preferred = if gpu.desc.kind == "CPU" {
+        let preferred = group_size().unwrap_or(if gpu.desc.kind == "CPU" {
             CPU_LOCAL_SIZE
         } else {
             GPU_LOCAL_SIZE
-        };
+        });
         let local = preferred
             .min(
                 kernel

@@ -161,7 +161,10 @@ def kernel_source(output):
 
 
 def kernel_names(src):
-    return re.findall(r"^__kernel\s+void\s+(\w+)\s*\(", src, re.M)
+    """The names of the `__kernel void` definitions (CUDA's `__launch_bounds__(…)`
+    may come before the name)."""
+    bounds = r"(?:__launch_bounds__\s*\([^)]*\)\s*)?"
+    return re.findall(r"^__kernel\s+void\s+" + bounds + r"(\w+)\s*\(", src, re.M)
 
 
 # ---- ptxas -v ------------------------------------------------------------------------
@@ -356,7 +359,9 @@ def build(cuda, virt, real, times, stem):
     ).hexdigest()
     if cache is not None and stem is None:
         try:
-            return (cache / f"{key}.txt").read_text()
+            out = (cache / f"{key}.txt").read_text()
+            times["cached"] += 1
+            return out
         except OSError:
             pass
     t = time.process_time()
@@ -398,7 +403,7 @@ def check_program(path):
     """The outcome of one program: a dict with "status" (ok, nokernels, skipped or
     failed) and what was found."""
     res = {"path": str(path), "kernels": 0, "funcs": {}, "notes": []}
-    times = res["times"] = {"fut": 0.0, "nvrtc": 0.0, "ptxas": 0.0}
+    times = res["times"] = {"fut": 0.0, "nvrtc": 0.0, "ptxas": 0.0, "cached": 0}
     try:
         src = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as e:
@@ -412,12 +417,16 @@ def check_program(path):
             timeout=FUT_TIMEOUT,
         )
     except subprocess.TimeoutExpired:
-        return {**res, "status": "skipped", "why": f"fut dev timed out after {FUT_TIMEOUT} s"}
+        return {**res, "status": "failed", "why": f"fut dev timed out after {FUT_TIMEOUT} s"}
     times["fut"] = children_cpu() - t
     if r.returncode != 0:
+        lines = [line for line in r.stderr.split("\n") if line.strip()] or ["(no message)"]
+        if r.returncode == 101 or "panicked" in r.stderr:
+            # A crash, not a rejection: `fut test` fails it too.
+            return {**res, "status": "failed", "why": "fut dev crashed:\n" + first_lines("\n".join(lines))}
         why = "a compile-error test" if expects_compile_error(src) else "fut cannot compile it"
-        msg = (r.stderr.strip().split("\n") or [""])[0]
-        return {**res, "status": "skipped", "why": why, "detail": msg}
+        detail = next((line for line in lines if "rror" in line), lines[0]).strip()
+        return {**res, "status": "skipped", "why": why, "detail": detail}
     try:
         cuda, n = kernel_source(r.stdout)
     except ValueError as e:
@@ -441,14 +450,17 @@ def check_program(path):
         virt = real.replace("sm_", "compute_")
         try:
             out = build(cuda, virt, real, times, stem)
-        except Failure as e:
+        except (Failure, ToolError) as e:
             failures.append(str(e))
             continue
         res["notes"] += [f"{real}: {w}" for w in out.split("\n") if w.startswith("ptxas warning")]
         funcs = parse_ptxas(out)
         entries = sorted(f for f, v in funcs.items() if v["entry"])
         if entries != sorted(names):
-            failures.append(f"ptxas ({real}): reported {len(entries)} of the {n} kernels")
+            failures.append(
+                f"ptxas ({real}): reported the kernels {', '.join(entries)}, "
+                f"not {', '.join(sorted(names))}"
+            )
         res["funcs"][real] = funcs
         over = spills(funcs, _worker["max_spill"])
         if over:
@@ -469,7 +481,9 @@ def main(argv=None):
         description="Compile the CUDA kernels of Futhark programs with NVRTC and ptxas "
         "(for sm_90 and sm_80), without a GPU."
     )
-    ap.add_argument("paths", nargs="+", help=".fut files, or folders to search")
+    ap.add_argument("paths", nargs="*", help=".fut files, or folders to search")
+    ap.add_argument("--fetch-tools", action="store_true",
+                    help="only download and unpack NVRTC and ptxas (when missing)")
     ap.add_argument("--fut", default=str(ROOT / "target" / "debug" / "fut"),
                     help="the fut binary (default: target/debug/fut)")
     ap.add_argument("--tools", default=str(ROOT / "target" / "cuda-tools"),
@@ -490,6 +504,12 @@ def main(argv=None):
     try:
         tools = Path(args.tools)
         ensure_tools(tools)
+        if args.fetch_tools:
+            version = Nvrtc(tools / NVRTC).version()
+            print(f"cuda check: NVRTC {version} and ptxas {CUDA_VERSION} are in {tools}")
+            return 0
+        if not args.paths:
+            ap.error("no programs named")
         if not Path(args.fut).is_file():
             raise ToolError(f"{args.fut} is missing: run `cargo build -p fut` first")
         programs = collect_programs(args.paths)
@@ -526,10 +546,11 @@ def summary(results, archs):
         count[r["status"]] += 1
     kernels = sum(r["kernels"] for r in results if r["status"] == "ok")
     errors = sum(1 for r in results if r.get("why") == "a compile-error test")
+    cached = sum(r["times"]["cached"] for r in results)
     return (
         f"cuda check: {len(results)} programs, {kernels} kernels compiled for "
         f"{' and '.join(archs)} ({count['ok']} programs, {count['nokernels']} without "
-        f"kernels), {count['skipped']} skipped ({errors} compile-error tests, "
+        f"kernels{f'; {cached} builds from the cache' if cached else ''}), {count['skipped']} skipped ({errors} compile-error tests, "
         f"{count['skipped'] - errors} that fut cannot compile), {count['failed']} failed"
     )
 
@@ -540,14 +561,17 @@ def report(results, archs, verbose):
     for r in results:
         for note in r["notes"]:
             print(f"note: {r['path']}: {note}")
+    for r in results:
+        # Tests of compile-time errors are expected to be rejected; anything else fut
+        # rejects is worth seeing.
+        if r["status"] == "skipped" and (verbose or r["why"] != "a compile-error test"):
+            detail = f" ({r['detail']})" if r.get("detail") else ""
+            print(f"skipped: {r['path']}: {r['why']}{detail}")
     if verbose:
-        for r in results:
-            if r["status"] == "skipped":
-                detail = f" ({r['detail']})" if r.get("detail") else ""
-                print(f"skipped: {r['path']}: {r['why']}{detail}")
-        total = {k: sum(r["times"][k] for r in results) for k in ["fut", "nvrtc", "ptxas"]}
-        print("cuda check: CPU time: " + ", ".join(f"{k} {v:.1f} s" for k, v in total.items()))
-        for r in sorted(ok, key=lambda r: -sum(r["times"].values()))[:5]:
+        parts = [("fut", "fut"), ("nvrtc", "NVRTC"), ("ptxas", "ptxas")]
+        print("cuda check: CPU time: " + ", ".join(
+            f"{name} {sum(r['times'][k] for r in results):.1f} s" for k, name in parts))
+        for r in sorted(ok, key=lambda r: -sum(r["times"][k] for k, _ in parts))[:5]:
             t = r["times"]
             print(f"slow: {r['path']}: {r['kernels']} kernels, CPU time: fut {t['fut']:.2f} s, "
                   f"NVRTC {t['nvrtc']:.2f} s, ptxas {t['ptxas']:.2f} s")

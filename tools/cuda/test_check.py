@@ -91,6 +91,8 @@ class KernelSourceTests(unittest.TestCase):
         self.assertNotIn("host loop", src)
         self.assertNotIn("par kernel", src)
         self.assertEqual(check.kernel_names(src), ["k0", "k1"])
+        bounded = "__kernel void __launch_bounds__(256, 2) k7(long n) {\n}\n"
+        self.assertEqual(check.kernel_names(bounded), ["k7"])
 
     def test_no_host_loops(self):
         src, n = check.kernel_source("entry main() {\n}\n\n// 0 kernels\n/* prelude */\n")
@@ -186,6 +188,7 @@ FAKE_FUT = """\
 #!/bin/sh
 # fut dev --print=cuda PROG: prints PROG's .out file, or fails when there is none.
 out="${3%.fut}.out"
+if [ -f "${3%.fut}.crash" ]; then echo "thread 'main' panicked at src/x.rs:1:1" >&2; exit 101; fi
 if [ -f "$out" ]; then cat "$out"; else echo "error: cannot compile $3" >&2; exit 1; fi
 """
 
@@ -206,7 +209,9 @@ class EndToEndTests(unittest.TestCase):
             fut.chmod(0o755)
             for name, (src, out) in programs.items():
                 (d / f"{name}.fut").write_text(src)
-                if out is not None:
+                if out == "crash":
+                    (d / f"{name}.crash").write_text("")
+                elif out is not None:
                     (d / f"{name}.out").write_text(out)
             stdout = io.StringIO()
             with contextlib.redirect_stdout(stdout):
@@ -227,6 +232,7 @@ class EndToEndTests(unittest.TestCase):
                 "count": (test, fut_output([good]).replace("// 1 kernels", "// 2 kernels")),
                 "rejected": ("-- ==\n-- error: T001\n", None),
                 "unsupported": (test, None),
+                "crash": (test, "crash"),
             }
         )
         self.assertEqual(rc, 1, out)
@@ -237,14 +243,40 @@ class EndToEndTests(unittest.TestCase):
         self.assertIn("bogus", out)
         self.assertIn("FAILED: count.fut\n  `// 2 kernels` but 1 `__kernel void` definitions", out)
         self.assertIn("ptxas kernels.compute_80.ptx, line ", out)
+        self.assertIn("FAILED: crash.fut\n  fut dev crashed:\n  thread 'main' panicked", out)
+        self.assertIn("skipped: unsupported.fut: fut cannot compile it (error: cannot compile ", out)
+        self.assertNotIn("rejected.fut", out)
         self.assertNotIn("FAILED: good.fut", out)
         self.assertNotIn("FAILED: none.fut", out)
         self.assertIn(
-            "cuda check: 7 programs, 1 kernels compiled for sm_90 and sm_80 (1 programs, "
+            "cuda check: 8 programs, 1 kernels compiled for sm_90 and sm_80 (1 programs, "
             "1 without kernels), 2 skipped (1 compile-error tests, 1 that fut cannot compile), "
-            "3 failed, ",
+            "4 failed, ",
             out,
         )
+
+    def test_spills(self):
+        # At most 32 registers a thread (two blocks of 1024 threads on one SM).
+        spilling = textwrap.dedent(
+            """\
+            __kernel void __launch_bounds__(1024, 2) k0(double *m, long n) {
+              double v[48];
+              for (int i = 0; i < 48; i++) v[i] = m[i * n + threadIdx.x];
+              double acc = 0;
+              for (int i = 0; i < 48; i++)
+                for (int j = 0; j < 48; j++) acc += v[i] * v[(j * 7 + i) % 48] / (v[j] + 1.0);
+              for (int i = 0; i < 48; i++) m[i * n + threadIdx.x] = acc * v[i];
+            }
+            """
+        )
+        programs = {"spill": ("-- ==\n-- input { 1 }\n", fut_output([spilling]))}
+        rc, out = self.run_check(programs, "--arch", "sm_90")
+        self.assertEqual(rc, 1, out)
+        self.assertRegex(
+            out, r"FAILED: spill.fut\n  ptxas \(sm_90\): spills over 0 bytes:\n  k0: \d+ bytes spill"
+        )
+        rc, out = self.run_check(programs, "--arch", "sm_90", "--max-spill", "1000000")
+        self.assertEqual(rc, 0, out)
 
     def test_one_arch(self):
         test = "-- ==\n-- input { 1 }\n"
