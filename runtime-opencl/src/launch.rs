@@ -125,7 +125,11 @@ pub fn launch(
         start.is_some(),
     );
     if start.is_some() {
-        profile::op_end(&format!("kernel {}", info.name), start);
+        if info.label.is_empty() {
+            profile::op_end(&format!("kernel {}", info.name), start);
+        } else {
+            profile::op_end(info.label, start);
+        }
     }
     r
 }
@@ -338,6 +342,7 @@ mod tests {
     ];
     static INFO: KernelInfo = KernelInfo {
         name: "k0",
+        label: "",
         asserts: ASSERTS,
     };
 

@@ -61,6 +61,10 @@ pub struct AssertInfo {
 pub struct KernelInfo {
     /// Its name in the source.
     pub name: &'static str,
+    /// What `-P` calls it: the segmented operation and its source
+    /// location, as the multicore backend names its parallel loops
+    /// (`segmap prog.fut:3:5-3:20`); `kernel NAME` when empty.
+    pub label: &'static str,
     /// Its assertions, numbered from 0 in the failure protocol.
     pub asserts: &'static [AssertInfo],
 }

@@ -97,18 +97,22 @@ static PROG: KernelProgram = KernelProgram {
     kernels: &[
         KernelInfo {
             name: "axpy",
+            label: "",
             asserts: &[],
         },
         KernelInfo {
             name: "mixed",
+            label: "",
             asserts: &[],
         },
         KernelInfo {
             name: "check",
+            label: "",
             asserts: CHECK_ASSERTS,
         },
         KernelInfo {
             name: "flags",
+            label: "",
             asserts: FLAG_ASSERTS,
         },
     ],
@@ -405,6 +409,7 @@ fn a_program_that_does_not_build_is_an_internal_error() {
         source: "__kernel void bad(__global long *fut_fail, long fut_n) { undeclared = 1; }",
         kernels: &[KernelInfo {
             name: "bad",
+            label: "",
             asserts: &[],
         }],
     };

@@ -68,6 +68,16 @@ fn kernels_compute_report_failures_and_serve() {
     let o = run(&["-e", "axpy"], "2.0 [1.0, 2.0, 3.0] [0.5, 0.5, 0.5]");
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(text(&o.stdout), "[2.5f64, 4.5f64, 6.5f64]\n");
+    // `-P` names each kernel after its operation and source location (here
+    // the prelude's `map2`, as on the multicore backend).
+    let o = run(&["-e", "axpy", "-P"], "2.0 [1.0] [0.5]");
+    let err = text(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("segmap ") && l.contains(".fut:") && l.contains("(k0)")),
+        "{err}"
+    );
     let o = run(&["-e", "gather"], "[10, 20, 30] [2i64, 0i64]");
     assert_eq!(text(&o.stdout), "[15i32, 5i32]\n", "{}", text(&o.stderr));
     // Every update of the histogram in one bucket but one: atomic adds.

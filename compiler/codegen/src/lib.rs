@@ -52,6 +52,9 @@ pub struct Options {
     pub kernels: Option<Kernels>,
 }
 
+/// The kernel extraction of a GPU backend ([`Kernels::extract`]).
+pub type ExtractFn = fn(&mut imp::Program, bool, &dyn Fn(Span) -> String) -> Result<String, String>;
+
 /// A GPU backend's part of code generation, supplied by the crate that
 /// knows kernels (`gpu`): the host code is the multicore emitter's Rust
 /// over the GPU runtime's memory blocks, and the parallel loops `extract`
@@ -61,8 +64,8 @@ pub struct Kernels {
     /// Marks the parallel loops of the lowered program that run as
     /// kernels and returns the module items they need (the kernel
     /// program's source and its failure table); `safe` keeps index bounds
-    /// checks, `locate` names spans.
-    pub extract: fn(&mut imp::Program, bool) -> Result<String, String>,
+    /// checks, `locate` names spans (the kernels' names in profiles).
+    pub extract: ExtractFn,
     /// The `use` lines giving the emitted functions their memory blocks
     /// and the launch function.
     pub imports: &'static str,

@@ -57,13 +57,15 @@ fn mark(f: &imp::Function, b: &mut Block, target: Target, safe: bool, out: &mut 
             sizes,
             body,
             span,
+            label,
             ..
         } = s
         {
             let uses = kernel_uses(ids, body);
             let name = format!("k{}", out.kernels.len());
             match kernel(f, &name, ids, sizes, body, &uses, target, safe) {
-                Ok(kern) => {
+                Ok(mut kern) => {
+                    kern.origin = (label, *span);
                     *kind = ParKind::Kernel(out.kernels.len() as u32);
                     out.kernels.push(kern);
                 }

@@ -6,6 +6,7 @@
 use std::fmt::Write;
 
 use imp::Program;
+use ir::Span;
 
 use crate::extract::{Extracted, extract};
 use crate::kernel_c::{Target, kernel::helpers, prelude};
@@ -16,9 +17,13 @@ pub const OPENCL: codegen::Kernels = codegen::Kernels {
     imports: "use fut_runtime_opencl::mem::*;\nuse fut_runtime_opencl::launch;\n",
 };
 
-fn extract_opencl(prog: &mut Program, safe: bool) -> Result<String, String> {
+fn extract_opencl(
+    prog: &mut Program,
+    safe: bool,
+    locate: &dyn Fn(Span) -> String,
+) -> Result<String, String> {
     let ex = extract(prog, Target::OpenCl, safe);
-    Ok(items(&ex, Target::OpenCl))
+    Ok(items(&ex, Target::OpenCl, locate))
 }
 
 /// The whole kernel source of `ex` for `target`: the prelude, the
@@ -33,8 +38,9 @@ pub fn kernel_source(ex: &Extracted, target: Target) -> String {
     src
 }
 
-/// The module items of `ex`: `KERNELS`.
-fn items(ex: &Extracted, target: Target) -> String {
+/// The module items of `ex`: `KERNELS`; `locate` names the kernels'
+/// source statements in their profile labels.
+fn items(ex: &Extracted, target: Target, locate: &dyn Fn(Span) -> String) -> String {
     let mut kernels = Vec::new();
     for k in &ex.kernels {
         let asserts: Vec<String> = k
@@ -52,8 +58,19 @@ fn items(ex: &Extracted, target: Target) -> String {
                 )
             })
             .collect();
+        let (op, span) = k.origin;
+        let loc = if span.is_none() {
+            String::new()
+        } else {
+            locate(span)
+        };
+        let label = if loc.is_empty() {
+            format!("{op} ({})", k.name)
+        } else {
+            format!("{op} {loc} ({})", k.name)
+        };
         kernels.push(format!(
-            "fut_runtime_opencl::KernelInfo {{ name: {:?}, asserts: &[{}] }}",
+            "fut_runtime_opencl::KernelInfo {{ name: {:?}, label: {label:?}, asserts: &[{}] }}",
             k.name,
             asserts.join(", ")
         ));

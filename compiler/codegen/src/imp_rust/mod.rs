@@ -46,7 +46,7 @@ pub fn functions(
     interchange::program(&mut lowered);
     let mut out = String::new();
     if let Some(k) = kernels {
-        out.push_str(&(k.extract)(&mut lowered, safe)?);
+        out.push_str(&(k.extract)(&mut lowered, safe, locate)?);
     }
     for k in 0..lowered.functions.len() {
         let f = function::function(&lowered, k, safe, locate)

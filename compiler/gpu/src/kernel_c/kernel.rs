@@ -49,6 +49,9 @@ pub struct Kernel {
     pub source: String,
     /// Its assertions, numbered from 0 in the failure protocol.
     pub asserts: Vec<KernelAssert>,
+    /// The segmented operation it runs (`segmap`, `segred`, …) and the
+    /// source statement of its loop, for profiles.
+    pub origin: (&'static str, Span),
 }
 
 /// The parallel loop of `f` over `sizes` with indices `ids` and body
@@ -127,6 +130,7 @@ pub fn kernel(
         name: name.to_string(),
         source,
         asserts: k.asserts,
+        origin: ("segmap", Span::NONE),
     })
 }
 
