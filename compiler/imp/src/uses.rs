@@ -45,6 +45,14 @@ pub fn kernel_uses(ids: &[SVar], body: &Block) -> KernelUses {
     }
 }
 
+/// The blocks `b` mentions: read, written, allocated, aliased, swapped or
+/// passed to calls, in the blocks inside its statements too.
+pub fn used_mems(b: &Block) -> BTreeSet<MemId> {
+    let (mut read, mut mems, mut written) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+    walk(b, &mut read, &mut mems, &mut written);
+    mems
+}
+
 /// The first allocation of each block allocated in `b`, in order.
 fn allocations(b: &Block, out: &mut Vec<(MemId, SExp)>) {
     for s in &b.stms {

@@ -87,57 +87,6 @@ pub fn own_vars(body: &Block) -> std::collections::HashSet<SVar> {
     set.vars.into_iter().collect()
 }
 
-/// The blocks a block mentions.
-fn used_mems(b: &Block, out: &mut BTreeSet<MemId>) {
-    for s in &b.stms {
-        match s {
-            Stm::Alloc { mem, .. } => {
-                out.insert(*mem);
-            }
-            Stm::SwapMem(a, b) | Stm::AliasMem { dst: a, src: b } => {
-                out.insert(*a);
-                out.insert(*b);
-            }
-            Stm::Read { view, .. } | Stm::Write { view, .. } => {
-                out.insert(view.mem);
-            }
-            Stm::AtomicUpdate { view, body, .. } => {
-                out.insert(view.mem);
-                used_mems(body, out);
-            }
-            Stm::Copy { dst, src, .. } => {
-                out.insert(dst.mem);
-                out.insert(src.mem);
-            }
-            Stm::For { body, .. }
-            | Stm::While { body, .. }
-            | Stm::ParFor { body, .. }
-            | Stm::Planned { body, .. } => used_mems(body, out),
-            Stm::If {
-                then_block,
-                else_block,
-                ..
-            } => {
-                used_mems(then_block, out);
-                used_mems(else_block, out);
-            }
-            Stm::Call { args, results, .. } => {
-                for a in args {
-                    if let crate::imp::Arg::Mem(m) = a {
-                        out.insert(*m);
-                    }
-                }
-                for r in results {
-                    if let Slot::Mem(m) = r {
-                        out.insert(*m);
-                    }
-                }
-            }
-            Stm::Assign { .. } | Stm::Assert { .. } => {}
-        }
-    }
-}
-
 impl FnEm<'_> {
     /// A parallel loop over `sizes` with index variables `ids`; the first
     /// `prologue` statements of `body` run once per chunk, before its
@@ -159,8 +108,7 @@ impl FnEm<'_> {
         for i in ids {
             set.vars.remove(i);
         }
-        let mut used = BTreeSet::new();
-        used_mems(body, &mut used);
+        let used = crate::imp::uses::used_mems(body);
         self.w("{\n");
         for m in used.difference(&set.mems) {
             writeln!(self.out, "let {0} = {0}.handle();", mem(*m)).ok();

@@ -21,7 +21,7 @@ use std::fmt::Write;
 
 use imp::uses::KernelUses;
 use imp::{Block, Check, Function, SExp, SVar, Stm, View};
-use ir::{BinOp, MathFn, PrimType, Span};
+use ir::{BinOp, PrimType, Span};
 
 use super::Target;
 use super::scalar;
@@ -68,9 +68,11 @@ pub fn kernel(
     target: Target,
     safe: bool,
 ) -> Result<Kernel, Refusal> {
+    // A kernel's text is the same in both dialects: the preludes define
+    // the vocabulary it uses for each.
+    let _ = target;
     let mut k = Em {
         f,
-        target,
         safe,
         out: String::new(),
         asserts: Vec::new(),
@@ -139,15 +141,10 @@ pub fn kernel(
 /// zero.
 fn constant_cannot_fail(op: BinOp, b: &SExp) -> bool {
     let SExp::Const(c) = b else { return false };
-    let text = c.to_string();
-    let digits = text.trim_start_matches('-');
-    let zero = digits
-        .chars()
-        .take_while(|ch| ch.is_ascii_digit())
-        .all(|ch| ch == '0');
-    match op {
-        BinOp::Pow => !text.starts_with('-'),
-        _ => !zero,
+    match (op, c.as_i128()) {
+        (_, None) => false,
+        (BinOp::Pow, Some(x)) => x >= 0,
+        (_, Some(x)) => x != 0,
     }
 }
 
@@ -163,7 +160,6 @@ fn mem(m: u32) -> String {
 
 struct Em<'a> {
     f: &'a Function,
-    target: Target,
     safe: bool,
     out: String,
     asserts: Vec<KernelAssert>,
@@ -242,7 +238,6 @@ impl Em<'_> {
             SExp::Math(m, args) => {
                 let t = args.first().map_or(PrimType::F64, |a| self.type_of(a));
                 let a = args.iter().map(|a| self.exp(a)).collect::<E<Vec<_>>>()?;
-                let _: MathFn = *m;
                 scalar::math(*m, t, &a)
             }
             // A region nested in a kernel runs in one chunk: its thread is
@@ -528,7 +523,6 @@ impl Em<'_> {
             self.depth += 1;
             open += 1;
         }
-        let ix: Vec<SExp> = (0..rank).map(|_| SExp::i64(0)).collect();
         // Positions with the C counters: the views' offsets plus the
         // counters times the strides.
         let pos = |em: &Self, v: &View| -> E<String> {
@@ -538,7 +532,6 @@ impl Em<'_> {
             }
             Ok(p)
         };
-        let _ = ix;
         let (d, s) = (pos(self, dst)?, pos(self, src)?);
         let (d, s) = (self.expand(dst.mem, d), self.expand(src.mem, s));
         self.line(&format!(
@@ -588,7 +581,6 @@ impl Em<'_> {
         self.line("}");
         self.depth -= 1;
         self.line("}");
-        let _ = self.target;
         Ok(())
     }
 }
