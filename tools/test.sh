@@ -4,9 +4,14 @@
 # interpreter, then the same corpus through the core-IR pipeline (internalise, optimise
 # and differentiate with the verifier after every pass, run on the IR interpreter, and
 # compare with the reference interpreter), then on the multicore backend, then on the
-# OpenCL backend (PoCL).
+# OpenCL backend (PoCL), then the CUDA kernels compiled without a GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# NVRTC, which `fut cuda` compiles kernels with (docs/gpu.md): the PyPI wheel unpacked
+# into target/cuda-tools/ (CI fetches it before this script; a no-op when it is there).
+# The CUDA tests of the Rust crates find it through FUT_NVRTC, and fail on CI without it.
+python3 tools/cuda/check.py --fetch-tools
+export FUT_NVRTC="${FUT_NVRTC:-$PWD/target/cuda-tools/nvidia/cuda_nvrtc/lib/libnvrtc.so.12}"
 cargo test --workspace --locked
 cargo build --locked -p fut
 ./target/debug/fut test -i tests/
@@ -24,6 +29,10 @@ export FUT_OPENCL_BUILD_OPTIONS="${FUT_OPENCL_BUILD_OPTIONS:--cl-opt-disable}"
 # ptxas for sm_90 and sm_80, without a GPU (docs/gpu.md), then the script's own tests.
 python3 tools/cuda/check.py tests/ bench-suite/adbench
 python3 -m unittest discover -s tools/cuda
+# Every program of the corpus and of ADBench built with `fut cuda` (host code, and the
+# kernels compiled by NVRTC into cubins for sm_90 and sm_80) into the test bundle a GPU
+# machine runs (tools/gpu-check.sh); no case runs here, there is no GPU.
+./target/debug/fut test --backend=cuda --write-bundle=target/cuda-bundle tests/ bench-suite/adbench
 # The ADBench programs (bench-suite/adbench/README.md) on prepared data.
 python3 -m unittest discover -s tools/adbench
 python3 tools/adbench/adbench.py selfcheck

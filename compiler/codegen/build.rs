@@ -1,5 +1,5 @@
 //! Embeds the sources of the crates generated programs build against (the
-//! multicore runtime and the values crate), with the workspace's manifest
+//! multicore runtime, the GPU runtimes and the values crate), with the workspace's manifest
 //! and lock file, so that `fut` can write them into its cache and build
 //! generated crates without the source tree. New source files are picked up
 //! without touching this crate's code.
@@ -30,7 +30,9 @@ fn main() {
     let mut files = Vec::new();
     for (dir, name) in [
         ("runtime-multicore", "fut-runtime-multicore"),
+        ("runtime-gpu", "fut-runtime-gpu"),
         ("runtime-opencl", "fut-runtime-opencl"),
+        ("runtime-cuda", "fut-runtime-cuda"),
         ("compiler/values", "values"),
     ] {
         let d = root.join(dir);

@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 use std::ptr;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use opencl3::command_queue::{CL_QUEUE_PROFILING_ENABLE, CommandQueue};
 use opencl3::context::Context;
@@ -30,7 +30,14 @@ use opencl3::memory::{Buffer, CL_MEM_READ_WRITE, ClMem};
 use opencl3::platform::get_platforms;
 use opencl3::types::{CL_BLOCKING, cl_device_type, cl_mem};
 
-use crate::freelist::{Allocator, FreeList};
+use fut_runtime_gpu::Backend;
+use fut_runtime_gpu::freelist::{Allocator, FreeList};
+use fut_runtime_gpu::launch::FAIL_WORDS;
+use fut_runtime_gpu::program::KernelProgram;
+pub use fut_runtime_gpu::select::DeviceDesc;
+use fut_runtime_gpu::select::{Choice, ContextCell, select};
+use values::PrimValue;
+
 use crate::program::Built;
 
 /// What cl3 returns when `libOpenCL.so.1` cannot be loaded
@@ -45,89 +52,23 @@ const PLATFORM_NOT_FOUND: i32 = -1001;
 pub const NO_RUNTIME: &str = "no OpenCL runtime found (libOpenCL.so.1): install an OpenCL driver, \
      for example PoCL for the CPU: apt-get install pocl-opencl-icd ocl-icd-libopencl1";
 
-/// The number of 64-bit words of the failure buffer.
-pub const FAIL_WORDS: usize = 16;
-
-/// The device chosen by [`set_device_choice`], if any.
-static CHOICE: Mutex<Option<String>> = Mutex::new(None);
+/// The device chosen by [`set_device_choice`], else by `FUT_OPENCL_DEVICE`.
+static CHOICE: Choice = Choice::new("FUT_OPENCL_DEVICE");
 
 /// The context, created once.
-static CONTEXT: OnceLock<Result<Gpu, String>> = OnceLock::new();
+static CONTEXT: ContextCell<Gpu> = ContextCell::new();
 
 /// Chooses the device by a case-insensitive substring of its name or of
 /// `PLATFORM: DEVICE` (`None`: back to the default). Takes precedence
 /// over `FUT_OPENCL_DEVICE`; has no effect once the context exists.
 pub fn set_device_choice(choice: Option<String>) {
-    *CHOICE.lock().unwrap_or_else(|e| e.into_inner()) = choice;
+    CHOICE.set(choice);
 }
 
 /// Creates the context now if it does not exist yet: its error, if it
 /// cannot be created.
 pub fn ensure_device() -> Result<(), String> {
     context().map(|_| ())
-}
-
-/// One device as listed: where it is and what it is.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DeviceDesc {
-    /// The platform's name.
-    pub platform: String,
-    /// The device's name.
-    pub name: String,
-    /// `GPU`, `CPU`, `accelerator` or `other`.
-    pub kind: &'static str,
-    /// The device's OpenCL C version (`OpenCL C 1.2 …`).
-    pub c_version: String,
-}
-
-impl DeviceDesc {
-    /// One line of the listing: `INDEX: PLATFORM: NAME (KIND, VERSION)`.
-    pub fn line(&self, index: usize) -> String {
-        format!(
-            "{index}: {}: {} ({}, {})",
-            self.platform, self.name, self.kind, self.c_version
-        )
-    }
-}
-
-/// The device to use among `devices`, by `choice` (a case-insensitive
-/// substring of the name or of `PLATFORM: NAME`; the first match wins),
-/// else the first GPU, else the first device. The error lists the
-/// devices.
-pub fn select(devices: &[DeviceDesc], choice: Option<&str>) -> Result<usize, String> {
-    if devices.is_empty() {
-        return Err("no OpenCL device found".into());
-    }
-    match choice {
-        Some(c) => {
-            let low = c.to_lowercase();
-            devices
-                .iter()
-                .position(|d| {
-                    d.name.to_lowercase().contains(&low)
-                        || format!("{}: {}", d.platform, d.name)
-                            .to_lowercase()
-                            .contains(&low)
-                })
-                .ok_or_else(|| {
-                    format!(
-                        "no OpenCL device matches \"{c}\"; the devices are:\n{}",
-                        listing(devices)
-                    )
-                })
-        }
-        None => Ok(devices.iter().position(|d| d.kind == "GPU").unwrap_or(0)),
-    }
-}
-
-/// The devices as lines, each indented by two spaces.
-fn listing(devices: &[DeviceDesc]) -> String {
-    devices
-        .iter()
-        .enumerate()
-        .map(|(i, d)| format!("  {}", d.line(i)))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// Every device of every platform, one line each (`INDEX: PLATFORM:
@@ -247,27 +188,19 @@ pub struct Gpu {
 
 /// The context, created on first use.
 pub fn context() -> Result<&'static Gpu, String> {
-    CONTEXT.get_or_init(create).as_ref().map_err(|e| e.clone())
+    CONTEXT.get(create)
 }
 
 /// The context when it exists (never creates it).
 pub(crate) fn existing() -> Option<&'static Gpu> {
-    CONTEXT.get().and_then(|r| r.as_ref().ok())
+    CONTEXT.existing()
 }
 
 fn create() -> Result<Gpu, String> {
-    let choice = CHOICE
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone()
-        .or_else(|| {
-            std::env::var("FUT_OPENCL_DEVICE")
-                .ok()
-                .filter(|s| !s.is_empty())
-        });
+    let choice = CHOICE.get();
     let mut found = discover()?;
     let descs: Vec<DeviceDesc> = found.iter().map(|(d, _)| d.clone()).collect();
-    let k = select(&descs, choice.as_deref())?;
+    let k = select(&descs, choice.as_deref(), "OpenCL")?;
     let (desc, device) = found.swap_remove(k);
     let what = |e: ClError| format!("OpenCL error on device {}: {e}", desc.name);
     let context = Context::from_device(&device).map_err(|e| what(e) + " (creating a context)")?;
@@ -336,7 +269,7 @@ fn make_queue(context: &Context) -> Result<CommandQueue, ClError> {
 impl Gpu {
     /// A device buffer of at least `bytes` bytes and its size, from the
     /// free list.
-    pub(crate) fn alloc(&self, bytes: usize) -> Result<(usize, Buffer<u8>), String> {
+    fn alloc_buffer(&self, bytes: usize) -> Result<(usize, Buffer<u8>), String> {
         let a = ClAlloc {
             context: &self.context,
             max_alloc: self.max_alloc,
@@ -348,7 +281,7 @@ impl Gpu {
     }
 
     /// Keeps a buffer of `cap` bytes for later allocations.
-    pub(crate) fn free(&self, cap: usize, buf: Buffer<u8>) {
+    fn free_buffer(&self, cap: usize, buf: Buffer<u8>) {
         self.free
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -361,22 +294,20 @@ impl Gpu {
         (f.len(), f.bytes())
     }
 
-    /// Copies `bytes` bytes from the start of `buf` to `dst` (blocking).
-    ///
-    /// # Safety
-    /// `dst` must be valid for writes of `bytes` bytes, and `buf` hold
-    /// at least that many.
-    pub(crate) unsafe fn read(
-        &self,
-        buf: &Buffer<u8>,
-        dst: *mut u8,
-        bytes: usize,
-    ) -> Result<(), String> {
+    /// Copies the first `dst.len()` bytes of `buf` to `dst` (blocking).
+    fn read_bytes(&self, buf: &Buffer<u8>, dst: &mut [u8]) -> Result<(), String> {
+        let bytes = dst.len();
         if bytes == 0 {
             return Ok(());
         }
-        // SAFETY: the caller's promise; the read is blocking.
-        let data = unsafe { std::slice::from_raw_parts_mut(dst, bytes) };
+        if bytes > buf.size().unwrap_or(usize::MAX) {
+            return Err(format!(
+                "OpenCL error: reading {bytes} bytes from a smaller buffer"
+            ));
+        }
+        // SAFETY: `dst` is valid for the blocking read, and the buffer
+        // holds as many bytes (checked above).
+        let data = dst;
         unsafe {
             self.queue
                 .enqueue_read_buffer(buf, CL_BLOCKING, 0, data, &[])
@@ -385,22 +316,20 @@ impl Gpu {
         .map_err(|e| format!("OpenCL error: reading {bytes} bytes from the device: {e}"))
     }
 
-    /// Copies `bytes` bytes from `src` to the start of `buf` (blocking).
-    ///
-    /// # Safety
-    /// `src` must be valid for reads of `bytes` bytes, and `buf` hold at
-    /// least that many.
-    pub(crate) unsafe fn write(
-        &self,
-        buf: &mut Buffer<u8>,
-        src: *const u8,
-        bytes: usize,
-    ) -> Result<(), String> {
+    /// Copies `src` to the start of `buf` (blocking).
+    fn write_bytes(&self, buf: &mut Buffer<u8>, src: &[u8]) -> Result<(), String> {
+        let bytes = src.len();
         if bytes == 0 {
             return Ok(());
         }
-        // SAFETY: the caller's promise; the write is blocking.
-        let data = unsafe { std::slice::from_raw_parts(src, bytes) };
+        if bytes > buf.size().unwrap_or(usize::MAX) {
+            return Err(format!(
+                "OpenCL error: writing {bytes} bytes to a smaller buffer"
+            ));
+        }
+        // SAFETY: `src` is valid for the blocking write, and the buffer
+        // holds as many bytes (checked above).
+        let data = src;
         unsafe {
             self.queue
                 .enqueue_write_buffer(buf, CL_BLOCKING, 0, data, &[])
@@ -411,7 +340,7 @@ impl Gpu {
 
     /// Sets the first `bytes` bytes of `buf` to zero (queued, not waited
     /// for: later commands of the in-order queue run after it).
-    pub(crate) fn zero(&self, buf: &mut Buffer<u8>, bytes: usize) -> Result<(), String> {
+    fn zero_bytes(&self, buf: &mut Buffer<u8>, bytes: usize) -> Result<(), String> {
         if bytes == 0 {
             return Ok(());
         }
@@ -433,7 +362,7 @@ impl Gpu {
 
     /// Copies `bytes` bytes from offset `soff` of `src` to offset `doff`
     /// of `dst` on the device (queued, not waited for).
-    pub(crate) fn copy(
+    fn copy_bytes(
         &self,
         src: cl_mem,
         dst: cl_mem,
@@ -460,51 +389,75 @@ impl Gpu {
         drop(opencl3::event::Event::new(ev));
         Ok(())
     }
-
-    /// The raw handle of a buffer, as a kernel argument.
-    pub(crate) fn mem_of(buf: &Buffer<u8>) -> cl_mem {
-        buf.get()
-    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+impl Backend for Gpu {
+    const NAME: &'static str = "OpenCL";
+    type Buf = Buffer<u8>;
 
-    fn d(platform: &str, name: &str, kind: &'static str) -> DeviceDesc {
-        DeviceDesc {
-            platform: platform.into(),
-            name: name.into(),
-            kind,
-            c_version: "OpenCL C 1.2".into(),
-        }
+    fn context() -> Result<&'static Gpu, String> {
+        context()
     }
 
-    #[test]
-    fn selection_by_substring_gpu_first_then_any() {
-        let devs = [
-            d("Portable Computing Language", "pthread-haswell", "CPU"),
-            d("NVIDIA CUDA", "NVIDIA H100", "GPU"),
-            d("NVIDIA CUDA", "NVIDIA A100", "GPU"),
-        ];
-        assert_eq!(select(&devs, None), Ok(1));
-        assert_eq!(select(&devs[..1], None), Ok(0));
-        assert_eq!(select(&devs, Some("a100")), Ok(2));
-        assert_eq!(select(&devs, Some("PTHREAD")), Ok(0));
-        // The platform's name counts, as "PLATFORM: DEVICE".
-        assert_eq!(select(&devs, Some("portable")), Ok(0));
-        assert_eq!(select(&devs, Some("cuda: nvidia a")), Ok(2));
-        assert_eq!(select(&devs, Some("nvidia")), Ok(1));
-        let e = select(&devs, Some("no-such-device")).unwrap_err();
-        assert!(
-            e.starts_with("no OpenCL device matches \"no-such-device\""),
-            "{e}"
-        );
-        assert!(
-            e.contains("  0: Portable Computing Language: pthread-haswell (CPU, OpenCL C 1.2)"),
-            "{e}"
-        );
-        assert!(e.contains("  2: NVIDIA CUDA: NVIDIA A100 (GPU"), "{e}");
-        assert_eq!(select(&[], None), Err("no OpenCL device found".into()));
+    fn existing() -> Option<&'static Gpu> {
+        existing()
+    }
+
+    fn alloc(&self, bytes: usize) -> Result<(usize, Buffer<u8>), String> {
+        self.alloc_buffer(bytes)
+    }
+
+    fn free(&self, cap: usize, buf: Buffer<u8>) {
+        self.free_buffer(cap, buf)
+    }
+
+    fn read(&self, buf: &Buffer<u8>, dst: &mut [u8]) -> Result<(), String> {
+        self.read_bytes(buf, dst)
+    }
+
+    fn write(&self, buf: &mut Buffer<u8>, src: &[u8]) -> Result<(), String> {
+        self.write_bytes(buf, src)
+    }
+
+    fn zero(&self, buf: &mut Buffer<u8>, bytes: usize) -> Result<(), String> {
+        self.zero_bytes(buf, bytes)
+    }
+
+    fn copy(
+        &self,
+        src: u64,
+        dst: u64,
+        src_off: usize,
+        dst_off: usize,
+        bytes: usize,
+    ) -> Result<(), String> {
+        self.copy_bytes(
+            src as usize as cl_mem,
+            dst as usize as cl_mem,
+            src_off,
+            dst_off,
+            bytes,
+        )
+    }
+
+    fn raw(buf: &Buffer<u8>) -> u64 {
+        buf.get() as usize as u64
+    }
+
+    fn run_kernel(
+        &self,
+        prog: &'static KernelProgram,
+        k: usize,
+        n: i64,
+        sizes: &[i64],
+        scalars: &[PrimValue],
+        bufs: &[u64],
+        wait: bool,
+    ) -> Result<(), String> {
+        crate::launch::run_kernel(self, prog, k, n, sizes, scalars, bufs, wait)
+    }
+
+    fn take_failure(&self) -> Result<Option<[i64; FAIL_WORDS]>, String> {
+        crate::launch::take_failure(self)
     }
 }

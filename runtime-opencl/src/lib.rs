@@ -40,12 +40,12 @@
 
 pub mod cli;
 pub mod device;
-pub mod freelist;
 pub mod launch;
 pub mod mem;
 pub mod program;
 
 pub use cli::main;
 pub use device::{ensure_device, list_devices, set_device_choice};
+pub use fut_runtime_gpu::freelist;
+pub use fut_runtime_gpu::{AssertInfo, Binary, KernelInfo, KernelProgram};
 pub use launch::launch;
-pub use program::{AssertInfo, KernelInfo, KernelProgram};

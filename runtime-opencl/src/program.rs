@@ -18,12 +18,14 @@
 //! build from source, ignoring failures (a read-only cache is no error).
 
 use std::collections::hash_map::Entry;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use opencl3::kernel::Kernel;
 use opencl3::program::Program;
+
+use fut_runtime_gpu::program::{KernelProgram, cache_file, load_cached, save_cached};
 
 use crate::device::Gpu;
 
@@ -43,39 +45,6 @@ fn group_size() -> Option<usize> {
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
         .filter(|&n| n > 0)
-}
-
-/// One assertion of a kernel: what its failure reports.
-#[derive(Debug)]
-pub struct AssertInfo {
-    /// The message, with a `{}` for each argument.
-    pub msg: &'static str,
-    /// The source span: file number, start and end byte.
-    pub span: (u32, u32, u32),
-    /// The types of the arguments (`i64`, `f32`, `bool`, …), in order.
-    pub args: &'static [&'static str],
-}
-
-/// One kernel of a program.
-#[derive(Debug)]
-pub struct KernelInfo {
-    /// Its name in the source.
-    pub name: &'static str,
-    /// What `-P` calls it: the segmented operation and its source
-    /// location, as the multicore backend names its parallel loops
-    /// (`segmap prog.fut:3:5-3:20`); `kernel NAME` when empty.
-    pub label: &'static str,
-    /// Its assertions, numbered from 0 in the failure protocol.
-    pub asserts: &'static [AssertInfo],
-}
-
-/// The OpenCL C program of a generated module.
-#[derive(Debug)]
-pub struct KernelProgram {
-    /// The OpenCL C source of every kernel.
-    pub source: &'static str,
-    /// The kernels, numbered from 0 in [`crate::launch::launch`].
-    pub kernels: &'static [KernelInfo],
 }
 
 /// Programs built from source, and from cached binaries, so far.
@@ -116,7 +85,7 @@ pub(crate) fn built(gpu: &Gpu, prog: &'static KernelProgram) -> Result<Arc<Built
 
 fn build(gpu: &Gpu, prog: &KernelProgram) -> Result<Built, String> {
     let check = cache_check(gpu, prog.source);
-    let file = cache_dir().map(|d| d.join(format!("{:016x}.bin", fnv1a(check.as_bytes()))));
+    let file = cache_file("opencl", check.as_bytes());
     let cached = file
         .as_ref()
         .and_then(|f| load_binary(gpu, f, check.as_bytes()));
@@ -185,87 +154,22 @@ fn cache_check(gpu: &Gpu, source: &str) -> String {
     )
 }
 
-/// The 64-bit FNV-1a hash of `bytes` (stable across builds, unlike the
-/// standard library's hasher).
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
-/// The directory of cached binaries, if one can be named.
-pub fn cache_dir() -> Option<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
-    if let Some(d) = var("FUT_CACHE_DIR") {
-        return Some(PathBuf::from(d).join("opencl"));
-    }
-    if let Some(d) = var("XDG_CACHE_HOME") {
-        return Some(PathBuf::from(d).join("fut").join("opencl"));
-    }
-    var("HOME").map(|h| PathBuf::from(h).join(".cache").join("fut").join("opencl"))
-}
-
 /// The first bytes of a cache file.
 const MAGIC: &[u8; 8] = b"FUTCLB01";
 
 /// The program of the binary cached in `file` for `check`, if there is
 /// one and it loads.
-fn load_binary(gpu: &Gpu, file: &PathBuf, check: &[u8]) -> Option<Program> {
-    let data = std::fs::read(file).ok()?;
-    let rest = data.strip_prefix(MAGIC)?;
-    let (len, rest) = rest.split_first_chunk::<8>()?;
-    let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
-    if rest.len() < len || &rest[..len] != check {
-        return None;
-    }
-    let binary = &rest[len..];
-    if binary.is_empty() {
-        return None;
-    }
-    Program::create_and_build_from_binary(&gpu.context, &[binary], &gpu.build_options).ok()
+fn load_binary(gpu: &Gpu, file: &Path, check: &[u8]) -> Option<Program> {
+    let binary = load_cached(file, MAGIC, check)?;
+    Program::create_and_build_from_binary(&gpu.context, &[&binary], &gpu.build_options).ok()
 }
 
-/// Writes the binary of `p` to `file` after `check` (through a temporary
-/// file and a rename, so readers never see half a file); failures are
+/// Writes the binary of `p` to `file` after `check`; failures are
 /// ignored.
-fn save_binary(p: &Program, file: &PathBuf, check: &[u8]) {
-    let Ok(binaries) = p.get_binaries() else {
-        return;
-    };
-    let Some(binary) = binaries.into_iter().next().filter(|b| !b.is_empty()) else {
-        return;
-    };
-    let Some(dir) = file.parent() else {
-        return;
-    };
-    if std::fs::create_dir_all(dir).is_err() {
-        return;
-    }
-    let mut data = Vec::with_capacity(16 + check.len() + binary.len());
-    data.extend_from_slice(MAGIC);
-    data.extend_from_slice(&(check.len() as u64).to_le_bytes());
-    data.extend_from_slice(check);
-    data.extend_from_slice(&binary);
-    let tmp = file.with_extension(format!("tmp{}", std::process::id()));
-    if std::fs::write(&tmp, &data)
-        .and_then(|()| std::fs::rename(&tmp, file))
-        .is_err()
+fn save_binary(p: &Program, file: &Path, check: &[u8]) {
+    if let Ok(binaries) = p.get_binaries()
+        && let Some(binary) = binaries.into_iter().next()
     {
-        let _ = std::fs::remove_file(&tmp);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_hash_is_fnv1a() {
-        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_ne!(fnv1a(b"ab"), fnv1a(b"ba"));
+        save_cached(file, MAGIC, check, &binary);
     }
 }

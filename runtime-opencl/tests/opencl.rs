@@ -116,6 +116,7 @@ static PROG: KernelProgram = KernelProgram {
             asserts: FLAG_ASSERTS,
         },
     ],
+    binaries: &[],
 };
 
 const AXPY: usize = 0;
@@ -412,6 +413,7 @@ fn a_program_that_does_not_build_is_an_internal_error() {
             label: "",
             asserts: &[],
         }],
+        binaries: &[],
     };
     let e = launch(&BAD, 0, &[1], &[], &[], &[]).unwrap_err();
     assert!(
@@ -448,7 +450,11 @@ fn child() {
                 name: "prog",
                 entries: &[],
             };
-            let status = fut_runtime_opencl::cli::run(&P, vec!["--list-devices".into()]);
+            let status = fut_runtime_gpu::cli::run(
+                &fut_runtime_opencl::cli::API,
+                &P,
+                vec!["--list-devices".into()],
+            );
             println!("STATUS: {status}");
         }
         "cache" => {

@@ -50,6 +50,10 @@ pub struct BenchArgs {
     /// e.g. `--pass-option=--num-threads=4`.
     #[arg(short, long, value_name = "OPTION", allow_hyphen_values = true)]
     pass_option: Vec<String>,
+    /// With `--backend=cuda`: the GPU architectures the kernels are compiled for,
+    /// as for `fut cuda` (default: FUT_CUDA_ARCH, else sm_90,sm_80).
+    #[arg(long, value_name = "LIST", value_parser = crate::multicore::parse_cuda_arch)]
+    cuda_arch: Option<crate::multicore::CudaArch>,
 }
 
 /// Backends `fut bench` can run programs on.
@@ -64,6 +68,8 @@ enum BenchBackend {
     Multicore,
     /// A native executable built as `fut opencl` builds it, run in server mode.
     Opencl,
+    /// A native executable built as `fut cuda` builds it, run in server mode.
+    Cuda,
 }
 
 /// Runs `fut bench`; returns the exit status.
@@ -83,10 +89,18 @@ pub fn run(args: BenchArgs) -> u8 {
     let target: Box<dyn Target> = match args.backend {
         BenchBackend::Interp => Box::new(InterpTarget),
         BenchBackend::Ir => Box::new(IrTarget),
-        BenchBackend::Multicore | BenchBackend::Opencl => {
+        BenchBackend::Multicore | BenchBackend::Opencl | BenchBackend::Cuda => {
             let target = match args.backend {
                 BenchBackend::Opencl => driver::multicore::Target::OpenCl,
+                BenchBackend::Cuda => driver::multicore::Target::Cuda,
                 _ => driver::multicore::Target::Multicore,
+            };
+            let cuda_arch = match args.backend {
+                BenchBackend::Cuda => match crate::multicore::cuda_arch(args.cuda_arch.clone()) {
+                    Ok(a) => a,
+                    Err(code) => return code,
+                },
+                _ => driver::multicore::cuda::default_archs(),
             };
             let build = move |db: &Database, path: &Path| {
                 driver::multicore::build_executable(
@@ -94,6 +108,7 @@ pub fn run(args: BenchArgs) -> u8 {
                     path,
                     &driver::multicore::BuildOptions {
                         target,
+                        cuda_arch: cuda_arch.clone(),
                         ..Default::default()
                     },
                 )

@@ -36,6 +36,7 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Bench(a) => crate::bench::run(a),
         Command::Multicore(a) => crate::multicore::run(a, driver::multicore::Target::Multicore),
         Command::Opencl(a) => crate::multicore::run(a, driver::multicore::Target::OpenCl),
+        Command::Cuda(a) => crate::multicore::run_cuda(a),
     }
 }
 
@@ -131,6 +132,16 @@ fn test(args: TestArgs) -> u8 {
         crate::Backend::Ir => testrun::Backend::Ir,
         crate::Backend::Multicore => testrun::Backend::Multicore,
         crate::Backend::Opencl => testrun::Backend::OpenCl,
+        crate::Backend::Cuda => testrun::Backend::Cuda,
+    };
+    // FUT_CUDA_ARCH matters (and is checked) on the CUDA backend only.
+    let cuda_arch = if backend == testrun::Backend::Cuda {
+        match crate::multicore::cuda_arch(args.cuda_arch) {
+            Ok(a) => a,
+            Err(code) => return code,
+        }
+    } else {
+        driver::multicore::cuda::default_archs()
     };
     let db = database();
     let programs = match testrun::collect_programs(db.system().as_ref(), &args.paths) {
@@ -158,7 +169,17 @@ fn test(args: TestArgs) -> u8 {
         validate: testrun::validation_from_env(
             std::env::var(testrun::VALIDATE_VAR).ok().as_deref(),
         ),
+        cuda_arch,
+        bundle: args.bundle,
+        write_bundle: args.write_bundle,
     };
+    if (opts.bundle.is_some() || opts.write_bundle.is_some()) && !backend.compiled() {
+        eprintln!(
+            "error: --bundle and --write-bundle need a compiled backend (multicore, opencl, cuda), not --backend={}",
+            backend.name()
+        );
+        return 2;
+    }
     let mut out = std::io::stdout().lock();
     let mut progress = std::io::stderr();
     let summary = testrun::run_tests(&db, &programs, &opts, &mut out, &mut progress);

@@ -92,6 +92,17 @@ enum Command {
     /// the multicore executables' options plus `-d/--device NAME` and
     /// `--list-devices`.
     Opencl(multicore::MulticoreArgs),
+    /// Compile a program to a native executable whose parallel loops run as CUDA
+    /// kernels on an NVIDIA GPU.
+    ///
+    /// As `fut opencl`, with the kernels in CUDA C, compiled by NVRTC when the
+    /// program is compiled (a cubin per `--cuda-arch`, and PTX) and embedded in the
+    /// executable; the executable needs the CUDA driver, not NVRTC. NVRTC is found
+    /// through FUT_NVRTC (the path of libnvrtc.so.12), the library path, a CUDA
+    /// toolkit, or the Python package nvidia-cuda-nvrtc-cu12 (`docs/gpu.md`). The
+    /// executable takes the multicore executables' options plus `-d/--device NAME`
+    /// and `--list-devices`.
+    Cuda(multicore::CudaArgs),
 }
 
 #[derive(Args, Debug)]
@@ -153,6 +164,20 @@ struct TestArgs {
     /// How many programs to test at once (default: the number of cores).
     #[arg(short, long, value_name = "N")]
     jobs: Option<usize>,
+    /// With `--backend=cuda`: the GPU architectures the kernels are compiled for,
+    /// as for `fut cuda` (default: FUT_CUDA_ARCH, else sm_90,sm_80).
+    #[arg(long, value_name = "LIST", value_parser = multicore::parse_cuda_arch)]
+    cuda_arch: Option<multicore::CudaArch>,
+    /// With a compiled backend: compile and build the programs, write their test
+    /// executables and a table of the programs to DIR (a test bundle), and run no
+    /// case. For running the tests on another machine with `--bundle`.
+    #[arg(long, value_name = "DIR", conflicts_with = "bundle")]
+    write_bundle: Option<PathBuf>,
+    /// With a compiled backend: run the cases with the executables of the test
+    /// bundle in DIR (from `--write-bundle`, same paths, same folder), compiling
+    /// nothing: for a GPU machine without Rust or NVRTC (tools/gpu-check.sh).
+    #[arg(long, value_name = "DIR")]
+    bundle: Option<PathBuf>,
 }
 
 /// The environment variable of `fut test --backend=ir`'s validation, documented in
@@ -174,6 +199,9 @@ enum Backend {
     /// The OpenCL backend: as multicore, with parallel loops run as OpenCL kernels
     /// (device: `FUT_OPENCL_DEVICE`, else the first GPU, else the first device).
     Opencl,
+    /// The CUDA backend: as multicore, with parallel loops run as CUDA kernels
+    /// (device: `FUT_CUDA_DEVICE`, else device 0), compiled for `--cuda-arch`.
+    Cuda,
 }
 
 #[derive(Args, Debug)]

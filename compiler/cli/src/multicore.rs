@@ -1,7 +1,7 @@
-//! `fut multicore` and `fut opencl`: compile a program to a native
-//! executable that runs in parallel on all cores (or with its parallel
-//! loops as OpenCL kernels), or (`--library`, multicore) to a Rust library
-//! crate with a typed API.
+//! `fut multicore`, `fut opencl` and `fut cuda`: compile a program to a
+//! native executable that runs in parallel on all cores (or with its
+//! parallel loops as OpenCL or CUDA kernels), or (`--library`, multicore)
+//! to a Rust library crate with a typed API.
 
 use std::path::PathBuf;
 
@@ -28,8 +28,53 @@ pub struct MulticoreArgs {
     library: bool,
 }
 
+/// Arguments of `fut cuda`: those of `fut multicore`, and the
+/// architectures the kernels are compiled for.
+#[derive(Args, Debug)]
+pub struct CudaArgs {
+    #[command(flatten)]
+    common: MulticoreArgs,
+    /// The GPU architectures to compile the kernels for ahead of time,
+    /// separated by commas: `sm_` and the compute capability without its dot
+    /// (sm_90: H100, H200; sm_80: A100). A cubin is embedded for each, and PTX
+    /// for the lowest, which newer GPUs compile when they start the program.
+    /// Default: FUT_CUDA_ARCH, else sm_90,sm_80.
+    #[arg(long, value_name = "LIST", value_parser = parse_cuda_arch)]
+    cuda_arch: Option<CudaArch>,
+}
+
+/// A parsed `--cuda-arch` list.
+#[derive(Clone, Debug)]
+pub struct CudaArch(pub Vec<String>);
+
+/// Parses `--cuda-arch` (an error is a usage error, exit 2).
+pub fn parse_cuda_arch(list: &str) -> Result<CudaArch, String> {
+    driver::multicore::cuda::parse_archs(list).map(CudaArch)
+}
+
+/// The architectures of `--cuda-arch` if given, else of `FUT_CUDA_ARCH`,
+/// else the default; a bad `FUT_CUDA_ARCH` is reported here (exit 2).
+pub fn cuda_arch(given: Option<CudaArch>) -> Result<Vec<String>, u8> {
+    driver::multicore::cuda::archs_or_default(given.map(|a| a.0)).map_err(|e| {
+        eprintln!("error: {e}");
+        2
+    })
+}
+
+/// Runs `fut cuda`; the exit status.
+pub fn run_cuda(args: CudaArgs) -> u8 {
+    match cuda_arch(args.cuda_arch) {
+        Ok(archs) => build(args.common, Target::Cuda, archs),
+        Err(code) => code,
+    }
+}
+
 /// Runs `fut multicore` (or `fut opencl`, with `target`); the exit status.
 pub fn run(args: MulticoreArgs, target: Target) -> u8 {
+    build(args, target, driver::multicore::cuda::default_archs())
+}
+
+fn build(args: MulticoreArgs, target: Target, cuda_arch: Vec<String>) -> u8 {
     let db = driver::Database::new(std::sync::Arc::new(driver::OsSystem));
     let result = if args.library && target != Target::Multicore {
         Err(format!(
@@ -47,6 +92,7 @@ pub fn run(args: MulticoreArgs, target: Target) -> u8 {
             safe: args.safe,
             output: args.output,
             target,
+            cuda_arch,
         };
         build_executable(&db, &args.program, &opts).map(|_| ())
     };

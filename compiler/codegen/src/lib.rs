@@ -52,8 +52,11 @@ pub struct Options {
     pub kernels: Option<Kernels>,
 }
 
-/// The kernel extraction of a GPU backend ([`Kernels::extract`]).
-pub type ExtractFn = fn(&mut imp::Program, bool, &dyn Fn(Span) -> String) -> Result<String, String>;
+/// The kernel extraction of a GPU backend ([`Kernels::extract`]): the
+/// module items it adds, and the whole source of the kernels (what a
+/// backend compiling kernels ahead of time compiles).
+pub type ExtractFn =
+    fn(&mut imp::Program, bool, &dyn Fn(Span) -> String) -> Result<(String, String), String>;
 
 /// A GPU backend's part of code generation, supplied by the crate that
 /// knows kernels (`gpu`): the host code is the multicore emitter's Rust
@@ -63,8 +66,9 @@ pub type ExtractFn = fn(&mut imp::Program, bool, &dyn Fn(Span) -> String) -> Res
 pub struct Kernels {
     /// Marks the parallel loops of the lowered program that run as
     /// kernels and returns the module items they need (the kernel
-    /// program's source and its failure table); `safe` keeps index bounds
-    /// checks, `locate` names spans (the kernels' names in profiles).
+    /// program's source and its failure table) and the kernel source;
+    /// `safe` keeps index bounds checks, `locate` names spans (the
+    /// kernels' names in profiles).
     pub extract: ExtractFn,
     /// The `use` lines giving the emitted functions their memory blocks
     /// and the launch function.
@@ -99,6 +103,17 @@ pub fn program_module(
     opts: &Options,
     locate: &dyn Fn(Span) -> String,
 ) -> Result<String, Error> {
+    program_module_with_kernels(prog, opts, locate).map(|(m, _)| m)
+}
+
+/// [`program_module`], and with [`Options::kernels`] the whole source of
+/// the kernels that the module's kernel program holds (`None` for the
+/// multicore backend).
+pub fn program_module_with_kernels(
+    prog: &Program,
+    opts: &Options,
+    locate: &dyn Fn(Span) -> String,
+) -> Result<(String, Option<String>), Error> {
     let mut out = String::from(
         "#![allow(unused_imports, unused_mut, unused_variables, unused_parens, non_snake_case, clippy::all)]\n\
          use fut_runtime_multicore::arr::*;\n\
@@ -108,12 +123,9 @@ pub fn program_module(
     );
     out.insert_str(0, imp_rust::ALLOWS);
     out.push_str(opts.kernels.map_or(imp_rust::IMPORTS, |k| k.imports));
-    out.push_str(&imp_rust::functions(
-        prog,
-        opts.safe,
-        opts.kernels.as_ref(),
-        locate,
-    )?);
+    let (functions, kernel_source) =
+        imp_rust::functions(prog, opts.safe, opts.kernels.as_ref(), locate)?;
+    out.push_str(&functions);
     let mut batch = Vec::new();
     for (k, e) in prog.entries.iter().enumerate() {
         let f = &prog.functions[e.fun];
@@ -190,7 +202,7 @@ pub fn program_module(
     if opts.standalone {
         standalone(prog, opts, locate, &mut out)?;
     }
-    Ok(out)
+    Ok((out, kernel_source))
 }
 
 fn arg_conversion(t: &Type) -> String {

@@ -32,6 +32,7 @@ use crate::db::Database;
 use crate::program::{Program, load_program};
 
 mod batch;
+pub mod cuda;
 mod spans;
 mod workspace;
 
@@ -47,6 +48,9 @@ pub enum Target {
     Multicore,
     /// `fut opencl`: kernels in OpenCL C, host code on `fut-runtime-opencl`.
     OpenCl,
+    /// `fut cuda`: kernels in CUDA C compiled ahead of time (`cuda.rs`),
+    /// host code on `fut-runtime-cuda`.
+    Cuda,
 }
 
 impl Target {
@@ -55,6 +59,7 @@ impl Target {
         match self {
             Target::Multicore => "multicore",
             Target::OpenCl => "opencl",
+            Target::Cuda => "cuda",
         }
     }
 
@@ -63,6 +68,7 @@ impl Target {
         match self {
             Target::Multicore => None,
             Target::OpenCl => Some(gpu::OPENCL),
+            Target::Cuda => Some(gpu::CUDA),
         }
     }
 
@@ -71,6 +77,7 @@ impl Target {
         match self {
             Target::Multicore => "fut_runtime_multicore",
             Target::OpenCl => "fut_runtime_opencl",
+            Target::Cuda => "fut_runtime_cuda",
         }
     }
 }
@@ -85,6 +92,9 @@ pub struct BuildOptions {
     pub output: Option<PathBuf>,
     /// The backend.
     pub target: Target,
+    /// The CUDA backend's architectures (`sm_XY`): a cubin is compiled for
+    /// each (`cuda.rs`).
+    pub cuda_arch: Vec<String>,
 }
 
 impl Default for BuildOptions {
@@ -93,6 +103,7 @@ impl Default for BuildOptions {
             safe: true,
             output: None,
             target: Target::Multicore,
+            cuda_arch: cuda::default_archs(),
         }
     }
 }
@@ -232,8 +243,11 @@ fn dependencies(runtime: &Path, target: Target) -> String {
     let rt = runtime.display();
     let gpu = match target {
         Target::Multicore => String::new(),
-        Target::OpenCl => {
-            format!("fut-runtime-opencl = {{ path = \"{rt}/fut-runtime-opencl\" }}\n")
+        Target::OpenCl | Target::Cuda => {
+            let api = target.name();
+            format!(
+                "fut-runtime-gpu = {{ path = \"{rt}/fut-runtime-gpu\" }}\nfut-runtime-{api} = {{ path = \"{rt}/fut-runtime-{api}\" }}\n"
+            )
         }
     };
     format!(
@@ -397,7 +411,9 @@ fn sanitize(s: &str) -> String {
     if t.is_empty() { "prog".into() } else { t }
 }
 
-/// Compiles a checked program to the Rust module of the multicore backend.
+/// Compiles a checked program to the Rust module of the multicore backend
+/// (or of a GPU backend: `target`; `cuda_arch`, the CUDA backend's
+/// architectures).
 pub fn compile_module(
     db: &Database,
     program: &Program,
@@ -405,14 +421,17 @@ pub fn compile_module(
     standalone: bool,
     name: &str,
     target: Target,
+    cuda_arch: &[String],
 ) -> Result<String, String> {
     let ir = crate::irrun::compile(db, program, false)?;
-    module_of(db, &ir, safe, standalone, name, &[], target)
+    module_of(db, &ir, safe, standalone, name, &[], target, cuda_arch)
 }
 
 /// The Rust module of `ir`. Its spans name files by the database's numbers,
 /// or, with a non-empty `files`, by their position in it (from 1, as
-/// [`spans::localise`] numbers them).
+/// [`spans::localise`] numbers them). A CUDA module gets its kernels
+/// compiled for `cuda_arch` ([`cuda::with_binaries`]).
+#[allow(clippy::too_many_arguments)]
 fn module_of(
     db: &Database,
     ir: &ir::Program,
@@ -421,6 +440,7 @@ fn module_of(
     name: &str,
     files: &[u32],
     target: Target,
+    cuda_arch: &[String],
 ) -> Result<String, String> {
     let sources = db.sources();
     let locate = |s: ir::Span| {
@@ -449,12 +469,17 @@ fn module_of(
         kernels: target.kernels(),
     };
     let ir = layout(ir.clone(), false)?;
-    codegen::program_module(&ir, &opts, &locate).map_err(|e| {
-        format!(
-            "the {} backend cannot compile this program: {e}",
-            target.name()
-        )
-    })
+    let (module, kernels) =
+        codegen::program_module_with_kernels(&ir, &opts, &locate).map_err(|e| {
+            format!(
+                "the {} backend cannot compile this program: {e}",
+                target.name()
+            )
+        })?;
+    match target {
+        Target::Cuda => cuda::with_binaries(module, kernels.as_deref().unwrap_or(""), cuda_arch),
+        Target::Multicore | Target::OpenCl => Ok(module),
+    }
 }
 
 /// The multicore pipeline's passes after the standard pipeline: the layout
@@ -498,15 +523,23 @@ pub(crate) fn checked_program(db: &Database, path: &Path) -> Result<(Program, St
     Ok((program, stem))
 }
 
-/// `fut multicore prog.fut`: builds a native executable for the program
-/// and returns its path.
+/// `fut multicore prog.fut` (or `fut opencl`, `fut cuda`: `opts.target`):
+/// builds a native executable for the program and returns its path.
 pub fn build_executable(
     db: &Database,
     path: &Path,
     opts: &BuildOptions,
 ) -> Result<PathBuf, String> {
     let (program, stem) = checked_program(db, path)?;
-    let module = compile_module(db, &program, opts.safe, true, &stem, opts.target)?;
+    let module = compile_module(
+        db,
+        &program,
+        opts.safe,
+        true,
+        &stem,
+        opts.target,
+        &opts.cuda_arch,
+    )?;
     let main_rs = format!(
         "mod prog;\n\nfn main() {{\n    {}::main(&prog::PROGRAM)\n}}\n",
         opts.target.runtime_crate()

@@ -39,6 +39,10 @@ pub enum Backend {
     /// parallel loops run as OpenCL kernels on the device chosen by
     /// `FUT_OPENCL_DEVICE` (the first GPU, else the first device).
     OpenCl,
+    /// The CUDA backend: as the multicore backend, with the programs'
+    /// parallel loops run as CUDA kernels, compiled ahead of time for
+    /// [`TestOptions::cuda_arch`].
+    Cuda,
 }
 
 impl Backend {
@@ -49,13 +53,14 @@ impl Backend {
             Backend::Ir => "ir",
             Backend::Multicore => "multicore",
             Backend::OpenCl => "opencl",
+            Backend::Cuda => "cuda",
         }
     }
 
     /// Whether programs are compiled to Rust crates (the multicore and
     /// GPU backends).
     pub fn compiled(self) -> bool {
-        matches!(self, Backend::Multicore | Backend::OpenCl)
+        matches!(self, Backend::Multicore | Backend::OpenCl | Backend::Cuda)
     }
 }
 
@@ -80,6 +85,17 @@ pub struct TestOptions {
     /// without an expected output). `FUT_VALIDATE=0` turns it off for speed (see
     /// [`validation_from_env`]).
     pub validate: bool,
+    /// On `--backend=cuda`: the architectures the kernels are compiled for
+    /// (`sm_XY`).
+    pub cuda_arch: Vec<String>,
+    /// On a compiled backend: run the cases with the executables of this
+    /// test bundle instead of compiling (`--bundle`; see
+    /// `multicore::Batch::from_bundle`).
+    pub bundle: Option<PathBuf>,
+    /// On a compiled backend: compile and build, write the executables and
+    /// the table of programs to this folder, and run no case
+    /// (`--write-bundle`).
+    pub write_bundle: Option<PathBuf>,
 }
 
 /// The environment variable that turns validation off: `FUT_VALIDATE=0`.
@@ -107,6 +123,9 @@ impl Default for TestOptions {
             jobs: 1,
             progress: false,
             validate: true,
+            cuda_arch: crate::multicore::cuda::default_archs(),
+            bundle: None,
+            write_bundle: None,
         }
     }
 }
@@ -122,8 +141,8 @@ impl TestOptions {
         if self.backend.compiled() {
             tags.insert("no_ir".into());
         }
-        // The OpenCL backend's host code is the multicore backend's.
-        if self.backend == Backend::OpenCl {
+        // The GPU backends' host code is the multicore backend's.
+        if matches!(self.backend, Backend::OpenCl | Backend::Cuda) {
             tags.insert("no_multicore".into());
         }
         tags
@@ -211,10 +230,38 @@ pub fn run_tests(
     progress: &mut dyn Write,
 ) -> Summary {
     let jobs = opts.jobs.max(1).min(programs.len().max(1));
-    let batch = opts
-        .backend
-        .compiled()
-        .then(|| crate::multicore::prepare_batch(db, programs, opts, progress));
+    let name = opts.backend.name();
+    let batch = opts.backend.compiled().then(|| match &opts.bundle {
+        Some(dir) => crate::multicore::Batch::from_bundle(dir, programs, db, name),
+        None => crate::multicore::prepare_batch(db, programs, opts, progress),
+    });
+    if let Some(dir) = &opts.write_bundle {
+        let mut summary = Summary::default();
+        let written = match &batch {
+            Some(b) => b.write_bundle(dir, db, name),
+            None => Err(format!(
+                "--write-bundle needs a compiled backend, not --backend={name}"
+            )),
+        };
+        match written {
+            Ok((line, failed)) => {
+                for (path, e) in &failed {
+                    let _ = writeln!(out, "FAILED {}:", path.display());
+                    for l in e.trim_end().lines() {
+                        let _ = writeln!(out, "  {l}");
+                    }
+                }
+                summary.failed = failed.len();
+                summary.passed = programs.len() - failed.len();
+                let _ = writeln!(out, "{line}");
+            }
+            Err(e) => {
+                let _ = writeln!(out, "error: {e}");
+                summary.failed = 1;
+            }
+        }
+        return summary;
+    }
     let batch = batch.as_ref();
     let mut summary = Summary::default();
     let work = |db: &Database, i: usize| test_program_in(db, &programs[i], opts, batch);

@@ -6,11 +6,12 @@
 //! - [`kernel_c`]: the one kernel emitter, with the differences between
 //!   OpenCL C and CUDA in [`kernel_c::Target`] and the preludes;
 //! - [`module`]: the kernel program as items of the generated Rust
-//!   module (its source and failure table), and the code generation hook
-//!   ([`codegen::Kernels`]) of the OpenCL backend.
+//!   module (its source, failure table and, for CUDA, the code compiled
+//!   ahead of time), and the code generation hooks ([`codegen::Kernels`])
+//!   of the OpenCL and CUDA backends.
 //!
-//! Host code is the multicore emitter's Rust over the GPU runtime's memory
-//! blocks (`runtime-opencl`): blocks live on the host and on the device,
+//! Host code is the multicore emitter's Rust over a GPU runtime's memory
+//! blocks (`runtime-opencl`, `runtime-cuda`): blocks live on the host and on the device,
 //! kept coherent by the runtime, and a kernel launch takes the loop's
 //! sizes and the scalars and blocks its body uses
 //! ([`imp::uses::kernel_uses`]).
@@ -19,4 +20,4 @@ pub mod extract;
 pub mod kernel_c;
 pub mod module;
 
-pub use module::{OPENCL, kernel_source};
+pub use module::{CUDA, CUDA_BINARIES, OPENCL, binaries_item, kernel_source};

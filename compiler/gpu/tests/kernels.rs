@@ -100,3 +100,36 @@ fn an_index_check_and_a_division_report_through_the_failure_buffer() {
     };
     assert!(!unsafe_k.contains("fut_fail[1]"), "{unsafe_k}");
 }
+
+#[test]
+fn the_backends_hooks_name_their_runtimes() {
+    let locate = |_: ir::Span| String::new();
+    let mut imp = lowered(MAP);
+    let (items, source) = (gpu::OPENCL.extract)(&mut imp, true, &locate).unwrap();
+    assert!(
+        items.contains("pub static KERNELS: fut_runtime_opencl::KernelProgram"),
+        "{items}"
+    );
+    assert!(items.contains("binaries: &[] }"), "{items}");
+    assert!(source.contains("__kernel void k0("), "{source}");
+    let mut imp = lowered(MAP);
+    let (items, source) = (gpu::CUDA.extract)(&mut imp, true, &locate).unwrap();
+    assert!(
+        items.contains("pub static KERNELS: fut_runtime_cuda::KernelProgram"),
+        "{items}"
+    );
+    assert!(
+        items.contains("fut_runtime_cuda::KernelInfo { name: \"k0\""),
+        "{items}"
+    );
+    assert!(items.contains("binaries: KERNEL_BINARIES }"), "{items}");
+    assert!(!items.contains("fut_runtime_opencl"), "{items}");
+    assert!(source.contains("k0("), "{source}");
+    assert!(gpu::CUDA.imports.contains("fut_runtime_cuda::launch"));
+    // A program without kernels has nothing to compile.
+    let mut imp = lowered(
+        "fun main(x: i64) -> (i64) {\n  let y: i64 = add(x, 1i64)\n  in (y)\n}\nentry \"main\" = main(\"i64\": 1) -> (\"i64\": 1)\n",
+    );
+    let (_, source) = (gpu::CUDA.extract)(&mut imp, true, &locate).unwrap();
+    assert!(source.is_empty(), "{source}");
+}

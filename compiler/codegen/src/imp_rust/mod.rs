@@ -35,18 +35,22 @@ pub const IMPORTS: &str = "use fut_runtime_multicore::mem::*;\n";
 /// The Rust functions of `prog` lowered to the imperative IR, and the
 /// adapters of its entry points; `safe`: keep the index bounds checks.
 /// With `kernels` (a GPU backend), the loops it extracts become kernel
-/// launches. Errors name what cannot be lowered or emitted.
+/// launches, and the kernels' source comes with the functions. Errors
+/// name what cannot be lowered or emitted.
 pub fn functions(
     prog: &ir::Program,
     safe: bool,
     kernels: Option<&crate::Kernels>,
     locate: &dyn Fn(Span) -> String,
-) -> Result<String, String> {
+) -> Result<(String, Option<String>), String> {
     let mut lowered = imp::lower_program(prog).map_err(|e| e.to_string())?;
     interchange::program(&mut lowered);
     let mut out = String::new();
+    let mut source = None;
     if let Some(k) = kernels {
-        out.push_str(&(k.extract)(&mut lowered, safe, locate)?);
+        let (items, src) = (k.extract)(&mut lowered, safe, locate)?;
+        out.push_str(&items);
+        source = Some(src);
     }
     for k in 0..lowered.functions.len() {
         let f = function::function(&lowered, k, safe, locate)
@@ -59,7 +63,7 @@ pub fn functions(
             out.push_str(&entry::adapter(prog, e.fun, &lowered)?);
         }
     }
-    Ok(out)
+    Ok((out, source))
 }
 
 #[cfg(test)]

@@ -15,6 +15,8 @@ use super::{Target, cache_dir, does_not_compile, module_of, spans, write_runtime
 use crate::db::Database;
 use crate::program::load_program;
 
+mod bundle;
+
 /// How many times a workspace is built: after a failure, the programs whose
 /// generated code does not compile are left out and the crates that held
 /// them built again.
@@ -352,6 +354,7 @@ pub fn prepare_batch(
     };
     let target = match opts.backend {
         crate::testrun::Backend::OpenCl => Target::OpenCl,
+        crate::testrun::Backend::Cuda => Target::Cuda,
         _ => Target::Multicore,
     };
     let started = Instant::now();
@@ -365,7 +368,7 @@ pub fn prepare_batch(
         true,
     );
     let mut results: Vec<(usize, Result<TestModule, String>)> = Vec::new();
-    let work = |db: &Database, i: usize| test_module(db, &programs[i], target);
+    let work = |db: &Database, i: usize| test_module(db, &programs[i], target, &opts.cuda_arch);
     crate::testrun::on_workers(db, programs.len(), jobs, &work, &mut |rx| {
         for (i, r) in rx {
             let r = r.unwrap_or_else(|msg| {
@@ -407,27 +410,37 @@ pub fn prepare_batch(
 /// the database's ([`spans`]).
 type TestModule = (String, Vec<u32>);
 
+/// Why a test program has no module: none is needed.
+const NOT_A_TEST: &str = "not a test program";
+const COMPILE_ERROR_TEST: &str = "a compile-error test";
+const ILL_TYPED: &str = "the program does not type-check";
+
 /// The module of one test program, or why there is none.
-fn test_module(db: &Database, path: &Path, target: Target) -> Result<TestModule, String> {
+fn test_module(
+    db: &Database,
+    path: &Path,
+    target: Target,
+    cuda_arch: &[String],
+) -> Result<TestModule, String> {
     let src = db
         .system()
         .read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if !crate::testspec::has_test_block(&src) {
-        return Err("not a test program".into());
+        return Err(NOT_A_TEST.into());
     }
     if let Ok(spec) = crate::testspec::parse_spec(&src)
         && matches!(spec.action, crate::testspec::TestAction::CompileError(_))
     {
-        return Err("a compile-error test".into());
+        return Err(COMPILE_ERROR_TEST.into());
     }
     let program = load_program(db, path).map_err(|e| e.to_string())?;
     if !program.is_ok() {
-        return Err("the program does not type-check".into());
+        return Err(ILL_TYPED.into());
     }
     let mut ir = crate::irrun::compile(db, &program, false)?;
     let files = spans::localise(&mut ir);
-    let module = module_of(db, &ir, true, false, "test", &files, target)?;
+    let module = module_of(db, &ir, true, false, "test", &files, target, cuda_arch)?;
     Ok((module, files))
 }
 

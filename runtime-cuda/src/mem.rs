@@ -1,0 +1,21 @@
+//! Memory blocks of generated CUDA host code: the shared coherent blocks
+//! ([`fut_runtime_gpu::mem`]) on the CUDA context.
+//!
+//! Generated code imports `fut_runtime_cuda::mem::*` in place of
+//! `fut_runtime_multicore::mem::*`: everything that module exports, with
+//! [`Mem`] a block on this backend.
+
+use fut_runtime_multicore::arr::{Arr, Elem};
+
+use crate::device::Cuda;
+
+pub use fut_runtime_gpu::mem::*;
+
+/// A memory block on the host that may have a copy on the CUDA device.
+pub type Mem<T> = fut_runtime_gpu::mem::Mem<T, Cuda>;
+
+/// The block of an array argument and its shape (see
+/// [`fut_runtime_gpu::mem::arr_mem`]).
+pub fn arr_mem<T: Elem>(a: Arr<T>, unique: bool) -> (Mem<T>, Vec<i64>) {
+    fut_runtime_gpu::mem::arr_mem(a, unique)
+}
