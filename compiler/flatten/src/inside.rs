@@ -36,6 +36,6 @@ pub fn has_parallel_inside(f: &Function, b: &Body) -> bool {
             ..
         } => has_parallel_inside(f, then_body) || has_parallel_inside(f, else_body),
         Exp::Loop { body, .. } => has_parallel_inside(f, body),
-        _ => crate::plan(f, s).is_some(),
+        _ => crate::plan_with(f, s, false).is_some(),
     })
 }

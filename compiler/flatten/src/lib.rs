@@ -93,12 +93,21 @@ pub enum Plan {
 /// The plan of statement `stm` of function `f` when it is not nested
 /// inside a parallel operation; `None` when it runs sequentially.
 pub fn plan(f: &Function, stm: &Stm) -> Option<Plan> {
+    plan_with(f, stm, true)
+}
+
+/// [`plan`], with reductions of arrays ([`array_reduction`]) parallel only
+/// when `arrays` is set: a map whose body holds one is not a map with
+/// parallelism inside for that ([`inside::has_parallel_inside`]), since
+/// nested in a parallel operation such a reduction runs sequentially.
+pub(crate) fn plan_with(f: &Function, stm: &Stm, arrays: bool) -> Option<Plan> {
     if stm.attrs.contains(&ir::Attr::Sequential) {
         return None;
     }
     match &stm.exp {
         Exp::Screma(s) => {
-            let op = screma_seg_op(f, s)?;
+            let op = screma_seg_op(f, s)
+                .or_else(|| (arrays && array_reduction(s)).then_some(SegOp::Red))?;
             if let Some(n) = nest::perfect_nest(f, s) {
                 Some(Plan::Nest(n))
             } else if inside::versioned(f, s) {
@@ -172,6 +181,22 @@ pub fn screma_seg_op(f: &Function, s: &Screma) -> Option<SegOp> {
     } else {
         SegOp::Map
     })
+}
+
+/// Whether screma `s` is a reduction some of whose operands are arrays
+/// (reverse-mode AD sums the adjoints of an array that every iteration
+/// reads this way: `reduce (map2 (+))`), without scans: a `SegRed` whose
+/// chunks keep partial arrays, combined in chunk order (the backend runs
+/// it so only outside any other parallel operation).
+pub fn array_reduction(s: &Screma) -> bool {
+    let n_red: usize = s.reduces.iter().map(|x| x.neutral.len()).sum();
+    let Some(operands) = s.map.ret.get(..n_red) else {
+        return false;
+    };
+    s.scans.is_empty()
+        && n_red > 0
+        && operands.iter().all(|t| !t.acc)
+        && operands.iter().any(|t| !t.is_scalar())
 }
 
 /// The plans of the SOACs at a function's top level (the statements of

@@ -438,6 +438,10 @@ impl<'p> Lowerer<'p> {
             .chain(&red_state)
             .flatten()
             .all(|x| matches!(x, State::Scalar(_)));
+        // Reductions of arrays (`flatten::array_reduction`) run in
+        // parallel only outside any other parallel operation, as chunks
+        // keeping partial arrays.
+        let arrays_ok = !nested && n_scan == 0 && flatten::array_reduction(s);
         // The screma as one sequential loop (`planned` names the segmented
         // operation it stands for), with partial results where they pay.
         let sequential = |l: &mut Self, planned: Option<&'static str>| {
@@ -484,7 +488,7 @@ impl<'p> Lowerer<'p> {
                 )
             })?;
             self.push_when(nonempty, rows);
-        } else if plan.is_some() && !has_acc && !has_late && scalar_states {
+        } else if plan.is_some() && !has_acc && !has_late && (scalar_states || arrays_ok) {
             let states = (scan_state.as_slice(), red_state.as_slice());
             let chunked = |l: &mut Self| {
                 l.nest_here = nested;
@@ -531,7 +535,7 @@ impl<'p> Lowerer<'p> {
                 chunked(self)?;
             }
         } else if let Some(accs) =
-            (outer_plan.is_some() && n_scan == 0 && !has_late && scalar_states)
+            (outer_plan.is_some() && n_scan == 0 && !has_late && (scalar_states || arrays_ok))
                 .then(|| self.shared_accs(&s.map, &inputs))
                 .flatten()
         {
@@ -616,7 +620,11 @@ impl<'p> Lowerer<'p> {
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
             let parts = (scan_parts.as_slice(), red_parts.as_slice());
-            let ids = partial_identities(s).filter(|_| partials);
+            let scalars = red_state
+                .iter()
+                .flatten()
+                .all(|x| matches!(x, State::Scalar(_)));
+            let ids = partial_identities(s).filter(|_| partials && scalars);
             l.chunk_partials(s, c, (&w, &chunk), ids, parts, &iteration)
         })?;
         self.set_chunk_cost();
@@ -676,7 +684,8 @@ impl<'p> Lowerer<'p> {
     }
 
     /// Per component of the running values `st`, a `[k]` block for the
-    /// chunks' partial results.
+    /// chunks' partial results (`[k]` followed by the shape of an array
+    /// component: a partial array per chunk).
     pub(super) fn partial_blocks(
         &mut self,
         name: &str,
@@ -687,16 +696,32 @@ impl<'p> Lowerer<'p> {
             .map(|comps| {
                 comps
                     .iter()
-                    .map(|x| {
-                        let t = match x {
-                            State::Scalar(v) => self.var_elem(*v),
-                            State::Array(a) => a.elem,
-                        };
-                        self.alloc(name, t, vec![k.clone()])
+                    .map(|x| match x {
+                        State::Scalar(v) => {
+                            let t = self.var_elem(*v);
+                            self.alloc(name, t, vec![k.clone()])
+                        }
+                        State::Array(a) => {
+                            let mut shape = vec![k.clone()];
+                            shape.extend(a.shape.iter().cloned());
+                            self.alloc(name, a.elem, shape)
+                        }
                     })
                     .collect()
             })
             .collect()
+    }
+
+    /// Writes the running values of `state` into the partial-result
+    /// blocks `views` at chunk `c`: scalars as elements, arrays as rows.
+    fn write_partials(&mut self, views: &[View], state: &[State], c: &SExp) {
+        self.write_scalars(views, state, c);
+        for (view, st) in views.iter().zip(state) {
+            if let State::Array(a) = st {
+                let row = view.at(std::slice::from_ref(c));
+                self.copy(&row, a);
+            }
+        }
     }
 
     /// The first iteration and the number of iterations of chunk `c` when
@@ -755,7 +780,7 @@ impl<'p> Lowerer<'p> {
             .chain(red_parts)
             .zip(local_scan.iter().chain(&local_red))
         {
-            self.write_scalars(parts, st, c);
+            self.write_partials(parts, st, c);
         }
         Ok(())
     }
@@ -772,11 +797,32 @@ impl<'p> Lowerer<'p> {
         (scan_parts, red_parts): (&[Vec<View>], &[Vec<View>]),
     ) -> R<Vec<Vec<View>>> {
         let prefixes = self.partial_blocks("prefix", k, scan_state);
-        self.seq_loop(k.clone(), |l, c| {
+        // Reductions of arrays by an elementwise operator combine their
+        // partial arrays element by element, in parallel, each element's
+        // chunks in order (one parallel loop rather than one per chunk).
+        let elementwise: Vec<Option<Elementwise<'p>>> = s
+            .reduces
+            .iter()
+            .zip(red_state)
+            .map(|(r, st)| {
+                elementwise(&r.op, st).filter(|e| {
+                    // The scalar operator reads the arrays only through
+                    // its map's inputs.
+                    let free = ir::uses::lambda_free(&self.f.vars, e.map);
+                    !e.params.iter().any(|p| free.contains(p))
+                })
+            })
+            .collect();
+        let in_chunk_order = !s.scans.is_empty() || elementwise.iter().any(Option::is_none);
+        let chunk_order = |l: &mut Self, c: &SExp| -> R<()> {
+            // A partial array is its chunk's row of the block (rank above 1).
             let read = |l: &mut Self, parts: &[View]| -> Vec<Val<'p>> {
                 parts
                     .iter()
                     .map(|p| {
+                        if p.rank() > 1 {
+                            return Val::Array(p.at(std::slice::from_ref(c)));
+                        }
                         let x = l.new_var("part", p.elem);
                         l.push(Stm::Read {
                             var: x,
@@ -793,12 +839,104 @@ impl<'p> Lowerer<'p> {
                 l.combine(&sc.op, &scan_state[n], &vals)?;
             }
             for (n, r) in s.reduces.iter().enumerate() {
+                if elementwise[n].is_some() {
+                    continue;
+                }
                 let vals = read(l, &red_parts[n]);
                 l.combine(&r.op, &red_state[n], &vals)?;
             }
             Ok(())
-        })?;
+        };
+        if in_chunk_order {
+            self.seq_loop(k.clone(), chunk_order)?;
+        }
+        for (n, e) in elementwise.iter().enumerate() {
+            if let Some(e) = e {
+                self.combine_elementwise(e, k, &red_state[n], &red_parts[n])?;
+            }
+        }
         Ok(prefixes)
+    }
+
+    /// The partial arrays `parts` (`[k][n]` blocks) of a reduction by the
+    /// elementwise operator `e` combined into its running arrays `state`:
+    /// a parallel loop over the elements, each combining its `k` chunks'
+    /// elements in chunk order.
+    fn combine_elementwise(
+        &mut self,
+        e: &Elementwise<'p>,
+        k: &SExp,
+        state: &[State],
+        parts: &[View],
+    ) -> R<()> {
+        let views: Vec<View> = state
+            .iter()
+            .filter_map(|st| match st {
+                State::Array(v) => Some(v.clone()),
+                State::Scalar(_) => None,
+            })
+            .collect();
+        let Some(first) = views.first() else {
+            return self.fail("an elementwise reduction without arrays");
+        };
+        self.par_label = "segred-combine";
+        self.loop_nest(first.shape.clone(), true, |l, idx| {
+            let mut xs = Vec::new();
+            for v in &views {
+                let x = l.new_var("acc_elem", v.elem);
+                l.push(Stm::Read {
+                    var: x,
+                    view: v.clone(),
+                    idx: idx.to_vec(),
+                });
+                xs.push(x);
+            }
+            l.seq_loop(k.clone(), |l, c| {
+                let mut args = Vec::new();
+                for &p in &e.inputs {
+                    args.push(if p < xs.len() {
+                        Val::Scalar(SExp::Var(xs[p]))
+                    } else {
+                        let part = &parts[p - xs.len()];
+                        let y = l.new_var("part", part.elem);
+                        let mut at = vec![c.clone()];
+                        at.extend(idx.iter().cloned());
+                        l.push(Stm::Read {
+                            var: y,
+                            view: part.clone(),
+                            idx: at,
+                        });
+                        Val::Scalar(SExp::Var(y))
+                    });
+                }
+                let out = l.apply(e.map, args, &[])?;
+                let states: Vec<State> = xs.iter().map(|x| State::Scalar(*x)).collect();
+                let mut assigns = Vec::new();
+                for (x, r) in states.iter().zip(out) {
+                    let (State::Scalar(x), Val::Scalar(r)) = (x, r) else {
+                        return l.fail("an elementwise operator result of the wrong kind");
+                    };
+                    let t = l.assign_fresh("op_res", l.var_elem(*x), r);
+                    assigns.push((*x, t));
+                }
+                for (x, t) in assigns {
+                    l.push(Stm::Assign {
+                        var: x,
+                        exp: SExp::Var(t),
+                        span: l.span,
+                    });
+                }
+                Ok(())
+            })?;
+            for (v, x) in views.iter().zip(&xs) {
+                l.push(Stm::Write {
+                    view: v.clone(),
+                    idx: idx.to_vec(),
+                    value: SExp::Var(*x),
+                });
+            }
+            Ok(())
+        })
     }
 
     /// `cond` for indices `idx` of the outer dimensions of `v`.
@@ -1164,6 +1302,76 @@ impl<'p> Lowerer<'p> {
         self.push_when(cond, then_block);
         Ok(vec![a])
     }
+}
+
+/// A reduction operator on arrays that is a map of a scalar operator
+/// over them (`map2 (+)`, or maps of maps of it for arrays of higher
+/// rank): the scalar operator, per input of its map the position of the
+/// operator's parameter it reads (the running values first, then the new
+/// ones), and the parameters of every level (which the scalar operator
+/// must not read but through its inputs).
+struct Elementwise<'p> {
+    map: &'p Lambda,
+    inputs: Vec<usize>,
+    params: Vec<ir::VarId>,
+}
+
+/// `op` as an [`Elementwise`] operator over the running arrays `state`
+/// (all of one rank), when it is one: at each level a body of one map
+/// over the level's parameters, whose results are the level's, in order;
+/// scalars innermost.
+fn elementwise<'p>(op: &'p Lambda, state: &[State]) -> Option<Elementwise<'p>> {
+    let mut ranks = state.iter().map(|st| match st {
+        State::Array(v) => v.rank(),
+        State::Scalar(_) => 0,
+    });
+    let rank = ranks.next()?;
+    if rank == 0 || ranks.any(|r| r != rank) || op.params.len() != 2 * state.len() {
+        return None;
+    }
+    let mut lam = op;
+    let mut pos: Vec<usize> = (0..op.params.len()).collect();
+    let mut params = Vec::new();
+    for _ in 0..rank {
+        params.extend(lam.params.iter().map(|p| p.var));
+        let [stm] = lam.body.stms.as_slice() else {
+            return None;
+        };
+        let ir::Exp::Screma(sc) = &stm.exp else {
+            return None;
+        };
+        let results_match = lam.body.result.len() == stm.pat.len()
+            && lam
+                .body
+                .result
+                .iter()
+                .zip(&stm.pat)
+                .all(|(r, v)| *r == Operand::Var(*v));
+        if !sc.scans.is_empty()
+            || !sc.reduces.is_empty()
+            || !results_match
+            || stm.pat.len() != state.len()
+        {
+            return None;
+        }
+        pos = sc
+            .inputs
+            .iter()
+            .map(|v| {
+                let p = lam.params.iter().position(|q| q.var == *v)?;
+                pos.get(p).copied()
+            })
+            .collect::<Option<Vec<usize>>>()?;
+        lam = &sc.map;
+    }
+    lam.ret
+        .iter()
+        .all(|t| t.is_scalar())
+        .then_some(Elementwise {
+            map: lam,
+            inputs: pos,
+            params,
+        })
 }
 
 #[cfg(test)]
