@@ -27,12 +27,16 @@ die() { echo "gpu-check: $*" >&2; exit 1; }
 build() {
     command -v cargo >/dev/null || die "cargo is needed to build"
     [ -d bench-suite/adbench/data ] || die "no ADBench data: run python3 tools/adbench/adbench.py prepare"
+    # NVRTC: the PyPI wheel unpacked into target/cuda-tools/ unless FUT_NVRTC names one.
+    if [ -z "${FUT_NVRTC:-}" ]; then
+        python3 tools/cuda/check.py --fetch-tools
+        export FUT_NVRTC="$ROOT/target/cuda-tools/nvidia/cuda_nvrtc/lib/libnvrtc.so.12"
+    fi
     echo "== building fut (release)"
     cargo build --release --quiet -p fut
     rm -rf "$G" target/gpu-check.tar.xz
     mkdir -p "$G/bin"
     cp target/release/fut "$G/bin/fut"
-    export FUT_CACHE_DIR="$ROOT/target/gpu-check-cache"
     export FUT_CUDA_ARCH="$ARCH"
     echo "== compiling the corpus with the CUDA backend ($ARCH)"
     "$G/bin/fut" test --backend=cuda --write-bundle="$G/tests" tests/

@@ -216,6 +216,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_runtime_compiles_with_the_options_the_kernels_need() {
+        // An executable compiling its kernels at run time (no embedded code
+        // fits the device) must pass what `fut cuda` passes.
+        assert_eq!(
+            fut_runtime_cuda::program::NVRTC_OPTIONS,
+            gpu::kernel_c::prelude::build_options(gpu::kernel_c::Target::Cuda)
+        );
+    }
+
+    #[test]
     fn architectures_are_parsed_and_checked() {
         assert_eq!(
             parse_archs("sm_90,sm_80").unwrap(),
