@@ -49,6 +49,12 @@ pub fn extract(prog: &mut Program, target: Target, safe: bool) -> Extracted {
     out
 }
 
+/// The most memory blocks a kernel may take. The bodies that reach more
+/// (the chunk loop of a reduction of dozens of arrays, as nested AD makes
+/// them: `tests/ad/jmp_nested.fut`, 74 blocks) keep so many addresses and
+/// values live that ptxas spills registers; they run on the host.
+const MAX_BLOCKS: usize = 64;
+
 fn mark(f: &imp::Function, b: &mut Block, target: Target, safe: bool, out: &mut Extracted) {
     for s in &mut b.stms {
         if let Stm::ParFor {
@@ -62,6 +68,17 @@ fn mark(f: &imp::Function, b: &mut Block, target: Target, safe: bool, out: &mut 
         } = s
         {
             let uses = kernel_uses(ids, body);
+            if uses.mems.len() > MAX_BLOCKS {
+                out.host_loops.push((
+                    f.name.clone(),
+                    *span,
+                    format!(
+                        "it reads or writes {} memory blocks, more than {MAX_BLOCKS}: a kernel that large spills registers",
+                        uses.mems.len()
+                    ),
+                ));
+                continue;
+            }
             let name = format!("k{}", out.kernels.len());
             match kernel(f, &name, ids, sizes, body, &uses, target, safe) {
                 Ok(mut kern) => {
