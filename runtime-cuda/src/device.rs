@@ -223,6 +223,9 @@ pub struct Cuda {
     pub arch: (u32, u32),
     /// The driver's CUDA version (`12090` for 12.9).
     pub driver_version: i32,
+    /// How many threads the device keeps resident: multiprocessors times
+    /// threads per multiprocessor ([`Backend::threads`]).
+    threads: usize,
     /// The largest grid, in blocks.
     pub(crate) max_grid: u64,
     /// The most shared memory a block may use, when it asks for it.
@@ -267,6 +270,9 @@ fn create() -> Result<Cuda, String> {
         .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)
         .map(|g| g.max(1) as u64)
         .unwrap_or(i32::MAX as u64);
+    let attr = |a| ctx.attribute(a).map_or(1, |n| n.max(1) as usize);
+    let threads = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        * attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
     let max_shared_optin = ctx
         .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
         .unwrap_or(0);
@@ -286,6 +292,7 @@ fn create() -> Result<Cuda, String> {
         desc,
         arch,
         driver_version,
+        threads,
         max_grid,
         max_shared_optin,
         fail,
@@ -315,6 +322,10 @@ impl Cuda {
 }
 
 impl Backend for Cuda {
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
     const NAME: &'static str = "CUDA";
     type Buf = DevBuf;
 

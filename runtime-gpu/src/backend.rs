@@ -27,6 +27,11 @@ pub trait Backend: Sync + Sized + 'static {
     /// without creating one).
     fn existing() -> Option<&'static Self>;
 
+    /// How many threads the device keeps busy at once (all its compute
+    /// units full): the most chunks worth splitting a reduction into
+    /// ([`crate::mem::device_chunks`]).
+    fn threads(&self) -> usize;
+
     /// A buffer of at least `bytes` bytes from the free list (or the
     /// driver) and its size in bytes; out of memory is an error naming
     /// the size.

@@ -101,6 +101,10 @@ impl Backend for Fake {
         FAKE.get()
     }
 
+    fn threads(&self) -> usize {
+        1000
+    }
+
     fn alloc(&self, bytes: usize) -> Result<(usize, u64), String> {
         self.free
             .lock()

@@ -51,14 +51,39 @@ pub use fut_runtime_multicore::mem::{
     AtomicElem, AtomicInt, assert_failed, par_for, space, step, stride, unflatten, within,
 };
 
+/// The work, in statements of the lowering's estimate, below which a
+/// chunk is not worth a thread of its own: a chunk's partial result costs
+/// a write and a combination.
+pub const MIN_THREAD_WORK: u64 = 16;
+
 /// The number of chunks a parallel reduction, scan or histogram over `w`
-/// iterations is split into: as many as the lowering allows (`most`), at
-/// most `w` and at least 1. The chunks run as the threads of a kernel, so
-/// the device wants them all, where the multicore runtime's choice would
-/// be its thread count.
-pub fn reduce_chunks(w: i64, cost: u64, most: i64) -> i64 {
-    let _ = cost;
-    w.min(most).max(1)
+/// iterations of estimated `cost` statements each is split into on
+/// backend `B`: each chunk runs as one thread of a kernel, so as many as
+/// the device keeps busy ([`Backend::threads`], or the `FUT_GPU_CHUNKS`
+/// environment variable), no more than the lowering allows (`most`), and
+/// few enough that each does [`MIN_THREAD_WORK`]; at most `w` and at least
+/// 1.
+pub fn device_chunks<B: Backend>(w: i64, cost: u64, most: i64) -> i64 {
+    let threads = chunk_limit().unwrap_or_else(|| B::context().map_or(64, |c| c.threads()));
+    let threads = i64::try_from(threads).unwrap_or(i64::MAX);
+    let work = u64::try_from(w.max(0))
+        .unwrap_or(0)
+        .saturating_mul(cost.max(1))
+        / MIN_THREAD_WORK;
+    let by_work = i64::try_from(work).unwrap_or(i64::MAX).max(1);
+    w.min(most).min(threads).min(by_work).max(1)
+}
+
+/// The most chunks `FUT_GPU_CHUNKS` asks for (read once), when it is set
+/// to a positive number.
+fn chunk_limit() -> Option<usize> {
+    static LIMIT: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("FUT_GPU_CHUNKS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n > 0)
+    })
 }
 
 /// Host valid; the device copy stale or absent.
@@ -637,6 +662,22 @@ mod tests {
         ],
         binaries: &[],
     };
+
+    #[test]
+    fn device_chunks_fill_the_device_without_starving_threads() {
+        let chunks = device_chunks::<Fake>;
+        // The fake device keeps 1000 threads busy.
+        assert_eq!(chunks(1_000_000, 1, 1 << 24), 1000);
+        // The lowering's limit wins when lower.
+        assert_eq!(chunks(1_000_000, 1, 64), 64);
+        // Cheap iterations: each chunk gets at least MIN_THREAD_WORK.
+        assert_eq!(chunks(160, 1, 1 << 24), 10);
+        assert_eq!(chunks(160, 4, 1 << 24), 40);
+        // Expensive ones: one iteration per chunk, never more than `w`.
+        assert_eq!(chunks(7, 1000, 1 << 24), 7);
+        assert_eq!(chunks(0, 1, 1 << 24), 1);
+        assert_eq!(chunks(-3, 1, 1 << 24), 1);
+    }
 
     fn delta(before: Counts) -> Counts {
         let now = counts();

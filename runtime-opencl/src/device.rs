@@ -172,6 +172,8 @@ pub struct Gpu {
     /// The driver's version, part of the binary cache's key.
     pub(crate) driver_version: String,
     pub(crate) max_work_group: usize,
+    /// How many work items the device keeps busy ([`Backend::threads`]).
+    threads: usize,
     /// The options programs are built with on this device.
     pub(crate) build_options: String,
     max_alloc: u64,
@@ -215,6 +217,15 @@ fn create() -> Result<Gpu, String> {
     let driver_version = device.driver_version().unwrap_or_default();
     let max_work_group = device.max_work_group_size().unwrap_or(1).max(1);
     let max_alloc = device.max_mem_alloc_size().unwrap_or(u64::MAX);
+    // A GPU's compute unit keeps a few thousand work items in flight; a
+    // CPU's (PoCL) runs one at a time and wants only enough to balance.
+    let units = device.max_compute_units().unwrap_or(1).max(1) as usize;
+    let per_unit = if device.dev_type().unwrap_or(0) & opencl3::device::CL_DEVICE_TYPE_CPU != 0 {
+        32
+    } else {
+        2048
+    };
+    let threads = units * per_unit;
     // SAFETY: no host pointer, a non-zero size.
     let mut fail =
         unsafe { Buffer::<i64>::create(&context, CL_MEM_READ_WRITE, FAIL_WORDS, ptr::null_mut()) }
@@ -251,6 +262,7 @@ fn create() -> Result<Gpu, String> {
         platform_version,
         driver_version,
         max_work_group,
+        threads,
         max_alloc,
         fail: Mutex::new(fail),
         fail_mem,
@@ -392,6 +404,10 @@ impl Gpu {
 }
 
 impl Backend for Gpu {
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
     const NAME: &'static str = "OpenCL";
     type Buf = Buffer<u8>;
 

@@ -14,6 +14,12 @@ pub use fut_runtime_gpu::mem::*;
 /// A memory block on the host that may have a copy on the OpenCL device.
 pub type Mem<T> = fut_runtime_gpu::mem::Mem<T, Gpu>;
 
+/// The number of chunks of a parallel reduction, scan or histogram (see
+/// [`fut_runtime_gpu::mem::device_chunks`]) on the OpenCL device.
+pub fn reduce_chunks(w: i64, cost: u64, most: i64) -> i64 {
+    fut_runtime_gpu::mem::device_chunks::<Gpu>(w, cost, most)
+}
+
 /// The block of an array argument and its shape (see
 /// [`fut_runtime_gpu::mem::arr_mem`]).
 pub fn arr_mem<T: Elem>(a: Arr<T>, unique: bool) -> (Mem<T>, Vec<i64>) {

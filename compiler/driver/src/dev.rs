@@ -124,7 +124,8 @@ pub fn kernel_source(
 ) -> Result<String, String> {
     let prog = crate::irrun::compile_with(db, program, passes, true)?;
     let prog = crate::multicore::layout(prog, true)?;
-    let mut imp = codegen::imp::lower_program(&prog).map_err(|e| e.to_string())?;
+    let options = codegen::imp::Options { device: true };
+    let mut imp = codegen::imp::lower_program_with(&prog, options).map_err(|e| e.to_string())?;
     let ex = gpu::extract::extract(&mut imp, target, true);
     let mut out = codegen::imp::print::print_program(&imp);
     out.push_str(&format!("\n// {} kernels\n", ex.kernels.len()));

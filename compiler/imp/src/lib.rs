@@ -28,7 +28,7 @@ pub mod print;
 pub mod syntax;
 pub mod uses;
 
-pub use lower::{LowerError, lower_program};
+pub use lower::{LowerError, Options, lower_program, lower_program_with};
 pub use syntax::*;
 
 #[cfg(test)]

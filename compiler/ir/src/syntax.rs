@@ -595,6 +595,45 @@ pub struct ScanRed {
     pub commutative: bool,
 }
 
+impl BinOp {
+    /// Whether `a op b` is `b op a` for every `a` and `b` (floats
+    /// included: their `+`, `*`, `min` and `max` are commutative, though
+    /// not associative).
+    pub fn is_commutative(self) -> bool {
+        use BinOp::*;
+        matches!(self, Add | Mul | Min | Max | And | Or | Xor)
+    }
+}
+
+impl ScanRed {
+    /// Whether the operator is known to be commutative: marked so
+    /// (`reduce_comm`, AD's sums), or, component by component, a
+    /// commutative binary operator applied to the two operands of that
+    /// component.
+    pub fn is_commutative(&self) -> bool {
+        if self.commutative {
+            return true;
+        }
+        let op = &self.op;
+        let k = op.body.result.len();
+        if op.params.len() != 2 * k {
+            return false;
+        }
+        (0..k).all(|i| {
+            let Operand::Var(r) = op.body.result[i] else {
+                return false;
+            };
+            let (a, b) = (op.params[i].var, op.params[k + i].var);
+            op.body.stms.iter().any(|s| match (&s.pat[..], &s.exp) {
+                ([v], Exp::BinOp(o, Operand::Var(x), Operand::Var(y))) if *v == r => {
+                    o.is_commutative() && ((*x, *y) == (a, b) || (*x, *y) == (b, a))
+                }
+                _ => false,
+            })
+        })
+    }
+}
+
 /// `screma w inputs`: for each `i < w`, `map` is applied to row `i` of every
 /// input; its results are, in order, the inputs of every scan, then of every
 /// reduction, then the mapped values. The screma's results are the scanned

@@ -34,7 +34,8 @@ pub const IMPORTS: &str = "use fut_runtime_multicore::mem::*;\n";
 
 /// The Rust functions of `prog` lowered to the imperative IR, and the
 /// adapters of its entry points; `safe`: keep the index bounds checks.
-/// With `kernels` (a GPU backend), the loops it extracts become kernel
+/// With `kernels` (a GPU backend), the program is lowered for a device
+/// ([`imp::Options::device`]), the loops it extracts become kernel
 /// launches, and the kernels' source comes with the functions. Errors
 /// name what cannot be lowered or emitted.
 pub fn functions(
@@ -43,7 +44,10 @@ pub fn functions(
     kernels: Option<&crate::Kernels>,
     locate: &dyn Fn(Span) -> String,
 ) -> Result<(String, Option<String>), String> {
-    let mut lowered = imp::lower_program(prog).map_err(|e| e.to_string())?;
+    let options = imp::Options {
+        device: kernels.is_some(),
+    };
+    let mut lowered = imp::lower_program_with(prog, options).map_err(|e| e.to_string())?;
     interchange::program(&mut lowered);
     let mut out = String::new();
     let mut source = None;

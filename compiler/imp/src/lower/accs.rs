@@ -360,7 +360,7 @@ impl<'p> Lowerer<'p> {
             let body = |l: &mut Self, i: &SExp, _: &[Vec<State>], rd: &[Vec<State>]| {
                 iteration(l, &mine, i, rd)
             };
-            l.chunk_partials(m.s, c, (&m.w, &chunk), None, (&[], &red_parts), &body)
+            l.chunk_partials(m.s, c, (&m.w, &chunk, None), None, (&[], &red_parts), &body)
         })?;
         if !m.s.reduces.is_empty() {
             self.combine_partials(m.s, &k, (&[], m.red_state), (&[], &red_parts))?;
@@ -434,7 +434,7 @@ impl<'p> Lowerer<'p> {
             let body = |l: &mut Self, i: &SExp, _: &[Vec<State>], rd: &[Vec<State>]| {
                 iteration(l, m.inputs, i, rd)
             };
-            l.chunk_partials(m.s, c, (&m.w, &chunk), None, (&[], &red_parts), &body)
+            l.chunk_partials(m.s, c, (&m.w, &chunk, None), None, (&[], &red_parts), &body)
         })?;
         self.set_chunk_cost();
         self.combine_partials(m.s, &k, (&[], m.red_state), (&[], &red_parts))?;

@@ -25,6 +25,8 @@ mod concat_in_place;
 #[cfg(test)]
 mod concat_in_place_tests;
 mod control;
+#[cfg(test)]
+mod device_tests;
 mod iota_index;
 mod lifetimes;
 #[cfg(test)]
@@ -66,11 +68,29 @@ impl std::error::Error for LowerError {}
 
 type R<T> = Result<T, LowerError>;
 
-/// Lowers every function of `prog`.
+/// What the lowering produces code for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The parallel loops run as the threads of a GPU (a GPU backend):
+    /// reductions, scans and histograms outside other parallel loops are
+    /// split into as many chunks as the device keeps busy
+    /// ([`SExp::Chunks`] with `device`), rather than about as many as the
+    /// host has threads, and the partial results of a reduction of
+    /// scalars are combined on the device in rounds
+    /// (`docs/imperative.md`).
+    pub device: bool,
+}
+
+/// Lowers every function of `prog` for the host's threads.
 pub fn lower_program(prog: &ir::Program) -> Result<Program, LowerError> {
+    lower_program_with(prog, Options::default())
+}
+
+/// Lowers every function of `prog` with `options`.
+pub fn lower_program_with(prog: &ir::Program, options: Options) -> Result<Program, LowerError> {
     let mut functions = Vec::new();
     for (id, f) in prog.functions.iter() {
-        functions.push(lower_function(prog, id, f)?);
+        functions.push(lower_function(prog, id, f, options)?);
     }
     Ok(Program { functions })
 }
@@ -87,8 +107,14 @@ pub fn passing(t: &Type) -> Passing {
     }
 }
 
-fn lower_function(prog: &ir::Program, _id: FunId, f: &ir::Function) -> R<Function> {
+fn lower_function(
+    prog: &ir::Program,
+    _id: FunId,
+    f: &ir::Function,
+    options: Options,
+) -> R<Function> {
     let mut lw = Lowerer::new(prog, f);
+    lw.device = options.device;
     let mut params = Vec::new();
     let mut param_passing = Vec::new();
     for p in &f.params {
@@ -278,6 +304,8 @@ pub(crate) struct Lowerer<'p> {
     pub(crate) in_place: concat_in_place::InPlace,
     /// The `iota`s lowered as loop indices ([`iota_index`]), found once.
     pub(crate) index_iotas: std::cell::OnceCell<std::collections::HashSet<VarId>>,
+    /// The code is for a GPU ([`Options::device`]).
+    pub(crate) device: bool,
 }
 
 impl<'p> Lowerer<'p> {
@@ -303,6 +331,7 @@ impl<'p> Lowerer<'p> {
             atomic_accs: Vec::new(),
             in_place: Default::default(),
             index_iotas: Default::default(),
+            device: false,
         }
     }
 

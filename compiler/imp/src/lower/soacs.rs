@@ -17,6 +17,17 @@ use crate::syntax::*;
 /// (or thread blocks); more chunks than threads balance uneven work.
 pub const CHUNKS: i64 = 64;
 
+/// The most chunks a reduction or histogram outside other parallel loops
+/// is split into on a device ([`super::Options::device`]): the runtime
+/// chooses fewer, as many as the device keeps busy. The chunks' partial
+/// results of a reduction are combined on the device in rounds of
+/// [`CHUNKS`] ([`Lowerer::device_rounds`]).
+pub const DEVICE_CHUNKS: i64 = 1 << 24;
+
+/// The most chunks a scan is split into on a device: its chunks' partial
+/// results are combined on the host, in order.
+pub const DEVICE_SCAN_CHUNKS: i64 = 4096;
+
 /// The binary operation `op` on `a` and `b`.
 fn bin(op: ir::BinOp, a: SExp, b: SExp) -> SExp {
     SExp::BinOp(op, Box::new(a), Box::new(b))
@@ -115,16 +126,28 @@ impl<'p> Lowerer<'p> {
     /// the region is lowered) and the iterations per chunk, bound to fresh
     /// variables.
     pub(super) fn chunking(&mut self, w: &SExp) -> (SExp, SExp) {
-        self.chunking_capped(w, None)
+        self.chunking_capped(w, None, CHUNKS)
     }
 
-    /// [`Self::chunking`] with at most `cap` chunks (at least one).
-    fn chunking_capped(&mut self, w: &SExp, cap: Option<SExp>) -> (SExp, SExp) {
+    /// The most chunks of a reduction or histogram (`scan`: of a scan)
+    /// lowered here: [`CHUNKS`], or on a device outside other parallel
+    /// loops [`DEVICE_CHUNKS`] ([`DEVICE_SCAN_CHUNKS`]).
+    fn most_chunks(&self, scan: bool) -> i64 {
+        match (self.device && !self.nest_here && !self.parallel, scan) {
+            (false, _) => CHUNKS,
+            (true, false) => DEVICE_CHUNKS,
+            (true, true) => DEVICE_SCAN_CHUNKS,
+        }
+    }
+
+    /// [`Self::chunking`] with at most `cap` chunks (at least one) and at
+    /// most `most` before the cap.
+    fn chunking_capped(&mut self, w: &SExp, cap: Option<SExp>, most: i64) -> (SExp, SExp) {
         use SExp as E;
         let count = E::Chunks {
             w: Box::new(w.clone()),
             cost: 1,
-            most: CHUNKS,
+            most,
         };
         let count = match cap {
             None => count,
@@ -603,7 +626,8 @@ impl<'p> Lowerer<'p> {
         iteration: impl Fn(&mut Self, &SExp, &[Vec<State>], &[Vec<State>]) -> R<()>,
     ) -> R<()> {
         use SExp as E;
-        let (k, chunk) = self.chunking(&w);
+        let most = self.most_chunks(!s.scans.is_empty());
+        let (k, chunk) = self.chunking_capped(&w, None, most);
         let scan_parts = self.partial_blocks("scan_part", &k, scan_state);
         let red_parts = self.partial_blocks("red_part", &k, red_state);
         self.par_label = if s.scans.is_empty() {
@@ -616,6 +640,11 @@ impl<'p> Lowerer<'p> {
         // row's sequential version already has the partial results, and
         // this copy of the body would double the code again.
         let partials = !self.nest_here;
+        // On a device, neighbouring threads read neighbouring elements
+        // when each chunk takes every k-th iteration (coalesced accesses),
+        // which only a commutative reduction allows.
+        let stride = (most == DEVICE_CHUNKS && s.reduces.iter().all(|r| r.is_commutative()))
+            .then(|| k.clone());
         self.chunk_loop_next = true;
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
@@ -625,7 +654,7 @@ impl<'p> Lowerer<'p> {
                 .flatten()
                 .all(|x| matches!(x, State::Scalar(_)));
             let ids = partial_identities(s).filter(|_| partials && scalars);
-            l.chunk_partials(s, c, (&w, &chunk), ids, parts, &iteration)
+            l.chunk_partials(s, c, (&w, &chunk, stride.as_ref()), ids, parts, &iteration)
         })?;
         self.set_chunk_cost();
         let states = (scan_state, red_state);
@@ -742,7 +771,9 @@ impl<'p> Lowerer<'p> {
 
     /// The body of chunk `c` of a parallel scan or reduction: running
     /// values of its own from the neutral elements, its iterations (of `w`
-    /// split into chunks of `chunk`; with `ids`, the reductions'
+    /// split into chunks of `chunk` consecutive iterations, or with
+    /// `stride` (the number of chunks `k`) every `k`-th from `c`: only
+    /// for commutative operators; with `ids`, the reductions'
     /// identities, several partial results per chunk), and its results written at `c` of `parts` (the
     /// scans' and the reductions' [`Self::partial_blocks`]). `iteration`
     /// gets the index and the running values to update.
@@ -750,7 +781,7 @@ impl<'p> Lowerer<'p> {
         &mut self,
         s: &'p Screma,
         c: &SExp,
-        (w, chunk): (&SExp, &SExp),
+        (w, chunk, stride): (&SExp, &SExp, Option<&SExp>),
         ids: Option<Vec<ir::PrimValue>>,
         (scan_parts, red_parts): (&[Vec<View>], &[Vec<View>]),
         iteration: &impl Fn(&mut Self, &SExp, &[Vec<State>], &[Vec<State>]) -> R<()>,
@@ -764,14 +795,32 @@ impl<'p> Lowerer<'p> {
         for r in &s.reduces {
             local_red.push(self.init_state(&r.neutral)?);
         }
-        let (start, len) = self.chunk_bounds(w, chunk, c);
+        // Chunk `c` takes iterations `start + j`, or with a stride `k`
+        // (the number of chunks) iterations `c + j·k`.
+        let (start, len, step) = match stride {
+            None => {
+                let (start, len) = self.chunk_bounds(w, chunk, c);
+                (start, len, E::i64(1))
+            }
+            Some(k) => {
+                let rest = E::plus(
+                    E::minus(w.clone(), c.clone()),
+                    E::minus(k.clone(), E::i64(1)),
+                );
+                let len = bin(ir::BinOp::Div, rest, k.clone());
+                let len =
+                    self.assign_fresh("len", PrimType::I64, bin(ir::BinOp::Max, len, E::i64(0)));
+                (c.clone(), E::Var(len), k.clone())
+            }
+        };
+        let at = |j: &SExp| E::plus(start.clone(), E::times(j.clone(), step.clone()));
         match ids {
             Some(ids) => self.partials_loop(len, s, &ids, &local_red, |l, j, rd| {
-                let i = l.assign_fresh("i", PrimType::I64, E::plus(start.clone(), j.clone()));
+                let i = l.assign_fresh("i", PrimType::I64, at(j));
                 iteration(l, &E::Var(i), &local_scan, rd)
             })?,
             None => self.seq_loop(len, |l, j| {
-                let i = l.assign_fresh("i", PrimType::I64, E::plus(start, j.clone()));
+                let i = l.assign_fresh("i", PrimType::I64, at(j));
                 iteration(l, &E::Var(i), &local_scan, &local_red)
             })?,
         }
@@ -814,6 +863,17 @@ impl<'p> Lowerer<'p> {
             })
             .collect();
         let in_chunk_order = !s.scans.is_empty() || elementwise.iter().any(Option::is_none);
+        // On a device, a reduction of scalars combines its many chunks'
+        // results on the device first, down to at most CHUNKS.
+        let scalars = red_state
+            .iter()
+            .flatten()
+            .all(|x| matches!(x, State::Scalar(_)));
+        let k = &if self.most_chunks(false) == DEVICE_CHUNKS && s.scans.is_empty() && scalars {
+            self.device_rounds(s, k, red_parts)?
+        } else {
+            k.clone()
+        };
         let chunk_order = |l: &mut Self, c: &SExp| -> R<()> {
             // A partial array is its chunk's row of the block (rank above 1).
             let read = |l: &mut Self, parts: &[View]| -> Vec<Val<'p>> {
@@ -856,6 +916,84 @@ impl<'p> Lowerer<'p> {
             }
         }
         Ok(prefixes)
+    }
+
+    /// The `k` partial results `parts` (one `[k]` block per component of
+    /// each reduction of scalars) combined on the device in rounds: while
+    /// more than [`CHUNKS`] are left, a parallel loop (a kernel) combines
+    /// each run of [`CHUNKS`] consecutive results, in order, into one, in
+    /// fresh blocks that the handles of `parts` then name. Returns the
+    /// number left (a variable), which the host combines.
+    pub(super) fn device_rounds(
+        &mut self,
+        s: &'p Screma,
+        k: &SExp,
+        parts: &[Vec<View>],
+    ) -> R<SExp> {
+        use SExp as E;
+        let left_var = self.assign_fresh("parts_left", PrimType::I64, k.clone());
+        let left = E::Var(left_var);
+        let run = E::i64(CHUNKS);
+        let body = self.nested(|l| {
+            let up = E::minus(E::plus(left.clone(), run.clone()), E::i64(1));
+            let next = l.assign_fresh(
+                "parts_next",
+                PrimType::I64,
+                bin(ir::BinOp::Div, up, run.clone()),
+            );
+            let next = E::Var(next);
+            let fresh: Vec<Vec<View>> = parts
+                .iter()
+                .map(|comps| {
+                    comps
+                        .iter()
+                        .map(|p| l.alloc("red_round", p.elem, vec![next.clone()]))
+                        .collect()
+                })
+                .collect();
+            l.par_label = "segred-round";
+            l.loop_nest(vec![next.clone()], true, |l, c| {
+                let c = &c[0];
+                let start =
+                    l.assign_fresh("start", PrimType::I64, E::times(c.clone(), run.clone()));
+                let rest = E::minus(left.clone(), E::Var(start));
+                let len =
+                    l.assign_fresh("len", PrimType::I64, bin(ir::BinOp::Min, run.clone(), rest));
+                for (n, r) in s.reduces.iter().enumerate() {
+                    let state = l.init_state(&r.neutral)?;
+                    l.seq_loop(E::Var(len), |l, j| {
+                        let at = E::plus(E::Var(start), j.clone());
+                        let mut vals = Vec::new();
+                        for p in &parts[n] {
+                            let x = l.new_var("part", p.elem);
+                            l.push(Stm::Read {
+                                var: x,
+                                view: p.clone(),
+                                idx: vec![at.clone()],
+                            });
+                            vals.push(Val::Scalar(E::Var(x)));
+                        }
+                        l.combine(&r.op, &state, &vals)
+                    })?;
+                    l.write_scalars(&fresh[n], &state, c);
+                }
+                Ok(())
+            })?;
+            for (old, new) in parts.iter().flatten().zip(fresh.iter().flatten()) {
+                l.push(Stm::SwapMem(old.mem, new.mem));
+            }
+            l.push(Stm::Assign {
+                var: left_var,
+                exp: next,
+                span: l.span,
+            });
+            Ok(())
+        })?;
+        self.push(Stm::While {
+            cond: E::cmp(ir::CmpOp::Gt, left.clone(), run),
+            body,
+        });
+        Ok(left)
     }
 
     /// The partial arrays `parts` (`[k][n]` blocks) of a reduction by the
@@ -1050,7 +1188,8 @@ impl<'p> Lowerer<'p> {
             w.clone(),
             bin(ir::BinOp::Max, bins, E::i64(1)),
         );
-        let (k, chunk) = self.chunking_capped(&w, Some(cap));
+        let most = self.most_chunks(false);
+        let (k, chunk) = self.chunking_capped(&w, Some(cap), most);
         // Per destination: a [chunks][bins] block of per-chunk histograms.
         let mut parts: Vec<Vec<View>> = Vec::new();
         for ds in dests {

@@ -76,11 +76,6 @@ impl Ctx for Forward<'_> {
     }
 }
 
-fn commutative(op: ir::BinOp) -> bool {
-    use ir::BinOp::*;
-    matches!(op, Add | Mul | Min | Max | And | Or | Xor)
-}
-
 impl<'a> Forward<'a> {
     /// A sweep over `fun`.
     pub fn new(
@@ -300,7 +295,7 @@ impl<'a> Forward<'a> {
             return None;
         }
         let norm = match e {
-            Exp::BinOp(op, x, y) if commutative(*op) => {
+            Exp::BinOp(op, x, y) if op.is_commutative() => {
                 let (a, b) = (format!("{x:?}"), format!("{y:?}"));
                 if a <= b {
                     format!("BinOp({op:?}, {a}, {b})")

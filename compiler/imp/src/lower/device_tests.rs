@@ -1,0 +1,100 @@
+//! Lowering for a device ([`super::Options::device`]): reductions split
+//! into as many chunks as the device keeps busy, their partial results
+//! combined on the device in rounds, in order; results through the
+//! imperative IR's interpreter, which takes the most chunks allowed.
+
+use values::Value;
+
+use crate::interp::{Chunking, run_function_chunked};
+use crate::print::print_program;
+
+/// A polynomial hash: `(h1, p1) ⊕ (h2, p2) = (h1·p2 + h2, p1·p2)`,
+/// associative and not commutative, so a round that combined its partial
+/// results out of order would change the result.
+const HASH: &str = r"fun main(n: i64, xs: [n]i64) -> (i64) {
+  let (h: i64, p: i64) = screma(n, xs)
+    reduce(\(h1: i64, p1: i64, h2: i64, p2: i64) -> (i64, i64) {
+      let a: i64 = mul(h1, p2)
+      let h3: i64 = add(a, h2)
+      let p3: i64 = mul(p1, p2)
+      in (h3, p3)
+    }, 0i64, 1i64)
+    map(\(x: i64) -> (i64, i64) {
+      in (x, 31i64)
+    })
+  in (h)
+}
+";
+
+fn lower_for_device(src: &str) -> crate::Program {
+    let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
+    ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
+    let options = super::Options { device: true };
+    super::lower_program_with(&prog, options).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn hash(xs: &[i64]) -> i64 {
+    xs.iter()
+        .fold(0i64, |h, x| h.wrapping_mul(31).wrapping_add(*x))
+}
+
+#[test]
+fn a_device_reduction_combines_its_chunks_in_rounds_in_order() {
+    let p = lower_for_device(HASH);
+    let text = print_program(&p);
+    assert!(text.contains("at most 16777216"), "{text}");
+    assert!(text.contains("while (gt(parts_left, 64i64))"), "{text}");
+    // The host's lowering keeps at most 64 chunks and no rounds.
+    let host = print_program(&crate::lower_text(HASH));
+    assert!(
+        host.contains("at most 64") && !host.contains("while"),
+        "{host}"
+    );
+    // The interpreter splits n iterations into n chunks: 0, 1 or 2
+    // rounds (64 chunks left after one round, then 1 after two).
+    for n in [0usize, 1, 2, 63, 64, 65, 4095, 4096, 4097, 10_000] {
+        let xs: Vec<i64> = (0..n as i64).map(|k| (k * 7919) % 1009 - 500).collect();
+        for chunking in [Chunking::Most, Chunking::One] {
+            let args = vec![Value::scalar(n as i64), Value::vector(xs.clone())];
+            let out =
+                run_function_chunked(&p, "main", args, chunking).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(out.values, vec![Value::scalar(hash(&xs))], "n = {n}");
+        }
+    }
+}
+
+const SUM_OF_SQUARES: &str = r"fun main(n: i64, xs: [n]i64) -> (i64) {
+  let s: i64 = screma(n, xs)
+    reduce(\(a: i64, b: i64) -> (i64) {
+      let c: i64 = add(b, a)
+      in (c)
+    }, 0i64)
+    map(\(x: i64) -> (i64) {
+      let y: i64 = mul(x, x)
+      in (y)
+    })
+  in (s)
+}
+";
+
+#[test]
+fn a_commutative_device_reduction_strides_its_chunks() {
+    let p = lower_for_device(SUM_OF_SQUARES);
+    let text = print_program(&p);
+    // Chunk c takes iterations c, c + k, c + 2k, …: neighbouring threads
+    // read neighbouring elements.
+    assert!(text.contains(" * chunks)"), "{text}");
+    // A non-commutative operator keeps consecutive iterations per chunk.
+    let hash = print_program(&lower_for_device(HASH));
+    assert!(!hash.contains(" * chunks)"), "{hash}");
+    for n in [0usize, 1, 2, 63, 64, 65, 4097, 10_000] {
+        let xs: Vec<i64> = (0..n as i64).map(|k| (k * 7919) % 1009 - 500).collect();
+        let want: i64 = xs.iter().map(|x| x * x).sum();
+        for chunking in [Chunking::Most, Chunking::One] {
+            let args = vec![Value::scalar(n as i64), Value::vector(xs.clone())];
+            let out = run_function_chunked(&p, "main", args, chunking)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(out.values, vec![Value::scalar(want)], "n = {n}");
+        }
+    }
+}
