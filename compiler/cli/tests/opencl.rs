@@ -1,7 +1,7 @@
 //! End-to-end tests of `fut opencl` executables, their kernels run by the
 //! OpenCL device of this machine (PoCL on the CPU in CI): results, a
 //! failure inside a kernel, bad input, the server protocol, device choice,
-//! and a machine without OpenCL. Skipped, with a message, when no OpenCL
+//! reductions over many chunks, and a machine without OpenCL. Skipped, with a message, when no OpenCL
 //! platform is installed.
 
 mod support;
@@ -9,13 +9,17 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
-use support::{fut, run_with_input, text};
+use support::{fut, run_with_input, run_with_input_env, text};
 
 const PROG: &str = "\
 entry axpy (a: f64) (xs: []f64) (ys: []f64) : []f64 = map2 (\\x y -> a * x + y) xs ys
 entry gather (xs: []i32) (is: []i64) : []i32 = map (\\i -> xs[i] / 2) is
 entry hist (n: i64) (is: []i64) : []i32 = reduce_by_index (replicate n 0) (+) 0 is (map (const 1) is)
 entry sum (xs: []f32) : f32 = f32.sum (map (\\x -> x * x) xs)
+entry hash (xs: []i64) : i64 =
+  let (h, _) = reduce (\\(h1, p1) (h2, p2) -> (h1 * p2 + h2, p1 * p2)) (0, 1) (map (\\x -> (x, 31)) xs)
+  in h
+entry sumsq (xs: []i64) : i64 = i64.sum (map (\\x -> x * x) xs)
 ";
 
 /// Whether this machine has an OpenCL platform (else the test says why it
@@ -138,6 +142,54 @@ fn kernels_compute_report_failures_and_serve() {
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("no-such-device"), "{err}");
+
+    reductions_over_many_chunks_combine_them_in_rounds_in_order(&exe);
+}
+
+/// `hash` (a polynomial hash: a non-commutative reduction) and `sumsq` (a
+/// commutative one) of [`PROG`] over many chunks, combined in rounds.
+fn reductions_over_many_chunks_combine_them_in_rounds_in_order(exe: &Path) {
+    for n in [0usize, 1, 100, 20_000] {
+        let xs: Vec<i64> = (0..n as i64).map(|k| (k * 7919) % 1009 - 500).collect();
+        let input = format!(
+            "[{}]",
+            xs.iter()
+                .map(|x| format!("{x}i64"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let input = if n == 0 {
+            "empty([0]i64)".to_string()
+        } else {
+            input
+        };
+        let hash = xs
+            .iter()
+            .fold(0i64, |h, x| h.wrapping_mul(31).wrapping_add(*x));
+        let sumsq: i64 = xs.iter().map(|x| x * x).sum();
+        // As many chunks as the device's default (on PoCL 32 per core), and
+        // at most 4096 (20000 elements: between 65 and 4096 chunks,
+        // combined in one round into at most 64, then on the host).
+        for env in [&[][..], &[("FUT_GPU_CHUNKS", "4096")][..]] {
+            for (entry, want) in [("hash", hash), ("sumsq", sumsq)] {
+                let o = run_with_input_env(exe, &["-e", entry, "-P"], input.as_bytes(), env);
+                let err = text(&o.stderr);
+                assert!(o.status.success(), "{err}");
+                assert_eq!(
+                    text(&o.stdout),
+                    format!("{want}i64\n"),
+                    "{entry}, n = {n}, {env:?}"
+                );
+                let rounds = err.lines().find(|l| l.starts_with("segred-round "));
+                let calls = rounds.and_then(|l| l.split_whitespace().nth(3));
+                if n == 20_000 && !env.is_empty() {
+                    assert_eq!(calls, Some("1"), "{entry}: {err}");
+                } else if n <= 1 {
+                    assert_eq!(calls, None, "{entry}, n = {n}: {err}");
+                }
+            }
+        }
+    }
 }
 
 #[test]

@@ -23,8 +23,14 @@ pub fn text(b: &[u8]) -> String {
 
 /// Runs the executable `exe` with `args`, `input` on its standard input.
 pub fn run_with_input(exe: &Path, args: &[&str], input: &[u8]) -> Output {
+    run_with_input_env(exe, args, input, &[])
+}
+
+/// [`run_with_input`] with the environment variables `env` set.
+pub fn run_with_input_env(exe: &Path, args: &[&str], input: &[u8], env: &[(&str, &str)]) -> Output {
     let mut child = Command::new(exe)
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

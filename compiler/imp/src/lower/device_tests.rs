@@ -92,8 +92,8 @@ fn a_commutative_device_reduction_strides_its_chunks() {
         let want: i64 = xs.iter().map(|x| x * x).sum();
         for chunking in [Chunking::Most, Chunking::One] {
             let args = vec![Value::scalar(n as i64), Value::vector(xs.clone())];
-            let out = run_function_chunked(&p, "main", args, chunking)
-                .unwrap_or_else(|e| panic!("{e}"));
+            let out =
+                run_function_chunked(&p, "main", args, chunking).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(out.values, vec![Value::scalar(want)], "n = {n}");
         }
     }
