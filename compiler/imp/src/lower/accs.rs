@@ -363,7 +363,7 @@ impl<'p> Lowerer<'p> {
             l.chunk_partials(m.s, c, (&m.w, &chunk, None), None, (&[], &red_parts), &body)
         })?;
         if !m.s.reduces.is_empty() {
-            self.combine_partials(m.s, &k, (&[], m.red_state), (&[], &red_parts))?;
+            self.combine_partials(m.s, &k, (&[], m.red_state), (&[], &red_parts), false)?;
         }
         for (a, p) in accs.iter().zip(&parts) {
             let (view, p, k) = (a.view.clone(), p.clone(), k.clone());
@@ -437,7 +437,7 @@ impl<'p> Lowerer<'p> {
             l.chunk_partials(m.s, c, (&m.w, &chunk, None), None, (&[], &red_parts), &body)
         })?;
         self.set_chunk_cost();
-        self.combine_partials(m.s, &k, (&[], m.red_state), (&[], &red_parts))?;
+        self.combine_partials(m.s, &k, (&[], m.red_state), (&[], &red_parts), false)?;
         Ok(())
     }
 

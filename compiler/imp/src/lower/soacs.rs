@@ -28,6 +28,10 @@ pub const DEVICE_CHUNKS: i64 = 1 << 24;
 /// results are combined on the host, in order.
 pub const DEVICE_SCAN_CHUNKS: i64 = 4096;
 
+/// The most chunks a histogram is split into on a device: each bucket's
+/// thread then combines this many copies, one after the other.
+pub const DEVICE_HIST_CHUNKS: i64 = 1024;
+
 /// The binary operation `op` on `a` and `b`.
 fn bin(op: ir::BinOp, a: SExp, b: SExp) -> SExp {
     SExp::BinOp(op, Box::new(a), Box::new(b))
@@ -129,14 +133,15 @@ impl<'p> Lowerer<'p> {
         self.chunking_capped(w, None, CHUNKS)
     }
 
-    /// The most chunks of a reduction or histogram (`scan`: of a scan)
-    /// lowered here: [`CHUNKS`], or on a device outside other parallel
-    /// loops [`DEVICE_CHUNKS`] ([`DEVICE_SCAN_CHUNKS`]).
-    fn most_chunks(&self, scan: bool) -> i64 {
-        match (self.device && !self.nest_here && !self.parallel, scan) {
-            (false, _) => CHUNKS,
-            (true, false) => DEVICE_CHUNKS,
-            (true, true) => DEVICE_SCAN_CHUNKS,
+    /// The most chunks of an operation lowered here: [`CHUNKS`], or on a
+    /// device outside other parallel loops `device`
+    /// ([`DEVICE_CHUNKS`] for reductions, [`DEVICE_SCAN_CHUNKS`],
+    /// [`DEVICE_HIST_CHUNKS`]).
+    fn most_chunks(&self, device: i64) -> i64 {
+        if self.device && !self.nest_here && !self.parallel {
+            device
+        } else {
+            CHUNKS
         }
     }
 
@@ -626,7 +631,11 @@ impl<'p> Lowerer<'p> {
         iteration: impl Fn(&mut Self, &SExp, &[Vec<State>], &[Vec<State>]) -> R<()>,
     ) -> R<()> {
         use SExp as E;
-        let most = self.most_chunks(!s.scans.is_empty());
+        let most = self.most_chunks(if s.scans.is_empty() {
+            DEVICE_CHUNKS
+        } else {
+            DEVICE_SCAN_CHUNKS
+        });
         let (k, chunk) = self.chunking_capped(&w, None, most);
         let scan_parts = self.partial_blocks("scan_part", &k, scan_state);
         let red_parts = self.partial_blocks("red_part", &k, red_state);
@@ -658,7 +667,8 @@ impl<'p> Lowerer<'p> {
         })?;
         self.set_chunk_cost();
         let states = (scan_state, red_state);
-        let prefixes = self.combine_partials(s, &k, states, (&scan_parts, &red_parts))?;
+        let rounds = most == DEVICE_CHUNKS;
+        let prefixes = self.combine_partials(s, &k, states, (&scan_parts, &red_parts), rounds)?;
         if s.scans.is_empty() {
             return Ok(());
         }
@@ -837,13 +847,16 @@ impl<'p> Lowerer<'p> {
     /// The `k` chunks' partial results `parts` (per scan, then per
     /// reduction) combined into the running values `states` in chunk
     /// order; returns, per scan, the `[k]` blocks of each chunk's prefix
-    /// (the running values before it).
+    /// (the running values before it). With `rounds` (many chunks on a
+    /// device), a reduction of scalars first combines them on the device
+    /// ([`Self::device_rounds`]).
     pub(super) fn combine_partials(
         &mut self,
         s: &'p Screma,
         k: &SExp,
         (scan_state, red_state): (&[Vec<State>], &[Vec<State>]),
         (scan_parts, red_parts): (&[Vec<View>], &[Vec<View>]),
+        rounds: bool,
     ) -> R<Vec<Vec<View>>> {
         let prefixes = self.partial_blocks("prefix", k, scan_state);
         // Reductions of arrays by an elementwise operator combine their
@@ -869,7 +882,7 @@ impl<'p> Lowerer<'p> {
             .iter()
             .flatten()
             .all(|x| matches!(x, State::Scalar(_)));
-        let k = &if self.most_chunks(false) == DEVICE_CHUNKS && s.scans.is_empty() && scalars {
+        let k = &if rounds && s.scans.is_empty() && scalars {
             self.device_rounds(s, k, red_parts)?
         } else {
             k.clone()
@@ -1188,7 +1201,7 @@ impl<'p> Lowerer<'p> {
             w.clone(),
             bin(ir::BinOp::Max, bins, E::i64(1)),
         );
-        let most = self.most_chunks(false);
+        let most = self.most_chunks(DEVICE_HIST_CHUNKS);
         let (k, chunk) = self.chunking_capped(&w, Some(cap), most);
         // Per destination: a [chunks][bins] block of per-chunk histograms.
         let mut parts: Vec<Vec<View>> = Vec::new();
