@@ -204,4 +204,21 @@ fn dev_print_opencl_shows_kernels_and_host_loops() {
     let o = fut(dir.path(), &["dev", "--print=cuda", "k.fut"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(text(&o.stdout).contains("__kernel void k0("));
+    // The adjoint of a gather adds into an accumulator: one atomic
+    // addition per update (the hardware's on CUDA), not a compare-and-swap
+    // loop in the kernel.
+    std::fs::write(
+        dir.path().join("g.fut"),
+        "entry grad (is: []i64) (xs: []f64) : []f64 =
+  vjp (\\xs -> map (\\i -> xs[i] * xs[i]) is) xs (map (const 1) is)\n",
+    )
+    .expect("write");
+    for dialect in ["opencl", "cuda"] {
+        let o = fut(dir.path(), &["dev", &format!("--print={dialect}"), "g.fut"]);
+        let out = text(&o.stdout);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let kernels = out.split("__kernel void k0(").nth(1).expect("kernels");
+        assert!(kernels.contains("futk_addf64(fut_p"), "{out}");
+        assert!(!kernels.contains("futk_cas64(fut_p"), "{out}");
+    }
 }

@@ -548,6 +548,9 @@ impl Em<'_> {
 
     /// An atomic update: a compare-and-swap loop on the element's bits.
     fn atomic(&mut self, view: &View, idx: &[SExp], old: SVar, body: &Block, new: &SExp) -> E<()> {
+        if let Some(x) = added(body, old, new) {
+            return self.atomic_add(view, idx, old, body, x);
+        }
         let (cas, bits, from_bits, int) = match view.elem {
             PrimType::I32 | PrimType::U32 => ("futk_cas32", "(int)", "", "int"),
             PrimType::F32 => ("futk_cas32", "futk_f32_bits", "futk_f32_from", "int"),
@@ -585,6 +588,73 @@ impl Em<'_> {
     }
 }
 
+impl Em<'_> {
+    /// An atomic update that adds `x` to the element: one atomic addition
+    /// (`futk_add…`: the hardware's on CUDA, for every 32- and 64-bit type;
+    /// on OpenCL for integers, and a compare-and-swap loop for floats),
+    /// which sets `old` to the element before it; `body` then computes the
+    /// new value from it as in the general case.
+    fn atomic_add(
+        &mut self,
+        view: &View,
+        idx: &[SExp],
+        old: SVar,
+        body: &Block,
+        x: &SExp,
+    ) -> E<()> {
+        let (add, arg) = match view.elem {
+            PrimType::I32 | PrimType::U32 => ("futk_add32", "int"),
+            PrimType::I64 | PrimType::U64 => ("futk_add64", "long"),
+            PrimType::F32 => ("futk_addf32", "float"),
+            PrimType::F64 => ("futk_addf64", "double"),
+            t => return Err(format!("an atomic update of {} elements", t.name())),
+        };
+        let t = self.storage(view.elem)?;
+        let p = self.position(view, idx)?;
+        self.checks(x, Span::NONE)?;
+        let x = self.exp(x)?;
+        let d = self.depth;
+        self.line("{");
+        self.depth += 1;
+        self.line(&format!(
+            "__global {t} *fut_p{d} = &{}[{p}];",
+            mem(view.mem.0)
+        ));
+        self.line(&format!(
+            "{} = ({t}){add}(fut_p{d}, ({arg})({x}));",
+            var(old)
+        ));
+        self.block(body)?;
+        self.depth -= 1;
+        self.line("}");
+        Ok(())
+    }
+}
+
+/// The value an atomic update's `body` adds to the element (`old`), when
+/// the body is just `new = old + x` (or `x + old`) with `x` not reading
+/// `old`: the updates of accumulators and histograms by `+`.
+fn added<'b>(body: &'b Block, old: SVar, new: &SExp) -> Option<&'b SExp> {
+    let [
+        Stm::Assign {
+            var,
+            exp: SExp::BinOp(ir::BinOp::Add, a, b),
+            ..
+        },
+    ] = body.stms.as_slice()
+    else {
+        return None;
+    };
+    if *new != SExp::Var(*var) {
+        return None;
+    }
+    let x = match (&**a, &**b) {
+        (SExp::Var(v), x) | (x, SExp::Var(v)) if *v == old => x,
+        _ => return None,
+    };
+    (!x.mentions(old)).then_some(x)
+}
+
 /// The helpers the kernels' failure protocol and atomic updates use, for
 /// `target`: compare-and-swap on 32- and 64-bit words of global memory and
 /// the bits of floats (always with address-space-qualified casts: PoCL
@@ -598,7 +668,11 @@ pub fn helpers(target: Target) -> &'static str {
              static inline int futk_f32_bits(float x) { return as_int(x); }\n\
              static inline float futk_f32_from(int x) { return as_float(x); }\n\
              static inline long futk_f64_bits(double x) { return as_long(x); }\n\
-             static inline double futk_f64_from(long x) { return as_double(x); }\n"
+             static inline double futk_f64_from(long x) { return as_double(x); }\n\
+             static inline int futk_add32(volatile __global void *p, int x) {\n  return atomic_add((volatile __global int *)p, x);\n}\n\
+             static inline long futk_add64(volatile __global void *p, long x) {\n  return atom_add((volatile __global long *)p, x);\n}\n\
+             static inline float futk_addf32(volatile __global void *p, float x) {\n  float old = *(volatile __global float *)p;\n  for (;;) {\n    int prev = futk_cas32(p, as_int(old), as_int(old + x));\n    if (prev == as_int(old)) return old;\n    old = as_float(prev);\n  }\n}\n\
+             static inline double futk_addf64(volatile __global void *p, double x) {\n  double old = *(volatile __global double *)p;\n  for (;;) {\n    long prev = futk_cas64(p, as_long(old), as_long(old + x));\n    if (prev == as_long(old)) return old;\n    old = as_double(prev);\n  }\n}\n"
         }
         Target::Cuda => {
             "static __device__ inline int futk_cas32(volatile void *p, int cmp, int val) {\n  return (int)atomicCAS((unsigned int *)p, (unsigned int)cmp, (unsigned int)val);\n}\n\
@@ -606,7 +680,11 @@ pub fn helpers(target: Target) -> &'static str {
              static __device__ inline int futk_f32_bits(float x) { return __float_as_int(x); }\n\
              static __device__ inline float futk_f32_from(int x) { return __int_as_float(x); }\n\
              static __device__ inline long futk_f64_bits(double x) { return __double_as_longlong(x); }\n\
-             static __device__ inline double futk_f64_from(long x) { return __longlong_as_double(x); }\n"
+             static __device__ inline double futk_f64_from(long x) { return __longlong_as_double(x); }\n\
+             static __device__ inline int futk_add32(volatile void *p, int x) {\n  return (int)atomicAdd((unsigned int *)p, (unsigned int)x);\n}\n\
+             static __device__ inline long futk_add64(volatile void *p, long x) {\n  return (long)atomicAdd((unsigned long long *)p, (unsigned long long)x);\n}\n\
+             static __device__ inline float futk_addf32(volatile void *p, float x) {\n  return atomicAdd((float *)p, x);\n}\n\
+             static __device__ inline double futk_addf64(volatile void *p, double x) {\n  return atomicAdd((double *)p, x);\n}\n"
         }
     }
 }
