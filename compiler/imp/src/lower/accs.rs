@@ -36,6 +36,12 @@
 //! Results are those of the sequential loop up to the order in which the
 //! operator combines the updates (floating-point reassociation).
 //!
+//! Lowered for a device ([`super::Options::device`]), such a map outside
+//! other parallel loops always takes the atomic form: one kernel thread
+//! per iteration (its reductions' chunks as many as the device keeps
+//! busy, combined in rounds), where private copies would give it at most
+//! [`CHUNKS`] threads.
+//!
 //! `FUT_ACCS=sequential` in the compiler's environment keeps such maps
 //! sequential (`planned segmap`), for comparisons.
 
@@ -228,6 +234,11 @@ impl<'p> Lowerer<'p> {
             accs,
             red_state,
         };
+        // On a device the atomic form runs one thread per iteration, where
+        // private copies would have at most CHUNKS threads.
+        if self.device && !self.parallel && !self.nest_here {
+            return self.atomic_accs(&m, &iteration);
+        }
         let k = self.new_var("acc_chunks", PrimType::I64);
         let else_block = self.nested(|l| l.atomic_accs(&m, &iteration))?;
         let then_block = self.nested(|l| l.private_accs(&m, E::Var(k), &iteration))?;
@@ -426,7 +437,8 @@ impl<'p> Lowerer<'p> {
         m: &AccMap<'_, 'p>,
         iteration: &impl Fn(&mut Self, &[Val<'p>], &SExp, &[Vec<State>]) -> R<()>,
     ) -> R<()> {
-        let (k, chunk) = self.chunking(&m.w);
+        let most = self.most_chunks(super::soacs::DEVICE_CHUNKS);
+        let (k, chunk) = self.chunking_capped(&m.w, None, most);
         let red_parts = self.partial_blocks("red_part", &k, m.red_state);
         self.chunk_loop_next = true;
         self.loop_nest(vec![k.clone()], true, |l, c| {
@@ -437,7 +449,8 @@ impl<'p> Lowerer<'p> {
             l.chunk_partials(m.s, c, (&m.w, &chunk, None), None, (&[], &red_parts), &body)
         })?;
         self.set_chunk_cost();
-        self.combine_partials(m.s, &k, (&[], m.red_state), (&[], &red_parts), false)?;
+        let rounds = most == super::soacs::DEVICE_CHUNKS;
+        self.combine_partials(m.s, &k, (&[], m.red_state), (&[], &red_parts), rounds)?;
         Ok(())
     }
 
@@ -705,5 +718,53 @@ mod tests {
         assert_eq!(one.values[2], Value::scalar(sum));
         assert_eq!(most.counters.allocs, 5, "{}", most.counters);
         assert_eq!(one.counters.allocs, 4, "{}", one.counters);
+    }
+
+    #[test]
+    fn on_a_device_accumulators_are_updated_atomically_by_every_iteration() {
+        let device = |src: &str| {
+            let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
+            let options = crate::lower::Options { device: true };
+            crate::lower::lower_program_with(&prog, options).unwrap_or_else(|e| panic!("{e}"))
+        };
+        let p = device(&program("f64", "2.0f64", "1.0f64"));
+        let text = print_program(&p);
+        // No private copies, no choice at run time: one parallel loop over
+        // the iterations with atomic updates.
+        assert!(!text.contains("acc_part_mem"), "{text}");
+        assert!(!text.contains("acc_chunks"), "{text}");
+        assert!(text.contains("par (i0"), "{text}");
+        // Many updates per element (where the host would copy): the same
+        // sums, and no block beyond the accumulator and the mapped values.
+        let m = 6usize;
+        let is: Vec<i64> = (0..200).map(|k| (k * 7 % 9) as i64 - 1).collect();
+        let vs: Vec<f64> = (0..200).map(|k| k as f64 * 0.125 - 3.0).collect();
+        let args = vec![
+            Value::scalar(200i64),
+            Value::scalar(m as i64),
+            Value::vector(is.clone()),
+            Value::vector(vs.clone()),
+        ];
+        let out = run_function(&p, "main", args.clone()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.values[0], Value::vector(expected(m, &is, &vs)));
+        assert_eq!(out.counters.allocs, 2, "{}", out.counters);
+        // With a reduction: its chunks' results combined in rounds.
+        let par = device(REDUCING);
+        let text = print_program(&par);
+        assert!(text.contains("while (gt(parts_left, 64i64))"), "{text}");
+        for c in [Chunking::Most, Chunking::One] {
+            let out = run_function_chunked(&par, "main", args.clone(), c)
+                .unwrap_or_else(|e| panic!("{e}"));
+            // REDUCING adds `v` at `i` only.
+            let mut want = vec![1.0; m];
+            for (&i, &v) in is.iter().zip(&vs) {
+                if (0..m as i64).contains(&i) {
+                    want[i as usize] += v;
+                }
+            }
+            assert_eq!(out.values[0], Value::vector(want));
+            let sum: f64 = vs.iter().map(|v| v * v).sum();
+            assert_eq!(out.values[2], Value::scalar(sum));
+        }
     }
 }

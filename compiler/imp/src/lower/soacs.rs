@@ -124,20 +124,11 @@ impl<'p> Lowerer<'p> {
         Ok(())
     }
 
-    /// The number of chunks a parallel region over `w` iterations is split
-    /// into (chosen when it runs, between 1 and [`CHUNKS`]: an
-    /// [`SExp::Chunks`] whose cost [`Self::set_chunk_cost`] fills in once
-    /// the region is lowered) and the iterations per chunk, bound to fresh
-    /// variables.
-    pub(super) fn chunking(&mut self, w: &SExp) -> (SExp, SExp) {
-        self.chunking_capped(w, None, CHUNKS)
-    }
-
     /// The most chunks of an operation lowered here: [`CHUNKS`], or on a
     /// device outside other parallel loops `device`
     /// ([`DEVICE_CHUNKS`] for reductions, [`DEVICE_SCAN_CHUNKS`],
     /// [`DEVICE_HIST_CHUNKS`]).
-    fn most_chunks(&self, device: i64) -> i64 {
+    pub(super) fn most_chunks(&self, device: i64) -> i64 {
         if self.device && !self.nest_here && !self.parallel {
             device
         } else {
@@ -145,9 +136,17 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    /// [`Self::chunking`] with at most `cap` chunks (at least one) and at
-    /// most `most` before the cap.
-    fn chunking_capped(&mut self, w: &SExp, cap: Option<SExp>, most: i64) -> (SExp, SExp) {
+    /// The number of chunks a parallel region over `w` iterations is split
+    /// into (chosen when it runs, between 1 and `most`, and at most `cap`
+    /// when there is one: an [`SExp::Chunks`] whose cost
+    /// [`Self::set_chunk_cost`] fills in once the region is lowered) and
+    /// the iterations per chunk, bound to fresh variables.
+    pub(super) fn chunking_capped(
+        &mut self,
+        w: &SExp,
+        cap: Option<SExp>,
+        most: i64,
+    ) -> (SExp, SExp) {
         use SExp as E;
         let count = E::Chunks {
             w: Box::new(w.clone()),
@@ -168,7 +167,7 @@ impl<'p> Lowerer<'p> {
     }
 
     /// Sets the cost of one iteration in the chunk count that
-    /// [`Self::chunking`] bound last: the work of the loop over the chunks
+    /// [`Self::chunking_capped`] bound last: the work of the loop over the chunks
     /// just lowered (the last statement) spread over a chunk's iterations,
     /// which [`crate::cost`] counts as
     /// [`crate::cost::UNKNOWN_TRIPS`].
