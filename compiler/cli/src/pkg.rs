@@ -37,7 +37,8 @@ enum PkgCommand {
         /// The package, such as github.com/diku-dk/sorts.
         pkgpath: String,
         /// The least version wanted, X.Y.Z (or a commit version).
-        version: Option<String>,
+        #[arg(value_name = "VERSION")]
+        least: Option<String>,
     },
     /// Remove a package's requirement from futhark.pkg.
     ///
@@ -86,9 +87,7 @@ pub fn run(args: PkgArgs) -> u8 {
         let out = &mut std::io::stdout();
         match &args.command {
             PkgCommand::Init { pkgpath } => pkg::init(&opts, pkgpath, out),
-            PkgCommand::Add { pkgpath, version } => {
-                pkg::add(&opts, pkgpath, version.as_deref(), out)
-            }
+            PkgCommand::Add { pkgpath, least } => pkg::add(&opts, pkgpath, least.as_deref(), out),
             PkgCommand::Remove { pkgpath } => pkg::remove(&opts, pkgpath, out),
             PkgCommand::Sync => pkg::sync(&opts, out),
             PkgCommand::Upgrade => pkg::upgrade(&opts, out),

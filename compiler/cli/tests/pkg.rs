@@ -576,10 +576,40 @@ fn help_explains_the_subcommands() {
         assert!(help.contains(word), "{word} missing from:\n{help}");
     }
     let o = w.fut(&["pkg", "add", "--help"]);
+    let help = String::from_utf8_lossy(&o.stdout);
     assert!(
-        String::from_utf8_lossy(&o.stdout).contains("minimal")
-            || String::from_utf8_lossy(&o.stdout).contains("newest release")
+        help.contains("newest release") && help.contains("@2"),
+        "{help}"
     );
     let o = w.fut(&["pkg", "frobnicate"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn renamed_packages_install_under_the_required_path() {
+    let w = World::new();
+    // An old release still declares the package's former path.
+    Repo::new(w.repos.join("moved"))
+        .commit(&[
+            ("futhark.pkg", "package example.org/old/moved\n"),
+            ("lib/example.org/old/moved/m.fut", "def m = 3i32\n"),
+        ])
+        .tag("v1.0.0");
+    w.ok(&["add", "example.org/fut/moved"]);
+    w.ok(&["sync"]);
+    assert_eq!(w.lib(), ["example.org/fut/moved/m.fut=def m = 3i32"]);
+    // A release without a package path, or without files, cannot be installed.
+    Repo::new(w.repos.join("nopath"))
+        .commit(&[
+            ("futhark.pkg", "require {\n}\n"),
+            ("lib/x/y.fut", "def y = 1i32\n"),
+        ])
+        .tag("v0.1.0");
+    w.ok(&["add", "example.org/fut/nopath"]);
+    let e = w.fails(&["sync"]);
+    assert_eq!(
+        e,
+        "error: the futhark.pkg of example.org/fut/nopath 0.1.0 does not name a package path\n"
+    );
+    assert_eq!(w.lib(), ["example.org/fut/moved/m.fut=def m = 3i32"]);
 }

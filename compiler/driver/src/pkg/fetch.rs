@@ -238,8 +238,10 @@ impl GitRegistry {
             None,
         )
         .map_err(|e| {
+            // The temporary folder in the command is noise; git's message is not.
+            let why = e.split_once("failed: ").map_or(e.as_str(), |(_, m)| m);
             PkgError::msg(format!(
-                "cannot fetch package {path}: no git repository could be cloned from {url}\n  {e}"
+                "cannot fetch package {path}: no git repository could be cloned from {url}\n  {why}"
             ))
         })?;
         self.clones.insert(repo.to_string(), dir.clone());
