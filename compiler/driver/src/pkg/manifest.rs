@@ -364,8 +364,8 @@ impl Parser<'_> {
                 };
                 return Err(self.error_at(start, format!("expected {expected}, found `{w}`")));
             }
-            // Without a require block, trailing comments are the end comments.
-            m.end_comments = std::mem::take(&mut m.require_comments);
+            // Without a require block, trailing comments stay before the empty
+            // block the printer writes.
         }
         if self.pos < self.chars.len() {
             let what = if m.require.is_empty() && !self.chars[..self.pos].contains(&'{') {
@@ -566,6 +566,9 @@ require {
         assert_eq!(empty.to_string(), "require {\n}\n");
         let m = Manifest::parse("f", "package x.org/y").expect("parses");
         assert_eq!(m.package.as_deref(), Some("x.org/y"));
+        let m = Manifest::parse("f", "-- only a comment\n").expect("parses");
+        assert_eq!(m.to_string(), "-- only a comment\nrequire {\n}\n");
+        assert_eq!(Manifest::parse("f", &m.to_string()), Ok(m));
     }
 
     #[test]
