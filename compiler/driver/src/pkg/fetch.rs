@@ -134,6 +134,8 @@ pub struct GitRegistry {
     clones: HashMap<String, PathBuf>,
     infos: HashMap<String, PkgInfo>,
     manifests: HashMap<String, Manifest>,
+    /// Commit versions already looked up, by package path and revision.
+    commits: HashMap<(String, String), (Version, String)>,
 }
 
 /// Runs `git ARGS`, returning its standard output; the error names the command
@@ -211,6 +213,7 @@ impl GitRegistry {
             clones: HashMap::new(),
             infos: HashMap::new(),
             manifests: HashMap::new(),
+            commits: HashMap::new(),
         }
     }
 
@@ -294,6 +297,10 @@ impl GitRegistry {
 
     /// The commit version of `rev` (a commit id or `HEAD`) of `path`.
     fn commit_version(&mut self, path: &str, rev: &str) -> Result<(Version, String), PkgError> {
+        let key = (path.to_string(), rev.to_string());
+        if let Some(found) = self.commits.get(&key) {
+            return Ok(found.clone());
+        }
         let gitdir = self.info(path)?.gitdir.clone();
         let spec = format!("{rev}^{{commit}}");
         let commit = self
@@ -307,6 +314,9 @@ impl GitRegistry {
                     format!("package {path} has no commit {rev}")
                 })
             })?;
+        if self.verbose {
+            eprintln!("running: git show -s --format=%cd {commit} (dates in UTC)");
+        }
         let stamp = Command::new("git")
             .args(["-C", gitdir.to_str().unwrap_or(".")])
             .args([
@@ -322,7 +332,9 @@ impl GitRegistry {
             .filter(|o| o.status.success())
             .and_then(|o| lines(&o.stdout).into_iter().next())
             .ok_or_else(|| PkgError::msg(format!("cannot read the date of {path} {commit}")))?;
-        Ok((Version::commit(&stamp, &commit), commit))
+        let found = (Version::commit(&stamp, &commit), commit);
+        self.commits.insert(key, found.clone());
+        Ok(found)
     }
 
     /// The newest version of `path`: its greatest release, or, without releases,
