@@ -37,6 +37,7 @@ pub fn dispatch(cli: Cli) -> u8 {
         Command::Multicore(a) => crate::multicore::run(a, driver::multicore::Target::Multicore),
         Command::Opencl(a) => crate::multicore::run(a, driver::multicore::Target::OpenCl),
         Command::Cuda(a) => crate::multicore::run_cuda(a),
+        Command::Pkg(a) => crate::pkg::run(a),
     }
 }
 

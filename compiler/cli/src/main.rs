@@ -7,6 +7,7 @@
 mod bench;
 mod commands;
 mod multicore;
+mod pkg;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -103,7 +104,21 @@ enum Command {
     /// executable takes the multicore executables' options plus `-d/--device NAME`
     /// and `--list-devices`.
     Cuda(multicore::CudaArgs),
+    /// Manage the packages a project requires: futhark.pkg and lib/.
+    ///
+    /// Compatible with `futhark pkg`. futhark.pkg lists the required packages with
+    /// their least versions; `fut pkg sync` fetches them (with git; a release is a
+    /// tag vX.Y.Z) into lib/PKGPATH/, where programs import them from. The
+    /// commands work in the current folder.
+    #[command(after_help = PKG_AFTER_HELP)]
+    Pkg(pkg::PkgArgs),
 }
+
+/// The environment of `fut pkg`, documented in `fut pkg --help`.
+const PKG_AFTER_HELP: &str = "Environment: a package path P is fetched from https://P, \
+unless FUT_PKG_URL_MAP maps it elsewhere: entries PREFIX=URL separated by `;` or newlines; \
+a path equal to PREFIX is fetched from URL, a path PREFIX/REST from URL/REST (the longest \
+prefix wins), e.g. FUT_PKG_URL_MAP='github.com/diku-dk=/srv/git/diku-dk'.";
 
 #[derive(Args, Debug)]
 struct DevArgs {

@@ -3,7 +3,9 @@
 //!
 //! Invariants:
 //! - salsa lives here only; the stages below are plain functions on plain data;
-//! - all file access goes through [`system::System`];
+//! - all file access of loading and checking programs goes through
+//!   [`system::System`] (the package manager, [`pkg`], works on the project folder
+//!   and runs `git` directly);
 //! - the prelude is parsed and checked once per process, however many programs are
 //!   checked.
 
@@ -16,6 +18,7 @@ pub mod irrun;
 pub mod library;
 pub mod multicore;
 pub mod pipelines;
+pub mod pkg;
 pub mod prelude;
 pub mod program;
 pub mod render;
