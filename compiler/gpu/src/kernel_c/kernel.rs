@@ -558,16 +558,8 @@ impl Em<'_> {
             PrimType::F64 => ("futk_cas64", "futk_f64_bits", "futk_f64_from", "long"),
             t => return Err(format!("an atomic update of {} elements", t.name())),
         };
-        let t = self.storage(view.elem)?;
-        let p = self.position(view, idx)?;
+        let (t, d) = self.open_element(view, idx)?;
         let o = var(old);
-        let d = self.depth;
-        self.line("{");
-        self.depth += 1;
-        self.line(&format!(
-            "__global {t} *fut_p{d} = &{}[{p}];",
-            mem(view.mem.0)
-        ));
         self.line(&format!("{o} = *fut_p{d};"));
         self.line("for (;;) {");
         self.depth += 1;
@@ -609,17 +601,9 @@ impl Em<'_> {
             PrimType::F64 => ("futk_addf64", "double"),
             t => return Err(format!("an atomic update of {} elements", t.name())),
         };
-        let t = self.storage(view.elem)?;
-        let p = self.position(view, idx)?;
         self.checks(x, Span::NONE)?;
         let x = self.exp(x)?;
-        let d = self.depth;
-        self.line("{");
-        self.depth += 1;
-        self.line(&format!(
-            "__global {t} *fut_p{d} = &{}[{p}];",
-            mem(view.mem.0)
-        ));
+        let (t, d) = self.open_element(view, idx)?;
         self.line(&format!(
             "{} = ({t}){add}(fut_p{d}, ({arg})({x}));",
             var(old)
@@ -628,6 +612,23 @@ impl Em<'_> {
         self.depth -= 1;
         self.line("}");
         Ok(())
+    }
+}
+
+impl Em<'_> {
+    /// Opens a C block holding `fut_pD`, a pointer to element `idx` of
+    /// `view` (`D` the depth); returns the element's storage type and `D`.
+    fn open_element(&mut self, view: &View, idx: &[SExp]) -> E<(String, usize)> {
+        let t = self.storage(view.elem)?;
+        let p = self.position(view, idx)?;
+        let d = self.depth;
+        self.line("{");
+        self.depth += 1;
+        self.line(&format!(
+            "__global {t} *fut_p{d} = &{}[{p}];",
+            mem(view.mem.0)
+        ));
+        Ok((t.to_string(), d))
     }
 }
 
