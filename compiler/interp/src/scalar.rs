@@ -657,15 +657,23 @@ mod tests {
         ));
         assert!(matches!(
             convert_plain(&Scalar::F64(300.0), PrimType::U8),
-            Scalar::U8(255)
+            Scalar::U8(44)
         ));
         assert!(matches!(
             convert_plain(&Scalar::F64(-1.5), PrimType::U8),
-            Scalar::U8(0)
+            Scalar::U8(255)
         ));
         assert!(matches!(
             convert_plain(&Scalar::F64(300.0), PrimType::I8),
-            Scalar::I8(127)
+            Scalar::I8(44)
+        ));
+        assert!(matches!(
+            convert_plain(&Scalar::I16(-32768), PrimType::U64),
+            Scalar::U64(32768)
+        ));
+        assert!(matches!(
+            convert_plain(&Scalar::I8(-1), PrimType::I64),
+            Scalar::I64(-1)
         ));
         assert!(matches!(
             convert_plain(&Scalar::F64(f64::NAN), PrimType::I32),
