@@ -22,12 +22,12 @@ def close [p] [q] (a: [p][q]f64) (b: [p][q]f64) : bool =
   and (map2 (\r s -> and (map2 (\x y -> f64.abs (x - y) <= 1e-9 * (1 + f64.abs x)) r s)) a b)
 
 -- Row j: the gradient of output j.
-entry jac_rev [n] [k] (is: [n]i64) (x: [k]f64) : [3][k]f64 =
+entry jac_rev [n] (is: [n]i64) (x: [n]f64) : [3][n]f64 =
   tabulate 3 (\j -> vjp (\y -> f is y :> [3]f64) x (onehot 3 j))
 
 -- Row j: the derivatives of output j along every input.
-entry jac_fwd [n] [k] (is: [n]i64) (x: [k]f64) : [3][k]f64 =
-  transpose (tabulate k (\i -> jvp (\y -> f is y :> [3]f64) x (onehot k i)))
+entry jac_fwd [n] (is: [n]i64) (x: [n]f64) : [3][n]f64 =
+  transpose (tabulate n (\i -> jvp (\y -> f is y :> [3]f64) x (onehot n i)))
 
-entry agree [n] [k] (is: [n]i64) (x: [k]f64) : bool =
-  close (jac_rev is x) (jac_fwd is x :> [3][k]f64)
+entry agree [n] (is: [n]i64) (x: [n]f64) : bool =
+  close (jac_rev is x) (jac_fwd is x)

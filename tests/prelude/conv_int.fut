@@ -1,9 +1,10 @@
 -- Conversions between integer types truncate to the target width;
--- widening sign-extends signed sources and zero-extends unsigned ones.
+-- widening sign-extends only from a signed type to a signed type and
+-- zero-extends otherwise (`u64.i32 (-1)` is 4294967295), as in Futhark.
 -- ==
 -- input { 300 } output { 44i8 44u8 300i16 300i64 300u32 300u64 }
--- input { -1 } output { -1i8 255u8 -1i16 -1i64 4294967295u32 18446744073709551615u64 }
--- input { -129 } output { 127i8 127u8 -129i16 -129i64 4294967167u32 18446744073709551487u64 }
+-- input { -1 } output { -1i8 255u8 -1i16 -1i64 4294967295u32 4294967295u64 }
+-- input { -129 } output { 127i8 127u8 -129i16 -129i64 4294967167u32 4294967167u64 }
 -- input { 2147483647 } output { -1i8 255u8 -1i16 2147483647i64 2147483647u32 2147483647u64 }
 
 -- ==

@@ -159,11 +159,14 @@ pub fn convert(kind: ConvKind, from: PrimType, to: PrimType, x: &str) -> String 
         };
     }
     if to.is_integer() {
-        return if from == PrimType::Bool || from.is_integer() {
+        // Futhark sign-extends only from a signed type to a signed type:
+        // a signed source widening to an unsigned type is zero-extended.
+        return if from.is_signed_integer() && !to.is_signed_integer() {
+            format!("(({x} as {}) as {to_name})", bits_type(from))
+        } else if from == PrimType::Bool || from.is_integer() {
             format!("({x} as {to_name})")
         } else {
-            let (lo, hi) = to.integer_range().unwrap_or((0, 0));
-            format!("(float_to_int(Float::to64({x}), {lo}i128, {hi}i128) as {to_name})")
+            format!("(float_to_int(Float::to64({x})) as {to_name})")
         };
     }
     if from == PrimType::Bool {
@@ -267,7 +270,7 @@ mod tests {
         assert!(binop(BinOp::Shl, PrimType::F32, "a", "b", "S").is_err());
         assert_eq!(
             convert(ConvKind::Convert, PrimType::F64, PrimType::U8, "x"),
-            "(float_to_int(Float::to64(x), 0i128, 255i128) as u8)"
+            "(float_to_int(Float::to64(x)) as u8)"
         );
         assert_eq!(unop(UnOp::Neg, PrimType::I8, "x"), "x.wrapping_neg()");
         assert_eq!(

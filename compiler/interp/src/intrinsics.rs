@@ -774,10 +774,11 @@ mod tests {
             conv("i64.u32", Scalar::U32(u32::MAX)),
             Scalar::I64(4294967295)
         ));
-        assert!(matches!(conv("u8.f64", Scalar::F64(-1.5)), Scalar::U8(0)));
+        assert!(matches!(conv("u8.f64", Scalar::F64(-1.5)), Scalar::U8(255)));
+        assert!(matches!(conv("i8.f64", Scalar::F64(300.0)), Scalar::I8(44)));
         assert!(matches!(
-            conv("i8.f64", Scalar::F64(300.0)),
-            Scalar::I8(127)
+            conv("u64.i16", Scalar::I16(-32768)),
+            Scalar::U64(32768)
         ));
         assert!(matches!(
             conv("i32.f32", Scalar::F32(f32::INFINITY)),

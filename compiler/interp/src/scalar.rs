@@ -2,7 +2,7 @@
 //!
 //! The semantics (integers wrap at every width; `/` and `%` round towards negative
 //! infinity, `//` and `%%` truncate; shifts by at least the bit width give zero, or the
-//! sign for an arithmetic right shift; float to integer conversion saturates) are those
+//! sign for an arithmetic right shift; float to integer conversion wraps) are those
 //! of [`values::scalar`], shared with the IR interpreter; this module maps the
 //! interpreter's [`Scalar`]s and operators onto them. Floats follow IEEE, with `f32`
 //! computed in `f32`, and `f16` computed in `f32` and rounded. A float may carry an automatic-differentiation tag ([`Scalar::Ad`]); the
@@ -330,7 +330,12 @@ pub fn convert_plain(x: &Scalar, to: PrimType) -> Scalar {
         Scalar::Ad(a) => convert_plain(&a.primal, to),
         _ => {
             let i = x.as_i128().unwrap_or(0);
-            Scalar::from_i128(to, i)
+            let from = x.prim_type();
+            if from.is_integral() && to.is_integral() {
+                Scalar::from_i128(to, sem::int_to_int(vt(from), vt(to), i))
+            } else {
+                Scalar::from_i128(to, i)
+            }
         }
     }
 }
@@ -652,15 +657,23 @@ mod tests {
         ));
         assert!(matches!(
             convert_plain(&Scalar::F64(300.0), PrimType::U8),
-            Scalar::U8(255)
+            Scalar::U8(44)
         ));
         assert!(matches!(
             convert_plain(&Scalar::F64(-1.5), PrimType::U8),
-            Scalar::U8(0)
+            Scalar::U8(255)
         ));
         assert!(matches!(
             convert_plain(&Scalar::F64(300.0), PrimType::I8),
-            Scalar::I8(127)
+            Scalar::I8(44)
+        ));
+        assert!(matches!(
+            convert_plain(&Scalar::I16(-32768), PrimType::U64),
+            Scalar::U64(32768)
+        ));
+        assert!(matches!(
+            convert_plain(&Scalar::I8(-1), PrimType::I64),
+            Scalar::I64(-1)
         ));
         assert!(matches!(
             convert_plain(&Scalar::F64(f64::NAN), PrimType::I32),

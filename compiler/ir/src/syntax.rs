@@ -303,7 +303,8 @@ pub enum CmpOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ConvKind {
     /// Value conversion: integers wrap, floats to integers truncate
-    /// towards zero (saturating, NaN gives 0), `bool` is 0 or 1.
+    /// towards zero and wrap (NaN gives 0), `bool` is 0 or 1; integers sign-extend
+    /// only from a signed type to a signed one.
     Convert,
     /// Reinterpret the bits of a type of the same size (`f64.to_bits`).
     Bitcast,

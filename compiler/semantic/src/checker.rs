@@ -169,6 +169,9 @@ pub struct Checker<'a> {
     /// mentioned in the function's parameter types (only those can be ambiguous: one
     /// that only a result type mentions is made by the function).
     pub inst_param_sizes: Vec<u32>,
+    /// The size variables that instantiated a size parameter taken from the
+    /// context of a use (see [`crate::types::mark_context_size`]).
+    pub context_insts: Vec<u32>,
     /// How many diagnostics there were when the current top-level definition
     /// began: an ambiguous size is not reported after an error (it is its effect).
     pub def_diag_mark: usize,
@@ -223,6 +226,7 @@ impl<'a> Checker<'a> {
             coerce_sizes: Vec::new(),
             inst_checks: Vec::new(),
             inst_param_sizes: Vec::new(),
+            context_insts: Vec::new(),
             def_diag_mark: 0,
             consumed: HashMap::new(),
             consume_log: Vec::new(),
@@ -651,9 +655,15 @@ impl<'a> Checker<'a> {
                 }
                 TParam::Size(u, n) => {
                     let v = self.u.fresh_size();
+                    // A size the parameter types determine, or one only the result
+                    // type names (determined by the context of the use), must be
+                    // determined by the end of the definition.
                     if let crate::types::Size::Var(w) = v
-                        && param_types_mention(&s.ty, *u)
+                        && (param_types_mention(&s.ty, *u) || crate::types::is_context_size(*u))
                     {
+                        if crate::types::is_context_size(*u) {
+                            self.context_insts.push(w);
+                        }
                         self.inst_param_sizes.push(w);
                     }
                     self.inst_sizes.push((n.clone(), v.clone()));
@@ -809,6 +819,19 @@ pub fn with_suggestion(d: Diagnostic, name: &str, cands: &[Name]) -> Diagnostic 
 }
 
 /// Whether a parameter type of the function type `t` mentions the size `uid`.
+/// Whether the final result type of a function type names the size `uid` while no
+/// parameter type or parameter name does (`def rep [n] 't (x: t) : [n]t`).
+pub fn result_only(t: &Ty, uid: crate::types::Uid) -> bool {
+    let mut r = t;
+    while let Ty::Arrow(a) = r {
+        if a.pname.as_ref().is_some_and(|(u, _)| *u == uid) {
+            return false;
+        }
+        r = &a.ret;
+    }
+    !param_types_mention(t, uid) && crate::types::ty_mentions(r, uid)
+}
+
 fn param_types_mention(t: &Ty, uid: crate::types::Uid) -> bool {
     match t {
         Ty::Arrow(a) => {

@@ -121,6 +121,11 @@ impl Checker<'_> {
         let exist_start = fresh_uid();
         self.u.level += 1;
         let mut tparams = self.bind_type_params(tps);
+        for p in &tparams {
+            if let TParam::Size(u, _) = p {
+                self.u.rigid.insert(*u);
+            }
+        }
         self.depth += 1;
         let mut seen: Vec<Ident> = Vec::new();
         let mut ptys: Vec<ParamInfo> = Vec::new();
@@ -181,32 +186,6 @@ impl Checker<'_> {
             }
             None => (self.u.fresh(), false, Vec::new(), None),
         };
-        if tps.len() == tparams.len() {
-            let zonked: Vec<Ty> = ptys
-                .iter()
-                .map(|(t, _, _, _)| self.u.zonk(t))
-                .chain(std::iter::once(self.u.zonk(&ret_ty)))
-                .collect();
-            for (tp, p) in tps.iter().zip(&tparams) {
-                if let (TypeParam::Type(i, _), TParam::Type(uid, _, _)) = (tp, p)
-                    && !zonked.iter().any(|t| crate::types::ty_mentions(t, *uid))
-                {
-                    self.report(
-                        Diagnostic::error(
-                            "T011",
-                            format!(
-                                "Type parameter '{} of `{}` is unused: it occurs in no parameter \
-                                 type",
-                                i.name, name.name
-                            ),
-                            i.span,
-                            "unused type parameter",
-                        )
-                        .with_hint("remove it, or use it in the type of a parameter"),
-                    );
-                }
-            }
-        }
         let recursive = top
             && ret.is_some()
             && intrinsic_name(body).is_none()
@@ -362,7 +341,35 @@ impl Checker<'_> {
             self.generalise_sizes(&ty, size_start, &mut tparams);
         }
         let ty = self.u.zonk(&ty);
-        self.check_size_params(tps, params);
+        self.check_size_params(tps, &tparams, params, ret);
+        if top && self.diags.len() == errors_before {
+            // A size that only the result has and that nothing in the definition
+            // determined (`def main = rep 1`, with `rep` taking its size from the
+            // context) would become a size parameter no call can know.
+            let explicit = tps.len().min(tparams.len());
+            for p in &tparams[explicit..] {
+                if let TParam::Size(u, n) = p
+                    && crate::checker::result_only(&ty, *u)
+                    && ret.is_none()
+                    && self.context_insts.iter().any(
+                        |w| matches!(self.u.size(&Size::Var(*w)), Size::Named(x, _) if x == *u),
+                    )
+                {
+                    self.report(
+                        Diagnostic::error(
+                            "T006",
+                            format!(
+                                "Ambiguous size \"{n}\": nothing in `{}` determines it",
+                                name.name
+                            ),
+                            name.span,
+                            "the size of this definition's result cannot be inferred",
+                        )
+                        .with_hint("add a return type that fixes the size, e.g. `: [3]i32`"),
+                    );
+                }
+            }
+        }
         FunResult {
             scheme: Scheme {
                 params: tparams,
@@ -400,11 +407,34 @@ impl Checker<'_> {
         rename_hidden(&r, &rename)
     }
 
-    /// Reports size parameters that no parameter type mentions.
-    fn check_size_params(&mut self, tps: &[TypeParam], params: &[Pat]) {
+    /// Reports size parameters that neither a parameter type nor the return type
+    /// mentions. A size used only in the return type (`def rep [n] 't (x: t) :
+    /// [n]t`) is determined by the context of each call.
+    fn check_size_params(
+        &mut self,
+        tps: &[TypeParam],
+        tparams: &[TParam],
+        params: &[Pat],
+        ret: Option<&TypeExp>,
+    ) {
         let mut used: Vec<syntax::ast::Name> = Vec::new();
         for p in params {
             pat_size_names(p, &mut used);
+        }
+        let in_params = used.len();
+        if let Some(r) = ret {
+            type_size_names(r, &mut used);
+        }
+        for tp in tps {
+            if let TypeParam::Size(i) = tp
+                && !used[..in_params].contains(&i.name)
+                && used[in_params..].contains(&i.name)
+                && let Some(TParam::Size(u, _)) = tparams
+                    .iter()
+                    .find(|p| matches!(p, TParam::Size(_, n) if *n == i.name))
+            {
+                crate::types::mark_context_size(*u);
+            }
         }
         for tp in tps {
             if let TypeParam::Size(i) = tp
@@ -414,7 +444,7 @@ impl Checker<'_> {
                     Diagnostic::error(
                         "S002",
                         format!(
-                            "Size parameter \"[{}]\" is not used in any parameter type",
+                            "Size parameter \"[{}]\" is unused: no parameter type and not the return type uses it",
                             i.name
                         ),
                         i.span,

@@ -129,6 +129,25 @@ impl Checker<'_> {
             );
             return;
         }
+        if let Some(TParam::Size(_, n)) = s
+            .params
+            .iter()
+            .find(|p| matches!(p, TParam::Size(u, _) if crate::types::is_context_size(*u)))
+        {
+            self.report(
+                Diagnostic::error(
+                    "T009",
+                    format!(
+                        "Entry point `{}` may not be return-polymorphic: its size `{n}` is named only by the return type",
+                        vb.name.name
+                    ),
+                    vb.name.span,
+                    "the caller of an entry point cannot choose a result size",
+                )
+                .with_hint("give the size to the entry point as a parameter, e.g. `(n: i64)`"),
+            );
+            return;
+        }
         let mut params = Vec::new();
         let mut t = &s.ty;
         let mut i = 0;

@@ -18,6 +18,7 @@ pub mod entry;
 pub mod env;
 pub mod exhaustive;
 pub mod expr;
+pub mod literals;
 pub mod module_eval;
 pub mod modules;
 pub mod pattern;
@@ -120,6 +121,7 @@ pub fn check_file(
         }
     }
     let mut ast = file.clone();
+    c.diags.extend(literals::check_ranges(&mut ast, &types));
     elaborate::elaborate(&mut ast, &types);
     for (id, sizes) in std::mem::take(&mut c.size_uses) {
         let args: Vec<(ast::Name, ast::Expr)> = sizes

@@ -1044,13 +1044,25 @@ impl Checker<'_> {
                     let t = self.resolve_ty(ty, AnonSize::Fresh);
                     let t = self.u.zonk(&t);
                     self.scope.truncate(m2);
-                    // Anonymous sizes in specs are implicit size parameters.
+                    // Anonymous sizes in specs are implicit size parameters where a
+                    // parameter type has them; one only in the result is an existential
+                    // size (`val f [n] : [n]t -> []t`), as in a function's return type.
                     let mut vars = Vec::new();
                     let mut sizes = Vec::new();
                     crate::decls::collect_vars(&t, &mut vars, &mut sizes);
+                    let mut param_sizes = Vec::new();
+                    let mut p = &t;
+                    while let Ty::Arrow(a) = p {
+                        crate::decls::collect_vars(&a.param, &mut Vec::new(), &mut param_sizes);
+                        p = &a.ret;
+                    }
                     for s in sizes {
                         if (s as usize) >= size_start && self.u.sizes[s as usize].is_none() {
                             let uid = fresh_uid();
+                            if !param_sizes.contains(&s) && matches!(t, Ty::Arrow(_)) {
+                                self.u.sizes[s as usize] = Some(crate::types::Size::Hidden(uid));
+                                continue;
+                            }
                             let n: Name = format!("n{s}").into();
                             self.u.sizes[s as usize] =
                                 Some(crate::types::Size::Named(uid, n.clone()));

@@ -17,6 +17,22 @@ pub fn fresh_uid() -> Uid {
     NEXT_UID.fetch_add(1, Ordering::Relaxed)
 }
 
+static CONTEXT_SIZES: std::sync::Mutex<Vec<Uid>> = std::sync::Mutex::new(Vec::new());
+
+/// Records that the size parameter `uid` of a function is named by its return
+/// type and by no parameter type (`def rep [n] 't (x: t) : [n]t`): each use takes
+/// it from its context. Uids are process-wide, so the record is too.
+pub fn mark_context_size(uid: Uid) {
+    if let Ok(mut v) = CONTEXT_SIZES.lock() {
+        v.push(uid);
+    }
+}
+
+/// Whether [`mark_context_size`] recorded `uid`.
+pub fn is_context_size(uid: Uid) -> bool {
+    CONTEXT_SIZES.lock().is_ok_and(|v| v.contains(&uid))
+}
+
 /// A dimension of an array type.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Size {

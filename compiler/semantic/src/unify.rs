@@ -153,6 +153,11 @@ pub struct Unifier {
     pub level: u32,
     /// While set, size mismatches are ignored (size coercions).
     pub ignore_sizes: bool,
+    /// The size parameters of functions (`def f [n] ...`): rigid sizes, equal only
+    /// to themselves. Other named sizes (variables used as sizes, `let [n]`
+    /// sizes, loop parameter sizes, names of dependent function types) stay
+    /// lenient.
+    pub rigid: std::collections::HashSet<Uid>,
     /// The sizes that each existential size of a declared type ([`Size::Hidden`]) met
     /// during the latest call of [`Unifier::unify`]: one existential size stands for
     /// one size throughout a value.
@@ -405,7 +410,8 @@ impl Unifier {
         }
     }
 
-    /// Unifies two sizes: only distinct known constants are a mismatch.
+    /// Unifies two sizes: distinct known constants, distinct size parameters, and
+    /// a size parameter against a constant are mismatches.
     pub fn unify_size(&mut self, x: &Size, y: &Size) -> Result<(), UErr> {
         let x = self.size(x);
         let y = self.size(y);
@@ -439,6 +445,21 @@ impl Unifier {
                 Ok(())
             }
             (Size::Const(a), Size::Const(b)) if a != b && !self.ignore_sizes => {
+                Err(UErr::Size(x.clone(), y.clone()))
+            }
+            // Two size parameters of functions are equal only when they are the
+            // same, and a size parameter is no constant: `[n]i32` is not `[10]i32`.
+            (Size::Named(a, _), Size::Named(b, _))
+                if a != b
+                    && !self.ignore_sizes
+                    && self.rigid.contains(a)
+                    && self.rigid.contains(b) =>
+            {
+                Err(UErr::Size(x.clone(), y.clone()))
+            }
+            (Size::Named(a, _), Size::Const(_)) | (Size::Const(_), Size::Named(a, _))
+                if !self.ignore_sizes && self.rigid.contains(a) =>
+            {
                 Err(UErr::Size(x.clone(), y.clone()))
             }
             (Size::Hidden(h), other) | (other, Size::Hidden(h)) => {

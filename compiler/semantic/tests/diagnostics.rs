@@ -136,6 +136,51 @@ snap!(
 );
 snap!(s002_unknown_size, "S002", "def main (xs: [n]i32) = xs\n");
 snap!(
+    s002_unused_size_param,
+    "S002",
+    "def f [n] (x: i32) : i32 = x\ndef main = f 1\n"
+);
+snap!(t013_literal_out_of_range, "T013", "def main : i8 = 128\n");
+snap!(
+    s001_size_param_is_rigid,
+    "S001",
+    "def main [n] (xs: [n]i32) : [10]i32 = xs\n"
+);
+snap!(
+    t009_entry_return_polymorphic,
+    "T009",
+    "entry main [n] (x: i32) : [n]i32 = replicate n x\n"
+);
+snap!(
+    t006_size_from_context_undetermined,
+    "T006",
+    "def f [n] (x: i32) : [n]i32 = replicate n x\ndef main (k: i32) = length (f k)\n"
+);
+snap!(
+    t013_negative_unsigned_literal,
+    "T013",
+    "def main (x: u32) : u32 = x + -4\n"
+);
+snap!(
+    t013_float_literal_overflow,
+    "T013",
+    "def main : f32 = 9.7e42\n"
+);
+
+/// Literals at the edges of their inferred types are accepted; the size parameter of
+/// a function used only in its return type is determined by the call's context; a
+/// type parameter need not be used.
+#[test]
+fn accepted_compatibility_edges() {
+    for src in [
+        "def main : (i8, i8, u8, u64, f16, i64) = (-128, 127, 255, 18446744073709551615, 65504, -9223372036854775808)\n",
+        "def rep' [n] 't (x: t) : [n]t = replicate n x\ndef main : [3]i32 = rep' 1\n",
+        "def keep 'unused (x: i32) : i32 = x\ndef main = keep 1\n",
+    ] {
+        assert_eq!(codes(src), Vec::<&str>::new(), "{}", render(src));
+    }
+}
+snap!(
     s003_needs_coercion,
     "S003",
     "def main [n] (xs: [n]i32) : [n]i32 = let ys: [n]i32 = filter (> 0) xs in ys\n"

@@ -10,7 +10,10 @@
 //! negative number); `>>` is arithmetic on signed types, `>>>` always
 //! logical. Float operations are IEEE; `Mod` and `Rem` on floats are `fmod`,
 //! `Min` and `Max` ignore a NaN operand. Float to integer conversion
-//! truncates towards zero and saturates, NaN and the infinities giving 0.
+//! truncates towards zero and wraps modulo 2^bits (`u32.f32 (-1)` is
+//! 4294967295), NaN and the infinities giving 0. Integer to integer
+//! conversion sign-extends only from a signed type to a signed type and
+//! zero-extends otherwise (`u64.i16 (-32768)` is 32768), as Futhark does.
 //!
 //! The callers keep their own value representations and error messages;
 //! these functions see integers as `i128` and floats as `f64` or `f32`.
@@ -56,10 +59,21 @@ pub fn int_range(t: PrimType) -> (i128, i128) {
 }
 
 /// A float converted to the integer type `t`: truncated towards zero and
-/// saturated at the type's bounds; NaN and the infinities give 0.
+/// wrapped modulo 2^bits; NaN and the infinities give 0.
 pub fn float_to_int(t: PrimType, x: f64) -> i128 {
-    let (lo, hi) = int_range(t);
-    native::float_to_int(x, lo, hi)
+    wrap(t, native::float_to_int(x))
+}
+
+/// An integer `x` of type `from` converted to the integer type `to`: its bits
+/// sign-extended when both types are signed, zero-extended otherwise, then
+/// truncated to `to`'s width.
+pub fn int_to_int(from: PrimType, to: PrimType, x: i128) -> i128 {
+    let x = if from.is_signed_integer() && !to.is_signed_integer() {
+        x & ((1i128 << bits(from)) - 1)
+    } else {
+        x
+    };
+    wrap(to, x)
 }
 
 /// A failed integer operation.
@@ -456,8 +470,20 @@ mod tests {
     #[test]
     fn floats() {
         assert_eq!(float_to_int(PrimType::I32, -2.7), -2);
-        assert_eq!(float_to_int(PrimType::U8, 300.0), 255);
-        assert_eq!(float_to_int(PrimType::I8, -300.0), -128);
+        assert_eq!(float_to_int(PrimType::U8, 300.0), 44);
+        assert_eq!(float_to_int(PrimType::I8, -300.0), -44);
+        assert_eq!(float_to_int(PrimType::U32, -1.0), 4294967295);
+        assert_eq!(float_to_int(PrimType::U32, -3.5), 4294967293);
+        assert_eq!(
+            float_to_int(PrimType::U64, 1e19),
+            10_000_000_000_000_000_000
+        );
+        assert_eq!(
+            float_to_int(PrimType::I64, 1e19),
+            10_000_000_000_000_000_000 - (1i128 << 64)
+        );
+        assert_eq!(float_to_int(PrimType::U64, 2f64.powi(64) + 4096.0), 4096);
+        assert_eq!(float_to_int(PrimType::I64, 1e300), 0);
         assert_eq!(float_to_int(PrimType::I32, f64::NAN), 0);
         assert_eq!(float_binop(FloatBinOp::Mod, -7.5, 2.0), -1.5);
         assert_eq!(float_binop(FloatBinOp::Min, f64::NAN, 1.0), 1.0);

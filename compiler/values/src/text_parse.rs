@@ -11,7 +11,7 @@
 //! scalar  ::= "true" | "false"
 //!           | sign? ("f16" | "f32" | "f64") ".inf"      -- also "f32.nan" etc, unsigned
 //!           | sign? integer suffix?                     -- 12, 0xff, 0b1010, 1_000
-//!           | sign? decimal suffix?                     -- 2.5, 1e-3, 1.5E+7
+//!           | sign? decimal suffix?                     -- 2.5, 1e-3, 1.5E+7, 0x1.8p1
 //! suffix  ::= i8 | i16 | i32 | i64 | u8 | u16 | u32 | u64 | f16 | f32 | f64
 //! ```
 //!
@@ -27,8 +27,11 @@
 //! - With an expected type (an entry point's parameter type), unsuffixed
 //!   numbers take its element type; a stated type must equal it, and so must
 //!   the rank.
-//! - Integer literals must fit their type (`300u8` is an error, as is a
-//!   negative unsigned literal); a decimal literal cannot be an integer.
+//! - An integer literal is read modulo 2^bits of its type, as Futhark's
+//!   value reader does: `-1u8` is 255, `255i8` is -1, `300u8` is 44. A
+//!   decimal literal cannot be an integer.
+//! - A hexadecimal float (`0x1.8p1f64`, `-0xfp-2`) is hexadecimal digits,
+//!   an optional hexadecimal fraction and a binary exponent after `p`.
 //! - Arrays must be regular: every row at one depth has the same length,
 //!   and scalars and arrays do not mix as elements.
 //! - An array with no elements at all (`[]`, `[[], []]`) needs an expected
@@ -105,8 +108,10 @@ fn convert(lit: Lit, t: PrimType) -> Result<PrimValue, String> {
     match lit {
         Lit::Int { value, .. } => {
             if t.is_integer() {
-                PrimValue::int_of_type(t, value)
-                    .ok_or_else(|| format!("integer literal {value} does not fit in {t}"))
+                // As in Futhark's value reader, an integer literal is read
+                // modulo 2^bits of its type: `-1u8` is 255, `255i8` is -1.
+                PrimValue::int_of_type(t, crate::scalar::wrap(t, value))
+                    .ok_or_else(|| format!("integer literal {value} cannot be a {t}"))
             } else {
                 match t {
                     PrimType::F16 => Ok(PrimValue::F16(f16::from_f64(value as f64))),
@@ -710,7 +715,7 @@ impl<'a, R: Read> TextParser<'a, R> {
             }
         }
         // Collect the literal: word bytes, plus a sign right after the
-        // exponent marker of a decimal literal.
+        // exponent marker (`e` of a decimal literal, `p` of a hexadecimal one).
         self.scratch.clear();
         if negative {
             self.scratch.push('-');
@@ -720,7 +725,12 @@ impl<'a, R: Read> TextParser<'a, R> {
         while let Some(b) = self.input.peek()? {
             let hex = self.scratch[body_start..].starts_with("0x")
                 || self.scratch[body_start..].starts_with("0X");
-            let exp_sign = (b == b'-' || b == b'+') && (prev == b'e' || prev == b'E') && !hex;
+            let exp_marker = if hex {
+                prev == b'p' || prev == b'P'
+            } else {
+                prev == b'e' || prev == b'E'
+            };
+            let exp_sign = (b == b'-' || b == b'+') && exp_marker;
             if !(is_word_byte(b) || exp_sign) {
                 break;
             }
@@ -751,6 +761,9 @@ fn number_literal(text: &str, body_start: usize) -> Result<Lit, String> {
     let (digits, mut tail) = rest.split_at(digits_len);
     if !digits.bytes().any(|b| b != b'_') {
         return Err(format!("malformed numeric literal `{body}`"));
+    }
+    if radix == 16 && tail.starts_with(['.', 'p', 'P']) {
+        return hex_float_literal(negative, body, digits, tail);
     }
     let mut is_float = false;
     let mut float_text = String::new();
@@ -843,6 +856,91 @@ fn number_literal(text: &str, body_start: usize) -> Result<Lit, String> {
     Ok(Lit::Int { value, suffix })
 }
 
+/// A hexadecimal float literal (`0x1.8p1`, `0xf.fp-2f32`): hexadecimal
+/// digits, an optional hexadecimal fraction, a binary exponent `p` with
+/// decimal digits, and an optional float suffix. `digits` are the integer
+/// digits, `tail` what follows them.
+fn hex_float_literal(negative: bool, body: &str, digits: &str, tail: &str) -> Result<Lit, String> {
+    let malformed = || format!("malformed numeric literal `{body}`");
+    let (frac, rest) = match tail.strip_prefix('.') {
+        Some(after) => {
+            let n = after
+                .bytes()
+                .take_while(|&b| b == b'_' || b.is_ascii_hexdigit())
+                .count();
+            after.split_at(n)
+        }
+        None => ("", tail),
+    };
+    let rest = rest.strip_prefix(['p', 'P']).ok_or_else(malformed)?;
+    let (exp_negative, rest) = match rest.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, rest.strip_prefix('+').unwrap_or(rest)),
+    };
+    let n = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if n == 0 {
+        return Err(malformed());
+    }
+    let (exp_digits, suffix_text) = rest.split_at(n);
+    let suffix = if suffix_text.is_empty() {
+        None
+    } else {
+        match PrimType::from_name(suffix_text) {
+            Some(t) if t.is_float() => Some(t),
+            _ => {
+                let shown: String = suffix_text.chars().take(40).collect();
+                return Err(format!(
+                    "invalid suffix `{shown}` on hexadecimal float literal"
+                ));
+            }
+        }
+    };
+    // The value is mantissa * 2^exponent, the mantissa being all the hex
+    // digits read as one integer.
+    let mut mantissa: u128 = 0;
+    let mut frac_digits: i64 = 0;
+    for (c, is_frac) in digits
+        .chars()
+        .map(|c| (c, false))
+        .chain(frac.chars().map(|c| (c, true)))
+        .filter(|&(c, _)| c != '_')
+    {
+        if mantissa >> 120 != 0 {
+            // Further digits are below the precision of any float; only
+            // the integer ones still scale the value.
+            if !is_frac {
+                frac_digits -= 1;
+            }
+            continue;
+        }
+        mantissa = mantissa * 16 + u128::from(c.to_digit(16).unwrap_or(0));
+        if is_frac {
+            frac_digits += 1;
+        }
+    }
+    let exp: i64 = exp_digits.parse().map_err(|_| malformed())?;
+    let exp = (if exp_negative { -exp } else { exp }).saturating_sub(4 * frac_digits);
+    let scale = |x: f64| -> f64 {
+        // Scaling in steps keeps intermediate powers of two finite.
+        let mut x = x;
+        let mut e = exp.clamp(-2200, 2200) as i32;
+        while e != 0 {
+            let step = e.clamp(-1000, 1000);
+            x *= 2f64.powi(step);
+            e -= step;
+        }
+        x
+    };
+    let sign = if negative { -1.0 } else { 1.0 };
+    let wide = sign * scale(mantissa as f64);
+    let narrow = (sign * scale(f64::from(mantissa as f32))) as f32;
+    Ok(Lit::Float {
+        wide,
+        narrow,
+        suffix,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -893,12 +991,29 @@ mod tests {
         assert_eq!(float("1e+2"), (100.0, None));
         assert_eq!(float("3f16"), (3.0, Some(PrimType::F16)));
         assert_eq!(float("1_0.2_5"), (10.25, None));
+        assert_eq!(float("0x1.8p1f64"), (3.0, Some(PrimType::F64)));
+        assert_eq!(float("-0xf.fp-2f32"), (-3.984375, Some(PrimType::F32)));
+        assert_eq!(float("0x11.ffp0"), (17.99609375, None));
+        assert_eq!(float("0x0.f0p0f32"), (0.9375, Some(PrimType::F32)));
+        assert_eq!(float("0x1p-1074"), (f64::from_bits(1), None));
     }
 
     #[test]
     fn bad_literals() {
         for bad in [
-            "1i33", "1x", "2.5i32", "1.", "1.f32", "0x", "0b2", "1e", "1bool", "0b1f32",
+            "1i33",
+            "1x",
+            "2.5i32",
+            "1.",
+            "1.f32",
+            "0x",
+            "0b2",
+            "1e",
+            "1bool",
+            "0b1f32",
+            "0x1.8",
+            "0x1.8pf32",
+            "0x1p3i32",
         ] {
             assert!(lit(bad).is_err(), "{bad} should be rejected");
         }

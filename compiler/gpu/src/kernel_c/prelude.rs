@@ -38,8 +38,7 @@ use std::fmt::Write;
 use ir::{BinOp, MathFn, PrimType};
 
 use super::Target;
-use super::scalar::{arith_type, c_type, helper, literal, unsigned_type, width};
-use values::PrimValue;
+use super::scalar::{arith_type, c_type, helper, unsigned_type, width};
 
 /// The options a program with this prelude must be built with: for
 /// OpenCL (`clBuildProgram`) correctly rounded `f32` division and square
@@ -469,30 +468,21 @@ fn float_helpers(s: &mut String, target: Target, t: PrimType) {
         .ok();
     }
     // Conversions to integers: NaN and the infinities give 0, others
-    // truncate and saturate. The bounds are powers of two, exact in both
-    // float types; values between the bound and the next integer inwards
-    // truncate to the bound, so comparing with the power is enough.
+    // truncate towards zero and wrap modulo 2^bits. `x - trunc(x / 2^64) *
+    // 2^64` is exact (a float of magnitude 2^64 or more has no fraction
+    // and the remainder needs fewer bits than `x`), so the remainder fits an
+    // unsigned 64-bit cast after taking its sign off; the final cast wraps.
     let sfx = if f32 { "f" } else { "" };
+    let trunc = exact("trunc");
     for to in INTS {
         let tc = c_type(to).unwrap_or("long");
-        let w = width(to);
-        let (lo, hi) = to.integer_range().unwrap_or((0, 0));
-        let lit = |x: i128| literal(PrimValue::int_of_type(to, x).unwrap_or(PrimValue::I64(0)));
-        let (low, top) = if to.is_signed_integer() {
-            (
-                format!("-0x1p{}{sfx}", w - 1),
-                format!("0x1p{}{sfx}", w - 1),
-            )
-        } else {
-            (format!("0.0{sfx}"), format!("0x1p{w}{sfx}"))
-        };
         writeln!(
             s,
             "FUTK_FN {tc} futk_{n}_to_{}({c} x) {{\n  if (futk_isnan_{n}(x) || futk_isinf_{n}(x)) return 0;\n  \
-             if (x < {low}) return {};\n  if (x >= {top}) return {};\n  return ({tc})x;\n}}",
+             {c} r = x - {trunc}(x * 0x1p-64{sfx}) * 0x1p64{sfx};\n  \
+             ulong u = r < 0 ? (ulong)0 - (ulong)(-r) : (ulong)r;\n  return ({tc})({})u;\n}}",
             to.name(),
-            lit(lo),
-            lit(hi),
+            unsigned_type(to),
         )
         .ok();
     }

@@ -27,7 +27,7 @@
 //!   `UShr` always logical.
 //! * Float `Min` and `Max` ignore a NaN operand; on two zeros they give
 //!   the first operand.
-//! * Float to integer conversion truncates and saturates, NaN and the
+//! * Float to integer conversion truncates and wraps modulo 2^bits, NaN and the
 //!   infinities giving 0; conversions to floats round to nearest.
 //! * `f32` math functions without an exact single-precision counterpart
 //!   (everything transcendental, and `Pow`) are computed in `double` and
@@ -405,6 +405,11 @@ pub fn convert(kind: ConvKind, from: PrimType, to: PrimType, x: &str) -> String 
     }
     if from.is_float() && to.is_integer() {
         return format!("futk_{}_to_{}({x})", from.name(), to.name());
+    }
+    // A signed integer becoming an unsigned one is zero-extended (Futhark
+    // sign-extends only between signed types).
+    if from.is_signed_integer() && to.is_integer() && !to.is_signed_integer() {
+        return format!("(({to_c})({}){px})", unsigned_type(from));
     }
     format!("(({to_c}){px})")
 }

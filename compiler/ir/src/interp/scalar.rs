@@ -175,7 +175,7 @@ pub fn convert(kind: ConvKind, to: PrimType, x: PrimValue) -> PrimValue {
     if to.is_integer() {
         let i = match x {
             PrimValue::Bool(b) => i128::from(b),
-            _ if from.is_integer() => int(x),
+            _ if from.is_integer() => sem::int_to_int(from, to, int(x)),
             _ => sem::float_to_int(to, flt(x)),
         };
         return wrap(to, i);
@@ -327,7 +327,15 @@ mod tests {
         );
         assert_eq!(
             convert(ConvKind::Convert, PrimType::U32, (-1i8).into()),
-            PrimValue::U32(u32::MAX)
+            PrimValue::U32(255)
+        );
+        assert_eq!(
+            convert(ConvKind::Convert, PrimType::I32, (-1i8).into()),
+            PrimValue::I32(-1)
+        );
+        assert_eq!(
+            convert(ConvKind::Convert, PrimType::U8, (-1.0f32).into()),
+            PrimValue::U8(255)
         );
         assert_eq!(
             convert(ConvKind::Bitcast, PrimType::U64, 1.0f64.into()),

@@ -179,14 +179,16 @@ impl Float for f16 {
     }
 }
 
-/// A float to an integer: truncated towards zero and saturated at `lo` and
-/// `hi` (the target type's range); NaN and the infinities give 0.
+/// A float to an integer, before wrapping to the target type: truncated
+/// towards zero, exact modulo 2^64 (a float of magnitude 2^127 or more is a
+/// multiple of 2^64, so it gives 0); NaN and the infinities give 0. Casting
+/// the result with `as` to an integer type wraps it to that type's width.
 #[inline]
-pub fn float_to_int(x: f64, lo: i128, hi: i128) -> i128 {
-    if !x.is_finite() {
+pub fn float_to_int(x: f64) -> i128 {
+    if !x.is_finite() || x.abs() >= 2f64.powi(127) {
         0
     } else {
-        (x.trunc() as i128).clamp(lo, hi)
+        x.trunc() as i128
     }
 }
 
@@ -257,9 +259,11 @@ mod tests {
 
     #[test]
     fn float_semantics() {
-        assert_eq!(float_to_int(f64::INFINITY, 0, 255), 0);
-        assert_eq!(float_to_int(300.7, 0, 255), 255);
-        assert_eq!(float_to_int(-2.7, -128, 127), -2);
+        assert_eq!(float_to_int(f64::INFINITY), 0);
+        assert_eq!(float_to_int(300.7) as u8, 44);
+        assert_eq!(float_to_int(-2.7) as i8, -2);
+        assert_eq!(float_to_int(-1.0) as u32, u32::MAX);
+        assert_eq!(float_to_int(1e300), 0);
         assert_eq!(map1(2.0f32, f64::sqrt), 2.0f32.sqrt());
         assert_eq!(
             map2(f16::from_f32(1.5), f16::from_f32(2.0), |a, b| a * b).to_f32(),
