@@ -413,7 +413,8 @@ mod tests {
             &parse_type_spec("[1000]bool").unwrap(),
             &b,
             &mut Rng::new(7),
-        );
+        )
+        .unwrap();
         let trues = v.as_slice::<bool>().unwrap().iter().filter(|&&x| x).count();
         assert!((400..600).contains(&trues), "{trues}");
     }
