@@ -79,8 +79,19 @@ pub fn fail<T>(message: impl Into<String>, span: (u32, u32, u32)) -> R<T> {
     })
 }
 
-/// A primitive element type of generated code.
-pub trait Elem: Copy + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static {
+/// Seals [`Elem`]: only this crate's primitive types implement it, so
+/// that their all-zero bit pattern is known to be their default value.
+mod sealed {
+    /// Implemented by the primitive types only.
+    pub trait Prim {}
+}
+
+/// A primitive element type of generated code (implemented by this
+/// crate's primitive types only; the all-zero bit pattern of each is a
+/// valid value, its default).
+pub trait Elem:
+    sealed::Prim + Copy + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static
+{
     /// Its Futhark type.
     const PRIM: PrimType;
     /// The buffer inside `d`, when `d` holds this type.
@@ -95,7 +106,8 @@ pub trait Elem: Copy + Default + Send + Sync + PartialEq + std::fmt::Debug + 'st
 
 macro_rules! elem {
     ($($t:ty => $v:ident),*) => {
-        $(impl Elem for $t {
+        $(impl sealed::Prim for $t {}
+        impl Elem for $t {
             const PRIM: PrimType = PrimType::$v;
             fn from_data(d: Data) -> Option<Vec<Self>> {
                 match d {

@@ -16,7 +16,10 @@
 //! entry points ([`arr_mem`], [`mem_arr`]).
 //!
 //! This is the one module of the crate with unsafe code: each unsafe block
-//! accesses an element that a check just before it placed inside its block.
+//! accesses an element that a check just before it placed inside its block,
+//! or (in [`zeroed_vec`]) makes a zeroed vector from a fallible allocation,
+//! so that a block too large for the memory fails with a message instead of
+//! aborting the process.
 
 #![allow(unsafe_code)]
 
@@ -92,6 +95,34 @@ impl<T> Clone for Mem<T> {
 }
 
 /// An access outside a block: a bug of the compiler, never of the program.
+/// A vector of `n` zeros (the default value of every element type), or
+/// `None` when the allocator cannot give the memory.
+pub fn zeroed_vec<T: Elem>(n: usize) -> Option<Vec<T>> {
+    let layout = std::alloc::Layout::array::<T>(n).ok()?;
+    if layout.size() == 0 {
+        return Some(vec![T::default(); n]);
+    }
+    // SAFETY: the layout has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout
+    // of `n` elements of `T`, all initialised: `Elem` is sealed to the
+    // primitive types, whose all-zero bit pattern is a valid value.
+    Some(unsafe { Vec::from_raw_parts(ptr, n, n) })
+}
+
+/// The message of a failed allocation of `n` elements of `T`.
+#[cold]
+pub fn alloc_message<T: Elem>(n: usize) -> String {
+    let bytes = (n as u128) * (std::mem::size_of::<T>() as u128);
+    format!(
+        "Out of memory: cannot allocate {n} elements of {} ({bytes} bytes).",
+        T::PRIM.name()
+    )
+}
+
 #[cold]
 #[inline(never)]
 fn outside(i: i64, len: usize) -> ! {
@@ -121,9 +152,17 @@ impl<T: Elem> Mem<T> {
 
     /// A fresh block of `n` elements (zeros), failing at `span` when `n`
     /// is negative.
+    /// A block the allocator cannot give fails at `span` with a message
+    /// naming its size.
     pub fn alloc(n: i64, span: (u32, u32, u32)) -> R<Mem<T>> {
         match usize::try_from(n) {
-            Ok(n) => Ok(Mem::from_vec(vec![T::default(); n])),
+            Ok(k) => match zeroed_vec::<T>(k) {
+                Some(v) => Ok(Mem::from_vec(v)),
+                None => Err(Fail {
+                    message: alloc_message::<T>(k),
+                    span,
+                }),
+            },
             Err(_) => Err(Fail {
                 message: format!("Invalid range: negative size {n}"),
                 span,

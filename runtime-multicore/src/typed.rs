@@ -34,7 +34,16 @@ impl<T: Element, const D: usize> Array<T, D> {
     /// elements as the shape says.
     pub fn from_vec(data: Vec<T>, shape: [usize; D]) -> Result<Self, Error> {
         let expected = shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
+        // Sizes are `i64` in programs: a larger dimension (possible when
+        // another one is zero) cannot be one.
+        let too_large = shape.iter().find(|&&d| i64::try_from(d).is_err());
         match expected {
+            Some(0) if too_large.is_some() => Err(Error::new(format!(
+                "the dimension {} of the shape {} is larger than the largest size, {}",
+                too_large.copied().unwrap_or_default(),
+                crate::arr::shape_text(&shape),
+                i64::MAX
+            ))),
             Some(n) if n == data.len() => Ok(Array {
                 arr: Arr::new(shape.to_vec(), data),
             }),
@@ -149,6 +158,8 @@ mod tests {
         );
         let e = Array::<bool, 2>::from_vec(vec![], [usize::MAX, 2]).unwrap_err();
         assert!(e.message.contains("more elements"), "{e}");
+        let e = Array::<bool, 2>::from_vec(vec![], [usize::MAX, 0]).unwrap_err();
+        assert!(e.message.contains("larger than the largest size"), "{e}");
         let empty = Array::<bool, 1>::from_vec(vec![], [0]).unwrap();
         assert_eq!(empty.shape(), [0]);
         let shared = Array::<i64, 1>::from_arr(Arr::new(vec![3], vec![1, 2, 3]));

@@ -223,7 +223,13 @@ enum Backend {
 struct DatasetArgs {
     /// A type with sizes, such as `[100][3]f32`, or a value, such as `[1,2,3]`, to
     /// write (repeatable; one value each, in order).
-    #[arg(short = 'g', long = "generate", value_name = "TYPE|VALUE")]
+    /// A value may be negative (`-g -129i16`).
+    #[arg(
+        short = 'g',
+        long = "generate",
+        value_name = "TYPE|VALUE",
+        allow_hyphen_values = true
+    )]
     generate: Vec<String>,
     /// Write the binary value format.
     #[arg(short, long, conflicts_with = "text")]

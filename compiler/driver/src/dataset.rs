@@ -39,7 +39,7 @@ pub fn generate(opts: &GenOptions) -> Result<Vec<Value>, String> {
         .map(|(i, item)| match values::parse_type_spec(item) {
             Ok(t) => {
                 let mut rng = Rng::new(opts.seed.wrapping_add(i as u64));
-                Ok(values::generate(&t, &opts.bounds, &mut rng))
+                values::generate(&t, &opts.bounds, &mut rng).map_err(|e| format!("-g {item}: {e}"))
             }
             Err(type_err) => values::parse_value(item).map_err(|value_err| {
                 format!(

@@ -131,6 +131,12 @@ impl Db for Database {
                 None => return Err(format!("{}: no such prelude file", path.display())),
             }
         } else {
+            if self.system.is_dir(&path) {
+                return Err(format!(
+                    "{}: is a directory, not a program file",
+                    path.display()
+                ));
+            }
             if !self.system.is_file(&path) {
                 return Err(format!("{}: no such file", path.display()));
             }

@@ -690,7 +690,8 @@ impl CaseContext<'_> {
                 let mut vals = Vec::new();
                 for g in gens {
                     let v = match values::parse_type_spec(g) {
-                        Ok(t) => values::generate(&t, &bounds, &mut rng),
+                        Ok(t) => values::generate(&t, &bounds, &mut rng)
+                            .map_err(|e| format!("random input `{g}`: {e}"))?,
                         Err(_) => values::parse_value(g)
                             .map_err(|e| format!("random input `{g}`: {}", e.message))?,
                     };

@@ -184,6 +184,17 @@ fn construct(message: &str) -> String {
 
 #[test]
 fn the_corpus_lowers_and_agrees_with_the_ir_interpreter() {
+    // As `fut` does, on a thread with a large stack: the corpus holds programs
+    // nested up to the nesting limit (tests/regress/hostile_if_chain_1000.fut).
+    std::thread::Builder::new()
+        .stack_size(driver::STACK_SIZE)
+        .spawn(lower_corpus)
+        .expect("the lowering thread starts")
+        .join()
+        .expect("the corpus lowers");
+}
+
+fn lower_corpus() {
     let root = corpus();
     let system = OsSystem;
     let programs = driver::testrun::collect_programs(&system, std::slice::from_ref(&root))

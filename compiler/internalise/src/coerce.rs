@@ -165,7 +165,7 @@ impl Cx {
 }
 
 /// Is `s` built from integer literals and names bound in `env` (and not
-/// hidden) with `+`, `-` and `*`?
+/// hidden) with `+`, `-`, `*` and applications of functions bound in `env`?
 fn simple_size(s: &Expr, env: &Env, hidden: &[Name]) -> bool {
     match &s.kind {
         ExprKind::Literal(ast::Literal::Int { .. }) => true,
@@ -175,6 +175,19 @@ fn simple_size(s: &Expr, env: &Env, hidden: &[Name]) -> bool {
                 && matches!(env.val(&q.name.name), Some(V::Leaf(_)))
         }
         ExprKind::Parens(x) => simple_size(x, env, hidden),
+        // A function in scope applied to sizes or to names in scope:
+        // `length a`, `g n`.
+        ExprKind::Apply(f, args) => {
+            let bound = |x: &Expr| match &x.kind {
+                ExprKind::Var(q) => {
+                    q.quals.is_empty()
+                        && !hidden.contains(&q.name.name)
+                        && env.val(&q.name.name).is_some()
+                }
+                _ => false,
+            };
+            bound(f) && args.iter().all(|a| bound(a) || simple_size(a, env, hidden))
+        }
         ExprKind::BinOp(op, a, b) => {
             op.quals.is_empty()
                 && matches!(&*op.name.name, "+" | "-" | "*")

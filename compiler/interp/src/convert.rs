@@ -65,10 +65,40 @@ fn values_prim_to_ast(t: values::PrimType) -> PrimType {
     PrimType::from_name(t.name()).unwrap_or(PrimType::I32)
 }
 
-/// Converts an input value to the interpreter's representation.
-pub fn to_internal(v: &values::Value) -> Value {
+/// The most rows (of arrays without elements) the interpreter builds for an
+/// input array without elements, such as `empty([1000000][0]f64)`: its
+/// arrays hold their rows, so such a value needs memory for every row
+/// although the data gives none.
+pub const MAX_EMPTY_ROWS: u128 = 1 << 24;
+
+/// Converts an input value to the interpreter's representation; an array
+/// without elements whose rows the interpreter cannot hold (more than
+/// [`MAX_EMPTY_ROWS`]) is an error.
+pub fn to_internal(v: &values::Value) -> Result<Value, String> {
     let t = values_prim_to_ast(v.prim_type());
-    build(v.shape(), v.data(), &mut 0, t)
+    if v.data().is_empty() && !v.shape().is_empty() {
+        let rows = empty_rows(v.shape());
+        if rows > MAX_EMPTY_ROWS {
+            let dims: String = v.shape().iter().map(|d| format!("[{d}]")).collect();
+            return Err(format!(
+                "the interpreter cannot hold the empty array {dims}{}: it has {rows} rows \
+                 (at most {MAX_EMPTY_ROWS} rows of an array without elements)",
+                v.prim_type().name()
+            ));
+        }
+    }
+    Ok(build(v.shape(), v.data(), &mut 0, t))
+}
+
+/// How many rows [`build`] makes for an array of `shape` without elements
+/// (saturating).
+fn empty_rows(shape: &[usize]) -> u128 {
+    match shape.split_first() {
+        None => 0,
+        // The prototype of an empty dimension: one row of each inner size.
+        Some((0, rest)) => rest.iter().fold(0u128, |a, &d| a.saturating_add(d as u128)),
+        Some((&n, rest)) => (n as u128).saturating_mul(1u128.saturating_add(empty_rows(rest))),
+    }
 }
 
 fn build(shape: &[usize], data: &Data, pos: &mut usize, t: PrimType) -> Value {
@@ -171,14 +201,29 @@ mod tests {
     #[test]
     fn round_trip_arrays() {
         let v = values::Value::array(vec![2, 3], vec![1i32, 2, 3, 4, 5, 6]).unwrap();
-        let i = to_internal(&v);
+        let i = to_internal(&v).unwrap();
         assert_eq!(i.shape(), vec![2, 3]);
         assert_eq!(from_internal(&i, None).unwrap(), v);
         let e = values::Value::empty(values::PrimType::F64, vec![0, 3]).unwrap();
-        let i = to_internal(&e);
+        let i = to_internal(&e).unwrap();
         assert_eq!(i.shape(), vec![0, 3]);
         assert_eq!(from_internal(&i, None).unwrap(), e);
         let s = values::Value::scalar(2.5f32);
-        assert_eq!(from_internal(&to_internal(&s), None).unwrap(), s);
+        assert_eq!(from_internal(&to_internal(&s).unwrap(), None).unwrap(), s);
+    }
+
+    #[test]
+    fn empty_arrays_with_too_many_rows_are_refused() {
+        for shape in [
+            vec![usize::MAX >> 1, 0],
+            vec![1 << 40, 0, 1],
+            vec![0, 1 << 40],
+        ] {
+            let e = values::Value::empty(values::PrimType::F64, shape).unwrap();
+            let m = to_internal(&e).unwrap_err();
+            assert!(m.contains("cannot hold the empty array"), "{m}");
+        }
+        let e = values::Value::empty(values::PrimType::U8, vec![1000, 0]).unwrap();
+        assert_eq!(to_internal(&e).unwrap().shape(), vec![1000, 0]);
     }
 }

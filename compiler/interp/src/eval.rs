@@ -625,6 +625,8 @@ impl Interp {
                 let v = self.eval(x, env)?;
                 let mut ctx = SizeCtx::new(&[], &[]);
                 self.check_type(t, &v, env, &mut ctx)?;
+                // Sizes given by expressions (`[length a]`) are checked last.
+                self.check_deferred(&mut ctx, env)?;
                 Ok(v)
             }
             ExprKind::Index(x, idx) => {

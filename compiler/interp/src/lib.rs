@@ -109,7 +109,11 @@ impl Interpreter {
         entry: &str,
         args: Vec<values::Value>,
     ) -> Result<Vec<values::Value>, RuntimeError> {
-        let args: Vec<Value> = args.iter().map(convert::to_internal).collect();
+        let args: Vec<Value> = args
+            .iter()
+            .map(convert::to_internal)
+            .collect::<Result<_, _>>()
+            .map_err(plain_error)?;
         self.call_entry_internal(file, entry, args)?
             .into_iter()
             .map(|r| {

@@ -1222,9 +1222,20 @@ impl Checker<'_> {
                         self.empty_lits.push((e.id, elem.clone()));
                     }
                 }
+                // The element type as unified so far. An element whose type is
+                // a variable (an unsuffixed literal) is bound to it, not the
+                // other way round: each element would otherwise lengthen the
+                // chain of bound variables that the types of all earlier ones
+                // follow (quadratic in the array's length).
+                let mut cur = elem.clone();
                 for x in es {
                     let (t, _) = self.infer(x);
-                    if let Err(err) = self.u.unify(&elem, &t) {
+                    let unified = match self.u.shallow(&t) {
+                        Ty::Var(_) => self.u.unify(&t, &cur),
+                        _ => self.u.unify(&cur, &t),
+                    };
+                    cur = self.u.shallow(&cur);
+                    if let Err(err) = unified {
                         let mut d = self.unify_diag(&err, x.span, &elem, &t);
                         if d.code == "T002" {
                             d.message = format!(

@@ -34,11 +34,13 @@ impl Checker<'_> {
         for d in decs {
             walk(d, &mut names);
         }
-        for (i, (space, id)) in names.iter().enumerate() {
-            if let Some((_, prev)) = names[..i]
-                .iter()
-                .find(|(sp, p)| sp == space && p.name == id.name)
-            {
+        // The first definition of each name in each namespace (a map: the
+        // number of declarations of a file may be large).
+        let mut first: std::collections::HashMap<(&str, &str), &Ident> =
+            std::collections::HashMap::new();
+        for (space, id) in &names {
+            let prev = *first.entry((*space, &*id.name)).or_insert(*id);
+            if !std::ptr::eq(prev, *id) {
                 self.report(
                     Diagnostic::error(
                         "T010",

@@ -67,6 +67,17 @@ fn prelude_checks_cleanly() {
 
 #[test]
 fn corpus_programs_check_as_expected() {
+    // As `fut` does, on a thread with a large stack: the corpus holds programs
+    // nested up to the nesting limit (tests/regress/hostile_if_chain_1000.fut).
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(check_corpus)
+        .expect("the checking thread starts")
+        .join()
+        .expect("the corpus checks");
+}
+
+fn check_corpus() {
     let (env, loader) = load_prelude(&root().join("prelude"));
     let mut files = Vec::new();
     fut_files(&root().join("tests"), &mut files);

@@ -8,8 +8,10 @@
 //! Pipeline inside [`parse_file`]: [`lexer::lex`] (hand-written, whitespace-sensitive
 //! decisions such as `a[i]` vs `a [i]`), then the chumsky parser in [`parser`] over the
 //! token slice, then doc-comment attachment and NodeId numbering ([`visit::number_nodes`]).
+//! Before and after the parser, [`depth`] bounds the nesting of the program.
 
 pub mod ast;
+pub mod depth;
 pub mod diag;
 mod errors;
 mod imports;
@@ -39,7 +41,14 @@ fn lex_for_parse(file: FileId, src: &str) -> Lexed {
         .filter(|(t, _)| *t != Token::Error)
         .collect();
     lexer::mark_unclosed(&mut tokens);
-    (tokens, lexed.docs, lexed.diags)
+    let mut diags = lexed.diags;
+    // A program nested too deeply is not parsed: the parser would nest as
+    // deeply, spending memory on every level.
+    if let Some(d) = depth::check_tokens(&tokens) {
+        diags.push(d);
+        tokens.clear();
+    }
+    (tokens, lexed.docs, diags)
 }
 
 /// Parses one source file. Never fails: syntax errors are returned as diagnostics
@@ -65,6 +74,7 @@ pub fn parse_file(file: FileId, src: &str) -> (ast::File, Vec<Diagnostic>) {
         doc: None,
         ..Default::default()
     };
+    diags.extend(depth::limit_tree(&mut f.decs));
     errors::attach_docs(&mut f, &docs);
     visit::number_nodes(&mut f);
     (f, diags)

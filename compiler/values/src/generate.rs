@@ -279,8 +279,9 @@ pub fn parse_type_spec(text: &str) -> Result<ValueType, SpecError> {
     Ok(ValueType { shape, prim })
 }
 
-/// A random value of type `spec`, with elements within `bounds`.
-pub fn generate(spec: &ValueType, bounds: &Bounds, rng: &mut Rng) -> Value {
+/// A random value of type `spec`, with elements within `bounds`; an error
+/// naming the size when the memory for its elements cannot be allocated.
+pub fn generate(spec: &ValueType, bounds: &Bounds, rng: &mut Rng) -> Result<Value, String> {
     let n = shape_elements(&spec.shape).unwrap_or(0);
     let shape = if shape_elements(&spec.shape).is_some() {
         spec.shape.clone()
@@ -292,11 +293,9 @@ pub fn generate(spec: &ValueType, bounds: &Bounds, rng: &mut Rng) -> Value {
     macro_rules! ints {
         ($v:ident, $ty:ty, $b:expr) => {{
             let (lo, hi) = (i128::from($b.0), i128::from($b.1));
-            Data::$v(
-                (0..n)
-                    .map(|_| <$ty>::try_from(rng.int_in(lo, hi)).unwrap_or($b.0))
-                    .collect(),
-            )
+            Data::$v(fill(n, spec, || {
+                <$ty>::try_from(rng.int_in(lo, hi)).unwrap_or($b.0)
+            })?)
         }};
     }
     let data = match spec.prim {
@@ -310,33 +309,39 @@ pub fn generate(spec: &ValueType, bounds: &Bounds, rng: &mut Rng) -> Value {
         PrimType::U64 => ints!(U64, u64, bounds.u64),
         PrimType::F16 => {
             let (lo, hi) = bounds.f16;
-            Data::F16(
-                (0..n)
-                    .map(|_| {
-                        let x = f16::from_f64(rng.float_in(lo.to_f64(), hi.to_f64()));
-                        x.clamp(lo.min(hi), hi.max(lo))
-                    })
-                    .collect(),
-            )
+            Data::F16(fill(n, spec, || {
+                let x = f16::from_f64(rng.float_in(lo.to_f64(), hi.to_f64()));
+                x.clamp(lo.min(hi), hi.max(lo))
+            })?)
         }
         PrimType::F32 => {
             let (lo, hi) = bounds.f32;
-            Data::F32(
-                (0..n)
-                    .map(|_| {
-                        let x = rng.float_in(f64::from(lo), f64::from(hi)) as f32;
-                        x.clamp(lo.min(hi), hi.max(lo))
-                    })
-                    .collect(),
-            )
+            Data::F32(fill(n, spec, || {
+                let x = rng.float_in(f64::from(lo), f64::from(hi)) as f32;
+                x.clamp(lo.min(hi), hi.max(lo))
+            })?)
         }
         PrimType::F64 => {
             let (lo, hi) = bounds.f64;
-            Data::F64((0..n).map(|_| rng.float_in(lo, hi)).collect())
+            Data::F64(fill(n, spec, || rng.float_in(lo, hi))?)
         }
-        PrimType::Bool => Data::Bool((0..n).map(|_| rng.next_u64() >> 63 == 1).collect()),
+        PrimType::Bool => Data::Bool(fill(n, spec, || rng.next_u64() >> 63 == 1)?),
     };
-    Value::new(shape, data).unwrap_or_else(|_| Value::scalar(false))
+    Ok(Value::new(shape, data).unwrap_or_else(|_| Value::scalar(false)))
+}
+
+/// `n` values of `next`, in a vector allocated fallibly: a size the memory
+/// cannot hold is an error naming it, not an abort.
+fn fill<T>(n: usize, spec: &ValueType, mut next: impl FnMut() -> T) -> Result<Vec<T>, String> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        format!(
+            "cannot allocate the {} bytes of a random {spec}",
+            n as u128 * std::mem::size_of::<T>() as u128
+        )
+    })?;
+    v.extend((0..n).map(|_| next()));
+    Ok(v)
 }
 
 #[cfg(test)]
@@ -368,12 +373,20 @@ mod tests {
     }
 
     #[test]
+    fn too_large_for_memory_is_an_error() {
+        // 8 TiB: more than any test machine's memory and swap.
+        let t = parse_type_spec("[1099511627776]f64").unwrap();
+        let e = generate(&t, &Bounds::default(), &mut Rng::new(1)).unwrap_err();
+        assert!(e.contains("8796093022208 bytes"), "{e}");
+    }
+
+    #[test]
     fn deterministic_per_seed() {
         let t = parse_type_spec("[50][2]f64").unwrap();
         let b = Bounds::default();
-        let x = generate(&t, &b, &mut Rng::new(1));
-        let y = generate(&t, &b, &mut Rng::new(1));
-        let z = generate(&t, &b, &mut Rng::new(2));
+        let x = generate(&t, &b, &mut Rng::new(1)).unwrap();
+        let y = generate(&t, &b, &mut Rng::new(1)).unwrap();
+        let z = generate(&t, &b, &mut Rng::new(2)).unwrap();
         assert_eq!(x, y);
         assert_ne!(x, z);
         assert_eq!(x.shape(), &[50, 2]);
@@ -388,19 +401,20 @@ mod tests {
     #[test]
     fn default_bounds() {
         let b = Bounds::default();
-        let v = generate(&parse_type_spec("[1000]f32").unwrap(), &b, &mut Rng::new(7));
+        let v = generate(&parse_type_spec("[1000]f32").unwrap(), &b, &mut Rng::new(7)).unwrap();
         let xs = v.as_slice::<f32>().unwrap();
         assert!(xs.iter().all(|&x| (0.0..=1.0).contains(&x)));
         let mean: f32 = xs.iter().sum::<f32>() / 1000.0;
         assert!((0.4..0.6).contains(&mean), "mean {mean}");
-        let v = generate(&parse_type_spec("[1000]i8").unwrap(), &b, &mut Rng::new(7));
+        let v = generate(&parse_type_spec("[1000]i8").unwrap(), &b, &mut Rng::new(7)).unwrap();
         let xs = v.as_slice::<i8>().unwrap();
         assert!(xs.iter().any(|&x| x < -64) && xs.iter().any(|&x| x > 64));
         let v = generate(
             &parse_type_spec("[1000]bool").unwrap(),
             &b,
             &mut Rng::new(7),
-        );
+        )
+        .unwrap();
         let trues = v.as_slice::<bool>().unwrap().iter().filter(|&&x| x).count();
         assert!((400..600).contains(&trues), "{trues}");
     }
@@ -414,34 +428,34 @@ mod tests {
             .unwrap();
         b.set_from_str(PrimType::F16, "-2:-1").unwrap();
         let mut rng = Rng::new(3);
-        let v = generate(&parse_type_spec("[500]i32").unwrap(), &b, &mut rng);
+        let v = generate(&parse_type_spec("[500]i32").unwrap(), &b, &mut rng).unwrap();
         let xs = v.as_slice::<i32>().unwrap();
         assert!(xs.iter().all(|x| (-3..=3).contains(x)));
         for k in -3..=3 {
             assert!(xs.contains(&k), "{k} never generated");
         }
-        let v = generate(&parse_type_spec("[500]f64").unwrap(), &b, &mut rng);
+        let v = generate(&parse_type_spec("[500]f64").unwrap(), &b, &mut rng).unwrap();
         assert!(
             v.as_slice::<f64>()
                 .unwrap()
                 .iter()
                 .all(|x| (10.0..=10.5).contains(x))
         );
-        let v = generate(&parse_type_spec("[100]u64").unwrap(), &b, &mut rng);
+        let v = generate(&parse_type_spec("[100]u64").unwrap(), &b, &mut rng).unwrap();
         assert!(
             v.as_slice::<u64>()
                 .unwrap()
                 .iter()
                 .all(|&x| x >= u64::MAX - 5)
         );
-        let v = generate(&parse_type_spec("[100]f16").unwrap(), &b, &mut rng);
+        let v = generate(&parse_type_spec("[100]f16").unwrap(), &b, &mut rng).unwrap();
         assert!(
             v.as_slice::<f16>()
                 .unwrap()
                 .iter()
                 .all(|x| (-2.0..=-1.0).contains(&x.to_f32()))
         );
-        let v = generate(&parse_type_spec("i64").unwrap(), &b, &mut rng);
+        let v = generate(&parse_type_spec("i64").unwrap(), &b, &mut rng).unwrap();
         assert!(v.is_scalar());
     }
 
@@ -462,7 +476,7 @@ mod tests {
         let mut b = Bounds::default();
         b.set_from_str(PrimType::F64, &format!("{}:{}", -f64::MAX, f64::MAX))
             .unwrap();
-        let v = generate(&parse_type_spec("[100]f64").unwrap(), &b, &mut Rng::new(1));
+        let v = generate(&parse_type_spec("[100]f64").unwrap(), &b, &mut Rng::new(1)).unwrap();
         assert!(v.as_slice::<f64>().unwrap().iter().all(|x| x.is_finite()));
     }
 }

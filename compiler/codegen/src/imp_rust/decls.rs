@@ -196,7 +196,7 @@ fn walk(
 }
 
 /// Every variable `b` mentions, nested blocks included.
-fn mentioned(b: &Block, out: &mut Vec<SVar>) -> Option<()> {
+pub(super) fn mentioned(b: &Block, out: &mut Vec<SVar>) -> Option<()> {
     for s in &b.stms {
         let mut blocks = Vec::new();
         own(s, out, &mut blocks)?;

@@ -37,6 +37,8 @@ pub struct FnEm<'a> {
     pub versioning: bool,
     /// Where the scalar variables are declared.
     pub decls: Decls,
+    /// How many `if` chains have been written flat (numbering their labels).
+    pub chains: usize,
 }
 
 impl<'a> FnEm<'a> {
@@ -97,6 +99,7 @@ pub fn function(
         unchecked: HashSet::new(),
         versioning: true,
         decls: Decls::default(),
+        chains: 0,
     };
     let params: Vec<String> = f
         .params

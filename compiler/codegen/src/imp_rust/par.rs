@@ -15,7 +15,7 @@ use std::fmt::Write;
 use ir::Span;
 
 use super::decls;
-use super::exps::exps;
+use super::exps::{exp, exps};
 use super::function::FnEm;
 use super::names::{mem, var};
 use crate::imp::{Block, MemId, ParKind, SExp, SVar, Slot, Stm, cost::cost};
@@ -92,6 +92,61 @@ impl FnEm<'_> {
     /// `prologue` statements of `body` run once per chunk, before its
     /// iterations.
     pub fn par_for(
+        &mut self,
+        kind: ParKind,
+        ids: &[SVar],
+        sizes: &[SExp],
+        body: &Block,
+        prologue: usize,
+        at: (Span, &str),
+    ) -> E<()> {
+        // A loop whose body is only loops that run no iteration (their
+        // counts do not change in it) is skipped: a map over 2^40 rows of
+        // empty arrays takes no time.
+        let skip = match kind {
+            ParKind::Map => self.empty_body(ids, body)?,
+            _ => None,
+        };
+        if let Some(cond) = &skip {
+            writeln!(self.out, "if !({cond}) {{").ok();
+        }
+        self.par_for_loop(kind, ids, sizes, body, prologue, at)?;
+        if skip.is_some() {
+            self.w("}\n");
+        }
+        Ok(())
+    }
+
+    /// When every statement of `body` is a loop whose count the body does
+    /// not set, the Rust condition that all of them run no iteration.
+    fn empty_body(&self, ids: &[SVar], body: &Block) -> E<Option<String>> {
+        let mut set = Sets::default();
+        sets(body, &mut set);
+        let invariant = |e: &SExp| !ids.iter().chain(&set.vars).any(|v| e.mentions(*v));
+        let mut conds = Vec::new();
+        for s in &body.stms {
+            match s {
+                Stm::ParFor {
+                    kind: ParKind::Map,
+                    sizes,
+                    ..
+                } if sizes.iter().all(invariant) => {
+                    let zero: Vec<String> = sizes
+                        .iter()
+                        .map(|n| Ok(format!("{} <= 0", exp(self.f, n, Span::NONE)?)))
+                        .collect::<E<_>>()?;
+                    conds.push(format!("({})", zero.join(" || ")));
+                }
+                Stm::For { bound, .. } if invariant(bound) => {
+                    conds.push(format!("{} <= 0", exp(self.f, bound, Span::NONE)?));
+                }
+                _ => return Ok(None),
+            }
+        }
+        Ok((!conds.is_empty()).then(|| conds.join(" && ")))
+    }
+
+    fn par_for_loop(
         &mut self,
         kind: ParKind,
         ids: &[SVar],

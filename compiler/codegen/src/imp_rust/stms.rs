@@ -139,6 +139,113 @@ impl FnEm<'_> {
         Ok(())
     }
 
+    /// A chain of `if`s, each in the previous one's `else` block (the
+    /// last `if` statement there), written flat so that the nesting of the
+    /// Rust code does not grow with the chain (rustc overflows its stack on
+    /// a thousand nested blocks). In a labelled block each `then` block
+    /// ends by leaving it, and each `else` block's statements before its
+    /// `if` follow at the same level, counting the `else` blocks entered;
+    /// after the labelled block, the statements of those `else` blocks
+    /// after their `if`s run, innermost first. The variables the `else`
+    /// blocks declare at their tops, and those their statements after the
+    /// `if` mention, are declared before the labelled block.
+    fn if_chain(&mut self, first: &Stm) -> E<()> {
+        let f = self.f;
+        let mut levels: Vec<(&crate::imp::SExp, &Block, &Block)> = Vec::new();
+        let mut s = first;
+        while let Stm::If {
+            cond,
+            then_block,
+            else_block,
+        } = s
+        {
+            levels.push((cond, then_block, else_block));
+            match last_if(else_block) {
+                Some(j) => s = &else_block.stms[j],
+                None => break,
+            }
+        }
+        let n = levels.len();
+        // The parts of each `else` block but the last: before and after its `if`.
+        let parts: Vec<(&[Stm], &[Stm])> = levels[..n - 1]
+            .iter()
+            .map(|(_, _, e)| {
+                let j = last_if(e).unwrap_or(e.stms.len());
+                (&e.stms[..j], e.stms.get(j + 1..).unwrap_or(&[]))
+            })
+            .collect();
+        let mut after_vars = Vec::new();
+        for (_, after) in &parts {
+            let _ = super::decls::mentioned(
+                &Block {
+                    stms: after.to_vec(),
+                },
+                &mut after_vars,
+            );
+        }
+        let after_vars: std::collections::HashSet<crate::imp::SVar> =
+            after_vars.into_iter().collect();
+        let mut hoisted = Vec::new();
+        let mut undeclared = Vec::new();
+        for ((_, _, e), (before, _)) in levels.iter().zip(&parts) {
+            if let Some(vs) = self.decls.at_block.get(&block_key(e)) {
+                hoisted.extend(vs.iter().copied());
+            }
+            for b in before.iter() {
+                let k = stm_key(b);
+                if self.decls.at_stm.contains(&k) {
+                    b.for_each_set(&mut |v| {
+                        if after_vars.contains(&v) {
+                            hoisted.push(v);
+                            undeclared.push(k);
+                        }
+                    });
+                }
+            }
+        }
+        for k in &undeclared {
+            self.decls.at_stm.remove(k);
+        }
+        self.declare(&hoisted, &[]);
+        let id = self.chains;
+        self.chains += 1;
+        let (label, level) = (format!("'chain{id}"), format!("chain_level{id}"));
+        writeln!(self.out, "let mut {level}: usize = 0;\n{label}: {{").ok();
+        let mut r = Ok(());
+        for (i, (cond, then_block, else_block)) in levels.iter().enumerate() {
+            r = r.and_then(|()| {
+                let c = exp(f, cond, Span::NONE)?;
+                writeln!(self.out, "if {c} {{").ok();
+                self.block(then_block)?;
+                writeln!(self.out, "break {label};\n}}").ok();
+                match parts.get(i) {
+                    Some((before, _)) => {
+                        for b in before.iter() {
+                            self.stm(b)?;
+                        }
+                        writeln!(self.out, "{level} = {};", i + 1).ok();
+                    }
+                    None => self.block(else_block)?,
+                }
+                Ok(())
+            });
+        }
+        self.w("}\n");
+        for (i, (_, after)) in parts.iter().enumerate().rev() {
+            if after.is_empty() {
+                continue;
+            }
+            writeln!(self.out, "if {level} > {i} {{").ok();
+            for a in after.iter() {
+                r = r.and_then(|()| self.stm(a));
+            }
+            self.w("}\n");
+        }
+        // Loops written twice (versioned) write their chains again.
+        self.decls.at_stm.extend(undeclared);
+        r
+    }
+
     pub(super) fn stm(&mut self, s: &Stm) -> E<()> {
         let f = self.f;
         match s {
@@ -209,6 +316,9 @@ impl FnEm<'_> {
                 writeln!(self.out, "while {c} {{").ok();
                 self.block(body)?;
                 self.w("}\n");
+            }
+            Stm::If { else_block, .. } if chain_length(else_block) >= FLAT_CHAIN => {
+                self.if_chain(s)?;
             }
             Stm::If {
                 cond,
@@ -374,4 +484,26 @@ mod atomic {
             _ => None,
         }
     }
+}
+
+/// The length of an `if` chain from which it is written flat.
+const FLAT_CHAIN: usize = 8;
+
+/// The position of the last `if` statement of `b`.
+fn last_if(b: &Block) -> Option<usize> {
+    b.stms.iter().rposition(|s| matches!(s, Stm::If { .. }))
+}
+
+/// How many `if`s follow one another, each the last `if` statement of the
+/// previous one's `else` block, starting in `b`.
+fn chain_length(mut b: &Block) -> usize {
+    let mut n = 0;
+    while let Some(j) = last_if(b) {
+        let Stm::If { else_block, .. } = &b.stms[j] else {
+            break;
+        };
+        n += 1;
+        b = else_block;
+    }
+    n
 }

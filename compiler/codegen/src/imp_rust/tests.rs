@@ -352,3 +352,33 @@ fn atomic_updates_are_emitted_as_fetch_add_or_compare_and_swap() {
     assert!(rust.contains(".atomic_add("), "{rust}");
     assert!(!rust.contains(".atomic_update("), "{rust}");
 }
+
+/// A map of a map: the outer loop's body is only the inner loop.
+const MAP_OF_MAP: &str = "fun main(n: i64, m: i64, xss: [n][m]f64) -> ([n][m]f64) {
+  let yss: [n][m]f64 = screma(n, xss)
+    map(\\(xs: [m]f64) -> ([m]f64) {
+      let ys: [m]f64 = screma(m, xs)
+        map(\\(x: f64) -> (f64) {
+          let y: f64 = mul(x, 2.0f64)
+          in (y)
+        })
+      in (ys)
+    })
+  in (yss)
+}
+entry \"main\" = main(\"i64\": 1, \"i64\": 1, \"[][]f64\": 1) -> (\"[][]f64\": 1)
+";
+
+#[test]
+fn a_map_over_rows_of_empty_arrays_is_skipped() {
+    let rust = emitted_function(MAP_OF_MAP, "main", true);
+    // The outer loop runs only when the inner one iterates: 2^40 rows of
+    // empty arrays take no time.
+    let guard = rust
+        .find("<= 0)) {")
+        .unwrap_or_else(|| panic!("no guard in {rust}"));
+    let first_loop = rust
+        .find("par_for(")
+        .unwrap_or_else(|| panic!("no loop in {rust}"));
+    assert!(guard < first_loop, "{rust}");
+}

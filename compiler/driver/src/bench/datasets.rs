@@ -153,7 +153,8 @@ pub fn inputs(
             let mut vals = Vec::with_capacity(gens.len());
             for g in gens {
                 let v = match values::parse_type_spec(g) {
-                    Ok(t) => values::generate(&t, &bounds, &mut rng),
+                    Ok(t) => values::generate(&t, &bounds, &mut rng)
+                        .map_err(|e| format!("random input `{g}`: {e}"))?,
                     Err(_) => values::parse_value(g)
                         .map_err(|e| format!("random input `{g}`: {}", e.message))?,
                 };

@@ -31,26 +31,26 @@ pub struct InterpBackend<'a> {
     pub root: syntax::FileId,
 }
 
-fn to_internal(v: Val<interp::value::Value>) -> interp::value::Value {
+fn to_internal(v: Val<interp::value::Value>) -> Result<interp::value::Value, String> {
     use interp::value::Value as I;
-    match v {
-        Val::Data(d) => interp::convert::to_internal(&d),
+    Ok(match v {
+        Val::Data(d) => interp::convert::to_internal(&d)?,
         Val::Opaque(o, _) => o,
         Val::Tuple(vs) => I::Tuple(interp::value::tup(
-            vs.into_iter().map(to_internal).collect(),
+            vs.into_iter().map(to_internal).collect::<Result<_, _>>()?,
         )),
         Val::Record(fs) => I::record(
             fs.into_iter()
-                .map(|(n, v)| (n.as_str().into(), to_internal(v)))
-                .collect(),
+                .map(|(n, v)| Ok((n.as_str().into(), to_internal(v)?)))
+                .collect::<Result<_, String>>()?,
         ),
         // The evaluator types literals before calls; strings are not values.
         Val::Literal(t, _) => match values::parse_value(&t) {
-            Ok(d) => interp::convert::to_internal(&d),
+            Ok(d) => interp::convert::to_internal(&d)?,
             Err(_) => I::Tuple(interp::value::tup(Vec::new())),
         },
         Val::Str(_) => I::Tuple(interp::value::tup(Vec::new())),
-    }
+    })
 }
 
 impl Backend for InterpBackend<'_> {
@@ -61,7 +61,11 @@ impl Backend for InterpBackend<'_> {
         entry: &EntryPoint,
         args: Vec<Val<Self::Opaque>>,
     ) -> Result<Vec<Val<Self::Opaque>>, interp::RuntimeError> {
-        let args = args.into_iter().map(to_internal).collect();
+        let args = args
+            .into_iter()
+            .map(to_internal)
+            .collect::<Result<_, _>>()
+            .map_err(plain)?;
         let results = self
             .interp
             .call_entry_internal(self.root, &entry.name, args)?;

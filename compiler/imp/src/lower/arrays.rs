@@ -262,6 +262,17 @@ impl<'p> Lowerer<'p> {
         value: &Operand,
     ) -> R<Vec<Val<'p>>> {
         let outer = self.shape(shape)?;
+        // A negative count fails here, with the replicate's location, rather
+        // than where its memory is allocated.
+        for n in outer.iter().filter(|n| n.as_i64().is_none()) {
+            self.push(Stm::Assert {
+                cond: SExp::cmp(CmpOp::Ge, n.clone(), SExp::i64(0)),
+                msg: "Invalid range: replicate of negative size {}".into(),
+                args: vec![n.clone()],
+                span: self.span,
+                check: Check::Always,
+            });
+        }
         let v = self.operand(value)?;
         let (elem, inner) = match &v {
             Val::Scalar(_) => (self.var_type(stm.pat[0])?.elem, Vec::new()),
