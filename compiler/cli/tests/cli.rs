@@ -1,26 +1,14 @@
 //! End-to-end tests of the `fut` binary: each runs the built executable on small
 //! programs written into a fresh temporary directory.
 
-use std::io::Write;
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 /// Runs `fut` in `dir` with `args`, feeding `stdin`.
 fn fut(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fut"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("fut starts");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    // The command may exit before reading everything; a broken pipe is fine.
-    let _ = input.write_all(stdin);
-    drop(input);
-    child.wait_with_output().expect("fut finishes")
+    support::fut_stdin(dir, args, stdin, false)
 }
 
 fn stdout(o: &Output) -> String {

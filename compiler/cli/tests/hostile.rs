@@ -5,25 +5,14 @@
 //! that a quadratic algorithm or an unbounded recursion would show; no test
 //! measures time.
 
-use std::io::Write;
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 /// Runs `fut` in `dir` with `args`, feeding `stdin`.
 fn fut(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fut"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("fut starts");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    let _ = input.write_all(stdin);
-    drop(input);
-    child.wait_with_output().expect("fut finishes")
+    support::fut_stdin(dir, args, stdin, true)
 }
 
 fn text(b: &[u8]) -> String {

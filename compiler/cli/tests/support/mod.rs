@@ -16,6 +16,30 @@ pub fn fut(dir: &Path, args: &[&str]) -> Output {
         .expect("fut runs")
 }
 
+/// Runs `fut args` in `dir` with `stdin` on its standard input (the
+/// command may exit before reading it all); `NO_COLOR` set when
+/// `no_color`, removed otherwise.
+pub fn fut_stdin(dir: &Path, args: &[&str], stdin: &[u8], no_color: bool) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fut"));
+    cmd.args(args).current_dir(dir);
+    if no_color {
+        cmd.env("NO_COLOR", "1");
+    } else {
+        cmd.env_remove("NO_COLOR");
+    }
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fut starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    // A broken pipe is fine.
+    let _ = input.write_all(stdin);
+    drop(input);
+    child.wait_with_output().expect("fut finishes")
+}
+
 /// Output bytes as text.
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
