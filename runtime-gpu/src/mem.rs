@@ -48,7 +48,8 @@ use values::{PrimType, PrimValue};
 use crate::backend::Backend;
 
 pub use fut_runtime_multicore::mem::{
-    AtomicElem, AtomicInt, assert_failed, par_for, space, step, stride, unflatten, within,
+    AtomicElem, AtomicInt, alloc_message, assert_failed, par_for, space, step, stride, unflatten,
+    within, zeroed_vec,
 };
 
 /// The work, in statements of the lowering's estimate, below which a

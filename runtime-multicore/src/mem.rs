@@ -94,7 +94,6 @@ impl<T> Clone for Mem<T> {
     }
 }
 
-/// An access outside a block: a bug of the compiler, never of the program.
 /// A vector of `n` zeros (the default value of every element type), or
 /// `None` when the allocator cannot give the memory.
 pub fn zeroed_vec<T: Elem>(n: usize) -> Option<Vec<T>> {
@@ -123,6 +122,7 @@ pub fn alloc_message<T: Elem>(n: usize) -> String {
     )
 }
 
+/// An access outside a block: a bug of the compiler, never of the program.
 #[cold]
 #[inline(never)]
 fn outside(i: i64, len: usize) -> ! {
