@@ -32,6 +32,14 @@ pub const DEVICE_SCAN_CHUNKS: i64 = 4096;
 /// thread then combines this many copies, one after the other.
 pub const DEVICE_HIST_CHUNKS: i64 = 1024;
 
+/// Whether every component of the running values `states` is a scalar.
+fn all_scalars(states: &[Vec<State>]) -> bool {
+    states
+        .iter()
+        .flatten()
+        .all(|x| matches!(x, State::Scalar(_)))
+}
+
 /// The binary operation `op` on `a` and `b`.
 fn bin(op: ir::BinOp, a: SExp, b: SExp) -> SExp {
     SExp::BinOp(op, Box::new(a), Box::new(b))
@@ -657,11 +665,7 @@ impl<'p> Lowerer<'p> {
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
             let parts = (scan_parts.as_slice(), red_parts.as_slice());
-            let scalars = red_state
-                .iter()
-                .flatten()
-                .all(|x| matches!(x, State::Scalar(_)));
-            let ids = partial_identities(s).filter(|_| partials && scalars);
+            let ids = partial_identities(s).filter(|_| partials && all_scalars(red_state));
             l.chunk_partials(s, c, (&w, &chunk, stride.as_ref()), ids, parts, &iteration)
         })?;
         self.set_chunk_cost();
@@ -877,11 +881,7 @@ impl<'p> Lowerer<'p> {
         let in_chunk_order = !s.scans.is_empty() || elementwise.iter().any(Option::is_none);
         // On a device, a reduction of scalars combines its many chunks'
         // results on the device first, down to at most CHUNKS.
-        let scalars = red_state
-            .iter()
-            .flatten()
-            .all(|x| matches!(x, State::Scalar(_)));
-        let k = &if rounds && s.scans.is_empty() && scalars {
+        let k = &if rounds && s.scans.is_empty() && all_scalars(red_state) {
             self.device_rounds(s, k, red_parts)?
         } else {
             k.clone()
