@@ -26,6 +26,13 @@ pub struct MulticoreArgs {
     /// point, `docs/library.md`) instead of building an executable.
     #[arg(long)]
     library: bool,
+    /// The CPU the executable's code is compiled for: `native` (this
+    /// machine, with its vector instructions) or a name that `rustc --print
+    /// target-cpus` lists, such as `x86-64` (any 64-bit x86 machine) or
+    /// `x86-64-v3` (one with AVX2), for an executable run elsewhere.
+    /// Default: FUT_TARGET_CPU, else native.
+    #[arg(long, value_name = "CPU")]
+    target_cpu: Option<String>,
 }
 
 /// Arguments of `fut cuda`: those of `fut multicore`, and the
@@ -81,6 +88,8 @@ fn build(args: MulticoreArgs, target: Target, cuda_arch: Vec<String>) -> u8 {
             "error: `fut {} --library` is not available yet; `fut multicore --library` writes a library crate",
             target.name()
         ))
+    } else if args.library && args.target_cpu.is_some() {
+        Err("error: --target-cpu applies to executables; a library crate is compiled by its user's cargo (give it `-C target-cpu` in RUSTFLAGS there)".to_string())
     } else if args.library {
         let opts = LibraryOptions {
             safe: args.safe,
@@ -93,6 +102,9 @@ fn build(args: MulticoreArgs, target: Target, cuda_arch: Vec<String>) -> u8 {
             output: args.output,
             target,
             cuda_arch,
+            target_cpu: args
+                .target_cpu
+                .unwrap_or_else(driver::multicore::cpu::default_cpu),
         };
         build_executable(&db, &args.program, &opts).map(|_| ())
     };

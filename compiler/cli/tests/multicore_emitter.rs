@@ -76,3 +76,39 @@ fn an_executable_computes_fails_with_locations_and_profiles() {
     assert!(err.contains("Index [3] out of bounds"), "{err}");
     assert!(err.contains("prog.fut:3:"), "{err}");
 }
+
+#[test]
+fn target_cpus_that_rustc_does_not_know_are_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("prog.fut"), PROG).expect("write");
+    for bad in ["pentium-9000", "x86 64", ""] {
+        let o = fut_in(
+            dir.path(),
+            &["multicore", "prog.fut", "-o", "prog", "--target-cpu", bad],
+        );
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(err.contains("rustc --print target-cpus"), "{err}");
+        assert!(!dir.path().join("prog").exists());
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_fut"))
+        .args(["multicore", "prog.fut", "-o", "prog"])
+        .env("FUT_TARGET_CPU", "pentium-9000")
+        .current_dir(dir.path())
+        .output()
+        .expect("fut runs");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("knows no CPU `pentium-9000`"));
+    let o = fut_in(
+        dir.path(),
+        &[
+            "multicore",
+            "prog.fut",
+            "--library",
+            "--target-cpu",
+            "x86-64",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("--target-cpu applies to executables"));
+}

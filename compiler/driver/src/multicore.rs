@@ -14,7 +14,8 @@
 //! - `tests/<key>/`: the workspace of a `fut test` run's programs, spread
 //!   over a few crates (`workspace.rs`);
 //! - `target/`: the target directory all generated crates share, so the
-//!   runtime and its dependencies are compiled once.
+//!   runtime and its dependencies are compiled once (`target-<cpu>/` for
+//!   code built for a CPU other than this machine's, `cpu.rs`).
 //!
 //! Generated crates carry the workspace's `Cargo.lock`, so they build with
 //! the dependency versions already downloaded and work offline; cargo is
@@ -32,6 +33,7 @@ use crate::db::Database;
 use crate::program::{Program, load_program};
 
 mod batch;
+pub mod cpu;
 pub mod cuda;
 mod spans;
 mod workspace;
@@ -95,6 +97,9 @@ pub struct BuildOptions {
     /// The CUDA backend's architectures (`sm_XY`): a cubin is compiled for
     /// each (`cuda.rs`).
     pub cuda_arch: Vec<String>,
+    /// The CPU the host code is compiled for (`cpu.rs`; default:
+    /// `FUT_TARGET_CPU`, else `native`).
+    pub target_cpu: String,
 }
 
 impl Default for BuildOptions {
@@ -104,6 +109,7 @@ impl Default for BuildOptions {
             output: None,
             target: Target::Multicore,
             cuda_arch: cuda::default_archs(),
+            target_cpu: cpu::default_cpu(),
         }
     }
 }
@@ -275,13 +281,15 @@ struct CargoRun {
 }
 
 /// Runs `cargo build --release` on `manifest` with `target` as the target
-/// directory and `extra` arguments, reading cargo's JSON messages:
+/// directory, code for the CPU `target_cpu` (`cpu.rs`) and `extra`
+/// arguments, reading cargo's JSON messages:
 /// `on_executable(path, fresh)` is called for each executable as it is
 /// finished (`fresh`: it was up to date). Cargo runs `--offline` first, and
 /// once more online if that fails for want of the network.
 fn cargo_build(
     manifest: &Path,
     target: &Path,
+    target_cpu: &str,
     extra: &[&str],
     on_executable: &mut dyn FnMut(&Path, bool),
 ) -> Result<CargoRun, String> {
@@ -302,7 +310,8 @@ fn cargo_build(
         if offline {
             c.arg("--offline");
         }
-        c.env_remove("RUSTFLAGS");
+        c.env_remove("RUSTFLAGS")
+            .env("CARGO_ENCODED_RUSTFLAGS", cpu::rustflags(target_cpu));
         let mut child = c.spawn().map_err(|e| format!("cannot run cargo: {e}"))?;
         let mut err = child.stderr.take().ok_or("cannot read cargo's output")?;
         let errors = std::thread::spawn(move || {
@@ -350,6 +359,7 @@ fn build_crate(
     main_rs: &str,
     modules: &[(String, String)],
     target: Target,
+    target_cpu: &str,
 ) -> Result<PathBuf, String> {
     let cache = cache_dir();
     let runtime = write_runtime(&cache)?;
@@ -360,6 +370,7 @@ fn build_crate(
     }
     parts.push("release");
     parts.push(target.name());
+    parts.push(target_cpu);
     let hash = hash_of(&parts);
     let crate_name = format!("fut-{}-{}", sanitize(name_hint), &hash[..12]);
     let dir = cache.join("crates").join(&hash);
@@ -374,12 +385,18 @@ fn build_crate(
     for (n, m) in modules {
         write_if_changed(&dir.join(format!("src/{n}.rs")), m)?;
     }
-    let target = cache.join("target");
+    let target = cpu::target_dir(&cache, target_cpu);
     let exe = target.join("release").join(&crate_name);
     if exe.exists() {
         return Ok(exe);
     }
-    let out = cargo_build(&dir.join("Cargo.toml"), &target, &[], &mut |_, _| {})?;
+    let out = cargo_build(
+        &dir.join("Cargo.toml"),
+        &target,
+        target_cpu,
+        &[],
+        &mut |_, _| {},
+    )?;
     if !out.success {
         return Err(does_not_compile(&dir, &out.stderr));
     }
@@ -530,6 +547,7 @@ pub fn build_executable(
     path: &Path,
     opts: &BuildOptions,
 ) -> Result<PathBuf, String> {
+    cpu::check(&opts.target_cpu)?;
     let (program, stem) = checked_program(db, path)?;
     let module = compile_module(
         db,
@@ -549,6 +567,7 @@ pub fn build_executable(
         &main_rs,
         &[("prog".to_string(), module)],
         opts.target,
+        &opts.target_cpu,
     )?;
     let out = opts
         .output

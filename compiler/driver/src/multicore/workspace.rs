@@ -68,6 +68,8 @@ pub(super) struct Workspace {
     target: PathBuf,
     key: String,
     backend: Target,
+    /// The CPU the executables are compiled for (`cpu.rs`).
+    cpu: String,
 }
 
 /// The crate that holds the program at `path`.
@@ -91,12 +93,15 @@ impl Workspace {
             .collect();
         let mut parts: Vec<&str> = folders.iter().map(|s| s.as_str()).collect();
         parts.push(PROFILE);
+        let cpu = super::cpu::default_cpu();
+        parts.push(&cpu);
         let key = hash_of(&parts)[..12].to_string();
         Workspace {
             dir: cache.join("tests").join(&key),
-            target: cache.join("target"),
+            target: super::cpu::target_dir(cache, &cpu),
             key,
             backend: Target::Multicore,
+            cpu,
         }
     }
 
@@ -118,6 +123,7 @@ impl Workspace {
             target: self.target,
             key,
             backend,
+            cpu: self.cpu,
         }
     }
 
@@ -155,6 +161,7 @@ impl Workspace {
         members: &[Member],
         built: &mut dyn FnMut(bool),
     ) -> Result<Built, String> {
+        super::cpu::check(&self.cpu)?;
         self.write(runtime, members)?;
         let mut executables = BTreeMap::new();
         let names: BTreeMap<String, usize> = members
@@ -164,6 +171,7 @@ impl Workspace {
         let run = cargo_build(
             &self.dir.join("Cargo.toml"),
             &self.target,
+            &self.cpu,
             &["--workspace", "--keep-going"],
             &mut |exe, fresh| {
                 let name = exe.file_name().map(|n| n.to_string_lossy().to_string());
