@@ -288,3 +288,47 @@ fn histograms_combine_per_chunk_histograms() {
         assert_eq!(out, vec![Value::vector(want)], "n = {n}");
     }
 }
+
+const DOT_ENTRY: &str = r#"entry "main" = main("[]f64": 2, "[]f64": 1) -> ("f64": 1)
+
+fun main(n: i64, xs: [n]f64, ys: [n]f64) -> (f64) {
+  let r: f64 = screma(n, xs, ys)
+    reduce(\(a: f64, b: f64) -> (f64) {
+      let c: f64 = add(a, b)
+      in (c)
+    }, 0.0f64)
+    map(\(x: f64, y: f64) -> (f64) {
+      let z: f64 = mul(x, y)
+      in (z)
+    })
+  in (r)
+}
+"#;
+
+#[test]
+fn entry_points_read_their_arrays_with_unit_strides() {
+    // An entry point's function that nothing calls gets its arrays
+    // row-major from offset 0: its loops index without the offset and
+    // stride parameters, so the emitted Rust has constant unit strides.
+    let p = lower(DOT_ENTRY);
+    let text = print_program(&p);
+    let body = |t: &str| t.lines().skip(1).collect::<Vec<_>>().join("\n");
+    for param in ["xs_off", "xs_s0", "ys_off", "ys_s0"] {
+        assert!(!body(&text).contains(param), "{text}");
+    }
+    let xs = Value::array(vec![5], vec![1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
+    let ys = Value::array(vec![5], vec![2.0; 5]).unwrap();
+    let (out, _) = run(&p, vec![Value::scalar(5i64), xs.clone(), ys.clone()]);
+    assert_eq!(out, vec![Value::scalar(30.0f64)]);
+    // Not an entry point, or an entry point another function calls: the
+    // views keep their parameters.
+    let plain = lower(DOT_ENTRY.split_once("\n\n").unwrap().1);
+    assert!(body(&print_program(&plain)).contains("xs_s0"));
+    let called = format!(
+        "{DOT_ENTRY}\nfun twice(n: i64, xs: [n]f64) -> (f64) {{\n  let r: f64 = apply main(n, xs, xs)\n  in (r)\n}}\n"
+    );
+    let p = lower(&called);
+    let text = print_program(&p);
+    let main_text = text.split("fun twice").next().unwrap_or_default();
+    assert!(body(main_text).contains("xs_s0"), "{text}");
+}

@@ -107,14 +107,33 @@ pub fn passing(t: &Type) -> Passing {
     }
 }
 
+/// Whether function `id` is only ever called with its array parameters
+/// row-major at offset 0: an entry point's function that no function
+/// calls. The executables, servers and libraries call entry points with
+/// arrays they hold row-major from offset 0 (`arr_mem`, `stride` in the
+/// runtimes, `codegen`'s entry wrappers).
+fn gets_row_major_arrays(prog: &ir::Program, id: FunId) -> bool {
+    fn calls(b: &ir::Body, id: FunId) -> bool {
+        b.stms.iter().any(|s| {
+            matches!(&s.exp, ir::Exp::Apply { fun, .. } if *fun == id)
+                || ir::uses::nested_bodies(&s.exp)
+                    .into_iter()
+                    .any(|(_, nb)| calls(nb, id))
+        })
+    }
+    prog.entries.iter().any(|e| e.fun == id)
+        && !prog.functions.iter().any(|(_, g)| calls(&g.body, id))
+}
+
 fn lower_function(
     prog: &ir::Program,
-    _id: FunId,
+    id: FunId,
     f: &ir::Function,
     options: Options,
 ) -> R<Function> {
     let mut lw = Lowerer::new(prog, f);
     lw.device = options.device;
+    let row_major_params = gets_row_major_arrays(prog, id);
     let mut params = Vec::new();
     let mut param_passing = Vec::new();
     for p in &f.params {
@@ -141,6 +160,7 @@ fn lower_function(
                 params.push(Slot::Scalar(s));
                 strides.push(SExp::Var(s));
             }
+            let mut offset = SExp::Var(off);
             let mut shape = Vec::new();
             for (k, d) in t.shape.iter().enumerate() {
                 shape.push(match d {
@@ -153,10 +173,16 @@ fn lower_function(
                     d => lw.size(d)?,
                 });
             }
+            if row_major_params {
+                // Known row-major at offset 0: the emitted loops index
+                // with a constant unit stride, which LLVM vectorises.
+                offset = SExp::i64(0);
+                strides = row_major_strides(&shape);
+            }
             let view = View {
                 mem,
                 elem: t.elem,
-                offset: SExp::Var(off),
+                offset,
                 shape,
                 strides,
             };
