@@ -332,3 +332,64 @@ fn entry_points_read_their_arrays_with_unit_strides() {
     let main_text = text.split("fun twice").next().unwrap_or_default();
     assert!(body(main_text).contains("xs_s0"), "{text}");
 }
+
+/// Per matrix of `xsss`, the sum of its rows: an array reduction by
+/// `map2 (+)`, sequential inside the outer map.
+const ROW_SUMS: &str = r"fun main(k: i64, n: i64, m: i64, xsss: [k][n][m]f64) -> ([k][m]f64) {
+  let zeros: [m]f64 = replicate([m], 0.0f64)
+  let sums: [k][m]f64 = screma(k, xsss)
+    map(\(xss: [n][m]f64) -> ([m]f64) {
+      let s: [m]f64 = screma(n, xss)
+        reduce(\(a: [m]f64, b: [m]f64) -> ([m]f64) {
+          let c: [m]f64 = screma(m, a, b)
+            map(\(x: f64, y: f64) -> (f64) {
+              let z: f64 = add(x, y)
+              in (z)
+            })
+          in (c)
+        }, zeros)
+        map(\(xs: [m]f64) -> ([m]f64) {
+          let ys: [m]f64 = screma(m, xs)
+            map(\(e: f64) -> (f64) {
+              let d: f64 = mul(e, 2.0f64)
+              in (d)
+            })
+          in (ys)
+        })
+      in (s)
+    })
+  in (sums)
+}
+";
+
+#[test]
+fn elementwise_array_reductions_update_their_running_array_in_place() {
+    let p = lower(ROW_SUMS);
+    let (k, n, m) = (3usize, 5usize, 4usize);
+    let xs: Vec<f64> = (0..k * n * m).map(|x| x as f64).collect();
+    let arg = Value::array(vec![k, n, m], xs.clone()).unwrap();
+    let (out, c) = run(
+        &p,
+        vec![
+            Value::scalar(k as i64),
+            Value::scalar(n as i64),
+            Value::scalar(m as i64),
+            arg,
+        ],
+    );
+    let mut want = vec![0.0; k * m];
+    for a in 0..k {
+        for r in 0..n {
+            for j in 0..m {
+                want[a * m + j] += 2.0 * xs[(a * n + r) * m + j];
+            }
+        }
+    }
+    assert_eq!(out, vec![Value::array(vec![k, m], want).unwrap()]);
+    // Each step adds the row into the running sums where they are: no
+    // array is copied per step, only the neutral element into the running
+    // array and the running array into the result, once per matrix.
+    let text = print_program(&p);
+    assert_eq!(c.copied, (2 * k * m) as u64, "{text}");
+    assert!(text.contains("acc_mem[i#13] = z"), "{text}");
+}

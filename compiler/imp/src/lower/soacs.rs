@@ -214,6 +214,9 @@ impl<'p> Lowerer<'p> {
     /// Applies operator `op` to the running values and `new`, and stores
     /// the results in the running values.
     pub(super) fn combine(&mut self, op: &'p Lambda, state: &[State], new: &[Val<'p>]) -> R<()> {
+        if self.combine_in_place(op, state, new)? {
+            return Ok(());
+        }
         let mut args: Vec<Val<'p>> = state
             .iter()
             .map(|s| match s {
@@ -246,6 +249,93 @@ impl<'p> Lowerer<'p> {
             });
         }
         Ok(())
+    }
+
+    /// Combines running arrays `state` with new arrays `new` in place, when
+    /// the operator is [`Elementwise`] (`map2 (+)`, an array reduction's
+    /// usual operator, as reverse-mode AD makes for adjoints summed over a
+    /// map): each element of the running arrays is read, combined with the
+    /// new arrays' element at the same index by the scalar operator, and
+    /// written back, in sequential loops over the arrays' shape. Without
+    /// this the operator's map writes a fresh array that is then copied
+    /// over the running one: two more passes over arrays as large as a
+    /// gradient. Returns whether it applied.
+    fn combine_in_place(&mut self, op: &'p Lambda, state: &[State], new: &[Val<'p>]) -> R<bool> {
+        let Some(e) = elementwise(op, state) else {
+            return Ok(false);
+        };
+        let free = ir::uses::lambda_free(&self.f.vars, e.map);
+        if e.params.iter().any(|p| free.contains(p)) {
+            return Ok(false);
+        }
+        let mut views = Vec::new();
+        for st in state {
+            match st {
+                State::Array(v) => views.push(v.clone()),
+                State::Scalar(_) => return Ok(false),
+            }
+        }
+        let mut news = Vec::new();
+        for x in new {
+            match x {
+                Val::Array(v) if v.shape == views[0].shape => news.push(v.clone()),
+                _ => return Ok(false),
+            }
+        }
+        // A new array in a running array's block could be overwritten
+        // before it is read.
+        if news.iter().any(|n| views.iter().any(|v| v.mem == n.mem)) {
+            return Ok(false);
+        }
+        let shape = views[0].shape.clone();
+        self.seq_nest(&shape, Vec::new(), &mut |l, idx| {
+            let mut xs = Vec::new();
+            for v in views.iter().chain(&news) {
+                let x = l.new_var("elem", v.elem);
+                l.push(Stm::Read {
+                    var: x,
+                    view: v.clone(),
+                    idx: idx.to_vec(),
+                });
+                xs.push(x);
+            }
+            let args = e
+                .inputs
+                .iter()
+                .map(|&p| Val::Scalar(SExp::Var(xs[p])))
+                .collect();
+            let out = l.apply(e.map, args, &[])?;
+            for (v, r) in views.iter().zip(out) {
+                let Val::Scalar(r) = r else {
+                    return l.fail("an elementwise operator result of the wrong kind");
+                };
+                l.push(Stm::Write {
+                    view: v.clone(),
+                    idx: idx.to_vec(),
+                    value: r,
+                });
+            }
+            Ok(())
+        })?;
+        Ok(true)
+    }
+
+    /// Sequential loops over `shape`, outermost first; `body` gets the
+    /// indices.
+    fn seq_nest(
+        &mut self,
+        shape: &[SExp],
+        idx: Vec<SExp>,
+        body: &mut dyn FnMut(&mut Self, &[SExp]) -> R<()>,
+    ) -> R<()> {
+        match shape.split_first() {
+            None => body(self, &idx),
+            Some((n, rest)) => self.seq_loop(n.clone(), |l, i| {
+                let mut idx = idx;
+                idx.push(i.clone());
+                l.seq_nest(rest, idx, body)
+            }),
+        }
     }
 
     /// Running values initialised from the neutral elements.
