@@ -108,9 +108,27 @@ def build(parents, mirrored, complicated: bool):
         return (points - surface).T
 
     def split(inputs):
-        (_, relatives, inverses, weights, base_positions, triangles, _,
-         correspondences, points, theta, us) = inputs
-        return (relatives, inverses, weights, base_positions), triangles, correspondences, points, theta, us
+        (
+            _,
+            relatives,
+            inverses,
+            weights,
+            base_positions,
+            triangles,
+            _,
+            correspondences,
+            points,
+            theta,
+            us,
+        ) = inputs
+        return (
+            (relatives, inverses, weights, base_positions),
+            triangles,
+            correspondences,
+            points,
+            theta,
+            us,
+        )
 
     def objective(*inputs):
         return residuals(*split(inputs))

@@ -85,6 +85,14 @@ class Unavailable(Exception):
     """A peer (or one of its measurements) that cannot run, with the reason."""
 
 
+class TimedOut(Unavailable):
+    """A measuring process stopped at the timeout (too slow for this run's limits)."""
+
+    def __init__(self, seconds: float):
+        super().__init__(f"stopped after {seconds:g} s (--timeout)")
+        self.seconds = seconds
+
+
 @dataclass
 class Figure:
     """One measurement: seconds per call of the objective and of the Jacobian."""
@@ -146,7 +154,7 @@ def run(cmd: list, settings: Settings, env=None, cwd=None) -> subprocess.Complet
             timeout=settings.timeout,
         )
     except subprocess.TimeoutExpired:
-        raise Unavailable(f"stopped after {settings.timeout:g} s: {Path(cmd[0]).name}") from None
+        raise TimedOut(settings.timeout) from None
     except OSError as e:
         raise Unavailable(f"cannot run {cmd[0]}: {e.strerror}") from None
     if done.returncode != 0:
@@ -233,7 +241,9 @@ class Fut:
             progress(f"  fut multicore {source.relative_to(ROOT)} ...")
             started = time.monotonic()
             try:
-                run([self.fut, "multicore", source, "-o", exe, *args.fut_arg], self.compile_settings)
+                run(
+                    [self.fut, "multicore", source, "-o", exe, *args.fut_arg], self.compile_settings
+                )
             except Unavailable as e:
                 self.failed[problem] = f"compiling {problem}.fut failed: {e}"
                 progress(f"    {self.failed[problem]}")
@@ -252,13 +262,21 @@ class Fut:
         data = self.inputs.binary(row).read_bytes()
         extra = ["--num-threads", str(threads)]
         figures, per_call = {}, {}
-        for name, entry in (("objective", "calculate_objective"), ("jacobian", "calculate_jacobian")):
+        for name, entry in (
+            ("objective", "calculate_objective"),
+            ("jacobian", "calculate_jacobian"),
+        ):
             try:
-                first = adbench.per_call_times(exe, entry, data, 1, extra)
-                repeats = protocol.batch_size(min(first), self.settings.minimum)
-                batches = math.ceil(self.settings.limit / (repeats * min(first)))
+                # One call (after the executable's warm-up run) gives the batch size.
+                times = adbench.per_call_times(exe, entry, data, 1, extra)
+                repeats = protocol.batch_size(times[0], self.settings.minimum)
+                batches = math.ceil(self.settings.limit / (repeats * times[0]))
                 batches = max(1, min(self.settings.batches, batches))
-                times = adbench.per_call_times(exe, entry, data, repeats * batches, extra)
+                if repeats > 1 or batches > 2:
+                    times = adbench.per_call_times(exe, entry, data, repeats * batches, extra)
+                elif batches == 2:
+                    # Slow calls: the first is a batch; one more run adds a warm-up and one.
+                    times += adbench.per_call_times(exe, entry, data, 1, extra)
             except adbench.ToolError as e:
                 raise Unavailable(tail(str(e))) from None
             figures[name] = protocol.from_call_times(times, self.settings.minimum)
@@ -306,7 +324,10 @@ class AdbenchCheckout:
         settings = Settings(0, 0, 0, timeout=900)
         try:
             run([*clone, source, target], settings)
-            run(["git", "-C", target, "checkout", "-q", "HEAD", "--", "src/cpp", "src/python"], settings)
+            run(
+                ["git", "-C", target, "checkout", "-q", "HEAD", "--", "src/cpp", "src/python"],
+                settings,
+            )
         except Unavailable as e:
             raise Unavailable(f"no ADBench checkout ({e}); pass --adbench PATH") from None
         return target
@@ -337,7 +358,12 @@ class Cpp:
         self.module = self.folder / "Manual.so"
         stamp = self.folder / "stamp"
         key = json.dumps([checkout.commit(), cxx, CXXFLAGS, str(eigen)])
-        if stamp.is_file() and stamp.read_text() == key and self.runner.is_file() and self.module.is_file():
+        if (
+            stamp.is_file()
+            and stamp.read_text() == key
+            and self.runner.is_file()
+            and self.module.is_file()
+        ):
             progress("  hand-written C++ already built")
             return
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -345,14 +371,28 @@ class Cpp:
         utils = src / "shared" / "utils.cpp"
         builds = {
             "Manual module": [
-                cxx, *flags, "-shared", "-fPIC", "-o", self.module,
-                *sorted((src / "modules" / "manual").glob("*.cpp")), utils,
+                cxx,
+                *flags,
+                "-shared",
+                "-fPIC",
+                "-o",
+                self.module,
+                *sorted((src / "modules" / "manual").glob("*.cpp")),
+                utils,
             ],
             "C++ runner": [
-                cxx, *flags, "-o", self.runner, *sorted((src / "runner").glob("*.cpp")), utils, "-ldl",
+                cxx,
+                *flags,
+                "-o",
+                self.runner,
+                *sorted((src / "runner").glob("*.cpp")),
+                utils,
+                "-ldl",
             ],
         }
-        progress(f"  building ADBench's Manual module and C++ runner with {cxx} {' '.join(CXXFLAGS)} ...")
+        progress(
+            f"  building ADBench's Manual module and C++ runner with {cxx} {' '.join(CXXFLAGS)} ..."
+        )
         started = time.monotonic()
         running = {
             what: subprocess.Popen([str(c) for c in cmd], stderr=subprocess.PIPE, text=True)
@@ -386,8 +426,15 @@ class Cpp:
         out.mkdir(parents=True)
         s = self.settings
         cmd = [
-            self.runner, row.test_type, self.module, staged, f"{out}/",
-            s.minimum, s.batches, s.batches, s.limit,
+            self.runner,
+            row.test_type,
+            self.module,
+            staged,
+            f"{out}/",
+            s.minimum,
+            s.batches,
+            s.batches,
+            s.limit,
         ]
         done = run(cmd, s, env=thread_env(threads))
         return read_times(out / f"{staged.stem}_times_Manual.txt", done)
@@ -410,7 +457,9 @@ def importable(module: str) -> None:
         [sys.executable, "-c", f"import {module}"], capture_output=True, text=True
     )
     if done.returncode != 0:
-        raise Unavailable(f"{module} is not installed for {sys.executable} ({tail(done.stderr, 1)})")
+        raise Unavailable(
+            f"{module} is not installed for {sys.executable} ({tail(done.stderr, 1)})"
+        )
 
 
 class Jax:
@@ -429,15 +478,25 @@ class Jax:
             env["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
         s = self.settings
         cmd = [
-            sys.executable, HERE / "jax_run.py", row.problem, self.inputs.binary(row),
-            "--minimum", s.minimum, "--batches", s.batches, "--limit", s.limit,
+            sys.executable,
+            HERE / "jax_run.py",
+            row.problem,
+            self.inputs.binary(row),
+            "--minimum",
+            s.minimum,
+            "--batches",
+            s.batches,
+            "--limit",
+            s.limit,
         ]
         done = run(cmd, s, env=env)
         try:
             figures = json.loads(done.stdout.strip().splitlines()[-1])
             return Figure(float(figures["objective"]), float(figures["jacobian"]))
         except (ValueError, KeyError, IndexError):
-            raise Unavailable(f"jax_run.py printed no figures: {tail(done.stdout + done.stderr)}") from None
+            raise Unavailable(
+                f"jax_run.py printed no figures: {tail(done.stdout + done.stderr)}"
+            ) from None
 
 
 class Torch:
@@ -462,8 +521,18 @@ class Torch:
         module = self.source / "modules" / "PyTorch" / f"PyTorch{self.MODULES[row.problem]}.py"
         s = self.settings
         cmd = [
-            sys.executable, HERE / "torch_run.py", self.source, threads,
-            row.test_type, module, staged, out, s.minimum, s.batches, s.batches, s.limit,
+            sys.executable,
+            HERE / "torch_run.py",
+            self.source,
+            threads,
+            row.test_type,
+            module,
+            staged,
+            out,
+            s.minimum,
+            s.batches,
+            s.batches,
+            s.limit,
         ]
         done = run(cmd, s, env=thread_env(threads))
         return read_times(out / f"{staged.stem}_times_PyTorch.txt", done)
@@ -497,9 +566,12 @@ def table(rows, threads: int, peers, results: dict) -> str:
         cells = [row.title]
         for peer in peers:
             r = results.get((row.key, threads, peer))
-            cells.append(
-                f"{seconds(r.objective)} / {seconds(r.jacobian)}" if isinstance(r, Figure) else "—"
-            )
+            if isinstance(r, Figure):
+                cells.append(f"{seconds(r.objective)} / {seconds(r.jacobian)}")
+            elif isinstance(r, TimedOut):
+                cells.append(f"over {r.seconds:g} s")
+            else:
+                cells.append("—")
         fut = results.get((row.key, threads, "fut"))
         others = [
             (p, results[(row.key, threads, p)])
@@ -530,7 +602,7 @@ def notes(rows, thread_counts, peers, results: dict, unavailable: dict) -> list:
         for threads in thread_counts:
             for peer in peers:
                 r = results.get((row.key, threads, peer))
-                if isinstance(r, str) and peer not in unavailable:
+                if isinstance(r, Unavailable) and peer not in unavailable:
                     lines.append(f"- {PEER_NAMES[peer]}, {row.title}, {threads} thread(s): {r}")
     return lines
 
@@ -549,7 +621,8 @@ def select_rows(only) -> list:
         if not matches:
             keys = ", ".join(r.key for r in ROWS)
             raise SystemExit(
-                f"peers.py: error: --only: no row {w!r} (problems: gmm, lstm, ba, hand; rows: {keys})"
+                f"peers.py: error: --only: no row {w!r} "
+                f"(problems: gmm, lstm, ba, hand; rows: {keys})"
             )
         chosen += [r for r in matches if r not in chosen]
     return [r for r in ROWS if r in chosen]
@@ -577,7 +650,8 @@ def arguments(argv=None):
         prog="peers.py",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=__doc__.split("\n\n")[0],
-        epilog=f"rows:\n{rows}\n\npeers: fut, cpp (ADBench's hand-written C++), jax, torch (PyTorch)\n\n"
+        epilog=f"rows:\n{rows}\n\n"
+        "peers: fut, cpp (ADBench's hand-written C++), jax, torch (PyTorch)\n\n"
         "The default budget spreads about 10 minutes of timing over the measurements; with\n"
         "compilation, JIT and start-up a full run takes about 15 minutes (first builds of the\n"
         "fut programs and of the C++ add a few minutes).",
@@ -586,22 +660,47 @@ def arguments(argv=None):
     parser.add_argument("--peers", default="fut,cpp,jax,torch", help="peers to run (default: all)")
     parser.add_argument("--threads", default="1,2", help="thread counts (default: 1,2)")
     parser.add_argument(
-        "--budget", type=float, default=600,
+        "--budget",
+        type=float,
+        default=600,
         help="seconds of timing to spread over all measurements (default 600)",
     )
     parser.add_argument(
-        "--minimum", type=float, default=0.5,
+        "--minimum",
+        type=float,
+        default=0.5,
         help="ADBench's minimum measurable time: the shortest batch, seconds (default 0.5)",
     )
-    parser.add_argument("--batches", type=int, default=10, help="most batches per function (default 10)")
-    parser.add_argument("--timeout", type=float, default=600, help="seconds before a measuring process is stopped")
-    parser.add_argument("--data", help="the ADBench data folder (default: FUT_ADBENCH_DATA, else ../shared/adbench)")
-    parser.add_argument("--fut", default=str(ROOT / "target" / "release" / "fut"), help="the fut executable")
-    parser.add_argument("--fut-arg", action="append", default=[], help="an extra argument for `fut multicore` (repeatable)")
-    parser.add_argument("--adbench", help=f"an ADBench checkout or git repository (default: clone {ADBENCH_URL})")
+    parser.add_argument(
+        "--batches", type=int, default=10, help="most batches per function (default 10)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=90,
+        help="seconds before a measuring process is stopped (default 90; a peer stopped "
+        "with fewer threads is not run with more)",
+    )
+    parser.add_argument(
+        "--data", help="the ADBench data folder (default: FUT_ADBENCH_DATA, else ../shared/adbench)"
+    )
+    parser.add_argument(
+        "--fut", default=str(ROOT / "target" / "release" / "fut"), help="the fut executable"
+    )
+    parser.add_argument(
+        "--fut-arg",
+        action="append",
+        default=[],
+        help="an extra argument for `fut multicore` (repeatable)",
+    )
+    parser.add_argument(
+        "--adbench", help=f"an ADBench checkout or git repository (default: clone {ADBENCH_URL})"
+    )
     parser.add_argument("--eigen", help="Eigen's include folder (default /usr/include/eigen3)")
     parser.add_argument("--cxx", default="g++", help="the C++ compiler (default g++)")
-    parser.add_argument("--work", help="a folder to build in and keep (default: a temporary folder, removed)")
+    parser.add_argument(
+        "--work", help="a folder to build in and keep (default: a temporary folder, removed)"
+    )
     parser.add_argument("--json", help="also write every figure to this JSON file")
     return parser.parse_args(argv)
 
@@ -613,13 +712,16 @@ def main(argv=None) -> int:
     thread_counts = parse_list(args.threads, "--threads", convert=int)
     cores = len(os.sched_getaffinity(0))
     if any(t < 1 or t > cores for t in thread_counts):
-        raise SystemExit(f"peers.py: error: --threads: each count must be 1..{cores} (the cores available)")
+        raise SystemExit(
+            f"peers.py: error: --threads: each count must be 1..{cores} (the cores available)"
+        )
     if args.budget <= 0 or args.minimum < 0 or args.batches < 1:
         raise SystemExit("peers.py: error: --budget must be positive, --minimum ≥ 0, --batches ≥ 1")
     data = adbench.data_folder(args.data)
     if not data.is_dir():
         raise SystemExit(
-            f"peers.py: error: ADBench data folder {data} not found (pass --data or set FUT_ADBENCH_DATA)"
+            f"peers.py: error: ADBench data folder {data} not found "
+            "(pass --data or set FUT_ADBENCH_DATA)"
         )
     if "fut" not in peers:
         progress("note: fut is not among --peers: no ratios")
@@ -652,7 +754,9 @@ def main(argv=None) -> int:
                 unavailable[peer] = str(e)
                 progress(f"  {PEER_NAMES[peer]}: not available: {e}")
 
-        progress(f"measuring: time limit {limit:.1f} s per function, batches of ≥ {args.minimum:g} s")
+        progress(
+            f"measuring: time limit {limit:.1f} s per function, batches of ≥ {args.minimum:g} s"
+        )
         results = {}
         steps = len(rows) * len(thread_counts) * len(tools)
         step = 0
@@ -662,11 +766,18 @@ def main(argv=None) -> int:
                     step += 1
                     label = f"[{step}/{steps}] {row.key}, {threads} thread(s), {PEER_NAMES[peer]}"
                     t0 = time.monotonic()
+                    slow = [
+                        t
+                        for t in thread_counts
+                        if t < threads and isinstance(results.get((row.key, t, peer)), TimedOut)
+                    ]
                     try:
+                        if slow:
+                            raise Unavailable(f"not run: timed out with {slow[0]} thread(s)")
                         with pinned(threads):
                             figure = tool.measure(row, threads)
                     except Unavailable as e:
-                        results[(row.key, threads, peer)] = str(e)
+                        results[(row.key, threads, peer)] = e
                         progress(f"{label}: not measured: {e}")
                         continue
                     results[(row.key, threads, peer)] = figure
@@ -698,10 +809,13 @@ def main(argv=None) -> int:
             "unavailable": {PEER_NAMES[p]: why for p, why in unavailable.items()},
             "results": [
                 {
-                    "row": key, "threads": threads, "peer": PEER_NAMES[peer],
+                    "row": key,
+                    "threads": threads,
+                    "peer": PEER_NAMES[peer],
                     **(
                         {"objective": r.objective, "jacobian": r.jacobian, **r.extra}
-                        if isinstance(r, Figure) else {"error": r}
+                        if isinstance(r, Figure)
+                        else {"error": str(r)}
                     ),
                 }
                 for (key, threads, peer), r in results.items()
