@@ -652,9 +652,11 @@ def arguments(argv=None):
         description=__doc__.split("\n\n")[0],
         epilog=f"rows:\n{rows}\n\n"
         "peers: fut, cpp (ADBench's hand-written C++), jax, torch (PyTorch)\n\n"
-        "The default budget spreads about 10 minutes of timing over the measurements; with\n"
-        "compilation, JIT and start-up a full run takes about 15 minutes (first builds of the\n"
-        "fut programs and of the C++ add a few minutes).",
+        "The default budget spreads 5 minutes of timing over the measurements. Calls slower\n"
+        "than the time limit still run once or twice, and compilation, JIT, input parsing\n"
+        "and the --timeout of slow peers come on top: a full run took 22-25 minutes on a\n"
+        "2-core machine at load 8 (docs/benchmarks.md); --only, --peers and --threads\n"
+        "shorten it. First builds of the fut programs and of the C++ add a few minutes.",
     )
     parser.add_argument("--only", help="rows to run: row keys or problems, comma-separated")
     parser.add_argument("--peers", default="fut,cpp,jax,torch", help="peers to run (default: all)")
@@ -662,8 +664,8 @@ def arguments(argv=None):
     parser.add_argument(
         "--budget",
         type=float,
-        default=600,
-        help="seconds of timing to spread over all measurements (default 600)",
+        default=300,
+        help="seconds of timing to spread over all measurements (default 300)",
     )
     parser.add_argument(
         "--minimum",
@@ -677,8 +679,8 @@ def arguments(argv=None):
     parser.add_argument(
         "--timeout",
         type=float,
-        default=90,
-        help="seconds before a measuring process is stopped (default 90; a peer stopped "
+        default=60,
+        help="seconds before a measuring process is stopped (default 60; a peer stopped "
         "with fewer threads is not run with more)",
     )
     parser.add_argument(
