@@ -710,7 +710,8 @@ def arguments(argv=None):
 def main(argv=None) -> int:
     args = arguments(argv)
     rows = select_rows(args.only)
-    peers = parse_list(args.peers, "--peers", PEERS)
+    chosen = parse_list(args.peers, "--peers", PEERS)
+    peers = [p for p in PEERS if p in chosen]
     thread_counts = parse_list(args.threads, "--threads", convert=int)
     cores = len(os.sched_getaffinity(0))
     if any(t < 1 or t > cores for t in thread_counts):
@@ -735,9 +736,7 @@ def main(argv=None) -> int:
             work.mkdir(parents=True, exist_ok=True)
         else:
             work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="fut-peers-")))
-        functions = 2 * len(rows) * len(thread_counts) * len(peers)
-        limit = max(1.0, args.budget / functions)
-        settings = Settings(args.minimum, args.batches, limit, args.timeout)
+        settings = Settings(args.minimum, args.batches, 0.0, args.timeout)
         inputs = Inputs(data, work)
         checkout = AdbenchCheckout(args.adbench, work, settings)
 
@@ -756,8 +755,11 @@ def main(argv=None) -> int:
                 unavailable[peer] = str(e)
                 progress(f"  {PEER_NAMES[peer]}: not available: {e}")
 
+        functions = 2 * len(rows) * len(thread_counts) * max(1, len(tools))
+        settings.limit = max(1.0, args.budget / functions)
         progress(
-            f"measuring: time limit {limit:.1f} s per function, batches of ≥ {args.minimum:g} s"
+            f"measuring: time limit {settings.limit:.1f} s per function, "
+            f"batches of ≥ {args.minimum:g} s"
         )
         results = {}
         steps = len(rows) * len(thread_counts) * len(tools)
