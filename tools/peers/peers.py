@@ -654,8 +654,8 @@ def arguments(argv=None):
         "peers: fut, cpp (ADBench's hand-written C++), jax, torch (PyTorch)\n\n"
         "The default budget spreads 5 minutes of timing over the measurements. Calls slower\n"
         "than the time limit still run once or twice, and compilation, JIT, input parsing\n"
-        "and the --timeout of slow peers come on top: a full run took 22-25 minutes on a\n"
-        "2-core machine at load 8 (docs/benchmarks.md); --only, --peers and --threads\n"
+        "and the --timeout of slow peers come on top: a full run took 19 minutes on a\n"
+        "2-core machine at load 7-12 (docs/benchmarks.md); --only, --peers and --threads\n"
         "shorten it. First builds of the fut programs and of the C++ add a few minutes.",
     )
     parser.add_argument("--only", help="rows to run: row keys or problems, comma-separated")
