@@ -36,6 +36,9 @@ python3 -m unittest discover -s tools/cuda
 FUT_CUDA_ARCH=sm_90 ./target/debug/fut test --backend=cuda --write-bundle=target/cuda-bundle tests/ bench-suite/adbench
 # The ADBench programs (bench-suite/adbench/README.md) on prepared data.
 python3 -m unittest discover -s tools/adbench
+# The peers' benchmark script (tools/peers): its JAX programs against the NumPy
+# references (skipped with a message where JAX is not installed) and its timing protocol.
+python3 -m unittest discover -s tools/peers
 python3 tools/adbench/adbench.py selfcheck
 python3 tools/adbench/adbench.py prepare
 ./target/debug/fut test -i bench-suite/adbench
