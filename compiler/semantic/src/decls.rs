@@ -720,6 +720,20 @@ impl Checker<'_> {
                 }
             }
         }
+        for (t, span) in std::mem::take(&mut self.eq_uses) {
+            let t = self.u.zonk(&t);
+            if holds_array(&t) {
+                let mut d = Diagnostic::error(
+                    "W002",
+                    format!("comparing values of type `{t}`, which hold arrays, with `==` or `!=` is deprecated"),
+                    span,
+                    "compares arrays",
+                )
+                .with_hint("compare the elements, e.g. `and (map2 (==) xs ys)` for arrays of one size");
+                d.severity = syntax::Severity::Warning;
+                self.report(d);
+            }
+        }
         for (v, span) in std::mem::take(&mut self.open_records) {
             let Ty::Var(r) = self.u.shallow(&Ty::Var(v)) else {
                 continue;
@@ -1144,5 +1158,16 @@ fn any_size_vars(t: &Ty) -> Ty {
                 .collect(),
         ),
         t => t.clone(),
+    }
+}
+
+/// Does a value of type `t` hold an array (itself, or in a component)?
+fn holds_array(t: &Ty) -> bool {
+    match t {
+        Ty::Array(..) => true,
+        Ty::Tuple(ts) => ts.iter().any(holds_array),
+        Ty::Record(fs) => fs.iter().any(|(_, t)| holds_array(t)),
+        Ty::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(holds_array)),
+        _ => false,
     }
 }

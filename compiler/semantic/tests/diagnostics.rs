@@ -200,6 +200,17 @@ snap!(
     "U003",
     "def main (a: []i32) : *[]i32 = a\n"
 );
+snap!(
+    w002_array_equality,
+    "W002",
+    "def main [n] (xs: [n]i32) (ys: [n]i32) = xs == ys\n"
+);
+
+#[test]
+fn equality_of_scalars_and_arrayless_tuples_does_not_warn() {
+    let c = codes("def main (xs: []i32) (ys: []i32) = (xs[0] == ys[0], (1, true) != (2, false))\n");
+    assert!(c.is_empty(), "{c:?}");
+}
 
 #[test]
 fn independent_errors_are_all_reported() {
