@@ -702,7 +702,27 @@ impl Checker<'_> {
                     .into_iter()
                     .chain(PrimType::ALL)
                     .find(|p| mask & crate::unify::prim_bit(*p) != 0);
-                let default = default.or(if in_type.contains(&r) { fallback } else { None });
+                let default = match default {
+                    Some(p) => Some(p),
+                    None if in_type.contains(&r) => {
+                        if let Some(p) = fallback {
+                            let mut d = Diagnostic::error(
+                                "W003",
+                                format!(
+                                    "ambiguous type: this could be {}; the definition is given `{p}`",
+                                    describe_mask(mask)
+                                ),
+                                span,
+                                "the type of this is not determined",
+                            )
+                            .with_hint("annotate the definition's parameters or result");
+                            d.severity = syntax::Severity::Warning;
+                            self.report(d);
+                        }
+                        fallback
+                    }
+                    None => None,
+                };
                 match default {
                     Some(p) => self.u.vars[r as usize] = VarState::Bound(Ty::Prim(p)),
                     None => {

@@ -206,6 +206,14 @@ snap!(
     "def main [n] (xs: [n]i32) (ys: [n]i32) = xs == ys\n"
 );
 
+snap!(w003_ambiguous_definition, "W003", "def plus x y = x + y\n");
+
+#[test]
+fn literal_defaults_do_not_warn() {
+    let c = codes("def one = 1\ndef inc x = x + 1\ndef f (x: f32) y = x + y\n");
+    assert!(c.is_empty(), "{c:?}");
+}
+
 #[test]
 fn equality_of_scalars_and_arrayless_tuples_does_not_warn() {
     let c = codes("def main (xs: []i32) (ys: []i32) = (xs[0] == ys[0], (1, true) != (2, false))\n");
