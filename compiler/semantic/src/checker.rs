@@ -540,6 +540,22 @@ impl<'a> Checker<'a> {
         None
     }
 
+    /// Whether the unqualified module `name` is the prelude's: found first in the
+    /// outermost frame, which holds the prelude when a user file is checked.
+    pub fn mod_is_prelude(&self, name: &str) -> bool {
+        if self.opts.allow_intrinsics {
+            return false;
+        }
+        for (i, f) in self.scope.iter().enumerate().rev() {
+            if let Frame::Env(e, _) = f
+                && e.mods.contains_key(name)
+            {
+                return i == 0;
+            }
+        }
+        false
+    }
+
     /// Looks up an unqualified module.
     pub fn lookup_mod(&self, name: &str) -> Option<Arc<ModVal>> {
         self.lookup_in_envs(|e| e.mods.get(name).cloned())

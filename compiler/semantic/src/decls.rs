@@ -297,6 +297,31 @@ impl Checker<'_> {
                 body.span,
             );
         }
+        if recursive {
+            let lifted: Vec<Uid> = tparams
+                .iter()
+                .filter_map(|p| match p {
+                    TParam::Type(u, _, syntax::ast::Liftedness::Lifted) => Some(*u),
+                    _ => None,
+                })
+                .collect();
+            let higher_order = |t: &Ty| {
+                let t = self.u.zonk(t);
+                holds_function(&t) || matches!(&t, Ty::Param(u, _) if lifted.contains(u))
+            };
+            let f = crate::recursion::RecFun {
+                name: &name.name,
+                params: params
+                    .iter()
+                    .zip(&ptys)
+                    .map(|(p, (t, ..))| (pat_ident(p).map(|i| i.name.clone()), higher_order(t)))
+                    .collect(),
+                ret_higher_order: holds_function(&self.u.zonk(&ret_ty)),
+            };
+            for d in crate::recursion::check(&f, body) {
+                self.report(d);
+            }
+        }
         self.defining = None;
         self.depth -= 1;
         self.scope.truncate(mark);
@@ -1188,6 +1213,17 @@ fn holds_array(t: &Ty) -> bool {
         Ty::Tuple(ts) => ts.iter().any(holds_array),
         Ty::Record(fs) => fs.iter().any(|(_, t)| holds_array(t)),
         Ty::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(holds_array)),
+        _ => false,
+    }
+}
+
+/// Does a value of type `t` hold a function (itself, or in a component)?
+fn holds_function(t: &Ty) -> bool {
+    match t {
+        Ty::Arrow(..) => true,
+        Ty::Tuple(ts) => ts.iter().any(holds_function),
+        Ty::Record(fs) => fs.iter().any(|(_, t)| holds_function(t)),
+        Ty::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(holds_function)),
         _ => false,
     }
 }
