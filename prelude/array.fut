@@ -71,6 +71,10 @@ def indices [n] 't (_: [n]t): *[n]i64 = iota n
 -- | An array of `n` copies of `x`.  Fails if `n` is negative.
 def replicate 't (n: i64) (x: t): *[n]t = __intrinsic "replicate"
 
+-- | An array of copies of `x`, as many as the context of the call
+-- requires: `rep 0 : [3]i32` is `[0, 0, 0]`.
+def rep [n] 't (x: t): *[n]t = replicate n x
+
 -- | A fresh copy of any value; the result aliases nothing.
 def copy 't (x: t): *t = __intrinsic "copy"
 

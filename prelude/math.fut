@@ -129,6 +129,8 @@ module type real = {
   val to_f64: t -> f64
   -- | Square root.
   val sqrt: t -> t
+  -- | `rsqrt x` is `1 / sqrt x`.
+  val rsqrt: t -> t
   -- | Cube root.
   val cbrt: t -> t
   -- | Natural exponential.
@@ -147,6 +149,21 @@ module type real = {
   val atanh: t -> t
   -- | `atan2 y x` is the angle of the point `(x, y)`.
   val atan2: t -> t -> t
+  -- | `sinpi x` is `sin (pi * x)`, exactly zero at whole `x`.
+  val sinpi: t -> t
+  -- | `cospi x` is `cos (pi * x)`, exactly zero at `x` a whole number
+  -- plus one half.
+  val cospi: t -> t
+  -- | `tanpi x` is `tan (pi * x)`.
+  val tanpi: t -> t
+  -- | `asinpi x` is `asin x / pi`.
+  val asinpi: t -> t
+  -- | `acospi x` is `acos x / pi`.
+  val acospi: t -> t
+  -- | `atanpi x` is `atan x / pi`.
+  val atanpi: t -> t
+  -- | `atan2pi y x` is `atan2 y x / pi`.
+  val atan2pi: t -> t -> t
   -- | `hypot x y` is `sqrt (x*x + y*y)` without undue overflow.
   val hypot: t -> t -> t
   -- | The gamma function.
@@ -842,6 +859,17 @@ module f64: (float with t = f64 with int_t = u64) = {
          let m = from_bits ((b & 9227875636482146303u64) | 4602678819172646912u64)
          in (m, ex - 1022i32 - adj)
   def get_bit (bit: i32) (x: f64): i32 = bits_to_i32_ ((to_bits x >> i32_to_bits_ bit) & 1u64)
+  def rsqrt (x: f64): f64 = 1.0f64 / sqrt x
+  def reduce_pi_ (x: f64): f64 = x - 2f64 * round (x / 2f64)
+  def sinpi (x: f64): f64 =
+    let r = reduce_pi_ x in if r == round r then copysign 0.0f64 x else sin (pi * r)
+  def cospi (x: f64): f64 =
+    let r = reduce_pi_ x in if r - 0.5f64 == round (r - 0.5f64) then 0.0f64 else cos (pi * r)
+  def tanpi (x: f64): f64 = sinpi x / cospi x
+  def asinpi (x: f64): f64 = asin x / pi
+  def acospi (x: f64): f64 = acos x / pi
+  def atanpi (x: f64): f64 = atan x / pi
+  def atan2pi (y: f64) (x: f64): f64 = atan2 y x / pi
   def set_bit (bit: i32) (x: f64) (b: i32): f64 =
     let m = 1u64 << i32_to_bits_ bit
     in from_bits (if b == 0i32 then to_bits x & (m ^ 18446744073709551615u64) else to_bits x | m)
@@ -957,6 +985,17 @@ module f32: (float with t = f32 with int_t = u32) = {
          let m = from_bits ((b & 2155872255u32) | 1056964608u32)
          in (m, ex - 126i32 - adj)
   def get_bit (bit: i32) (x: f32): i32 = bits_to_i32_ ((to_bits x >> i32_to_bits_ bit) & 1u32)
+  def rsqrt (x: f32): f32 = 1.0f32 / sqrt x
+  def reduce_pi_ (x: f32): f32 = x - 2f32 * round (x / 2f32)
+  def sinpi (x: f32): f32 =
+    let r = reduce_pi_ x in if r == round r then copysign 0.0f32 x else sin (pi * r)
+  def cospi (x: f32): f32 =
+    let r = reduce_pi_ x in if r - 0.5f32 == round (r - 0.5f32) then 0.0f32 else cos (pi * r)
+  def tanpi (x: f32): f32 = sinpi x / cospi x
+  def asinpi (x: f32): f32 = asin x / pi
+  def acospi (x: f32): f32 = acos x / pi
+  def atanpi (x: f32): f32 = atan x / pi
+  def atan2pi (y: f32) (x: f32): f32 = atan2 y x / pi
   def set_bit (bit: i32) (x: f32) (b: i32): f32 =
     let m = 1u32 << i32_to_bits_ bit
     in from_bits (if b == 0i32 then to_bits x & (m ^ 4294967295u32) else to_bits x | m)
@@ -1075,6 +1114,17 @@ module f16: (float with t = f16 with int_t = u16) = {
          let m = from_bits ((b & 33791u16) | 14336u16)
          in (m, ex - 14i32 - adj)
   def get_bit (bit: i32) (x: f16): i32 = bits_to_i32_ ((to_bits x >> i32_to_bits_ bit) & 1u16)
+  def rsqrt (x: f16): f16 = 1.0f16 / sqrt x
+  def reduce_pi_ (x: f16): f16 = x - 2f16 * round (x / 2f16)
+  def sinpi (x: f16): f16 =
+    let r = reduce_pi_ x in if r == round r then copysign 0.0f16 x else sin (pi * r)
+  def cospi (x: f16): f16 =
+    let r = reduce_pi_ x in if r - 0.5f16 == round (r - 0.5f16) then 0.0f16 else cos (pi * r)
+  def tanpi (x: f16): f16 = sinpi x / cospi x
+  def asinpi (x: f16): f16 = asin x / pi
+  def acospi (x: f16): f16 = acos x / pi
+  def atanpi (x: f16): f16 = atan x / pi
+  def atan2pi (y: f16) (x: f16): f16 = atan2 y x / pi
   def set_bit (bit: i32) (x: f16) (b: i32): f16 =
     let m = 1u16 << i32_to_bits_ bit
     in from_bits (if b == 0i32 then to_bits x & (m ^ 65535u16) else to_bits x | m)

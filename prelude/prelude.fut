@@ -9,6 +9,7 @@
 -- * "math": the numeric module types and the modules i8 ... f64, bool.
 -- * "functional": |>, <|, >->, <-<, flip, curry, uncurry, const, id, iterate.
 -- * "ad": jvp, vjp and friends.
+-- * "intrinsics": the module `intrinsics` (accumulators, strided views).
 --
 -- The set of natively implemented functions (`__intrinsic`) is listed
 -- in INTRINSICS.md next to this file.
@@ -19,3 +20,4 @@ open import "array"
 open import "math"
 open import "functional"
 open import "ad"
+open import "intrinsics"

@@ -166,6 +166,41 @@ def partition2 [n] 'a (p1: a -> bool) (p2: a -> bool) (xs: [n]a): ?[k][l].([k]a,
   let ys = scatter (copy_ xs) is xs
   in (ys[:k0], ys[k0:k0 + k1] :> [k1]a, ys[k0 + k1:] :> [n - k0 - k1]a)
 
+local def len_ [k] 't (_: [k]t): i64 = k
+
+-- | `flatmap f as` applies `f` to every element; `f` gives an array of
+-- any length and a value.  The result describes the concatenation of
+-- those arrays as an irregular array of `n` segments, in this order:
+--
+-- * the *shape*: the length of each segment (they sum to `m`);
+-- * the *flags*: true at the first element of every non-empty segment;
+-- * the *offsets*: where each segment starts in the data;
+-- * the *data*: the concatenated arrays;
+-- * the values `f` gave, one per element.
+--
+-- **Work:** O(n + m) applications of `f`.
+def flatmap [n] 'a 'b 'c (f: a -> ?[k].([k]b, c)) (as: [n]a): ?[m].([n]i64, [m]bool, [n]i64, [m]b, [n]c) =
+  let (shape, vals) = unzip (map (\x -> let (ys, c) = f x in (len_ ys, c)) as)
+  let ends = scan (+) 0i64 shape
+  let offsets = map2 (-) ends shape
+  let m = if n == 0 then 0i64 else ends[n - 1]
+  let starts = map2 (\o s -> if s > 0 then o else -1) offsets shape
+  let flags = scatter (replicate_ m false) starts (replicate_ n true)
+  let segs = scan (\x y -> if x > y then x else y) 0i64
+                  (scatter (replicate_ m 0i64) starts (iota_ n))
+  -- With no data at all, the empty data array is built from the (empty)
+  -- arrays `f` gives, so that it has their element type and row shape.
+  let data = if m == 0
+             then flatten_ (map (\x -> let (ys, _) = f x in ys[:0] :> [0]b) as) :> [m]b
+             else map2 (\j i -> let (ys, _) = f as[i] in ys[j - offsets[i]]) (iota_ m) segs
+  in (shape, flags, offsets, data, vals)
+
+-- | `flatmap` for a function that gives only an array: the shape, the
+-- flags, the offsets and the data.
+def flatmap' [n] 'a 'b (f: a -> ?[k].[k]b) (as: [n]a): ?[m].([n]i64, [m]bool, [n]i64, [m]b) =
+  let (shape, flags, offsets, data, _) = flatmap (\x -> (f x, ())) as
+  in (shape, flags, offsets, data)
+
 -- | True if `f` holds for every element (true for an empty array).
 def all [n] 'a (f: a -> bool) (xs: [n]a): bool =
   reduce (&&) true (map f xs)

@@ -197,6 +197,20 @@ def float_module(t, bits, int_t, mb, eb):
     L.append("         let m = from_bits ((b & %d%s) | %d%s)" % (ones ^ expmask, int_t, (bias - 1) << mb, int_t))
     L.append("         in (m, ex - %di32 - adj)" % (bias - 1))
     L.append("  def get_bit (bit: i32) (x: %s): i32 = bits_to_i32_ ((to_bits x >> i32_to_bits_ bit) & 1%s)" % (t, int_t))
+    half = "0.5" + t
+    L.append("  def rsqrt (x: %s): %s = %s / sqrt x" % (t, t, one))
+    # The *pi functions reduce the argument to [-1, 1] exactly first, so
+    # that whole (and, for cospi, half) multiples of pi give exact zeros.
+    L.append("  def reduce_pi_ (x: %s): %s = x - 2%s * round (x / 2%s)" % (t, t, t, t))
+    L.append("  def sinpi (x: %s): %s =" % (t, t))
+    L.append("    let r = reduce_pi_ x in if r == round r then copysign %s x else sin (pi * r)" % z)
+    L.append("  def cospi (x: %s): %s =" % (t, t))
+    L.append("    let r = reduce_pi_ x in if r - %s == round (r - %s) then %s else cos (pi * r)" % (half, half, z))
+    L.append("  def tanpi (x: %s): %s = sinpi x / cospi x" % (t, t))
+    L.append("  def asinpi (x: %s): %s = asin x / pi" % (t, t))
+    L.append("  def acospi (x: %s): %s = acos x / pi" % (t, t))
+    L.append("  def atanpi (x: %s): %s = atan x / pi" % (t, t))
+    L.append("  def atan2pi (y: %s) (x: %s): %s = atan2 y x / pi" % (t, t, t))
     L.append("  def set_bit (bit: i32) (x: %s) (b: i32): %s =" % (t, t))
     L.append("    let m = 1%s << i32_to_bits_ bit" % int_t)
     L.append("    in from_bits (if b == 0i32 then to_bits x & (m ^ %d%s) else to_bits x | m)" % (ones, int_t))
@@ -351,6 +365,8 @@ module type real = {
   val to_f64: t -> f64
   -- | Square root.
   val sqrt: t -> t
+  -- | `rsqrt x` is `1 / sqrt x`.
+  val rsqrt: t -> t
   -- | Cube root.
   val cbrt: t -> t
   -- | Natural exponential.
@@ -369,6 +385,21 @@ module type real = {
   val atanh: t -> t
   -- | `atan2 y x` is the angle of the point `(x, y)`.
   val atan2: t -> t -> t
+  -- | `sinpi x` is `sin (pi * x)`, exactly zero at whole `x`.
+  val sinpi: t -> t
+  -- | `cospi x` is `cos (pi * x)`, exactly zero at `x` a whole number
+  -- plus one half.
+  val cospi: t -> t
+  -- | `tanpi x` is `tan (pi * x)`.
+  val tanpi: t -> t
+  -- | `asinpi x` is `asin x / pi`.
+  val asinpi: t -> t
+  -- | `acospi x` is `acos x / pi`.
+  val acospi: t -> t
+  -- | `atanpi x` is `atan x / pi`.
+  val atanpi: t -> t
+  -- | `atan2pi y x` is `atan2 y x / pi`.
+  val atan2pi: t -> t -> t
   -- | `hypot x y` is `sqrt (x*x + y*y)` without undue overflow.
   val hypot: t -> t -> t
   -- | The gamma function.
@@ -534,8 +565,8 @@ For every pair of distinct types `to`, `from` in
 
 | from \\ to | integer | float | bool |
 |---|---|---|---|
-| integer | two's complement: truncate to the target width; widen by sign extension if the *source* is signed, zero extension if unsigned (so `u8.i8 (-1) == 255`, `i8.u8 200 == -56`, `i64.u32 4294967295 == 4294967295`) | nearest representable value, ties to even | `x != 0` |
-| float | truncate towards zero; NaN and ±inf give 0; finite values outside the target range saturate to the type's least/greatest value (so `u8.f64 (-1.5) == 0`, `i8.f64 300 == 127`) | IEEE conversion, round to nearest even; overflow gives ±inf; NaN stays NaN | `x != 0` (NaN gives `true`, `-0.0` gives `false`) |
+| integer | two's complement: truncate to the target width; widen by sign extension only when both types are signed, zero extension otherwise, as Futhark does (so `u8.i8 (-1) == 255`, `u64.i16 (-32768) == 32768`, `i64.i8 (-1) == -1`, `i8.u8 200 == -56`, `i64.u32 4294967295 == 4294967295`) | nearest representable value, ties to even | `x != 0` |
+| float | truncate towards zero, then wrap modulo 2^bits of the target (as Futhark does: `u32.f32 (-1) == 4294967295`, `u8.f64 (-1.5) == 255`, `i8.f64 300 == 44`; exact for every magnitude, a float of magnitude 2^127 or more giving 0); NaN and ±inf give 0 | IEEE conversion, round to nearest even; overflow gives ±inf; NaN stays NaN | `x != 0` (NaN gives `true`, `-0.0` gives `false`) |
 | bool | `true` is 1, `false` is 0 | `true` is 1.0, `false` is 0.0 | (identity, not an intrinsic) |
 
 ### Integer functions (4 × 8 names)

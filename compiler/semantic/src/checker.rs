@@ -148,6 +148,9 @@ pub struct Checker<'a> {
     pub loop_sizes: std::collections::HashSet<Uid>,
     /// Prims-constrained variables created by literals and operators, with where.
     pub overloads: Vec<(u32, Span)>,
+    /// The operand types of uses of the builtin `==` and `!=`, with where: comparing
+    /// arrays is deprecated (W002), which is known once the types are resolved.
+    pub eq_uses: Vec<(Ty, Span)>,
     /// Element types of empty array literals, with where.
     pub empty_arrays: Vec<(u32, Span)>,
     /// Empty array literals (by node) and their element types, resolved when the file
@@ -220,6 +223,7 @@ impl<'a> Checker<'a> {
             size_uses: Vec::new(),
             loop_sizes: std::collections::HashSet::new(),
             overloads: Vec::new(),
+            eq_uses: Vec::new(),
             open_records: Vec::new(),
             empty_arrays: Vec::new(),
             empty_lits: Vec::new(),
@@ -534,6 +538,22 @@ impl<'a> Checker<'a> {
             }
         }
         None
+    }
+
+    /// Whether the unqualified module `name` is the prelude's: found first in the
+    /// outermost frame, which holds the prelude when a user file is checked.
+    pub fn mod_is_prelude(&self, name: &str) -> bool {
+        if self.opts.allow_intrinsics {
+            return false;
+        }
+        for (i, f) in self.scope.iter().enumerate().rev() {
+            if let Frame::Env(e, _) = f
+                && e.mods.contains_key(name)
+            {
+                return i == 0;
+            }
+        }
+        false
     }
 
     /// Looks up an unqualified module.

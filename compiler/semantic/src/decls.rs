@@ -297,6 +297,31 @@ impl Checker<'_> {
                 body.span,
             );
         }
+        if recursive {
+            let lifted: Vec<Uid> = tparams
+                .iter()
+                .filter_map(|p| match p {
+                    TParam::Type(u, _, syntax::ast::Liftedness::Lifted) => Some(*u),
+                    _ => None,
+                })
+                .collect();
+            let higher_order = |t: &Ty| {
+                let t = self.u.zonk(t);
+                holds_function(&t) || matches!(&t, Ty::Param(u, _) if lifted.contains(u))
+            };
+            let f = crate::recursion::RecFun {
+                name: &name.name,
+                params: params
+                    .iter()
+                    .zip(&ptys)
+                    .map(|(p, (t, ..))| (pat_ident(p).map(|i| i.name.clone()), higher_order(t)))
+                    .collect(),
+                ret_higher_order: holds_function(&self.u.zonk(&ret_ty)),
+            };
+            for d in crate::recursion::check(&f, body) {
+                self.report(d);
+            }
+        }
         self.defining = None;
         self.depth -= 1;
         self.scope.truncate(mark);
@@ -702,7 +727,27 @@ impl Checker<'_> {
                     .into_iter()
                     .chain(PrimType::ALL)
                     .find(|p| mask & crate::unify::prim_bit(*p) != 0);
-                let default = default.or(if in_type.contains(&r) { fallback } else { None });
+                let default = match default {
+                    Some(p) => Some(p),
+                    None if in_type.contains(&r) => {
+                        if let Some(p) = fallback {
+                            let mut d = Diagnostic::error(
+                                "W003",
+                                format!(
+                                    "ambiguous type: this could be {}; the definition is given `{p}`",
+                                    describe_mask(mask)
+                                ),
+                                span,
+                                "the type of this is not determined",
+                            )
+                            .with_hint("annotate the definition's parameters or result");
+                            d.severity = syntax::Severity::Warning;
+                            self.report(d);
+                        }
+                        fallback
+                    }
+                    None => None,
+                };
                 match default {
                     Some(p) => self.u.vars[r as usize] = VarState::Bound(Ty::Prim(p)),
                     None => {
@@ -718,6 +763,20 @@ impl Checker<'_> {
                         self.u.vars[r as usize] = VarState::Bound(Ty::Error);
                     }
                 }
+            }
+        }
+        for (t, span) in std::mem::take(&mut self.eq_uses) {
+            let t = self.u.zonk(&t);
+            if holds_array(&t) {
+                let mut d = Diagnostic::error(
+                    "W002",
+                    format!("comparing values of type `{t}`, which hold arrays, with `==` or `!=` is deprecated"),
+                    span,
+                    "compares arrays",
+                )
+                .with_hint("compare the elements, e.g. `and (map2 (==) xs ys)` for arrays of one size");
+                d.severity = syntax::Severity::Warning;
+                self.report(d);
             }
         }
         for (v, span) in std::mem::take(&mut self.open_records) {
@@ -1144,5 +1203,27 @@ fn any_size_vars(t: &Ty) -> Ty {
                 .collect(),
         ),
         t => t.clone(),
+    }
+}
+
+/// Does a value of type `t` hold an array (itself, or in a component)?
+fn holds_array(t: &Ty) -> bool {
+    match t {
+        Ty::Array(..) => true,
+        Ty::Tuple(ts) => ts.iter().any(holds_array),
+        Ty::Record(fs) => fs.iter().any(|(_, t)| holds_array(t)),
+        Ty::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(holds_array)),
+        _ => false,
+    }
+}
+
+/// Does a value of type `t` hold a function (itself, or in a component)?
+fn holds_function(t: &Ty) -> bool {
+    match t {
+        Ty::Arrow(..) => true,
+        Ty::Tuple(ts) => ts.iter().any(holds_function),
+        Ty::Record(fs) => fs.iter().any(|(_, t)| holds_function(t)),
+        Ty::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(holds_function)),
+        _ => false,
     }
 }

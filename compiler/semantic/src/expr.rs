@@ -109,6 +109,7 @@ impl Checker<'_> {
             }
             "==" | "!=" => {
                 let t = self.u.fresh_eq();
+                self.eq_uses.push((t.clone(), span));
                 arrow(t.clone(), arrow(t, Ty::Prim(PrimType::Bool)))
             }
             "<" | "<=" | ">" | ">=" => {

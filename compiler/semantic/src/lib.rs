@@ -22,6 +22,7 @@ pub mod literals;
 pub mod module_eval;
 pub mod modules;
 pub mod pattern;
+pub mod recursion;
 pub mod testing;
 pub mod typeexp;
 pub mod types;

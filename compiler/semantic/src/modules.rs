@@ -359,6 +359,22 @@ impl Checker<'_> {
     /// Evaluates a module expression.
     pub fn eval_mod(&mut self, me: &ModExp) -> Option<ModVal> {
         match &me.kind {
+            ModExpKind::Var(qn)
+                if qn.quals.is_empty()
+                    && qn.name.name.as_ref() == "intrinsics"
+                    && self.mod_is_prelude("intrinsics") =>
+            {
+                self.report(
+                    Diagnostic::error(
+                        "T008",
+                        "The 'intrinsics' module may not be used in module expressions.",
+                        qn.span(),
+                        "the prelude's `intrinsics`",
+                    )
+                    .with_hint("use its members by name, e.g. `intrinsics.acc_write`"),
+                );
+                None
+            }
             ModExpKind::Var(qn) => self.lookup_mod_qn(qn).map(|m| (*m).clone()),
             ModExpKind::Parens(m) => self.eval_mod(m),
             ModExpKind::Import(path) => self.import_env(path, me.span).map(ModVal::Struct),

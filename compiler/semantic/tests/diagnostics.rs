@@ -200,6 +200,54 @@ snap!(
     "U003",
     "def main (a: []i32) : *[]i32 = a\n"
 );
+snap!(
+    w002_array_equality,
+    "W002",
+    "def main [n] (xs: [n]i32) (ys: [n]i32) = xs == ys\n"
+);
+
+snap!(w003_ambiguous_definition, "W003", "def plus x y = x + y\n");
+
+snap!(
+    t014_recursion_changed_function,
+    "T014",
+    "def go (g: i64 -> i64) (n: i64) : i64 =\n  if n == 0 then g 0 else go (\\x -> g x * 2) (n - 1)\n"
+);
+snap!(
+    t014_recursion_unsaturated,
+    "T014",
+    "def repeat (n: i64) (f: i64 -> i64) (x: i64) : i64 =\n  if n == 0 then x else let g = repeat (n - 1) f in g (f x)\n"
+);
+snap!(
+    t014_recursion_function_result,
+    "T014",
+    "def add (n: i64) : i64 -> i64 = \\x -> if n == 0 then x else add (n - 1) (x + 1)\n"
+);
+snap!(
+    t008_intrinsics_module_expression,
+    "T008",
+    "module M = intrinsics\n"
+);
+
+#[test]
+fn recursion_passing_functions_unchanged_is_accepted() {
+    let c = codes(
+        "def repeat (n: i64) (f: i64 -> i64) (x: i64) : i64 =\n  if n == 0 then x else repeat (n - 1) f (f x)\ndef sum_to (n: i64) (acc: i64) : i64 = if n == 0 then acc else (sum_to (n - 1)) (acc + n)\n",
+    );
+    assert!(c.is_empty(), "{c:?}");
+}
+
+#[test]
+fn literal_defaults_do_not_warn() {
+    let c = codes("def one = 1\ndef inc x = x + 1\ndef f (x: f32) y = x + y\n");
+    assert!(c.is_empty(), "{c:?}");
+}
+
+#[test]
+fn equality_of_scalars_and_arrayless_tuples_does_not_warn() {
+    let c = codes("def main (xs: []i32) (ys: []i32) = (xs[0] == ys[0], (1, true) != (2, false))\n");
+    assert!(c.is_empty(), "{c:?}");
+}
 
 #[test]
 fn independent_errors_are_all_reported() {
