@@ -80,6 +80,11 @@ impl Builder {
         self.kid(e, false, binds)
     }
 
+    /// Appends a subexpression under binders, parenthesised unless atomic.
+    pub fn under_p(self, binds: &[String], e: Expr) -> Builder {
+        self.kid(e, true, binds)
+    }
+
     fn kid(mut self, e: Expr, paren: bool, binds: &[String]) -> Builder {
         self.items.push(Item::Kid {
             e,
@@ -146,11 +151,14 @@ impl Expr {
         }
     }
 
-    /// Renders without parentheses: a variable or a non-negative literal.
+    /// Renders without parentheses: a variable, a non-negative literal of one
+    /// word, a parenthesised literal.
     fn is_atomic(&self) -> bool {
         match &self.kind {
             Kind::Var(_) => true,
-            Kind::Lit(l) => !l.starts_with('-'),
+            Kind::Lit(l) => {
+                !l.starts_with('-') && (l.starts_with('(') || !l.contains(char::is_whitespace))
+            }
             Kind::Node(_) => false,
         }
     }

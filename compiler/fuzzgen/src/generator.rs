@@ -713,9 +713,9 @@ impl Gen {
             .t(" else #r ")
             .p(b)
             .t(&format!(") : ({st}))\n    case #l {x} -> "))
-            .under(std::slice::from_ref(&x), ka)
+            .under_p(std::slice::from_ref(&x), ka)
             .t(&format!("\n    case #r {y} -> "))
-            .under(std::slice::from_ref(&y), kb)
+            .under_p(std::slice::from_ref(&y), kb)
             .done()
     }
 
@@ -845,21 +845,24 @@ impl Gen {
                         .under(&[u], body)
                         .done();
                 }
-                8 => {
-                    // A loop updating every element in place.
+                8 if elem.rank() == 0 => {
+                    // A loop updating every element in place; its result is
+                    // coerced to the size it keeps.
                     let a = self.arr_expr(sc, elem, d, d1);
                     let (acc, i, cur) = (self.fresh("acc"), self.fresh("i"), self.fresh("c"));
-                    // Rows of the accumulator would alias what is updated.
-                    let base = if elem.rank() == 0 { sc.with(&acc, &ty) } else { sc.clone() };
-                    let inner = base.with(&i, &Ty::Prim(Prim::I64)).with(&cur, elem);
+                    let inner = sc
+                        .with(&acc, &ty)
+                        .with(&i, &Ty::Prim(Prim::I64))
+                        .with(&cur, elem);
                     let v = self.expr(&inner, elem, d1);
                     return Builder::new(ty.clone())
-                        .t(&format!("loop {acc} = copy "))
+                        .t(&format!("(loop {acc} = copy "))
                         .p(a)
                         .t(&format!(
-                            " for {i} < {d} do\n    let {cur} = copy {acc}[{i}] in {acc} with [{i}] = "
+                            " for {i} < {d} do\n    let {cur} = {acc}[{i}] in {acc} with [{i}] = "
                         ))
                         .under(&[acc, i, cur], v)
+                        .t(&format!(") :> {ty}"))
                         .done();
                 }
                 9 => {
