@@ -26,7 +26,10 @@ fi
 export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions -Coverflow-checks"
-cargo +nightly build --release --bin "$target"
+# With an explicit --target (as cargo-fuzz does) the flags instrument the
+# target's code only, not build scripts and procedural macros.
+triple=$(rustc +nightly -vV | sed -n 's/^host: //p')
+cargo +nightly build --release --target "$triple" --bin "$target"
 corpus="corpus/$target"
 mkdir -p "$corpus" "artifacts/$target"
 # Seeds: files of the kind the target reads, copied under their checksum.
@@ -53,4 +56,5 @@ case "$target" in
         printf 'new v main x\nproject p q 0\nkind i64\ntype_info f64\npause_profiling\nreport\nclear\n' >"$corpus/other"
         ;;
 esac
-exec "./target/release/$target" -timeout=10 -rss_limit_mb=4096 "$@" "$corpus"
+exec "./target/$triple/release/$target" -timeout=10 -rss_limit_mb=4096 \
+    -artifact_prefix="artifacts/$target/" "$@" "$corpus"

@@ -76,10 +76,16 @@ impl Gen {
         self.rng.next_f64() < p
     }
 
-    /// A fresh name with prefix `p`.
+    /// A fresh name with prefix `p`, never the name of a primitive type's
+    /// module (a variable `i32` would hide `i32.highest`).
     pub fn fresh(&mut self, p: &str) -> String {
-        self.fresh += 1;
-        format!("{p}{}", self.fresh)
+        loop {
+            self.fresh += 1;
+            let name = format!("{p}{}", self.fresh);
+            if !PRIMS.iter().any(|t| t.name() == name) {
+                return name;
+            }
+        }
     }
 
     /// One of `xs` (non-empty).
@@ -859,7 +865,7 @@ impl Gen {
                         .t(&format!("(loop {acc} = copy "))
                         .p(a)
                         .t(&format!(
-                            " for {i} < {d} do\n    let {cur} = {acc}[{i}] in {acc} with [{i}] = "
+                            " for {i} < {d} do\n    let {cur} = copy {acc}[{i}] in {acc} with [{i}] = "
                         ))
                         .under(&[acc, i, cur], v)
                         .t(&format!(") :> {ty}"))
