@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
             let text = v.to_string();
             let again = values::parse_value(&text).expect("written text reads back");
             assert_eq!(again.value_type(), v.value_type(), "{text}");
-            let bin = values::to_binary(&v);
+            let bin = values::to_binary(&v).expect("a value in memory converts to binary");
             let back = values::read_values(&bin).expect("written binary reads back");
             assert_eq!(back.len(), 1);
         }

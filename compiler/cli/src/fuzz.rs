@@ -10,7 +10,12 @@ use crate::FuzzArgs;
 /// Runs the fuzzer; exit status 1 if a problem was found, 2 for a bad option.
 pub fn run(count: usize, args: &FuzzArgs) -> u8 {
     let mut backends = Vec::new();
-    for name in args.backends.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+    for name in args
+        .backends
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         let b = match name {
             "interp" => Backend::Interp,
             "ir" => Backend::Ir,

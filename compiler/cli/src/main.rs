@@ -154,7 +154,12 @@ struct FuzzArgs {
     #[arg(long, default_value_t = 1, value_name = "SEED", requires = "fuzz")]
     seed: u64,
     /// Backends compared with the interpreter, comma-separated.
-    #[arg(long, default_value = "ir,multicore", value_name = "LIST", requires = "fuzz")]
+    #[arg(
+        long,
+        default_value = "ir,multicore",
+        value_name = "LIST",
+        requires = "fuzz"
+    )]
     backends: String,
     /// How many of the programs run on compiled backends (built as one executable).
     #[arg(long, default_value_t = 50, value_name = "K", requires = "fuzz")]
@@ -164,7 +169,12 @@ struct FuzzArgs {
     #[arg(long, value_name = "DIR", requires = "fuzz")]
     fuzz_dir: Option<PathBuf>,
     /// Where reproducers of backend problems are written.
-    #[arg(long, default_value = "tests/regress", value_name = "DIR", requires = "fuzz")]
+    #[arg(
+        long,
+        default_value = "tests/regress",
+        value_name = "DIR",
+        requires = "fuzz"
+    )]
     regress_dir: PathBuf,
     /// Seconds spent shrinking each problem.
     #[arg(long, default_value_t = 120, value_name = "SECS", requires = "fuzz")]

@@ -137,7 +137,12 @@ fn reference(db: &Database, path: &Path, prog: &fuzzgen::Program) -> Reference {
     let entry = find_entry(&program, "main").map_err(|e| (ProblemKind::Rejected, e))?;
     let args = read_arguments(entry, prog.inputs.join(" ").as_bytes())
         .map_err(|e| (ProblemKind::Rejected, format!("the inputs: {e}")))?;
-    let rt = |e: interp::RuntimeError| (ProblemKind::InterpError, render::runtime_error(&e, &sources));
+    let rt = |e: interp::RuntimeError| {
+        (
+            ProblemKind::InterpError,
+            render::runtime_error(&e, &sources),
+        )
+    };
     let mut interp = instantiate(db, &program).map_err(rt)?;
     let results = interp
         .call_entry(program.root.id(db), "main", args)
@@ -391,7 +396,8 @@ pub fn run(opts: &FuzzOptions, progress: &mut dyn Write) -> Result<FuzzReport, S
         .collect();
     let db = database();
     let refs: Vec<Reference> = {
-        let mut out: Vec<Reference> = vec![Err((ProblemKind::Rejected, String::new())); progs.len()];
+        let mut out: Vec<Reference> =
+            vec![Err((ProblemKind::Rejected, String::new())); progs.len()];
         let work = |db: &Database, i: usize| {
             let path = opts.work_dir.join("ref").join(format!("p{i}.fut"));
             write(&path, &progs[i].render()).map_err(|e| (ProblemKind::Rejected, e))?;
@@ -401,7 +407,10 @@ pub fn run(opts: &FuzzOptions, progress: &mut dyn Write) -> Result<FuzzReport, S
         testrun::on_workers(&db, progs.len(), opts.jobs, &work, &mut |rx| {
             for (i, r) in rx {
                 out[i] = r.unwrap_or_else(|m| {
-                    Err((ProblemKind::InterpError, format!("internal compiler error: {m}")))
+                    Err((
+                        ProblemKind::InterpError,
+                        format!("internal compiler error: {m}"),
+                    ))
                 });
                 done += 1;
                 if opts.progress && done % 100 == 0 {
@@ -454,8 +463,10 @@ pub fn run(opts: &FuzzOptions, progress: &mut dyn Write) -> Result<FuzzReport, S
                 started.elapsed()
             );
         }
-        let files: Vec<(PathBuf, String)> =
-            sample.iter().map(|(_, p, s)| (p.clone(), s.clone())).collect();
+        let files: Vec<(PathBuf, String)> = sample
+            .iter()
+            .map(|(_, p, s)| (p.clone(), s.clone()))
+            .collect();
         let results = runner.run_backend(backend, &files, progress);
         let mut agreed = 0;
         for ((i, _, _), r) in sample.iter().zip(results) {

@@ -478,11 +478,7 @@ impl Gen {
         if p == Prim::Bool {
             return match q {
                 Prim::Bool => a,
-                q => Builder::new(ty)
-                    .p(a)
-                    .t(" < ")
-                    .e(prim_lit(q, 1.0))
-                    .done(),
+                q => Builder::new(ty).p(a).t(" < ").e(prim_lit(q, 1.0)).done(),
             };
         }
         if p == Prim::I32 && q.is_int() && self.chance(0.3) {
@@ -523,9 +519,7 @@ impl Gen {
             Self::op_apply(op1, p, "a0", "a1"),
             Self::op_apply(op2, q, "b0", "b1")
         );
-        let inner = sc
-            .with(&r0, &Ty::Prim(p))
-            .with(&r1, &Ty::Prim(q));
+        let inner = sc.with(&r0, &Ty::Prim(p)).with(&r1, &Ty::Prim(q));
         let body = self.prim_expr(&inner, p, d);
         let b = Builder::new(ty.clone()).t(&format!("let ({r0}, {r1}) = "));
         let b = if scan {
@@ -539,9 +533,7 @@ impl Gen {
                 .p(xs)
                 .t(" ")
                 .p(ys)
-                .t(&format!(
-                    ") in if length {s} == 0 then ("
-                ))
+                .t(&format!(") in if length {s} == 0 then ("))
                 .e(ne1)
                 .t(", ")
                 .e(ne2)
@@ -807,10 +799,7 @@ impl Gen {
                 }
                 4 => {
                     let e = self.expr(sc, elem, d1);
-                    return Builder::new(ty)
-                        .t(&format!("replicate {d} "))
-                        .p(e)
-                        .done();
+                    return Builder::new(ty).t(&format!("replicate {d} ")).p(e).done();
                 }
                 5 if ep.is_some() => {
                     let p = ep.unwrap_or(Prim::I32);
@@ -951,9 +940,7 @@ impl Gen {
                     }
                     let bt = self.some_type(sc, true);
                     let (elem, d) = (elem.clone(), d.to_string());
-                    return self.let_in(sc, &ty, d1, &bt, move |g, s| {
-                        g.arr_expr(s, &elem, &d, d1)
-                    });
+                    return self.let_in(sc, &ty, d1, &bt, move |g, s| g.arr_expr(s, &elem, &d, d1));
                 }
             }
         }

@@ -160,7 +160,9 @@ fn statements(g: &mut Gen, sc: &Scope, ret: &Ty, n: usize, depth: u32) -> Expr {
         return g.expr(sc, ret, depth);
     }
     let t = g.some_type(sc, true);
-    g.let_in(sc, ret, depth, &t, |g, s| statements(g, s, ret, n - 1, depth))
+    g.let_in(sc, ret, depth, &t, |g, s| {
+        statements(g, s, ret, n - 1, depth)
+    })
 }
 
 /// A size-polymorphic helper over `[d]` arrays, perhaps inside a module.

@@ -20,7 +20,12 @@ fn every_input_per_parameter() {
     let cfg = Config::default();
     for seed in 0..200 {
         let p = generate(seed, &cfg);
-        assert_eq!(p.head.matches(": ").count() - 1, p.inputs.len(), "{}", p.render());
+        assert_eq!(
+            p.head.matches(": ").count() - 1,
+            p.inputs.len(),
+            "{}",
+            p.render()
+        );
     }
 }
 

@@ -50,8 +50,17 @@ fn an_injected_disagreement_is_shrunk() {
     assert!(!injected.is_empty(), "no program multiplied: {report:?}");
     for p in injected {
         assert!(p.sizes.1 < p.sizes.0, "not shrunk: {p:?}");
-        assert!(p.sizes.1 <= 12, "shrunk only to {} nodes:\n{}", p.sizes.1, p.reproducer);
+        assert!(
+            p.sizes.1 <= 12,
+            "shrunk only to {} nodes:\n{}",
+            p.sizes.1,
+            p.reproducer
+        );
         assert!(p.reproducer.contains(" * "), "{}", p.reproducer);
-        assert!(p.reproducer.contains("-- ==\n-- input {"), "{}", p.reproducer);
+        assert!(
+            p.reproducer.contains("-- ==\n-- input {"),
+            "{}",
+            p.reproducer
+        );
     }
 }
