@@ -328,7 +328,7 @@ impl Gen {
         let have_dims = !sc.dims.is_empty();
         loop {
             match self.below(16) {
-                0 | 1 | 2 => return self.binop(sc, p, d1),
+                0..=2 => return self.binop(sc, p, d1),
                 3 => return self.unop(sc, p, d1),
                 4 => return self.convert(sc, p, d1),
                 5 => {
@@ -646,7 +646,7 @@ impl Gen {
                 .t(" do (")
                 .under(&[acc, i.clone()], body)
                 .t(&format!(", {i} + 1) in "))
-                .under(&[w.clone()], Expr::var(&w, Ty::Prim(p)))
+                .under(std::slice::from_ref(&w), Expr::var(&w, Ty::Prim(p)))
                 .done()
         }
     }
