@@ -41,7 +41,9 @@ def split [n] [m] 't (xs: [n + m]t): ([n]t, [m]t) =
 
 -- | The elements in reverse order.
 def reverse [n] 't (xs: [n]t): [n]t =
-  map (\i -> xs[n - 1 - i]) (iota_ n)
+  -- An empty array is its own reverse, with its row shape, which a `map`
+  -- over no indices cannot know.
+  if n == 0 then xs else map (\i -> xs[n - 1 - i]) (iota_ n)
 
 -- | Concatenate two arrays.  (An operator; do not use it as the
 -- operator of a reduction, since the sizes would not line up.)

@@ -19,6 +19,12 @@ cargo build --locked -p fut
 # The same corpus on the multicore backend: every program compiled to Rust, all of
 # them built into one executable (docs/multicore.md).
 ./target/debug/fut test --backend=multicore tests/
+# Differential testing (docs/testing.md): a fixed-seed batch of random programs on
+# the interpreter and the IR interpreter, the first 10 of them on the multicore
+# backend too (built as one executable); a disagreement is shrunk and written
+# under target/fuzz-regress/, and fails the run.
+./target/debug/fut dev --fuzz 300 --seed 1 --backends ir,multicore --compiled-sample 10 \
+    --shrink-time 60 --fuzz-dir target/fuzz-ci --regress-dir target/fuzz-regress
 # The same corpus on the OpenCL backend, its kernels run by PoCL on the CPU
 # (docs/gpu.md); PoCL's kernel cache stays under target/.
 export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$PWD/target/pocl-cache}"

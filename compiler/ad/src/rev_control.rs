@@ -114,10 +114,15 @@ impl Ctx<'_> {
             return Ok(());
         }
         let bt = self.op_ty(&bound).elem;
-        let n64 = if bt == PrimType::I64 {
-            bound
-        } else {
-            self.conv(out, PrimType::I64, bound)?
+        // A constant bound stays a constant: a conversion bound here would be
+        // out of scope for the checkpoints of an enclosing loop, whose rows
+        // have this loop's checkpoints' type.
+        let n64 = match bound {
+            _ if bt == PrimType::I64 => bound,
+            Operand::Const(c) if c.as_i128().is_some() => {
+                Operand::Const(ir::PrimValue::I64(c.as_i128().unwrap_or(0) as i64))
+            }
+            _ => self.conv(out, PrimType::I64, bound)?,
         };
         let n = n64.to_size();
         let mut new_params = params.clone();

@@ -226,6 +226,9 @@ fn dataset(args: DatasetArgs) -> u8 {
 }
 
 fn dev(args: DevArgs, color: ColorChoice) -> u8 {
+    if let Some(count) = args.fuzz.fuzz {
+        return crate::fuzz::run(count, &args.fuzz);
+    }
     if args.list_passes {
         print!("{}", driver::dev::list_passes());
         if args.file.is_none() {

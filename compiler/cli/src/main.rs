@@ -6,6 +6,7 @@
 
 mod bench;
 mod commands;
+mod fuzz;
 mod multicore;
 mod pkg;
 
@@ -136,8 +137,51 @@ struct DevArgs {
     #[arg(long, value_name = "PASS", conflicts_with = "passes")]
     print: Option<String>,
     /// A source program (`.fut`) or a core IR file (`.fut_ir`).
-    #[arg(required_unless_present = "list_passes", value_name = "FILE")]
+    #[arg(required_unless_present_any = ["list_passes", "fuzz"], value_name = "FILE")]
     file: Option<PathBuf>,
+    #[command(flatten)]
+    fuzz: FuzzArgs,
+}
+
+/// `fut dev --fuzz`: differential testing with random programs (docs/cli.md).
+#[derive(Args, Debug)]
+struct FuzzArgs {
+    /// Generate N random programs, run them on the interpreter and on each of
+    /// `--backends`, and shrink and save every disagreement or crash.
+    #[arg(long, value_name = "N", conflicts_with_all = ["file", "list_passes", "passes", "print"])]
+    fuzz: Option<usize>,
+    /// Seed of the first program (program i has seed SEED+i).
+    #[arg(long, default_value_t = 1, value_name = "SEED", requires = "fuzz")]
+    seed: u64,
+    /// Backends compared with the interpreter, comma-separated.
+    #[arg(
+        long,
+        default_value = "ir,multicore",
+        value_name = "LIST",
+        requires = "fuzz"
+    )]
+    backends: String,
+    /// How many of the programs run on compiled backends (built as one executable).
+    #[arg(long, default_value_t = 50, value_name = "K", requires = "fuzz")]
+    compiled_sample: usize,
+    /// Where the generated programs are written (default: a folder under the
+    /// system's temporary folder, per seed).
+    #[arg(long, value_name = "DIR", requires = "fuzz")]
+    fuzz_dir: Option<PathBuf>,
+    /// Where reproducers of backend problems are written.
+    #[arg(
+        long,
+        default_value = "tests/regress",
+        value_name = "DIR",
+        requires = "fuzz"
+    )]
+    regress_dir: PathBuf,
+    /// Seconds spent shrinking each problem.
+    #[arg(long, default_value_t = 120, value_name = "SECS", requires = "fuzz")]
+    shrink_time: u64,
+    /// Depth of generated expressions.
+    #[arg(long, default_value_t = 4, value_name = "D", requires = "fuzz")]
+    depth: u32,
 }
 
 #[derive(Args, Debug)]

@@ -13,6 +13,7 @@ pub mod bench;
 pub mod dataset;
 pub mod db;
 pub mod dev;
+pub mod fuzz;
 pub mod imports;
 pub mod irrun;
 pub mod library;

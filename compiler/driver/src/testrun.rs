@@ -334,6 +334,34 @@ pub fn run_tests(
     summary
 }
 
+/// Tests `programs` and returns each one's outcome, in order, printing nothing
+/// but the compiled backends' build progress (to `progress`): for callers that
+/// judge the outcomes themselves (`fut dev --fuzz`). A panic while testing a
+/// program is its failure.
+pub fn outcomes(
+    db: &Database,
+    programs: &[PathBuf],
+    opts: &TestOptions,
+    progress: &mut dyn Write,
+) -> Vec<Outcome> {
+    let jobs = opts.jobs.max(1).min(programs.len().max(1));
+    let batch = (opts.backend.compiled() && !programs.is_empty())
+        .then(|| crate::multicore::prepare_batch(db, programs, opts, progress));
+    let batch = batch.as_ref();
+    let mut out = vec![Outcome::Skipped(String::new()); programs.len()];
+    let work = |db: &Database, i: usize| test_program_in(db, &programs[i], opts, batch);
+    on_workers(db, programs.len(), jobs, &work, &mut |rx| {
+        for (i, outcome) in rx {
+            out[i] = outcome.unwrap_or_else(|msg| {
+                Outcome::Failed(vec![format!(
+                    "internal compiler error (a bug in fut): {msg}"
+                )])
+            });
+        }
+    });
+    out
+}
+
 /// The result of item `i` of [`on_workers`], or the message of its panic.
 pub(crate) type WorkerResult<T> = (usize, Result<T, String>);
 

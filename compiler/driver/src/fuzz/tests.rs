@@ -1,0 +1,66 @@
+//! Tests of the differential runner: generated programs are valid, and a
+//! disagreement (injected through the test hook) is shrunk.
+
+use super::*;
+
+fn options(name: &str, count: usize, seed: u64) -> FuzzOptions {
+    let dir = std::env::temp_dir().join(format!("fut-fuzz-test-{name}-{}", std::process::id()));
+    FuzzOptions {
+        count,
+        seed,
+        backends: vec![Backend::Ir],
+        compiled_sample: 0,
+        work_dir: dir,
+        regress_dir: None,
+        jobs: 2,
+        progress: false,
+        config: fuzzgen::Config::default(),
+        shrink_time: Duration::from_secs(60),
+        inject: None,
+    }
+}
+
+#[test]
+fn generated_programs_check_run_and_agree() {
+    let opts = options("agree", 40, 1000);
+    let report = run(&opts, &mut std::io::sink()).expect("the run");
+    let _ = std::fs::remove_dir_all(&opts.work_dir);
+    let msgs: Vec<String> = report
+        .problems
+        .iter()
+        .map(|p| format!("{}: {}\n{}", p.kind.name(), p.message, p.reproducer))
+        .collect();
+    assert!(msgs.is_empty(), "{}", msgs.join("\n\n"));
+    assert_eq!(report.backends[0], ("interp", 40, 40));
+    assert_eq!(report.backends[1], ("ir", 40, 40));
+}
+
+#[test]
+fn an_injected_disagreement_is_shrunk() {
+    let mut opts = options("shrink", 3, 7);
+    // A "backend bug": any program that multiplies disagrees.
+    opts.inject = Some(Arc::new(|src: &str| src.contains(" * ")));
+    let report = run(&opts, &mut std::io::sink()).expect("the run");
+    let _ = std::fs::remove_dir_all(&opts.work_dir);
+    let injected: Vec<&Problem> = report
+        .problems
+        .iter()
+        .filter(|p| p.message.contains("injected"))
+        .collect();
+    assert!(!injected.is_empty(), "no program multiplied: {report:?}");
+    for p in injected {
+        assert!(p.sizes.1 < p.sizes.0, "not shrunk: {p:?}");
+        assert!(
+            p.sizes.1 <= 12,
+            "shrunk only to {} nodes:\n{}",
+            p.sizes.1,
+            p.reproducer
+        );
+        assert!(p.reproducer.contains(" * "), "{}", p.reproducer);
+        assert!(
+            p.reproducer.contains("-- ==\n-- input {"),
+            "{}",
+            p.reproducer
+        );
+    }
+}

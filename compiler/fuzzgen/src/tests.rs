@@ -1,0 +1,73 @@
+//! Tests of the generator: determinism, and the shrinker's guarantees.
+
+use super::*;
+
+#[test]
+fn same_seed_same_program() {
+    let cfg = Config::default();
+    for seed in 0..50 {
+        assert_eq!(generate(seed, &cfg), generate(seed, &cfg));
+    }
+    assert_ne!(
+        generate(1, &cfg).render(),
+        generate(2, &cfg).render(),
+        "different seeds should give different programs"
+    );
+}
+
+#[test]
+fn every_input_per_parameter() {
+    let cfg = Config::default();
+    for seed in 0..200 {
+        let p = generate(seed, &cfg);
+        assert_eq!(
+            p.head.matches(": ").count() - 1,
+            p.inputs.len(),
+            "{}",
+            p.render()
+        );
+    }
+}
+
+#[test]
+fn shrink_candidates_are_smaller_and_keep_types() {
+    let cfg = Config::default();
+    for seed in 0..30 {
+        let p = generate(seed, &cfg);
+        let cands = p.shrink();
+        for c in &cands {
+            assert!(c.size() <= p.size(), "seed {seed}: a candidate grew");
+            assert!(c.size() < p.size() || c.helpers.len() < p.helpers.len());
+            assert_eq!(c.body.ty, p.body.ty);
+        }
+    }
+}
+
+#[test]
+fn shrinking_an_expression_to_a_zero() {
+    let t = Ty::Prim(Prim::I32);
+    let e = Builder::new(t.clone())
+        .p(Expr::var("a", t.clone()))
+        .t(" + ")
+        .p(Expr::lit("-3i32".into(), t.clone()))
+        .done();
+    assert_eq!(e.render(), "a + (-3i32)");
+    let cands: Vec<String> = e.shrink().iter().map(|c| c.render()).collect();
+    assert_eq!(cands[0], "0i32");
+    assert!(cands.contains(&"a".to_string()));
+    assert!(cands.contains(&"-3i32".to_string()));
+}
+
+#[test]
+fn a_bound_variable_does_not_escape() {
+    let t = Ty::Prim(Prim::I32);
+    let e = Builder::new(t.clone())
+        .t("let x = ")
+        .e(Expr::lit("1i32".into(), t.clone()))
+        .t(" in ")
+        .under(&["x".into()], Expr::var("x", t.clone()))
+        .done();
+    let cands: Vec<String> = e.shrink().iter().map(|c| c.render()).collect();
+    assert!(!cands.contains(&"x".to_string()), "{cands:?}");
+    assert!(cands.contains(&"1i32".to_string()));
+}
