@@ -288,17 +288,9 @@ impl<'p> Lowerer<'p> {
             return Ok(false);
         }
         let shape = views[0].shape.clone();
+        let all: Vec<View> = views.iter().chain(&news).cloned().collect();
         self.seq_nest(&shape, Vec::new(), &mut |l, idx| {
-            let mut xs = Vec::new();
-            for v in views.iter().chain(&news) {
-                let x = l.new_var("elem", v.elem);
-                l.push(Stm::Read {
-                    var: x,
-                    view: v.clone(),
-                    idx: idx.to_vec(),
-                });
-                xs.push(x);
-            }
+            let xs = l.read_each(&all, idx, "elem");
             let args = e
                 .inputs
                 .iter()
@@ -318,6 +310,23 @@ impl<'p> Lowerer<'p> {
             Ok(())
         })?;
         Ok(true)
+    }
+
+    /// Reads the element at `idx` of each of `views` into a fresh scalar
+    /// named `name`.
+    fn read_each(&mut self, views: &[View], idx: &[SExp], name: &str) -> Vec<SVar> {
+        views
+            .iter()
+            .map(|v| {
+                let x = self.new_var(name, v.elem);
+                self.push(Stm::Read {
+                    var: x,
+                    view: v.clone(),
+                    idx: idx.to_vec(),
+                });
+                x
+            })
+            .collect()
     }
 
     /// Sequential loops over `shape`, outermost first; `body` gets the
@@ -1121,16 +1130,7 @@ impl<'p> Lowerer<'p> {
         };
         self.par_label = "segred-combine";
         self.loop_nest(first.shape.clone(), true, |l, idx| {
-            let mut xs = Vec::new();
-            for v in &views {
-                let x = l.new_var("acc_elem", v.elem);
-                l.push(Stm::Read {
-                    var: x,
-                    view: v.clone(),
-                    idx: idx.to_vec(),
-                });
-                xs.push(x);
-            }
+            let xs = l.read_each(&views, idx, "acc_elem");
             l.seq_loop(k.clone(), |l, c| {
                 let mut args = Vec::new();
                 for &p in &e.inputs {
