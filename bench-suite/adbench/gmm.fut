@@ -31,17 +31,13 @@ def log_gamma_d (d: i64) (a: f64) : f64 =
 def lower_index (d: i64) (r: i64) (c: i64) : i64 =
   d + c * (d - 1) - c * (c - 1) / 2 + (r - c - 1)
 
--- | The lower-triangular matrix Q that a row of `icf` describes, unpacked once per
--- component into a dense matrix (zeros above the diagonal), so that each point's `Q v`
--- is a dense matrix-vector product reading Q's rows contiguously.
-def unpack_q [t] (d: i64) (icf: [t]f64) : [d][d]f64 =
-  tabulate_2d d d (\r c -> if c < r then icf[lower_index d r c]
-                           else if c == r then f64.exp icf[r]
-                           else 0)
-
--- | `Q v`: a dense matrix-vector product.
-def q_times [d] (q: [d][d]f64) (v: [d]f64) : [d]f64 =
-  map (\row -> f64.sum (map2 (*) row v)) q
+-- | `Q v`, where Q is the lower-triangular matrix that `icf` describes and `qdiag`
+-- holds the exponentials of its diagonal logs (computed once per component).
+def q_times [d] [t] (qdiag: [d]f64) (icf: [t]f64) (v: [d]f64) : [d]f64 =
+  tabulate d (\r ->
+                qdiag[r] * v[r]
+                + f64.sum (map (\c -> if c < r then icf[lower_index d r c] * v[c] else 0)
+                               (iota d)))
 
 def sum_sq [n] (xs: [n]f64) : f64 = f64.sum (map (\x -> x * x) xs)
 
@@ -69,10 +65,10 @@ def gmm_objective [d] [k] [n] [t]
                   (w_gamma: f64)
                   (w_m: i64) : f64 =
   let diag_sums = map (\row -> f64.sum row[:d]) icf
-  let qs = map (unpack_q d) icf
+  let diag_exps = map (\row -> map f64.exp row[:d]) icf
   let point_term (xi: [d]f64) =
-    logsumexp (map4 (\a s q mu -> a + s - 0.5 * sum_sq (q_times q (map2 (-) xi mu)))
-                    alphas diag_sums qs means)
+    logsumexp (map5 (\a s q mu row -> a + s - 0.5 * sum_sq (q_times q row (map2 (-) xi mu)))
+                    alphas diag_sums diag_exps means icf)
   let constant = -(f64.i64 (n * d) * 0.5 * f64.log (2 * f64.pi))
   in constant
      + f64.sum (map point_term x)
