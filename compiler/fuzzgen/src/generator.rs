@@ -126,7 +126,7 @@ impl Gen {
                 } else if self.chance(0.05) {
                     Expr::lit(format!("{}.lowest", p.name()), Ty::Prim(p))
                 } else {
-                    let lo = if p.is_signed() { -9 } else { 0 };
+                    let lo = if p.is_signed_integer() { -9 } else { 0 };
                     prim_lit(p, self.rng.int_in(lo, 9) as f64)
                 }
             }
@@ -481,7 +481,7 @@ impl Gen {
                 q => Builder::new(ty).p(a).t(" < ").e(prim_lit(q, 1.0)).done(),
             };
         }
-        if p == Prim::I32 && q.is_int() && self.chance(0.3) {
+        if p == Prim::I32 && q.is_integer() && self.chance(0.3) {
             let f = self.pick(&["popc", "clz"]);
             return Builder::new(ty).t(&format!("{m}.{f} ")).p(a).done();
         }

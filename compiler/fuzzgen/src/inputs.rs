@@ -54,12 +54,7 @@ pub fn scalar(g: &mut Gen, p: Prim) -> String {
             format!("{v:?}{n}")
         }
         p => {
-            let bits = p.bits();
-            let (lo, hi): (i128, i128) = if p.is_signed() {
-                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-            } else {
-                (0, (1i128 << bits) - 1)
-            };
+            let (lo, hi) = p.integer_range().unwrap_or((0, 1));
             let v = match g.below(20) {
                 0 => lo,
                 1 => hi,

@@ -3,84 +3,13 @@
 
 use std::fmt;
 
-/// A primitive type of the language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Prim {
-    I8,
-    I16,
-    I32,
-    I64,
-    U8,
-    U16,
-    U32,
-    U64,
-    F16,
-    F32,
-    F64,
-    Bool,
-}
+/// A primitive type of the language: the value crate's, whose `ALL`,
+/// `name`, `is_float`, `is_integer`, `is_signed_integer` and
+/// `integer_range` the generator uses.
+pub use values::PrimType as Prim;
 
 /// Every primitive type.
-pub const PRIMS: [Prim; 12] = [
-    Prim::I8,
-    Prim::I16,
-    Prim::I32,
-    Prim::I64,
-    Prim::U8,
-    Prim::U16,
-    Prim::U32,
-    Prim::U64,
-    Prim::F16,
-    Prim::F32,
-    Prim::F64,
-    Prim::Bool,
-];
-
-impl Prim {
-    /// The type's name in source text (`i32`, `bool`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Prim::I8 => "i8",
-            Prim::I16 => "i16",
-            Prim::I32 => "i32",
-            Prim::I64 => "i64",
-            Prim::U8 => "u8",
-            Prim::U16 => "u16",
-            Prim::U32 => "u32",
-            Prim::U64 => "u64",
-            Prim::F16 => "f16",
-            Prim::F32 => "f32",
-            Prim::F64 => "f64",
-            Prim::Bool => "bool",
-        }
-    }
-
-    /// A floating-point type?
-    pub fn is_float(self) -> bool {
-        matches!(self, Prim::F16 | Prim::F32 | Prim::F64)
-    }
-
-    /// A signed integer type?
-    pub fn is_signed(self) -> bool {
-        matches!(self, Prim::I8 | Prim::I16 | Prim::I32 | Prim::I64)
-    }
-
-    /// An integer type (signed or not)?
-    pub fn is_int(self) -> bool {
-        !self.is_float() && self != Prim::Bool
-    }
-
-    /// Bits of an integer type.
-    pub fn bits(self) -> u32 {
-        match self {
-            Prim::I8 | Prim::U8 => 8,
-            Prim::I16 | Prim::U16 | Prim::F16 => 16,
-            Prim::I32 | Prim::U32 | Prim::F32 => 32,
-            Prim::I64 | Prim::U64 | Prim::F64 => 64,
-            Prim::Bool => 1,
-        }
-    }
-}
+pub const PRIMS: [Prim; 12] = Prim::ALL;
 
 /// A type: arrays carry the name of their outer size (a size parameter in scope).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
