@@ -133,3 +133,47 @@ fn the_backends_hooks_name_their_runtimes() {
     let (_, source) = (gpu::CUDA.extract)(&mut imp, true, &locate).unwrap();
     assert!(source.is_empty(), "{source}");
 }
+
+/// A map whose function runs a scalar loop of `trips` iterations over a body
+/// of `len` multiply-adds.
+fn scalar_loop(trips: i64, len: usize) -> String {
+    let mut body = String::new();
+    let mut last = "a".to_string();
+    for j in 0..len {
+        body.push_str(&format!(
+            "        let t{j}: f64 = mul({last}, x)\n        let u{j}: f64 = add(t{j}, 1.0f64)\n"
+        ));
+        last = format!("u{j}");
+    }
+    format!(
+        r#"fun main(n: i64, xs: [n]f64) -> ([n]f64) {{
+  let ys: [n]f64 = screma(n, xs)
+    map(\(x: f64) -> (f64) {{
+      let (r: f64) = loop (a: f64 = x) for i: i64 < {trips}i64 {{
+{body}        in ({last})
+      }}
+      in (r)
+    }})
+  in (ys)
+}}
+entry "main" = main("[]f64": 2) -> ("[]f64": 1)
+"#
+    )
+}
+
+#[test]
+fn long_loops_of_a_constant_trip_count_stay_rolled() {
+    // 3 trips of 2 statements: NVRTC may unroll it.
+    let short = kernels(&scalar_loop(3, 1), Target::Cuda);
+    assert!(short.contains("for ("), "{short}");
+    assert!(!short.contains("#pragma unroll"), "{short}");
+    // 3 trips of 40 statements: unrolled, they would be 120 statements in a
+    // line, so the loop is kept rolled.
+    let long = kernels(&scalar_loop(3, 20), Target::Cuda);
+    assert!(long.contains("#pragma unroll 1\n"), "{long}");
+    let pragma = long.find("#pragma unroll 1").unwrap();
+    assert!(long[pragma..].lines().nth(1).unwrap().trim_start().starts_with("for ("));
+    // A run-time trip count is left to NVRTC, whatever the body.
+    let unknown = kernels(&scalar_loop(3, 20).replace("< 3i64", "< n"), Target::OpenCl);
+    assert!(unknown.contains("for (") && !unknown.contains("#pragma unroll"), "{unknown}");
+}
