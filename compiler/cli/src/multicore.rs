@@ -1,7 +1,7 @@
 //! `fut multicore`, `fut opencl` and `fut cuda`: compile a program to a
 //! native executable that runs in parallel on all cores (or with its
-//! parallel loops as OpenCL or CUDA kernels), or (`--library`, multicore)
-//! to a Rust library crate with a typed API.
+//! parallel loops as OpenCL or CUDA kernels), or (`--library`) to a Rust
+//! library crate with a typed API on the same backend.
 
 use std::path::PathBuf;
 
@@ -83,17 +83,14 @@ pub fn run(args: MulticoreArgs, target: Target) -> u8 {
 
 fn build(args: MulticoreArgs, target: Target, cuda_arch: Vec<String>) -> u8 {
     let db = driver::Database::new(std::sync::Arc::new(driver::OsSystem));
-    let result = if args.library && target != Target::Multicore {
-        Err(format!(
-            "error: `fut {} --library` is not available yet; `fut multicore --library` writes a library crate",
-            target.name()
-        ))
-    } else if args.library && args.target_cpu.is_some() {
+    let result = if args.library && args.target_cpu.is_some() {
         Err("error: --target-cpu applies to executables; a library crate is compiled by its user's cargo (give it `-C target-cpu` in RUSTFLAGS there)".to_string())
     } else if args.library {
         let opts = LibraryOptions {
             safe: args.safe,
             output: args.output,
+            target,
+            cuda_arch,
         };
         write_library(&db, &args.program, &opts).map(|_| ())
     } else {

@@ -247,13 +247,12 @@ fn bad_options_are_errors() {
         err.contains("FUT_CUDA_ARCH: `sm9` is not a CUDA architecture"),
         "{err}"
     );
-    let o = fut(d, &["cuda", "--library", "k.fut"]);
+    // A library crate is compiled by its user's cargo, for their CPU.
+    let o = fut(d, &["cuda", "--library", "--target-cpu", "x86-64", "k.fut"]);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(
-        err.contains("`fut cuda --library` is not available yet"),
-        "{err}"
-    );
+    assert!(err.contains("--target-cpu applies to executables"), "{err}");
+    assert!(!d.join("k").exists());
 }
 
 #[test]
@@ -311,4 +310,81 @@ fn fut_test_and_bench_run_on_the_cuda_backend() {
     let err = text(&o.stderr);
     assert!(!err.contains("panicked"), "{out}{err}");
     assert_eq!(o.status.success(), gpu, "{out}{err}");
+}
+
+/// `fut cuda --library`: a crate with the typed API over the CUDA runtime,
+/// its kernels compiled ahead of time. A program using it builds; it runs
+/// on the GPU where there is one, and elsewhere `Context::new()` is an
+/// `Err` saying why (no panic).
+#[test]
+fn cuda_library_crates_embed_their_kernels_and_build() {
+    let root = driver::multicore::cache_dir().join("library-test");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    std::fs::write(root.join("kcuda.fut"), PROG).expect("write");
+    let o = fut(
+        &root,
+        &["cuda", "--library", "kcuda.fut", "-o", "cuda-kcuda"],
+    );
+    if !built(&o) {
+        return;
+    }
+    let lib = root.join("cuda-kcuda");
+    let manifest = std::fs::read_to_string(lib.join("Cargo.toml")).expect("manifest");
+    assert!(
+        manifest.contains("fut-runtime-cuda = { path = \"runtime/fut-runtime-cuda\" }"),
+        "{manifest}"
+    );
+    let program = std::fs::read_to_string(lib.join("src/program.rs")).expect("program.rs");
+    assert!(program.contains("KERNEL_BINARIES"), "{program}");
+    assert!(program.contains("fut_runtime_cuda::launch"), "{program}");
+
+    let app = root.join("fut-library-cuda-app");
+    std::fs::create_dir_all(app.join("src")).expect("mkdir");
+    std::fs::write(
+        app.join("Cargo.toml"),
+        "[package]\nname = \"fut-library-cuda-app\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [dependencies]\nkcuda = { path = \"../cuda-kcuda\" }\n\n\
+         [profile.release]\nopt-level = 1\ndebug = false\nincremental = false\ncodegen-units = 16\n\n[workspace]\n",
+    )
+    .expect("write");
+    std::fs::write(
+        app.join("src/main.rs"),
+        r#"fn main() {
+    match kcuda::Context::new() {
+        Err(e) => println!("no device: {}", e.message),
+        Ok(ctx) => {
+            let xs = kcuda::Array::from_vec(vec![1.0, 2.0, 3.0], [3]).unwrap();
+            let ys = kcuda::Array::from_vec(vec![0.5; 3], [3]).unwrap();
+            println!("axpy {:?}", ctx.axpy(2.0, &xs, &ys).unwrap().to_vec());
+            let e = ctx.gather(&kcuda::Array::from_vec(vec![10, 20], [2]).unwrap(),
+                               &kcuda::Array::from_vec(vec![0i64, 5], [2]).unwrap());
+            println!("gather {:?}", e.map(|a| a.to_vec()).map_err(|e| e.message));
+        }
+    }
+}
+"#,
+    )
+    .expect("write");
+    if !app.join("Cargo.lock").exists() {
+        std::fs::copy(lib.join("Cargo.lock"), app.join("Cargo.lock")).expect("lock");
+    }
+    let target = driver::multicore::cache_dir().join("target");
+    let out = support::cargo_build(&app.join("Cargo.toml"), &target);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let run = Command::new(target.join("release/fut-library-cuda-app"))
+        .output()
+        .expect("runs");
+    let stdout = text(&run.stdout);
+    assert!(run.status.success(), "{stdout}{}", text(&run.stderr));
+    if let Some(why) = stdout.strip_prefix("no device: ") {
+        assert!(have_driver() || why.contains("no CUDA driver"), "{stdout}");
+        eprintln!("skipped the calls: {}", why.trim());
+        return;
+    }
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "axpy [2.5, 4.5, 6.5]", "{stdout}");
+    assert!(
+        lines[1].contains("Index [5] out of bounds") && lines[1].contains("kcuda.fut:2:"),
+        "{stdout}"
+    );
 }

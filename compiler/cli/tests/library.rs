@@ -12,7 +12,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use support::{fut, run_with_input, text};
+use support::{cargo_build, fut, run_with_input, text};
 
 /// Writes `contents` to `path` unless it already holds them (so cargo sees
 /// unchanged files as fresh).
@@ -26,10 +26,10 @@ fn write(path: &Path, contents: &str) {
 
 /// The manifest of the program `app` using the library crate `krate`
 /// (a folder next to it).
-fn app_manifest(app: &str, krate: &str) -> String {
+fn app_manifest(app: &str, krate: &str, folder: &str) -> String {
     format!(
         "[package]\nname = \"{app}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
-         [dependencies]\n{krate} = {{ path = \"../{krate}\" }}\n\n\
+         [dependencies]\n{krate} = {{ path = \"../{folder}\" }}\n\n\
          [profile.release]\nopt-level = 1\ndebug = false\nincremental = false\ncodegen-units = 16\n\n[workspace]\n"
     )
 }
@@ -134,26 +134,17 @@ fn main() {
 }
 "#;
 
-fn cargo_build(manifest: &Path, target: &Path, offline: bool) -> std::process::Output {
-    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    c.args(["build", "--release", "--quiet", "--manifest-path"])
-        .arg(manifest)
-        .arg("--target-dir")
-        .arg(target);
-    if offline {
-        c.arg("--offline");
-    }
-    c.env_remove("RUSTFLAGS")
-        .env_remove("CARGO_TARGET_DIR")
-        .env_remove("CARGO_BUILD_TARGET_DIR");
-    c.output().expect("cargo runs")
-}
-
 /// Writes the library crate of `tests/library/{krate}.fut` under the cache
 /// folder (`library-test/{krate}`), checks its files, builds the program
 /// `app` (its `src/main.rs` is `main`) that depends on it, runs it and gives
 /// its standard output.
 fn run_library_app(krate: &str, app: &str, main: &str) -> String {
+    run_library_app_on("multicore", krate, app, main)
+}
+
+/// [`run_library_app`] with the crate written by `fut BACKEND --library`
+/// (under `library-test/BACKEND-{krate}` for a GPU backend).
+fn run_library_app_on(backend: &str, krate: &str, app: &str, main: &str) -> String {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let source = repo.join(format!("tests/library/{krate}.fut"));
     let cache = driver::multicore::cache_dir();
@@ -165,9 +156,14 @@ fn run_library_app(krate: &str, app: &str, main: &str) -> String {
         &std::fs::read_to_string(&source).expect("source"),
     );
 
-    let o = fut(&root, &["multicore", "--library", &file]);
+    let folder = if backend == "multicore" {
+        krate.to_string()
+    } else {
+        format!("{backend}-{krate}")
+    };
+    let o = fut(&root, &[backend, "--library", &file, "-o", &folder]);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let lib = root.join(krate);
+    let lib = root.join(&folder);
     for f in [
         "Cargo.toml",
         "Cargo.lock",
@@ -183,20 +179,14 @@ fn run_library_app(krate: &str, app: &str, main: &str) -> String {
     assert!(readme.contains("Context::with_threads"), "{readme}");
 
     let dir = root.join(app);
-    write(&dir.join("Cargo.toml"), &app_manifest(app, krate));
+    write(&dir.join("Cargo.toml"), &app_manifest(app, krate, &folder));
     write(&dir.join("src/main.rs"), main);
     if !dir.join("Cargo.lock").exists() {
         std::fs::copy(lib.join("Cargo.lock"), dir.join("Cargo.lock")).expect("lock");
     }
     let target = cache.join("target");
     let manifest = dir.join("Cargo.toml");
-    let mut out = cargo_build(&manifest, &target, true);
-    if !out.status.success() {
-        let err = text(&out.stderr);
-        if err.contains("offline") || err.contains("network") {
-            out = cargo_build(&manifest, &target, false);
-        }
-    }
+    let out = cargo_build(&manifest, &target);
     assert!(
         out.status.success(),
         "the program using the library does not build:\n{}",
@@ -218,45 +208,66 @@ fn a_rust_program_calls_every_entry_point_of_a_generated_library() {
     )
     .expect("readme");
     assert!(readme.contains("| `r#move` |"), "{readme}");
-    let expected = [
-        "threads 2",
-        "scale [3] [2.0, 5.0, -6.0]",
-        "input kept [1.0, 2.5, -3.0]",
-        "row_sums [6, 15] 21",
-        "negate_count [false, true, false] 2",
-        "transpose_scaled [2, 3] [10.0, 30.0, 50.0, 20.0, 40.0, 60.0]",
-        "pick 2",
-        "pick error \"Index [5] out of bounds for array of shape [2].\\n  at entries.fut:35:41-35:46\"",
-        "set_first [9.0, 2.0]",
-        "move 4",
-        "new 7",
-        "combine 1.75 5 [11, 21, 31]",
-        "square Rect(2.0, 2.0) area 4",
-        "square -1 Empty",
-        "area circle 3",
-        "area empty 0",
-        "fill items [0, 1, 2]",
-        "bag_sum 3",
-        "fill 0 Nothing",
-        "bag_sum own 11",
-        "bag_sum nothing 0",
-        "squares [Rect(1.0, 1.0), Empty, Rect(2.0, 2.0)]",
-        "total_area 5",
-        "total_area mixed 9",
-        "total_area none 0",
-        "grid [[Circle(1.0), Empty], [Rect(1.0, 1.0), Circle(2.0)]]",
-        "grid_area [3.0, 0.0, 1.0, 12.0]",
-        "grid_area error \"entry point `grid_area`: the rows of argument `a0` differ in their lengths\"",
-        "wrap Some(Rect(2.0, 2.0)) area 4",
-        "unwrap_area none -1",
-        "wraps [Some(Rect(3.0, 3.0)), None]",
-        "unwrap_areas [3.0, -1.0]",
-        "from_vec error \"an array of shape [2][3] needs 6 elements, but 5 were given\"",
-        "context error \"the number of threads must be at least 1\"",
-    ];
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines, expected, "{stdout}");
+    assert_eq!(lines, APP_EXPECTED, "{stdout}");
 }
+
+/// The same program against the crate `fut opencl --library` writes: the
+/// same API and results, the entry points' parallel work run as OpenCL
+/// kernels (by PoCL on the CPU here), and run-time errors inside kernels
+/// reported with their source location as on the host.
+#[test]
+fn the_opencl_library_has_the_same_api_and_results() {
+    let stdout = run_library_app_on("opencl", "entries", "fut-library-opencl-app", APP_MAIN);
+    let root = driver::multicore::cache_dir().join("library-test/opencl-entries");
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).expect("lib.rs");
+    assert!(lib.contains("compiled by `fut opencl --library`"), "{lib}");
+    assert!(lib.contains("pub fn with_device(name: &str)"), "{lib}");
+    let program = std::fs::read_to_string(root.join("src/program.rs")).expect("program.rs");
+    assert!(program.contains("fut_runtime_opencl::launch"), "{program}");
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("readme");
+    assert!(readme.contains("FUT_OPENCL_DEVICE"), "{readme}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines, APP_EXPECTED, "{stdout}");
+}
+
+/// What [`APP_MAIN`] prints, on every backend.
+const APP_EXPECTED: &[&str] = &[
+    "threads 2",
+    "scale [3] [2.0, 5.0, -6.0]",
+    "input kept [1.0, 2.5, -3.0]",
+    "row_sums [6, 15] 21",
+    "negate_count [false, true, false] 2",
+    "transpose_scaled [2, 3] [10.0, 30.0, 50.0, 20.0, 40.0, 60.0]",
+    "pick 2",
+    "pick error \"Index [5] out of bounds for array of shape [2].\\n  at entries.fut:35:41-35:46\"",
+    "set_first [9.0, 2.0]",
+    "move 4",
+    "new 7",
+    "combine 1.75 5 [11, 21, 31]",
+    "square Rect(2.0, 2.0) area 4",
+    "square -1 Empty",
+    "area circle 3",
+    "area empty 0",
+    "fill items [0, 1, 2]",
+    "bag_sum 3",
+    "fill 0 Nothing",
+    "bag_sum own 11",
+    "bag_sum nothing 0",
+    "squares [Rect(1.0, 1.0), Empty, Rect(2.0, 2.0)]",
+    "total_area 5",
+    "total_area mixed 9",
+    "total_area none 0",
+    "grid [[Circle(1.0), Empty], [Rect(1.0, 1.0), Circle(2.0)]]",
+    "grid_area [3.0, 0.0, 1.0, 12.0]",
+    "grid_area error \"entry point `grid_area`: the rows of argument `a0` differ in their lengths\"",
+    "wrap Some(Rect(2.0, 2.0)) area 4",
+    "unwrap_area none -1",
+    "wraps [Some(Rect(3.0, 3.0)), None]",
+    "unwrap_areas [3.0, -1.0]",
+    "from_vec error \"an array of shape [2][3] needs 6 elements, but 5 were given\"",
+    "context error \"the number of threads must be at least 1\"",
+];
 
 /// Calls the entry points of `tests/library/sums.fut`: sums inside records
 /// and tuples, and arrays of sums whose variants carry arrays.

@@ -73,12 +73,16 @@ pub struct Kernels {
     /// The `use` lines giving the emitted functions their memory blocks
     /// and the launch function.
     pub imports: &'static str,
+    /// The backend's name (`opencl`, `cuda`): its runtime crate is
+    /// `fut-runtime-NAME`, its command `fut NAME`.
+    pub backend: &'static str,
 }
 
 impl std::fmt::Debug for Kernels {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Kernels")
             .field("imports", &self.imports)
+            .field("backend", &self.backend)
             .finish()
     }
 }

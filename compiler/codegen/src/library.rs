@@ -87,6 +87,9 @@ pub struct Library {
     pub program_rs: String,
     /// `README.md`.
     pub readme: String,
+    /// A GPU backend's kernel source (what `program_rs`'s kernel program
+    /// holds; the CUDA backend compiles it ahead of time).
+    pub kernels: Option<String>,
 }
 
 /// Rust's keywords (strict and reserved) and the names a crate cannot use.
@@ -264,7 +267,8 @@ pub fn library(
         standalone: true,
         ..opts.clone()
     };
-    let mut program_rs = crate::program_module(prog, &opts, locate)?;
+    let (mut program_rs, kernels) = crate::program_module_with_kernels(prog, &opts, locate)?;
+    let backend = opts.kernels.map(|k| k.backend);
     let mut records = Records::default();
     let mut apis = Vec::new();
     let mut used = std::collections::HashSet::new();
@@ -509,21 +513,33 @@ pub fn library(
         program_rs.push_str(&sum_enums::payload_rows_fn());
     }
     let decls = format!("{}{}", records.decls, records.sums.decls);
-    let lib_rs = lib_rs(krate, source, &apis, &decls);
-    let readme = readme(krate, source, &apis, prog);
+    let lib_rs = lib_rs(krate, source, &apis, &decls, backend);
+    let readme = readme(krate, source, &apis, prog, backend);
     Ok(Library {
+        kernels,
         lib_rs,
         program_rs,
         readme,
     })
 }
 
-fn lib_rs(krate: &str, source: &str, apis: &[(Api, String)], records: &str) -> String {
+fn lib_rs(
+    krate: &str,
+    source: &str,
+    apis: &[(Api, String)],
+    records: &str,
+    backend: Option<&str>,
+) -> String {
+    let command = backend.unwrap_or("multicore");
+    let what = match backend {
+        None => "a pool of worker threads",
+        Some(_) => "a pool of worker threads for host code, and the device",
+    };
     let mut out = format!(
-        "//! `{krate}`: the entry points of `{source}`, compiled by `fut multicore --library`.\n//!\n\
-         //! Create a [`Context`] (a pool of worker threads), build arrays with\n\
-         //! [`Array::from_vec`], and call the entry points as methods of the\n\
-         //! context. Each returns `Result<_, Error>`.\n//!\n//! Entry points:\n//!\n"
+        "//! `{krate}`: the entry points of `{source}`, compiled by `fut {command} --library`.\n//!\n\
+         //! Create a [`Context`] ({what}),\n\
+         //! build arrays with [`Array::from_vec`], and call the entry points as\n\
+         //! methods of the context. Each returns `Result<_, Error>`.\n//!\n//! Entry points:\n//!\n"
     );
     for (a, _) in apis {
         writeln!(out, "//! - [`Context::{}`]: `{}`", a.method, a.signature).ok();
@@ -532,17 +548,56 @@ fn lib_rs(krate: &str, source: &str, apis: &[(Api, String)], records: &str) -> S
         "\n#[allow(dead_code, clippy::all)]\nmod program;\n\n\
          pub use fut_runtime_multicore::Error;\n\
          pub use fut_runtime_multicore::typed::{Array, Element};\n\
-         pub use values::f16;\n\n\
-         /// What entry points run in: a pool of worker threads.\n\
-         pub struct Context {\n    inner: fut_runtime_multicore::Context,\n}\n\n\
-         impl Context {\n\
-         \x20   /// A context with one worker thread per core.\n\
-         \x20   pub fn new() -> Result<Context, Error> {\n\
-         \x20       Ok(Context { inner: fut_runtime_multicore::Context::new(None, false)? })\n    }\n\n\
-         \x20   /// A context with `n` worker threads (at least 1).\n\
-         \x20   pub fn with_threads(n: usize) -> Result<Context, Error> {\n\
-         \x20       Ok(Context { inner: fut_runtime_multicore::Context::new(Some(n), false)? })\n    }\n\n\
-         \x20   /// The number of worker threads.\n\
+         pub use values::f16;\n\n",
+    );
+    match backend {
+        None => out.push_str(
+            "/// What entry points run in: a pool of worker threads.\n\
+             pub struct Context {\n    inner: fut_runtime_multicore::Context,\n}\n\n\
+             impl Context {\n\
+             \x20   /// A context with one worker thread per core.\n\
+             \x20   pub fn new() -> Result<Context, Error> {\n\
+             \x20       Ok(Context { inner: fut_runtime_multicore::Context::new(None, false)? })\n    }\n\n\
+             \x20   /// A context with `n` worker threads (at least 1).\n\
+             \x20   pub fn with_threads(n: usize) -> Result<Context, Error> {\n\
+             \x20       Ok(Context { inner: fut_runtime_multicore::Context::new(Some(n), false)? })\n    }\n\n",
+        ),
+        Some(api) => {
+            let env = format!("FUT_{}_DEVICE", api.to_uppercase());
+            write!(
+                out,
+                "/// What entry points run in: a pool of worker threads for host code, and\n\
+                 /// the device their kernels run on. The device is chosen once per\n\
+                 /// process, by the first context: later ones share it.\n\
+                 pub struct Context {{\n    inner: fut_runtime_multicore::Context,\n}}\n\n\
+                 impl Context {{\n\
+                 \x20   /// A context with one worker thread per core, on the device that\n\
+                 \x20   /// `{env}` names, else the default one. An `Err` when there is\n\
+                 \x20   /// no driver or no device.\n\
+                 \x20   pub fn new() -> Result<Context, Error> {{\n\
+                 \x20       Context::open(None, None)\n    }}\n\n\
+                 \x20   /// A context with `n` worker threads (at least 1) for host code.\n\
+                 \x20   pub fn with_threads(n: usize) -> Result<Context, Error> {{\n\
+                 \x20       Context::open(Some(n), None)\n    }}\n\n\
+                 \x20   /// A context on the device whose name (or `PLATFORM: NAME`)\n\
+                 \x20   /// contains `name`, ignoring case, as `--device` chooses it for\n\
+                 \x20   /// executables. It has no effect once a context exists.\n\
+                 \x20   pub fn with_device(name: &str) -> Result<Context, Error> {{\n\
+                 \x20       Context::open(None, Some(name))\n    }}\n\n\
+                 \x20   /// The devices there are, one line each, or why there is none.\n\
+                 \x20   pub fn list_devices() -> Result<String, Error> {{\n\
+                 \x20       fut_runtime_{api}::list_devices().map_err(Error::new)\n    }}\n\n\
+                 \x20   fn open(threads: Option<usize>, device: Option<&str>) -> Result<Context, Error> {{\n\
+                 \x20       if let Some(name) = device {{\n\
+                 \x20           fut_runtime_{api}::set_device_choice(Some(name.to_string()));\n        }}\n\
+                 \x20       fut_runtime_{api}::ensure_device().map_err(Error::new)?;\n\
+                 \x20       Ok(Context {{ inner: fut_runtime_multicore::Context::new(threads, false)? }})\n    }}\n\n"
+            )
+            .ok();
+        }
+    }
+    out.push_str(
+        "\x20   /// The number of worker threads.\n\
          \x20   pub fn num_threads(&self) -> usize {\n        self.inner.num_threads()\n    }\n}\n\n",
     );
     out.push_str(records);
@@ -604,15 +659,44 @@ fn sum_sample(krate: &str, e: &SumEnum, parts: &[String]) -> String {
     format!("{krate}::{}::{}(/* … */)", e.name, e.variants[0].rust)
 }
 
-fn readme(krate: &str, source: &str, apis: &[(Api, String)], prog: &Program) -> String {
+fn readme(
+    krate: &str,
+    source: &str,
+    apis: &[(Api, String)],
+    prog: &Program,
+    backend: Option<&str>,
+) -> String {
+    let how = match backend {
+        None => "`fut multicore --library`. It runs them in parallel on all cores, with the\n\
+                 runtime of `fut`'s multicore backend (vendored under `runtime/`, so the crate\n\
+                 builds on its own)."
+            .to_string(),
+        Some(api) => format!(
+            "`fut {api} --library`. Their parallel work runs as {} kernels on a\n\
+             device, the rest on all cores, with the runtime of `fut`'s {api} backend\n\
+             (vendored under `runtime/`, so the crate builds on its own). Arrays are\n\
+             passed and returned in host memory: each call uploads its array\n\
+             arguments and reads its array results back.",
+            if api == "cuda" { "CUDA" } else { "OpenCL" }
+        ),
+    };
+    let contexts = match backend {
+        None => "- `Context::new()` (one worker thread per core) or `Context::with_threads(n)`;\n"
+            .to_string(),
+        Some(api) => format!(
+            "- `Context::new()` (the device `FUT_{}_DEVICE` names, else the default one;\n  \
+             one worker thread per core for host code), `Context::with_threads(n)` or\n  \
+             `Context::with_device(name)` (the first device whose name contains `name`);\n  \
+             an `Err` when there is no driver or no device; `Context::list_devices()`;\n",
+            api.to_uppercase()
+        ),
+    };
     let mut out = format!(
         "# {krate}\n\nThe entry points of `{source}` as a Rust library, generated by\n\
-         `fut multicore --library`. It runs them in parallel on all cores, with the\n\
-         runtime of `fut`'s multicore backend (vendored under `runtime/`, so the crate\n\
-         builds on its own).\n\n\
+         {how}\n\n\
          Add it to a crate as a path dependency:\n\n```toml\n[dependencies]\n{krate} = {{ path = \"path/to/{krate}\" }}\n```\n\n\
          ## API\n\n\
-         - `Context::new()` (one worker thread per core) or `Context::with_threads(n)`;\n\
+         {contexts}\
          - `Array<T, D>`: an array of rank `D` of a primitive type `T` (`i8`…`u64`,\n  `f16`, `f32`, `f64`, `bool`): `Array::from_vec(data, shape)` (an `Err` when\n  the number of elements does not match the shape), `.shape()`, `.to_vec()`,\n  `.into_vec()`, `.as_slice()`;\n\
          - one method of `Context` per entry point; scalars and consumed (`*`) arrays\n  are passed by value, other arrays, tuples and records by reference; tuples\n  are Rust tuples and records structs (`RecordN`, fields in the order of their\n  names); sum types are enums (`SumN`, one variant per constructor, holding its\n  payload), arrays of them nested `Vec`s, and tuples and records holding them\n  have the enums in their places; an entry with several results returns a\n  tuple;\n\
          - `Error`: its `message` is the program's run-time error with its source\n  location (`Index [5] out of bounds for array of shape [2].` then\n  `  at prog.fut:3:5-3:9`).\n\n\

@@ -1,6 +1,8 @@
-//! `fut multicore --library`: a program compiled into a Rust library crate
-//! with a typed API (`codegen::library`), written to a folder a user adds
-//! as a path dependency.
+//! `fut multicore --library` (and `fut opencl`/`fut cuda --library`): a
+//! program compiled into a Rust library crate with a typed API
+//! (`codegen::library`), written to a folder a user adds as a path
+//! dependency. A GPU backend's crate is the same API over its runtime:
+//! the entry points' parallel work runs as kernels.
 //!
 //! The crate holds everything it needs to build without `fut` or its
 //! source tree: the generated `src/lib.rs` and `src/program.rs`, a copy of
@@ -14,7 +16,9 @@ use std::path::{Path, PathBuf};
 use syntax::diag::location;
 
 use crate::db::Database;
-use crate::multicore::{checked_program, workspace_deps, write_if_changed, write_runtime_crates};
+use crate::multicore::{
+    Target, checked_program, cuda, workspace_deps, write_if_changed, write_runtime_crates,
+};
 
 /// Options of `fut multicore --library`.
 #[derive(Clone, Debug)]
@@ -23,6 +27,11 @@ pub struct LibraryOptions {
     pub safe: bool,
     /// The crate's folder (default: the program's path without `.fut`).
     pub output: Option<PathBuf>,
+    /// The backend whose runtime the crate runs on.
+    pub target: Target,
+    /// The CUDA backend's architectures (`sm_XY`) its kernels are compiled
+    /// for ahead of time.
+    pub cuda_arch: Vec<String>,
 }
 
 /// What [`write_library`] wrote.
@@ -36,20 +45,31 @@ pub struct Written {
 
 /// The crate's manifest: the runtime and values crates as vendored path
 /// dependencies, and the crates generated code uses directly.
-fn manifest(name: &str, deps: &[(String, String)]) -> String {
+fn manifest(name: &str, deps: &[(String, String)], target: Target) -> String {
     let spec = |crate_name: &str, default: &str| {
         deps.iter()
             .find(|(k, _)| k == crate_name)
             .map(|(_, v)| v.clone())
             .unwrap_or_else(|| default.to_string())
     };
+    let gpu = match target {
+        Target::Multicore => String::new(),
+        Target::OpenCl | Target::Cuda => {
+            let api = target.name();
+            format!(
+                "fut-runtime-gpu = {{ path = \"runtime/fut-runtime-gpu\" }}\n\
+                 fut-runtime-{api} = {{ path = \"runtime/fut-runtime-{api}\" }}\n"
+            )
+        }
+    };
     format!(
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\
-         description = \"Entry points of a Futhark program, compiled by fut multicore --library\"\n\n\
+         description = \"Entry points of a Futhark program, compiled by fut {} --library\"\n\n\
          [dependencies]\n\
          fut-runtime-multicore = {{ path = \"runtime/fut-runtime-multicore\" }}\n\
-         values = {{ path = \"runtime/values\" }}\n\
+         {gpu}values = {{ path = \"runtime/values\" }}\n\
          rayon = {}\nlibm = \"0.2\"\n",
+        target.name(),
         spec("rayon", "\"1\"")
     )
 }
@@ -78,10 +98,21 @@ pub fn write_library(db: &Database, path: &Path, opts: &LibraryOptions) -> Resul
         safe: opts.safe,
         standalone: true,
         name: stem.clone(),
-        kernels: None,
+        kernels: opts.target.kernels(),
     };
-    let lib = codegen::library::library(&ir, &copts, &locate, &name, &source)
-        .map_err(|e| format!("the multicore backend cannot compile this program: {e}"))?;
+    let mut lib = codegen::library::library(&ir, &copts, &locate, &name, &source).map_err(|e| {
+        format!(
+            "the {} backend cannot compile this program: {e}",
+            opts.target.name()
+        )
+    })?;
+    if opts.target == Target::Cuda {
+        lib.program_rs = cuda::with_binaries(
+            lib.program_rs,
+            lib.kernels.as_deref().unwrap_or(""),
+            &opts.cuda_arch,
+        )?;
+    }
     let dir = opts
         .output
         .clone()
@@ -97,7 +128,10 @@ pub fn write_library(db: &Database, path: &Path, opts: &LibraryOptions) -> Resul
     if let Some(lock) = codegen::runtime_sources::file("Cargo.lock") {
         write_if_changed(&dir.join("Cargo.lock"), lock)?;
     }
-    write_if_changed(&dir.join("Cargo.toml"), &manifest(&name, &deps))?;
+    write_if_changed(
+        &dir.join("Cargo.toml"),
+        &manifest(&name, &deps, opts.target),
+    )?;
     write_if_changed(&dir.join("src/lib.rs"), &lib.lib_rs)?;
     write_if_changed(&dir.join("src/program.rs"), &lib.program_rs)?;
     write_if_changed(&dir.join("README.md"), &lib.readme)?;
@@ -111,7 +145,11 @@ mod tests {
 
     #[test]
     fn manifest_names_the_vendored_runtime() {
-        let m = manifest("prog", &[("rayon".into(), "\"1.10\"".into())]);
+        let m = manifest(
+            "prog",
+            &[("rayon".into(), "\"1.10\"".into())],
+            Target::Multicore,
+        );
         assert!(m.contains("name = \"prog\""), "{m}");
         assert!(
             m.contains("fut-runtime-multicore = { path = \"runtime/fut-runtime-multicore\" }"),
@@ -119,5 +157,16 @@ mod tests {
         );
         assert!(m.contains("rayon = \"1.10\""), "{m}");
         assert!(!m.contains("[workspace]"), "{m}");
+        assert!(!m.contains("fut-runtime-gpu"), "{m}");
+        let m = manifest("prog", &[], Target::OpenCl);
+        assert!(
+            m.contains("fut-runtime-opencl = { path = \"runtime/fut-runtime-opencl\" }"),
+            "{m}"
+        );
+        assert!(
+            m.contains("fut-runtime-gpu = { path = \"runtime/fut-runtime-gpu\" }"),
+            "{m}"
+        );
+        assert!(m.contains("compiled by fut opencl --library"), "{m}");
     }
 }

@@ -23,6 +23,7 @@ use crate::kernel_c::{Target, kernel::helpers, prelude};
 pub const OPENCL: codegen::Kernels = codegen::Kernels {
     extract: extract_opencl,
     imports: "use fut_runtime_opencl::mem::*;\nuse fut_runtime_opencl::launch;\n",
+    backend: "opencl",
 };
 
 /// The code generation hook of the CUDA backend. Its modules need the
@@ -30,6 +31,7 @@ pub const OPENCL: codegen::Kernels = codegen::Kernels {
 pub const CUDA: codegen::Kernels = codegen::Kernels {
     extract: extract_cuda,
     imports: "use fut_runtime_cuda::mem::*;\nuse fut_runtime_cuda::launch;\n",
+    backend: "cuda",
 };
 
 /// The static of a CUDA module that holds the code compiled ahead of

@@ -172,8 +172,18 @@ fn long_loops_of_a_constant_trip_count_stay_rolled() {
     let long = kernels(&scalar_loop(3, 20), Target::Cuda);
     assert!(long.contains("#pragma unroll 1\n"), "{long}");
     let pragma = long.find("#pragma unroll 1").unwrap();
-    assert!(long[pragma..].lines().nth(1).unwrap().trim_start().starts_with("for ("));
+    assert!(
+        long[pragma..]
+            .lines()
+            .nth(1)
+            .unwrap()
+            .trim_start()
+            .starts_with("for (")
+    );
     // A run-time trip count is left to NVRTC, whatever the body.
     let unknown = kernels(&scalar_loop(3, 20).replace("< 3i64", "< n"), Target::OpenCl);
-    assert!(unknown.contains("for (") && !unknown.contains("#pragma unroll"), "{unknown}");
+    assert!(
+        unknown.contains("for (") && !unknown.contains("#pragma unroll"),
+        "{unknown}"
+    );
 }

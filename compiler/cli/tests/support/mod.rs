@@ -68,3 +68,29 @@ pub fn run_with_input_env(exe: &Path, args: &[&str], input: &[u8], env: &[(&str,
         .expect("write input");
     child.wait_with_output().expect("the executable runs")
 }
+
+/// `cargo build --release` of the crate at `manifest` into `target`, with
+/// the environment's flags and target folder removed: `--offline` first,
+/// as for executables, then online if cargo says it needs the network.
+pub fn cargo_build(manifest: &Path, target: &Path) -> Output {
+    let build = |offline: bool| {
+        let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        c.args(["build", "--release", "--quiet", "--manifest-path"])
+            .arg(manifest)
+            .arg("--target-dir")
+            .arg(target);
+        if offline {
+            c.arg("--offline");
+        }
+        c.env_remove("RUSTFLAGS")
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("CARGO_BUILD_TARGET_DIR");
+        c.output().expect("cargo runs")
+    };
+    let out = build(true);
+    let err = text(&out.stderr);
+    if !out.status.success() && (err.contains("offline") || err.contains("network")) {
+        return build(false);
+    }
+    out
+}
