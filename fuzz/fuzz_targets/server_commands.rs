@@ -2,6 +2,9 @@
 //! server of a small program (its entries are the runtime's own test shapes),
 //! each answered with output or a failure, never a panic. `store` and
 //! `restore` are left out: they write and read files named by the input.
+//! The server splits words at Unicode whitespace (`\x1c`–`\x1f` among it),
+//! so lines are filtered by their first word as it reads them, and the
+//! target runs in a scratch folder of its own in case a command does write.
 #![no_main]
 
 use fut_runtime_multicore::context::Context;
@@ -36,16 +39,28 @@ static PROGRAM: Program = Program {
     }],
 };
 
+/// Whether `line`'s first word (as the server splits words) is `store` or
+/// `restore`.
+fn writes_files(line: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(line);
+    let first = text.split(char::is_whitespace).find(|w| !w.is_empty());
+    matches!(first, Some(w) if w.starts_with("store") || w.starts_with("restore"))
+}
+
 fuzz_target!(|data: &[u8]| {
+    static SCRATCH: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    SCRATCH.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("fut-fuzz-server-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        std::env::set_current_dir(&dir).expect("into the scratch folder");
+        dir
+    });
     thread_local! {
         static CTX: Context = Context::new(Some(1), false).expect("a context");
     }
     let lines: Vec<u8> = data
         .split(|&b| b == b'\n')
-        .filter(|l| {
-            let w = l.trim_ascii_start();
-            !(w.starts_with(b"store") || w.starts_with(b"restore"))
-        })
+        .filter(|l| !writes_files(l))
         .flat_map(|l| l.iter().copied().chain([b'\n']))
         .collect();
     CTX.with(|ctx| {

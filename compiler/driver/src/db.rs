@@ -111,6 +111,39 @@ impl Database {
         Sources(files.sources.clone())
     }
 
+    /// Replaces the text of the file at `path`, loaded or not: queries over
+    /// it run again on their next use, while those over other files (the
+    /// prelude's checking among them) keep their results. Later loads of
+    /// `path` give this text, not the file system's.
+    pub fn set_text(&mut self, path: &Path, text: &str) {
+        use salsa::Setter;
+        let path = paths::normalize(path);
+        let text: Arc<str> = Arc::from(text);
+        let existing = {
+            let mut files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+            let file = files.by_path.get(&path).copied();
+            if let Some(f) = file {
+                let id = f.id(&*self).0 as usize;
+                files.sources[id].1 = text.clone();
+            }
+            file
+        };
+        match existing {
+            Some(f) => {
+                f.set_text(self).to(text);
+            }
+            None => {
+                let mut files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+                let id = FileId(files.sources.len() as u32);
+                files
+                    .sources
+                    .push((path.display().to_string(), text.clone()));
+                let file = SourceFile::new(&*self, path.clone(), text, id);
+                files.by_path.insert(path, file);
+            }
+        }
+    }
+
     /// The prelude's root file, if the prelude has one.
     pub fn prelude_root(&self) -> Option<SourceFile> {
         self.load(&prelude::root_path()).ok()

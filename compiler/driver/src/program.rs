@@ -339,4 +339,30 @@ mod tests {
         // One check per prelude file and one per program, however many threads.
         assert_eq!(checks, prelude_files + 8, "{:?}", db.executions());
     }
+
+    #[test]
+    fn a_changed_text_is_checked_again_and_the_prelude_is_not() {
+        let fs = MemorySystem::with_files([("m.fut", "def main (x: i32) = x + 1\n")]);
+        let mut db = Database::logging(Arc::new(fs));
+        let p = load_program(&db, Path::new("m.fut")).unwrap();
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+        let checks = |db: &Database| {
+            db.executions()
+                .iter()
+                .filter(|e| e.starts_with("check("))
+                .count()
+        };
+        let before = checks(&db);
+        db.set_text(Path::new("m.fut"), "def main (x: i32) = x + true\n");
+        let p = load_program(&db, Path::new("m.fut")).unwrap();
+        assert!(!p.diagnostics.is_empty(), "the new text was not checked");
+        let text = db.sources().0[p.root.id(&db).0 as usize].1.clone();
+        assert!(text.contains("true"), "{text}");
+        // Only the changed file is checked again.
+        assert_eq!(checks(&db), before + 1, "{:?}", db.executions());
+        // A path never loaded gets the given text, not the file system's.
+        db.set_text(Path::new("new.fut"), "def main = 2i32\n");
+        let p = load_program(&db, Path::new("new.fut")).unwrap();
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    }
 }
