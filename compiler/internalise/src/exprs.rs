@@ -184,9 +184,12 @@ impl Cx {
             ExprKind::Literal(l) => Ok(V::Leaf(Operand::Const(literal_const(l, span)?))),
             ExprKind::Var(q) => {
                 let v = self.lookup(q, env)?;
-                let v = self.force(v, span)?;
                 // A function with size parameters passed as a value (`map
-                // split xs`) takes the sizes the checker inferred here.
+                // split xs`) takes the sizes the checker inferred here, and
+                // so does a definition with size parameters only (`def iiota
+                // [n] : [n]i64`), which `force` then evaluates.
+                let v = self.with_size_args(v, &[e], env);
+                let v = self.force(v, span)?;
                 Ok(self.with_size_args(v, &[e], env))
             }
             ExprKind::Parens(x) => self.expr(x, env),
@@ -509,6 +512,14 @@ impl Cx {
     /// Evaluates a module-level constant when it is referred to.
     pub(crate) fn force(&mut self, v: V, span: syntax::Span) -> IResult<V> {
         if let V::Fun(c) = &v
+            && let Closure::Partial { f, args, sizes } = &**c
+            && args.is_empty()
+            && matches!(&**f, Closure::Def { def, .. } if def.params.is_empty())
+        {
+            let (f, sizes) = (f.clone(), sizes.clone());
+            return self.call(&f, Vec::new(), &sizes, span);
+        }
+        if let V::Fun(c) = &v
             && let Closure::Def { def, env, .. } = &**c
             && def.params.is_empty()
         {
@@ -530,7 +541,8 @@ impl Cx {
     }
 
     /// Resolves `a.b.c`: module access where `a` is a module, record
-    /// projection otherwise.
+    /// projection otherwise. A module's member is returned unforced
+    /// ([`Self::force`]).
     pub(crate) fn lookup(&mut self, q: &QualName, env: &Env) -> IResult<V> {
         let unknown =
             |n: &ast::Ident| InternaliseError::at(format!("unknown name {}", n.name), n.span);
@@ -564,6 +576,11 @@ impl Cx {
                         continue;
                     }
                     let v = s.vals.get(&n.name).cloned().ok_or_else(|| unknown(n))?;
+                    if k + 1 == rest.len() {
+                        // The member itself: the caller forces it, after
+                        // giving a size-only definition its sizes.
+                        return Ok(v);
+                    }
                     let v = self.force(v, q.span())?;
                     return project(v, &rest[k + 1..]);
                 }
@@ -580,7 +597,8 @@ impl Cx {
     /// The function an operator name stands for.
     fn operator(&mut self, q: &QualName, env: &Env) -> IResult<V> {
         if !q.quals.is_empty() {
-            return self.lookup(q, env);
+            let v = self.lookup(q, env)?;
+            return self.force(v, q.span());
         }
         if let Some(v) = env.val(&q.name.name) {
             return self.force(v, q.span());

@@ -172,7 +172,8 @@ impl Cx {
         }
     }
 
-    fn call(
+    /// Calls closure `c` with all its arguments and the size arguments known.
+    pub(crate) fn call(
         &mut self,
         c: &Rc<Closure>,
         args: Vec<V>,

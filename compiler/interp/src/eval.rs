@@ -423,7 +423,8 @@ impl Interp {
             ExprKind::Var(q) => {
                 let v = self.lookup_var_at(e, q, env)?;
                 if has_size_params(&v) {
-                    self.instantiate_sizes_of(e, v, env)
+                    let v = self.instantiate_sizes_of(e, v, env)?;
+                    self.force_sized(v, span)
                 } else {
                     Ok(v)
                 }
@@ -661,6 +662,25 @@ impl Interp {
         } else {
             Ok(v)
         }
+    }
+
+    /// The value of a definition with size parameters and no value
+    /// parameters (`def iiota [n] : [n]i64 = iota n`), whose sizes a use
+    /// has just given: its body evaluated with them. Any other value is
+    /// returned as it is.
+    fn force_sized(&mut self, v: Value, span: Span) -> R<Value> {
+        let Value::Fun(c) = &v else { return Ok(v) };
+        let Closure::User {
+            def, env, sizes, ..
+        } = &**c
+        else {
+            return Ok(v);
+        };
+        if !def.params.is_empty() {
+            return Ok(v);
+        }
+        let (def, env, sizes) = (def.clone(), env.clone(), sizes.clone());
+        self.call_user_sized(&def, env, Vec::new(), &sizes, span)
     }
 
     /// [`Interp::instantiate_sizes`] for a function with size parameters.

@@ -142,7 +142,14 @@ impl Interp {
             vb.ret.clone(),
             vb.body.clone(),
         );
-        if vb.params.is_empty() {
+        // A definition with size parameters but no value parameters
+        // (`def iiota [n] : [n]i64 = iota n`) is evaluated at each use, with
+        // the sizes the type checker inferred there.
+        let sized = vb
+            .type_params
+            .iter()
+            .any(|p| matches!(p, ast::TypeParam::Size(_)));
+        if vb.params.is_empty() && !sized {
             let v = self.eval(&vb.body, &env)?;
             if let Some(ret) = &vb.ret {
                 let mut ctx = SizeCtx::new(&[], &[]);
