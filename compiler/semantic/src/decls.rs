@@ -127,7 +127,15 @@ impl Checker<'_> {
             }
         }
         self.depth += 1;
-        let mut seen: Vec<Ident> = Vec::new();
+        // Size parameters and value parameters share one namespace: `[n] (n: i64)`
+        // binds `n` twice.
+        let mut seen: Vec<Ident> = tps
+            .iter()
+            .filter_map(|tp| match tp {
+                TypeParam::Size(i) => Some(i.clone()),
+                TypeParam::Type(..) => None,
+            })
+            .collect();
         let mut ptys: Vec<ParamInfo> = Vec::new();
         let mut nonunique_params: Vec<Uid> = Vec::new();
         let mut inner_names: Vec<Uid> = Vec::new();
