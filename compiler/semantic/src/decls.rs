@@ -52,7 +52,7 @@ impl Checker<'_> {
             if let Some(prev) = seen.iter().find(|i| i.name == id.name) {
                 let d = Diagnostic::error(
                     "T010",
-                    format!("type parameter `{}` is bound twice", id.name),
+                    format!("type parameter `{}` is bound twice: also bound earlier in the same binding", id.name),
                     id.span,
                     "bound again here",
                 )

@@ -1816,7 +1816,10 @@ impl Checker<'_> {
         if let Some(prev) = seen.iter().find(|i| i.name == ident.name) {
             let d = Diagnostic::error(
                 "T010",
-                format!("`{}` is bound twice", ident.name),
+                format!(
+                    "`{}` is bound twice: also bound earlier in the same binding",
+                    ident.name
+                ),
                 ident.span,
                 "bound again here",
             )
