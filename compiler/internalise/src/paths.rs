@@ -5,6 +5,8 @@
 //! field; an index step followed by more steps reads the indexed part, updates
 //! it along the rest of the path and writes back only the leaves that changed, so
 //! `xs with [i].f = v` on an array of records is one update of the array of `f`.
+//! A part that is itself an array (a row, a slice, an array field of an element)
+//! is copied before it is updated and written back.
 //! Consecutive index steps of single indices merge (`[i][j]` is `[i, j]`).
 
 use ir::{Exp, Operand};
@@ -94,7 +96,20 @@ impl Cx {
                 self.update_path(t, &merged, x, span)
             }
             [PathIdx::Index(idx), rest @ ..] => {
+                // The part is a view of `t`, which the write back consumes: the
+                // rest of the path updates a copy of its arrays (copies of leaves
+                // the path does not reach are never used, and are removed).
                 let part = self.index(&t, idx, span)?;
+                let mut copies = Vec::new();
+                for leaf in part.leaf_list() {
+                    copies.push(match leaf {
+                        Operand::Var(v) if !self.fb.ty(v).shape.is_empty() => {
+                            Operand::Var(self.fb.bind1("part", Exp::Copy(v))?)
+                        }
+                        o => o,
+                    });
+                }
+                let part = part.with_leaves(&mut copies.into_iter());
                 let before = part.leaf_list();
                 let part = self.update_path(part, rest, x, span)?;
                 self.update_changed(&t, idx, &before, &part, span)
