@@ -694,32 +694,46 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         .boxed();
 
     // ---- update paths ----
-    // A step after the first: `[i]` written against what precedes it, or `.f`.
-    let later_step: Bx<'a, Vec<PathStep>, E> = choice((
-        dim_indices
-            .clone()
-            .delimited_by(just(Token::IndexOpen), just(Token::RBracket))
-            .map_with(|is, e| vec![PathStep::Index(is, e.span())]),
-        just(Token::Dot)
-            .ignore_then(field_path())
-            .map(|fs| fs.into_iter().map(PathStep::Field).collect()),
-    ))
-    .boxed();
+    // A step after the first: `[i]` (written against what precedes it, unless
+    // `any_bracket`: after `with` nothing else may follow a step, so `t with 0 [1]`
+    // is a path too), or `.f`.
+    let later_step = |any_bracket: bool| -> Bx<'a, Vec<PathStep>, E> {
+        let open = if any_bracket {
+            lbracket().boxed()
+        } else {
+            just(Token::IndexOpen).boxed()
+        };
+        choice((
+            dim_indices
+                .clone()
+                .delimited_by(open, just(Token::RBracket))
+                .map_with(|is, e| vec![PathStep::Index(is, e.span())]),
+            just(Token::Dot)
+                .ignore_then(field_path())
+                .map(|fs| fs.into_iter().map(PathStep::Field).collect()),
+        ))
+        .boxed()
+    };
     // A whole path, as after `with` or the `.` of a section: `[i].f`, `a.b[i]`.
-    let update_path: Bx<'a, Vec<PathStep>, E> = choice((
-        dim_indices
-            .clone()
-            .delimited_by(lbracket(), just(Token::RBracket))
-            .map_with(|is, e| vec![PathStep::Index(is, e.span())]),
-        field_path().map(|fs| fs.into_iter().map(PathStep::Field).collect()),
-    ))
-    .then(later_step.clone().repeated().collect::<Vec<_>>())
-    .map(|(first, rest)| {
-        let mut path = first;
-        path.extend(rest.into_iter().flatten());
-        path
-    })
-    .boxed();
+    let path_from = |later: Bx<'a, Vec<PathStep>, E>| -> Bx<'a, Vec<PathStep>, E> {
+        choice((
+            dim_indices
+                .clone()
+                .delimited_by(lbracket(), just(Token::RBracket))
+                .map_with(|is, e| vec![PathStep::Index(is, e.span())]),
+            field_path().map(|fs| fs.into_iter().map(PathStep::Field).collect()),
+        ))
+        .then(later.repeated().collect::<Vec<_>>())
+        .map(|(first, rest)| {
+            let mut path = first;
+            path.extend(rest.into_iter().flatten());
+            path
+        })
+        .boxed()
+    };
+    let update_path = path_from(later_step(true));
+    let section_path = path_from(later_step(false));
+    let later_step = later_step(false);
 
     // ---- atoms ----
     let lit = literal().map_with(|l, e| ex(ExprKind::Literal(l), e.span()));
@@ -811,7 +825,7 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
             Some(r) => ExprKind::OpSectionRight(o, Box::new(r)),
         }),
         just(Token::Dot)
-            .ignore_then(update_path.clone())
+            .ignore_then(section_path)
             .then_ignore(just(Token::RParen))
             .map(|path| match classify_path(path) {
                 WithTarget::Index(is) => ExprKind::IndexSection(is),

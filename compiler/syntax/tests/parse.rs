@@ -334,6 +334,9 @@ fn update_paths_keep_their_steps() {
     assert_eq!(path("def x = r with f[1] = 2"), ".f[1]");
     assert_eq!(path("def x = r with a.b[i, j].c = v"), ".a.b[2].c");
     assert_eq!(path("def x = xss with [0][1:3] = v"), "[1][1]");
+    // After `with`, an index step may be written apart from what precedes it.
+    assert_eq!(path("def x = t with 0[1] = 2"), ".0[1]");
+    assert_eq!(path("def x = r with f [1] = 2"), ".f[1]");
     // One index step and fields only keep their own forms.
     assert!(matches!(
         body_of("def x = xs with [0, 1] = 1"),
