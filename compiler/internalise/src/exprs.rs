@@ -321,6 +321,10 @@ impl Cx {
                 let idx = self.indices(idx, env)?;
                 Ok(V::Fun(Rc::new(Closure::Index(idx))))
             }
+            ExprKind::PathSection(path) => {
+                let path = self.path(path, env)?;
+                Ok(V::Fun(Rc::new(Closure::Path(path))))
+            }
             ExprKind::Apply(f, args) => {
                 let fv = self.expr(f, env)?;
                 let fv = self.with_size_args(fv, &[e, f], env);
@@ -434,6 +438,16 @@ impl Cx {
                 let x = self.expr(value, env)?;
                 let t = self.expr(target, env)?;
                 self.update(&t, &idx, &x, span)
+            }
+            ExprKind::UpdatePath {
+                target,
+                path,
+                value,
+            } => {
+                let path = self.path(path, env)?;
+                let x = self.expr(value, env)?;
+                let t = self.expr(target, env)?;
+                self.update_path(t, &path, x, span)
             }
             ExprKind::RecordUpdate {
                 target,

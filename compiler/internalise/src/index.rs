@@ -202,7 +202,7 @@ impl Cx {
 
     /// The IR dimension indices of `idx` against dimensions `ds`, and the
     /// dimensions that remain. An index with a slice is checked first.
-    fn dim_indices(
+    pub(crate) fn dim_indices(
         &mut self,
         ds: &[Size],
         idx: &[Idx],

@@ -61,6 +61,7 @@ mod index;
 mod intrinsics;
 mod invariant;
 pub mod modules;
+mod paths;
 mod patterns;
 mod result_sizes;
 pub mod specialise;

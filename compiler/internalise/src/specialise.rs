@@ -273,6 +273,10 @@ impl Cx {
                 let v = args.into_iter().next().unwrap_or_else(V::unit);
                 self.index(&v, idx, span)
             }
+            Closure::Path(path) => {
+                let v = args.into_iter().next().unwrap_or_else(V::unit);
+                self.follow_path(v, path, span)
+            }
             Closure::Deriv { forward, f, x } => {
                 let d = args.into_iter().next().unwrap_or_else(V::unit);
                 let r = self.ad(*forward, f, x, &d, span)?;

@@ -76,6 +76,8 @@ pub(crate) enum Closure {
     Project(Vec<Name>),
     /// An index section `(.[i])`, its indices evaluated.
     Index(Vec<crate::index::Idx>),
+    /// `(.[i].f)`, `(.a[1:3])`: a path of fields and indices, indices evaluated.
+    Path(Vec<crate::paths::PathIdx>),
     /// `\d -> (jvp2 f x d).1` (`forward`) or `\d -> (vjp2 f x d).1`:
     /// one derivative of `f` at `x`, for `jmp2` and `mjp2`.
     Deriv { forward: bool, f: V, x: V },
@@ -135,6 +137,7 @@ impl Closure {
             Closure::Flip { .. }
             | Closure::Project(_)
             | Closure::Index(_)
+            | Closure::Path(_)
             | Closure::Deriv { .. } => 1,
         }
     }
@@ -147,6 +150,7 @@ impl Closure {
             Closure::Partial { .. }
             | Closure::Flip { .. }
             | Closure::Index(_)
+            | Closure::Path(_)
             | Closure::Deriv { .. } => false,
         }
     }
@@ -167,7 +171,7 @@ impl Closure {
                     || sizes.iter().any(|(_, v)| v.has_ir_var())
             }
             Closure::Flip { f, y } => f.has_ir_var() || y.has_ir_var(),
-            Closure::Index(_) | Closure::Deriv { .. } => true,
+            Closure::Index(_) | Closure::Path(_) | Closure::Deriv { .. } => true,
         }
     }
 }

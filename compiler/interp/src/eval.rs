@@ -18,7 +18,7 @@ use crate::ops;
 use crate::scalar::{BinOp, Scalar, UnOp};
 use crate::sizes::SizeCtx;
 use crate::slicing::{self, DimIdx};
-use crate::value::{Closure, FunDef, Value, values_equal};
+use crate::value::{Closure, FunDef, PathVal, Value, values_equal};
 
 /// Size arguments of one use of a function: size parameter names and expressions.
 pub type SizeArgs = Rc<Vec<(Name, Expr)>>;
@@ -529,6 +529,10 @@ impl Interp {
                 let idx = self.eval_indices(idx, env)?;
                 Ok(Value::Fun(Rc::new(Closure::Index(idx))))
             }
+            ExprKind::PathSection(path) => {
+                let path = self.eval_path(path, env)?;
+                Ok(Value::Fun(Rc::new(Closure::Path(path))))
+            }
             ExprKind::Apply(f, args) => {
                 let fv = self.eval(f, env)?;
                 let fv = self.instantiate_sizes(e, fv, env)?;
@@ -589,6 +593,16 @@ impl Interp {
                 let v = self.eval(value, env)?;
                 let t = self.eval_consumed(target, env)?;
                 at(slicing::update(t, &idx, v), span)
+            }
+            ExprKind::UpdatePath {
+                target,
+                path,
+                value,
+            } => {
+                let path = self.eval_path(path, env)?;
+                let v = self.eval(value, env)?;
+                let t = self.eval_consumed(target, env)?;
+                update_path(t, &path, v, span)
             }
             ExprKind::RecordUpdate {
                 target,
@@ -810,6 +824,20 @@ impl Interp {
     }
 
     /// Evaluates the dimensions of an index.
+    /// Evaluates the indices of an update path or path section.
+    fn eval_path(&mut self, path: &[ast::PathStep], env: &Env) -> R<Vec<PathVal>> {
+        path.iter()
+            .map(|step| {
+                Ok(match step {
+                    ast::PathStep::Field(f) => PathVal::Field(f.clone()),
+                    ast::PathStep::Index(is, sp) => {
+                        PathVal::Index(self.eval_indices(is, env)?, *sp)
+                    }
+                })
+            })
+            .collect()
+    }
+
     pub fn eval_indices(&mut self, idx: &[DimIndex], env: &Env) -> R<Vec<DimIdx>> {
         let mut out = Vec::with_capacity(idx.len());
         for d in idx {
@@ -935,7 +963,9 @@ impl Interp {
             Closure::User { def, args, .. } => (def.params.len(), args),
             Closure::Intrinsic { arity, args, .. } => (*arity, args),
             Closure::Op { args, .. } => (2, args),
-            Closure::Flip { .. } | Closure::Project(_) | Closure::Index(_) => (1, &Vec::new()),
+            Closure::Flip { .. } | Closure::Project(_) | Closure::Index(_) | Closure::Path(_) => {
+                (1, &Vec::new())
+            }
         };
         let mut all = if prev.is_empty() {
             args
@@ -1001,6 +1031,18 @@ impl Interp {
             Closure::Index(idx) => {
                 let v = all.pop().unwrap_or_else(Value::unit);
                 at(slicing::index(&v, idx), span)?
+            }
+            Closure::Path(path) => {
+                let mut v = all.pop().unwrap_or_else(Value::unit);
+                for step in path {
+                    v = match step {
+                        PathVal::Field(f) => v
+                            .field(&f.name)
+                            .ok_or_else(|| rt_err(format!("no field {}", f.name), span))?,
+                        PathVal::Index(idx, _) => at(slicing::index(&v, idx), span)?,
+                    };
+                }
+                v
             }
         };
         if rest.is_empty() {
@@ -1109,6 +1151,16 @@ fn record_update(t: Value, fields: &[ast::Ident], v: Value, span: Span) -> R<Val
     let Some((first, rest)) = fields.split_first() else {
         return Ok(v);
     };
+    update_field(t, first, span, |old| record_update(old, rest, v, span))
+}
+
+/// `t` with its field `f` replaced by `upd` of the field's value.
+fn update_field(
+    t: Value,
+    first: &ast::Ident,
+    span: Span,
+    upd: impl FnOnce(Value) -> R<Value>,
+) -> R<Value> {
     match t {
         Value::Record(fs) => {
             let mut fs = Rc::try_unwrap(fs).unwrap_or_else(|rc| (*rc).clone());
@@ -1117,7 +1169,7 @@ fn record_update(t: Value, fields: &[ast::Ident], v: Value, span: Span) -> R<Val
                 .find(|(n, _)| *n == first.name)
                 .ok_or_else(|| rt_err(format!("no field {}", first.name), first.span))?;
             let old = std::mem::replace(&mut slot.1, Value::unit());
-            slot.1 = record_update(old, rest, v, span)?;
+            slot.1 = upd(old)?;
             Ok(Value::Record(Rc::new(fs)))
         }
         Value::Tuple(vs) => {
@@ -1130,10 +1182,28 @@ fn record_update(t: Value, fields: &[ast::Ident], v: Value, span: Span) -> R<Val
                 .get_mut(i)
                 .ok_or_else(|| rt_err(format!("no field {}", first.name), first.span))?;
             let old = std::mem::replace(slot, Value::unit());
-            *slot = record_update(old, rest, v, span)?;
+            *slot = upd(old)?;
             Ok(Value::Tuple(crate::value::tup(vs)))
         }
         _ => Err(rt_err("record update of a non-record", span)),
+    }
+}
+
+/// `t with path = v`: the element or field the path reaches replaced by `v`. An
+/// index step followed by more steps reads the indexed part, updates it and writes
+/// it back.
+fn update_path(t: Value, path: &[PathVal], v: Value, span: Span) -> R<Value> {
+    match path.split_first() {
+        None => Ok(v),
+        Some((PathVal::Field(f), rest)) => {
+            update_field(t, f, span, |old| update_path(old, rest, v, span))
+        }
+        Some((PathVal::Index(idx, _), [])) => at(slicing::update(t, idx, v), span),
+        Some((PathVal::Index(idx, _), rest)) => {
+            let part = at(slicing::index(&t, idx), span)?;
+            let part = update_path(part, rest, v, span)?;
+            at(slicing::update(t, idx, part), span)
+        }
     }
 }
 

@@ -298,6 +298,17 @@ pub enum Closure {
     Project(Vec<Name>),
     /// `(.[i, j])` with the index values evaluated.
     Index(Vec<crate::slicing::DimIdx>),
+    /// `(.[i].f)`, `(.a[1:3])`: a path of fields and indices, the indices evaluated.
+    Path(Vec<PathVal>),
+}
+
+/// One step of a path with its index values evaluated.
+#[derive(Clone, Debug)]
+pub enum PathVal {
+    /// A field (or tuple component) name.
+    Field(ast::Ident),
+    /// An index or slice, with the span of its brackets.
+    Index(Vec<crate::slicing::DimIdx>, syntax::Span),
 }
 
 impl Closure {

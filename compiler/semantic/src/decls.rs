@@ -52,7 +52,7 @@ impl Checker<'_> {
             if let Some(prev) = seen.iter().find(|i| i.name == id.name) {
                 let d = Diagnostic::error(
                     "T010",
-                    format!("type parameter `{}` is bound twice", id.name),
+                    format!("type parameter `{}` is bound twice: also bound earlier in the same binding", id.name),
                     id.span,
                     "bound again here",
                 )
@@ -127,7 +127,15 @@ impl Checker<'_> {
             }
         }
         self.depth += 1;
-        let mut seen: Vec<Ident> = Vec::new();
+        // Size parameters and value parameters share one namespace: `[n] (n: i64)`
+        // binds `n` twice.
+        let mut seen: Vec<Ident> = tps
+            .iter()
+            .filter_map(|tp| match tp {
+                TypeParam::Size(i) => Some(i.clone()),
+                TypeParam::Type(..) => None,
+            })
+            .collect();
         let mut ptys: Vec<ParamInfo> = Vec::new();
         let mut nonunique_params: Vec<Uid> = Vec::new();
         let mut inner_names: Vec<Uid> = Vec::new();

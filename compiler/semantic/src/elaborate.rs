@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use syntax::ast::{
     Case, Dec, DecKind, DimIndex, Expr, ExprKind, File, Literal, LoopForm, ModExp, ModExpKind,
-    NodeId, Pat, PatKind, PrimType, RecordField,
+    NodeId, Pat, PatKind, PathStep, PrimType, RecordField,
 };
 
 /// Fills in literal types from `types` (by node id) in the whole file.
@@ -78,6 +78,14 @@ fn dims(ds: &mut [DimIndex], t: &HashMap<NodeId, PrimType>) {
     }
 }
 
+fn steps(path: &mut [PathStep], t: &HashMap<NodeId, PrimType>) {
+    for step in path {
+        if let PathStep::Index(ds, _) = step {
+            dims(ds, t);
+        }
+    }
+}
+
 fn expr(e: &mut Expr, t: &HashMap<NodeId, PrimType>) {
     let id = e.id;
     match &mut e.kind {
@@ -120,6 +128,7 @@ fn expr(e: &mut Expr, t: &HashMap<NodeId, PrimType>) {
             expr(b, t);
         }
         ExprKind::IndexSection(ds) => dims(ds, t),
+        ExprKind::PathSection(path) => steps(path, t),
         ExprKind::Apply(f, args) => {
             expr(f, t);
             args.iter_mut().for_each(|x| expr(x, t));
@@ -170,6 +179,15 @@ fn expr(e: &mut Expr, t: &HashMap<NodeId, PrimType>) {
         }
         ExprKind::RecordUpdate { target, value, .. } => {
             expr(target, t);
+            expr(value, t);
+        }
+        ExprKind::UpdatePath {
+            target,
+            path,
+            value,
+        } => {
+            expr(target, t);
+            steps(path, t);
             expr(value, t);
         }
         ExprKind::Lambda { params, body, .. } => {

@@ -8,8 +8,8 @@ use crate::unify::{Cons, mask_all, mask_integral, mask_numeric, prim_bit};
 use std::collections::{HashMap, HashSet};
 use syntax::Diagnostic;
 use syntax::ast::{
-    DimIndex, Expr, ExprKind, Ident, LoopForm, Name, Pat, PatKind, PrimType, QualName, RecordField,
-    Span,
+    DimIndex, Expr, ExprKind, Ident, LoopForm, Name, Pat, PatKind, PathStep, PrimType, QualName,
+    RecordField, Span,
 };
 
 /// The function being applied, as far as diagnostics name it.
@@ -1348,6 +1348,11 @@ impl Checker<'_> {
                 let r = self.index_type(&t, idxs, e.span);
                 (arrow(t, r), Al::none())
             }
+            ExprKind::PathSection(path) => {
+                let t = self.u.fresh();
+                let r = self.path_type(&t, path);
+                (arrow(t, r), Al::none())
+            }
             ExprKind::Apply(f, args) => {
                 if let ExprKind::Var(qn) = &f.kind
                     && qn.quals.is_empty()
@@ -1452,7 +1457,9 @@ impl Checker<'_> {
                 }
                 let mark = self.scope.len();
                 let mut size_uids = Vec::new();
+                let mut seen: Vec<Ident> = Vec::new();
                 for s in sizes {
+                    self.check_dup(s, &mut seen);
                     let uid = fresh_uid();
                     size_uids.push((uid, s.name.clone()));
                     self.push_local(
@@ -1477,6 +1484,7 @@ impl Checker<'_> {
                 };
                 let mut binds = Vec::new();
                 self.check_pat(pat, &vt, AnonSize::Fresh, &mut binds);
+                self.check_dups(&binds, &mut seen);
                 self.pending.push(PendingMatch {
                     pats: vec![pat.clone()],
                     ty: vt.clone(),
@@ -1576,6 +1584,25 @@ impl Checker<'_> {
                 let elem = self.index_type(&tt, indices, target.span);
                 let (vt, val) = self.infer(value);
                 self.unify_because(&elem, &vt, value.span, None);
+                let tname = match &target.kind {
+                    ExprKind::Var(qn) => qn.name.name.clone(),
+                    _ => Name::from("the target"),
+                };
+                self.check_update_source(&tal, &vt, &val, &tname, value.span);
+                self.consume(&tal, target.span);
+                (tt, Al::none())
+            }
+            ExprKind::UpdatePath {
+                target,
+                path,
+                value,
+            } => {
+                // An index step makes this an in-place update: the value keeps the
+                // type of what the path reaches, and the target is consumed.
+                let (tt, tal) = self.infer(target);
+                let focus = self.path_type(&tt, path);
+                let (vt, val) = self.infer(value);
+                self.unify_because(&focus, &vt, value.span, None);
                 let tname = match &target.kind {
                     ExprKind::Var(qn) => qn.name.name.clone(),
                     _ => Name::from("the target"),
@@ -1728,6 +1755,19 @@ impl Checker<'_> {
         }
     }
 
+    /// The type that a path of fields and indices reaches from a value of type `t`
+    /// (checking the index expressions), as `t.f[i]…` would have.
+    fn path_type(&mut self, t: &Ty, path: &[PathStep]) -> Ty {
+        let mut cur = t.clone();
+        for step in path {
+            cur = match step {
+                PathStep::Field(f) => self.project(&cur, f, f.span),
+                PathStep::Index(is, span) => self.index_type(&cur, is, *span),
+            };
+        }
+        cur
+    }
+
     /// The type of `r with a.b = v`.
     fn update_field(&mut self, t: &Ty, fields: &[Ident], vt: Ty, span: Span) -> Ty {
         let Some((f, rest)) = fields.split_first() else {
@@ -1763,21 +1803,30 @@ impl Checker<'_> {
         }
     }
 
-    /// Reports names bound twice among parameters.
+    /// Reports names bound twice among parameters, or in one `let` pattern with its
+    /// size binders; `seen` holds the names bound so far in the group.
     pub fn check_dups(&mut self, binds: &[PatBind], seen: &mut Vec<Ident>) {
         for b in binds {
-            if let Some(prev) = seen.iter().find(|i| i.name == b.ident.name) {
-                let d = Diagnostic::error(
-                    "T010",
-                    format!("`{}` is bound twice", b.ident.name),
-                    b.ident.span,
-                    "bound again here",
-                )
-                .with_secondary(prev.span, "first bound here");
-                self.report(d);
-            } else {
-                seen.push(b.ident.clone());
-            }
+            self.check_dup(&b.ident, seen);
+        }
+    }
+
+    /// Reports `ident` if `seen` already binds its name, else adds it to `seen`.
+    pub fn check_dup(&mut self, ident: &Ident, seen: &mut Vec<Ident>) {
+        if let Some(prev) = seen.iter().find(|i| i.name == ident.name) {
+            let d = Diagnostic::error(
+                "T010",
+                format!(
+                    "`{}` is bound twice: also bound earlier in the same binding",
+                    ident.name
+                ),
+                ident.span,
+                "bound again here",
+            )
+            .with_secondary(prev.span, "first bound here");
+            self.report(d);
+        } else {
+            seen.push(ident.clone());
         }
     }
 

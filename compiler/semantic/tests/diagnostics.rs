@@ -115,6 +115,26 @@ snap!(
     "def f (x: i32) (x: i32) = x\n"
 );
 snap!(
+    t010_duplicate_let_pattern,
+    "T010",
+    "def main (a: i32) (b: i32) = let (x, x) = (a, b) in x\n"
+);
+snap!(
+    t010_size_param_and_value_param,
+    "T010",
+    "def f [n] (n: i64) (xs: [n]i32) = xs\n"
+);
+snap!(
+    t002_update_path_value,
+    "T002",
+    "def main (xs: *[]{f: i32, g: bool}) = xs with [0].f = true\n"
+);
+snap!(
+    t004_update_path_field,
+    "T004",
+    "def main (r: *{a: [3]i32}) = r with a[0].b = 1\n"
+);
+snap!(
     t010_duplicate_definition,
     "T010",
     "def cube (x: f64) = x * x * x\nentry cube (x: f64) = cube x\n"

@@ -322,6 +322,15 @@ pub enum DimIndex {
     },
 }
 
+/// One step of an update path or of a path section: a field or an index.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PathStep {
+    /// `.f` (or `f` as the first step of an update path).
+    Field(Ident),
+    /// `[i, j:k]`, with the span of the brackets.
+    Index(Vec<DimIndex>, Span),
+}
+
 /// A field in a record literal.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RecordField {
@@ -395,6 +404,9 @@ pub enum ExprKind {
     ProjectSection(Vec<Ident>),
     /// An index section `(.[i, j])`.
     IndexSection(Vec<DimIndex>),
+    /// A section of a path mixing fields and indices, or of several index steps:
+    /// `(.[0].f)`, `(.a[1:3])`, `(.[i][j])`: the function `\x -> x[0].f`.
+    PathSection(Vec<PathStep>),
     /// Function application `f a b`: the function and its arguments in order.
     Apply(Box<Expr>, Vec<Expr>),
     /// A constructor, applied to its payload: `#some x`, `#none`.
@@ -434,6 +446,17 @@ pub enum ExprKind {
     RecordUpdate {
         target: Box<Expr>,
         fields: Vec<Ident>,
+        value: Box<Expr>,
+    },
+    /// An update along a path that mixes fields and indices, or has several index
+    /// steps: `xs with [i].f = v`, `r with a.b[i].c = v`, `xs with [i][j] = v`. An
+    /// index step consumes the target as [`ExprKind::Update`] does. Paths of one
+    /// index step are [`ExprKind::Update`], paths of fields only
+    /// [`ExprKind::RecordUpdate`]. `let xs[i].f = v in e` becomes
+    /// `let xs = xs with [i].f = v in e`.
+    UpdatePath {
+        target: Box<Expr>,
+        path: Vec<PathStep>,
         value: Box<Expr>,
     },
     /// `\p1 p2 : t -> e`.

@@ -632,6 +632,28 @@ fn define_pats<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
 enum WithTarget {
     Index(Vec<DimIndex>),
     Fields(Vec<Ident>),
+    Path(Vec<PathStep>),
+}
+
+/// Sorts a parsed path into the tree's forms: one index step, fields only, or a
+/// path of several steps with an index among them.
+fn classify_path(path: Vec<PathStep>) -> WithTarget {
+    let path = match <[PathStep; 1]>::try_from(path) {
+        Ok([PathStep::Index(is, _)]) => return WithTarget::Index(is),
+        Ok([step]) => vec![step],
+        Err(path) => path,
+    };
+    if path.iter().all(|s| matches!(s, PathStep::Field(_))) {
+        return WithTarget::Fields(
+            path.into_iter()
+                .filter_map(|s| match s {
+                    PathStep::Field(f) => Some(f),
+                    PathStep::Index(..) => None,
+                })
+                .collect(),
+        );
+    }
+    WithTarget::Path(path)
 }
 
 fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
@@ -670,6 +692,48 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         .allow_trailing()
         .collect::<Vec<_>>()
         .boxed();
+
+    // ---- update paths ----
+    // A step after the first: `[i]` (written against what precedes it, unless
+    // `any_bracket`: after `with` nothing else may follow a step, so `t with 0 [1]`
+    // is a path too), or `.f`.
+    let later_step = |any_bracket: bool| -> Bx<'a, Vec<PathStep>, E> {
+        let open = if any_bracket {
+            lbracket().boxed()
+        } else {
+            just(Token::IndexOpen).boxed()
+        };
+        choice((
+            dim_indices
+                .clone()
+                .delimited_by(open, just(Token::RBracket))
+                .map_with(|is, e| vec![PathStep::Index(is, e.span())]),
+            just(Token::Dot)
+                .ignore_then(field_path())
+                .map(|fs| fs.into_iter().map(PathStep::Field).collect()),
+        ))
+        .boxed()
+    };
+    // A whole path, as after `with` or the `.` of a section: `[i].f`, `a.b[i]`.
+    let path_from = |later: Bx<'a, Vec<PathStep>, E>| -> Bx<'a, Vec<PathStep>, E> {
+        choice((
+            dim_indices
+                .clone()
+                .delimited_by(lbracket(), just(Token::RBracket))
+                .map_with(|is, e| vec![PathStep::Index(is, e.span())]),
+            field_path().map(|fs| fs.into_iter().map(PathStep::Field).collect()),
+        ))
+        .then(later.repeated().collect::<Vec<_>>())
+        .map(|(first, rest)| {
+            let mut path = first;
+            path.extend(rest.into_iter().flatten());
+            path
+        })
+        .boxed()
+    };
+    let update_path = path_from(later_step(true));
+    let section_path = path_from(later_step(false));
+    let later_step = later_step(false);
 
     // ---- atoms ----
     let lit = literal().map_with(|l, e| ex(ExprKind::Literal(l), e.span()));
@@ -761,22 +825,13 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
             Some(r) => ExprKind::OpSectionRight(o, Box::new(r)),
         }),
         just(Token::Dot)
-            .ignore_then(
-                field_path()
-                    .separated_by(just(Token::Dot))
-                    .at_least(1)
-                    .collect::<Vec<Vec<Ident>>>(),
-            )
+            .ignore_then(section_path)
             .then_ignore(just(Token::RParen))
-            .map(|fs| ExprKind::ProjectSection(fs.into_iter().flatten().collect())),
-        just(Token::Dot)
-            .ignore_then(
-                dim_indices
-                    .clone()
-                    .delimited_by(lbracket(), just(Token::RBracket)),
-            )
-            .then_ignore(just(Token::RParen))
-            .map(ExprKind::IndexSection),
+            .map(|path| match classify_path(path) {
+                WithTarget::Index(is) => ExprKind::IndexSection(is),
+                WithTarget::Fields(fs) => ExprKind::ProjectSection(fs),
+                WithTarget::Path(path) => ExprKind::PathSection(path),
+            }),
         expr.clone()
             .then(after_first)
             .map(|(first, (o, rest))| match o {
@@ -983,17 +1038,32 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
                 e.span(),
             )
         });
-    let let_with = ident()
-        .then(
-            dim_indices
-                .clone()
-                .delimited_by(just(Token::IndexOpen), just(Token::RBracket)),
-        )
-        .then_ignore(just(Token::Equals))
-        .then(let_value.clone())
-        .then(let_body.clone())
-        .map_with(|(((dest, indices), v), b), e| {
-            ex(
+    // `let a[i] = v`, and paths that start with a field or continue after the
+    // index: `let a[i].f = v`, `let r.f[i] = v`.
+    let let_path = select! {
+        Token::Ident(n) = e => (Ident { name: n, span: e.span() }, Vec::new()),
+        Token::QualName(ns) = e => {
+            let q = qual_from(ns, e.span());
+            let mut parts = q.quals.into_iter();
+            let root = parts.next().expect("qualified");
+            let mut fields: Vec<Ident> = parts.collect();
+            fields.push(q.name);
+            (root, fields)
+        },
+    }
+    .then(
+        dim_indices
+            .clone()
+            .delimited_by(just(Token::IndexOpen), just(Token::RBracket))
+            .map_with(|is, e| (is, e.span())),
+    )
+    .then(later_step.clone().repeated().collect::<Vec<_>>())
+    .then_ignore(just(Token::Equals))
+    .then(let_value.clone())
+    .then(let_body.clone())
+    .map_with(|(((((dest, fields), (indices, isp)), rest), v), b), e| {
+        if fields.is_empty() && rest.is_empty() {
+            return ex(
                 ExprKind::LetWith {
                     dest,
                     indices,
@@ -1001,8 +1071,34 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
                     body: Box::new(b),
                 },
                 e.span(),
-            )
-        });
+            );
+        }
+        let mut path: Vec<PathStep> = fields.into_iter().map(PathStep::Field).collect();
+        path.push(PathStep::Index(indices, isp));
+        path.extend(rest.into_iter().flatten());
+        let root_var = ex(
+            ExprKind::Var(unqual(dest.name.clone(), dest.span)),
+            dest.span,
+        );
+        let upd_span = dest.span.to(v.span);
+        let value = ex(
+            ExprKind::UpdatePath {
+                target: Box::new(root_var),
+                path,
+                value: Box::new(v),
+            },
+            upd_span,
+        );
+        ex(
+            ExprKind::Let {
+                sizes: vec![],
+                pat: pt(PatKind::Id(dest.clone()), dest.span),
+                value: Box::new(value),
+                body: Box::new(b),
+            },
+            e.span(),
+        )
+    });
     let let_field = select! { Token::QualName(ns) = e => qual_from(ns, e.span()) }
         .then_ignore(just(Token::Equals))
         .then(let_value.clone())
@@ -1090,7 +1186,7 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
             )
         });
     let let_ = kw(Kw::Let)
-        .ignore_then(choice((let_sizes, let_with, let_field, let_fun, let_pat)))
+        .ignore_then(choice((let_sizes, let_path, let_field, let_fun, let_pat)))
         .map_with(|mut x, e| {
             x.span = e.span();
             x
@@ -1114,17 +1210,7 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
         ex(ExprKind::BinOp(o, Box::new(l), Box::new(r)), sp)
     }
     let with_op = kw(Kw::With)
-        .ignore_then(choice((
-            dim_indices
-                .clone()
-                .delimited_by(lbracket(), just(Token::RBracket))
-                .map(WithTarget::Index),
-            field_path()
-                .separated_by(just(Token::Dot))
-                .at_least(1)
-                .collect::<Vec<Vec<Ident>>>()
-                .map(|fs| WithTarget::Fields(fs.into_iter().flatten().collect())),
-        )))
+        .ignore_then(update_path.clone().map(classify_path))
         .then_ignore(just(Token::Equals));
     let binexp = operand.pratt((
         prefix(
@@ -1157,6 +1243,14 @@ fn define_exprs<'a, E: Ext<'a>>(g: &mut Grammar<'a, E>) {
                 ExprKind::RecordUpdate {
                     target: Box::new(l),
                     fields,
+                    value: Box::new(r),
+                },
+                e.span(),
+            ),
+            WithTarget::Path(path) => ex(
+                ExprKind::UpdatePath {
+                    target: Box::new(l),
+                    path,
                     value: Box::new(r),
                 },
                 e.span(),

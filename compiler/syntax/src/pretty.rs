@@ -112,13 +112,16 @@ fn prec(e: &Expr) -> u8 {
         | ExprKind::OpSectionRight(..)
         | ExprKind::ProjectSection(_)
         | ExprKind::IndexSection(_)
+        | ExprKind::PathSection(_)
         | ExprKind::Index(..)
         | ExprKind::Hole => P_ATOM,
         ExprKind::Constructor(_, args) if args.is_empty() => P_ATOM,
         ExprKind::Constructor(..) | ExprKind::Apply(..) | ExprKind::Assert(..) => P_APP,
         ExprKind::Neg(_) | ExprKind::Not(_) => P_PREFIX,
         ExprKind::BinOp(op, ..) => P_BIN + bin_level(op) as u8,
-        ExprKind::Update { .. } | ExprKind::RecordUpdate { .. } => P_BIN + LEVEL_WITH as u8,
+        ExprKind::Update { .. } | ExprKind::RecordUpdate { .. } | ExprKind::UpdatePath { .. } => {
+            P_BIN + LEVEL_WITH as u8
+        }
         ExprKind::Range { .. } => P_RANGE,
         ExprKind::Ascribe(..) | ExprKind::Coerce(..) => P_ASCRIBE,
         ExprKind::If(..)
@@ -495,6 +498,27 @@ impl Printer {
 
     // ---- expressions ----
 
+    /// An update path or the part of a path section after its `.`: the first field
+    /// bare, later fields after a `.`, indices in brackets written against what
+    /// precedes them.
+    fn path(&mut self, path: &[PathStep]) {
+        for (i, step) in path.iter().enumerate() {
+            match step {
+                PathStep::Field(f) => {
+                    if i > 0 {
+                        self.s(".");
+                    }
+                    self.s(&f.name);
+                }
+                PathStep::Index(is, _) => {
+                    self.s("[");
+                    self.dims(is);
+                    self.s("]");
+                }
+            }
+        }
+    }
+
     fn dims(&mut self, is: &[DimIndex]) {
         for (i, d) in is.iter().enumerate() {
             if i > 0 {
@@ -690,6 +714,11 @@ impl Printer {
                 self.dims(is);
                 self.s("])");
             }
+            ExprKind::PathSection(path) => {
+                self.s("(.");
+                self.path(path);
+                self.s(")");
+            }
             ExprKind::Apply(f, args) => {
                 self.expr(f, P_APP, false);
                 for (i, a) in args.iter().enumerate() {
@@ -789,6 +818,18 @@ impl Printer {
                 self.s(" with [");
                 self.dims(indices);
                 self.s("] = ");
+                self.expr(value, lvl + 1, tail);
+            }
+            ExprKind::UpdatePath {
+                target,
+                path,
+                value,
+            } => {
+                let lvl = P_BIN + LEVEL_WITH as u8;
+                self.expr(target, lvl, ends_in_ascription(target));
+                self.s(" with ");
+                self.path(path);
+                self.s(" = ");
                 self.expr(value, lvl + 1, tail);
             }
             ExprKind::RecordUpdate {

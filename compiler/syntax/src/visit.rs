@@ -50,6 +50,14 @@ fn walk_dims<V: VisitorMut + ?Sized>(v: &mut V, is: &mut [DimIndex]) {
     }
 }
 
+fn walk_path<V: VisitorMut + ?Sized>(v: &mut V, path: &mut [PathStep]) {
+    for step in path {
+        if let PathStep::Index(is, _) = step {
+            walk_dims(v, is);
+        }
+    }
+}
+
 fn walk_type_params<V: VisitorMut + ?Sized>(_v: &mut V, _ps: &mut [TypeParam]) {}
 
 pub fn walk_expr<V: VisitorMut + ?Sized>(v: &mut V, e: &mut Expr) {
@@ -93,6 +101,7 @@ pub fn walk_expr<V: VisitorMut + ?Sized>(v: &mut V, e: &mut Expr) {
             v.visit_expr(b);
         }
         ExprKind::IndexSection(is) => walk_dims(v, is),
+        ExprKind::PathSection(path) => walk_path(v, path),
         ExprKind::Apply(f, args) => {
             v.visit_expr(f);
             for a in args {
@@ -155,6 +164,15 @@ pub fn walk_expr<V: VisitorMut + ?Sized>(v: &mut V, e: &mut Expr) {
         }
         ExprKind::RecordUpdate { target, value, .. } => {
             v.visit_expr(target);
+            v.visit_expr(value);
+        }
+        ExprKind::UpdatePath {
+            target,
+            path,
+            value,
+        } => {
+            v.visit_expr(target);
+            walk_path(v, path);
             v.visit_expr(value);
         }
         ExprKind::Lambda { params, ret, body } => {

@@ -303,6 +303,77 @@ module p = F (import "g")
     assert_eq!(names, ["a", "b", "c", "d", "e", "f", "g"]);
 }
 
+/// The body of the single definition of `src`, which must parse.
+fn body_of(src: &str) -> syntax::ast::ExprKind {
+    let (f, d) = parse_file(FileId(0), src);
+    assert!(d.is_empty(), "{src}: {d:?}");
+    match &f.decs[0].kind {
+        syntax::ast::DecKind::Val(v) => v.body.kind.clone(),
+        k => panic!("{k:?}"),
+    }
+}
+
+/// The steps of a path as `f` for a field and `[n]` for an index of n dimensions.
+fn steps(path: &[syntax::ast::PathStep]) -> String {
+    path.iter()
+        .map(|s| match s {
+            syntax::ast::PathStep::Field(f) => format!(".{}", f.name),
+            syntax::ast::PathStep::Index(is, _) => format!("[{}]", is.len()),
+        })
+        .collect()
+}
+
+#[test]
+fn update_paths_keep_their_steps() {
+    use syntax::ast::ExprKind as K;
+    let path = |src: &str| match body_of(src) {
+        K::UpdatePath { path, .. } => steps(&path),
+        k => panic!("{src}: {k:?}"),
+    };
+    assert_eq!(path("def x = xs with [0].f = 1"), "[1].f");
+    assert_eq!(path("def x = r with f[1] = 2"), ".f[1]");
+    assert_eq!(path("def x = r with a.b[i, j].c = v"), ".a.b[2].c");
+    assert_eq!(path("def x = xss with [0][1:3] = v"), "[1][1]");
+    // After `with`, an index step may be written apart from what precedes it.
+    assert_eq!(path("def x = t with 0[1] = 2"), ".0[1]");
+    assert_eq!(path("def x = r with f [1] = 2"), ".f[1]");
+    // One index step and fields only keep their own forms.
+    assert!(matches!(
+        body_of("def x = xs with [0, 1] = 1"),
+        K::Update { .. }
+    ));
+    assert!(matches!(
+        body_of("def x = r with a.b = 1"),
+        K::RecordUpdate { .. }
+    ));
+    // `let xs[i].f = v` is `let xs = xs with [i].f = v`.
+    match body_of("def x = let r.f[0].g = 4 in r") {
+        K::Let { value, .. } => match value.kind {
+            K::UpdatePath { path, .. } => assert_eq!(steps(&path), ".f[1].g"),
+            k => panic!("{k:?}"),
+        },
+        k => panic!("{k:?}"),
+    }
+    assert!(matches!(
+        body_of("def x = let a[0] = 4 in a"),
+        K::LetWith { .. }
+    ));
+    let section = |src: &str| match body_of(src) {
+        K::Parens(e) => e.kind,
+        k => k,
+    };
+    match section("def x = (.[0].f)") {
+        K::PathSection(path) => assert_eq!(steps(&path), "[1].f"),
+        k => panic!("{k:?}"),
+    }
+    match section("def x = (.a[1:3])") {
+        K::PathSection(path) => assert_eq!(steps(&path), ".a[1]"),
+        k => panic!("{k:?}"),
+    }
+    assert!(matches!(section("def x = (.a.b)"), K::ProjectSection(fs) if fs.len() == 2));
+    assert!(matches!(section("def x = (.[0])"), K::IndexSection(_)));
+}
+
 #[test]
 fn docs_attach_to_declarations() {
     let src = "-- | File.\n\n-- | Thing.\n-- More.\ndef x = 1\n-- | Spec.\nmodule type t = {\n  -- | V.\n  val v : i32\n}\n";
