@@ -336,7 +336,9 @@ impl Checker<'_> {
     }
 
     /// Infers the type of a (possibly qualified) name, resolving module qualification
-    /// first and record projection after.
+    /// first and record projection after: values and modules have namespaces of their
+    /// own, so in `i32.highest` a value named `i32` does not hide the module `i32`,
+    /// but a value's field is found when the module has no such member.
     pub fn infer_var(&mut self, qn: &QualName, span: Span) -> (Ty, Al) {
         let mut comps: Vec<&Ident> = qn.quals.iter().collect();
         comps.push(&qn.name);
@@ -356,9 +358,19 @@ impl Checker<'_> {
                 env = e;
                 i += 1;
             }
-            match env.vals.get(&comps[i].name) {
-                Some(v) => ValRef::Global(v.clone()),
-                None => {
+            let member = env.vals.get(&comps[i].name).cloned();
+            // Not a member of the module: a field of a value of that name.
+            let value = match member {
+                Some(_) => None,
+                None => self.lookup_val(&comps[0].name),
+            };
+            match (member, value) {
+                (Some(v), _) => ValRef::Global(v),
+                (None, Some(v)) => {
+                    i = 0;
+                    v
+                }
+                (None, None) => {
                     let cands: Vec<Name> = env.vals.keys().cloned().collect();
                     let path: Vec<&str> = comps[..=i].iter().map(|c| &*c.name).collect();
                     let d = Diagnostic::error(
