@@ -849,7 +849,7 @@ impl Gen {
                         .t(&format!("(loop {acc} = copy "))
                         .p(a)
                         .t(&format!(
-                            " for {i} < {d} do\n    let {cur} = copy {acc}[{i}] in {acc} with [{i}] = "
+                            " for {i} < {d} do\n    let {cur} = {acc}[{i}] in {acc} with [{i}] = "
                         ))
                         .under(&[acc, i, cur], v)
                         .t(&format!(") :> {ty}"))
