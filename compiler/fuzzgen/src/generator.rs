@@ -836,8 +836,7 @@ impl Gen {
                         .done();
                 }
                 8 if elem.rank() == 0 => {
-                    // A loop updating every element in place; its result is
-                    // coerced to the size it keeps.
+                    // A loop updating every element in place.
                     let a = self.arr_expr(sc, elem, d, d1);
                     let (acc, i, cur) = (self.fresh("acc"), self.fresh("i"), self.fresh("c"));
                     let inner = sc
@@ -846,13 +845,12 @@ impl Gen {
                         .with(&cur, elem);
                     let v = self.expr(&inner, elem, d1);
                     return Builder::new(ty.clone())
-                        .t(&format!("(loop {acc} = copy "))
+                        .t(&format!("loop {acc} = copy "))
                         .p(a)
                         .t(&format!(
                             " for {i} < {d} do\n    let {cur} = {acc}[{i}] in {acc} with [{i}] = "
                         ))
                         .under(&[acc, i, cur], v)
-                        .t(&format!(") :> {ty}"))
                         .done();
                 }
                 9 => {
