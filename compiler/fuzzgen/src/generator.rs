@@ -76,16 +76,11 @@ impl Gen {
         self.rng.next_f64() < p
     }
 
-    /// A fresh name with prefix `p`, never the name of a primitive type's
-    /// module (a variable `i32` would hide `i32.highest`).
+    /// A fresh name with prefix `p` (`i32` among them: a variable does not hide
+    /// the module `i32` of `i32.highest`).
     pub fn fresh(&mut self, p: &str) -> String {
-        loop {
-            self.fresh += 1;
-            let name = format!("{p}{}", self.fresh);
-            if !PRIMS.iter().any(|t| t.name() == name) {
-                return name;
-            }
-        }
+        self.fresh += 1;
+        format!("{p}{}", self.fresh)
     }
 
     /// One of `xs` (non-empty).
@@ -841,8 +836,7 @@ impl Gen {
                         .done();
                 }
                 8 if elem.rank() == 0 => {
-                    // A loop updating every element in place; its result is
-                    // coerced to the size it keeps.
+                    // A loop updating every element in place.
                     let a = self.arr_expr(sc, elem, d, d1);
                     let (acc, i, cur) = (self.fresh("acc"), self.fresh("i"), self.fresh("c"));
                     let inner = sc
@@ -851,13 +845,12 @@ impl Gen {
                         .with(&cur, elem);
                     let v = self.expr(&inner, elem, d1);
                     return Builder::new(ty.clone())
-                        .t(&format!("(loop {acc} = copy "))
+                        .t(&format!("loop {acc} = copy "))
                         .p(a)
                         .t(&format!(
-                            " for {i} < {d} do\n    let {cur} = copy {acc}[{i}] in {acc} with [{i}] = "
+                            " for {i} < {d} do\n    let {cur} = {acc}[{i}] in {acc} with [{i}] = "
                         ))
                         .under(&[acc, i, cur], v)
-                        .t(&format!(") :> {ty}"))
                         .done();
                 }
                 9 => {

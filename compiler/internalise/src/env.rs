@@ -40,12 +40,6 @@ enum Node {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Env(Option<Rc<(Node, Env)>>);
 
-/// What a name's innermost binding is, for `a.b` resolution.
-pub(crate) enum First {
-    Val(V),
-    Mod(ModVal),
-}
-
 impl Env {
     fn with(&self, n: Node) -> Env {
         Env(Some(Rc::new((n, self.clone()))))
@@ -126,20 +120,6 @@ impl Env {
         self.iter().find_map(|n| match n {
             Node::Mod(m, v) if &**m == name => Some(v.clone()),
             Node::Open(m) => m.mods.get(name).cloned(),
-            _ => None,
-        })
-    }
-
-    /// The innermost binding of `name` as a value or a module.
-    pub fn first(&self, name: &str) -> Option<First> {
-        self.iter().find_map(|n| match n {
-            Node::Val(m, v) if &**m == name => Some(First::Val(v.clone())),
-            Node::Mod(m, v) if &**m == name => Some(First::Mod(v.clone())),
-            Node::Open(m) => m
-                .mods
-                .get(name)
-                .map(|x| First::Mod(x.clone()))
-                .or_else(|| m.vals.get(name).map(|v| First::Val(v.clone()))),
             _ => None,
         })
     }

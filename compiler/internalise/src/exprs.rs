@@ -8,7 +8,7 @@ use semantic::module_eval::ModuleEval;
 use syntax::ast::{self, DimIndex, Expr, ExprKind, Literal, QualName, RecordField};
 
 use crate::cx::Cx;
-use crate::env::{Env, First, ModVal};
+use crate::env::{Env, ModVal};
 use crate::error::{IResult, InternaliseError, ir_span};
 use crate::fb::{i64c, sc};
 use crate::index::Idx;
@@ -554,8 +554,10 @@ impl Cx {
         Ok(v)
     }
 
-    /// Resolves `a.b.c`: module access where `a` is a module, record
-    /// projection otherwise. A module's member is returned unforced
+    /// Resolves `a.b.c`: a member of the module `a` where `a` names a
+    /// module that has it (values and modules have namespaces of their own,
+    /// so a value `a` does not hide the module), record projection off the
+    /// value `a` otherwise. A module's member itself is returned unforced
     /// ([`Self::force`]).
     pub(crate) fn lookup(&mut self, q: &QualName, env: &Env) -> IResult<V> {
         let unknown =
@@ -568,28 +570,18 @@ impl Cx {
             .iter()
             .chain(std::iter::once(&q.name))
             .collect();
-        // Values and modules have separate namespaces: a function cannot have
-        // fields, so `f64.i64` names the module `f64` even under a function `f64`.
-        let first_binding = match env.first(&first.name) {
-            Some(First::Val(V::Fun(f))) => match env.module(&first.name) {
-                Some(m) => Some(First::Mod(m)),
-                None => Some(First::Val(V::Fun(f))),
-            },
-            other => other,
-        };
-        match first_binding {
-            Some(First::Mod(mut m)) => {
-                for (k, n) in rest.iter().enumerate() {
-                    let ModVal::Struct(s) = &m else {
-                        return Err(InternaliseError::at("a functor has no members", q.span()));
-                    };
-                    if let Some(sub) = s.mods.get(&n.name)
-                        && k + 1 < rest.len()
-                    {
-                        m = sub.clone();
-                        continue;
-                    }
-                    let v = s.vals.get(&n.name).cloned().ok_or_else(|| unknown(n))?;
+        if let Some(mut m) = env.module(&first.name) {
+            for (k, n) in rest.iter().enumerate() {
+                let ModVal::Struct(s) = &m else {
+                    return Err(InternaliseError::at("a functor has no members", q.span()));
+                };
+                if let Some(sub) = s.mods.get(&n.name)
+                    && k + 1 < rest.len()
+                {
+                    m = sub.clone();
+                    continue;
+                }
+                if let Some(v) = s.vals.get(&n.name).cloned() {
                     if k + 1 == rest.len() {
                         // The member itself: the caller forces it, after
                         // giving a size-only definition its sizes.
@@ -598,14 +590,12 @@ impl Cx {
                     let v = self.force(v, q.span())?;
                     return project(v, &rest[k + 1..]);
                 }
-                Err(unknown(&q.name))
+                break;
             }
-            Some(First::Val(v)) => {
-                let v = self.force(v, q.span())?;
-                project(v, &rest)
-            }
-            None => Err(unknown(first)),
         }
+        let v = env.val(&first.name).ok_or_else(|| unknown(first))?;
+        let v = self.force(v, q.span())?;
+        project(v, &rest)
     }
 
     /// The function an operator name stands for.

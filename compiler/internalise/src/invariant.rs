@@ -13,8 +13,9 @@
 //!   ([`Cx::declared_result_sizes`]); nothing is emitted at the call;
 //! - before the SOAC, a lambda's result size that is integer arithmetic on
 //!   constants and variables bound outside the lambda, through top-level
-//!   `+`, `-`, `*` and such recorded call sizes, is computed once
-//!   ([`Cx::invariant_sizes`]) and used as the row size.
+//!   `+`, `-`, `*`, such recorded call sizes and `if`s whose branches give
+//!   the same such size (`if c then replicate k a else replicate k b`), is
+//!   computed once ([`Cx::invariant_sizes`]) and used as the row size.
 //!
 //! A size that depends on the iteration keeps the first-row rule.
 
@@ -33,7 +34,7 @@ const MAX_DEPTH: usize = 16;
 
 /// A size expression of a declared return type, over operands of the
 /// caller.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum SizeExp {
     /// A constant or a variable of the caller.
     Op(Operand),
@@ -194,18 +195,26 @@ impl Cx {
         if let Some(e) = self.fb.declared_sizes.get(&v) {
             return self.subst_in(lam, bound, e, depth + 1);
         }
-        let def = lam
-            .body
-            .stms
-            .iter()
-            .find(|s| s.pat.len() == 1 && s.pat[0] == v)?;
+        let (def, k) = find_def(&lam.body, v)?;
         match &def.exp {
-            Exp::BinOp(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) => Some(SizeExp::Bin(
-                *op,
-                Box::new(self.size_in(lam, bound, *a, depth + 1)?),
-                Box::new(self.size_in(lam, bound, *b, depth + 1)?),
-            )),
-            Exp::Atom(a) => self.size_in(lam, bound, *a, depth + 1),
+            Exp::BinOp(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b) if k == 0 => {
+                Some(SizeExp::Bin(
+                    *op,
+                    Box::new(self.size_in(lam, bound, *a, depth + 1)?),
+                    Box::new(self.size_in(lam, bound, *b, depth + 1)?),
+                ))
+            }
+            Exp::Atom(a) if k == 0 => self.size_in(lam, bound, *a, depth + 1),
+            // A result of an `if` whose branches give it the same size.
+            Exp::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                let t = self.size_in(lam, bound, *then_body.result.get(k)?, depth + 1)?;
+                let f = self.size_in(lam, bound, *else_body.result.get(k)?, depth + 1)?;
+                (t == f).then_some(t)
+            }
             _ => None,
         }
     }
@@ -240,4 +249,17 @@ impl Cx {
             }
         }
     }
+}
+
+/// The statement of `body` (or of a body nested in it) that binds `v`, with
+/// the position of `v` in its pattern.
+fn find_def(body: &ir::Body, v: VarId) -> Option<(&ir::Stm, usize)> {
+    body.stms.iter().find_map(|s| {
+        if let Some(k) = s.pat.iter().position(|&p| p == v) {
+            return Some((s, k));
+        }
+        ir::uses::nested_bodies(&s.exp)
+            .into_iter()
+            .find_map(|(_, b)| find_def(b, v))
+    })
 }

@@ -172,8 +172,9 @@ impl Interp {
             .clone()
     }
 
-    /// Resolves `a.b.c`: module access where `a` is a module, record projection
-    /// otherwise.
+    /// Resolves `a.b.c`: a member of the module `a` where `a` names a module that
+    /// has it (values and modules have namespaces of their own, so a value `a`
+    /// does not hide the module), record projection off the value `a` otherwise.
     pub fn lookup_var(&self, q: &QualName, env: &Env) -> R<Value> {
         if q.quals.is_empty() {
             return env.val(&q.name.name).ok_or_else(|| {
@@ -183,32 +184,14 @@ impl Interp {
                 )
             });
         }
+        if let Some(v) = module_member(q, env) {
+            return v;
+        }
         let first = &q.quals[0];
         let rest: Vec<&ast::Ident> = q.quals[1..]
             .iter()
             .chain(std::iter::once(&q.name))
             .collect();
-        if !env.is_local_val(&first.name)
-            && let Some(mut m) = env.module(&first.name)
-        {
-            for (k, n) in rest.iter().enumerate() {
-                let ModVal::Struct(s) = &m else {
-                    return Err(rt_err("a functor has no members", q.span()));
-                };
-                if let Some(sub) = s.mods.get(&n.name)
-                    && k + 1 < rest.len()
-                {
-                    m = sub.clone();
-                    continue;
-                }
-                let v = s
-                    .vals
-                    .get(&n.name)
-                    .cloned()
-                    .ok_or_else(|| rt_err(format!("unknown name {}", n.name), n.span))?;
-                return project(v, &rest[k + 1..]);
-            }
-        }
         let v = env.val(&first.name).ok_or_else(|| {
             rt_err(
                 format!("unknown or consumed variable {}", first.name),
@@ -229,8 +212,11 @@ impl Interp {
             }
         } else if env.has_local_opens() {
             return self.lookup_var(q, env);
-        } else if let Some(v) = env.local_val(&q.quals[0].name) {
-            // A field of a local record (no open: the binding is a local value).
+        } else if let Some(v) = env.local_val(&q.quals[0].name)
+            && env.module(&q.quals[0].name).is_none()
+        {
+            // A field of a local record (no open: the binding is a local value,
+            // and no module of that name comes first).
             let first = &q.quals[0];
             let mut v = v.ok_or_else(|| {
                 rt_err(
@@ -252,12 +238,15 @@ impl Interp {
             return Ok(g.value.clone());
         }
         if !q.quals.is_empty() {
-            let v = self.lookup_var(q, env)?;
-            // Only a module member is cached: the first name then names a module.
-            if env.module(&q.quals[0].name).is_some() {
-                self.globals.insert(key, GlobalUse::new(q, env, v.clone()));
-            }
-            return Ok(v);
+            // Only a module member is cached.
+            return match module_member(q, env) {
+                Some(v) => {
+                    let v = v?;
+                    self.globals.insert(key, GlobalUse::new(q, env, v.clone()));
+                    Ok(v)
+                }
+                None => self.lookup_var(q, env),
+            };
         }
         let name = &q.name.name;
         let g = env
@@ -1138,6 +1127,31 @@ fn is_local_var(e: &Expr, env: &Env) -> bool {
 }
 
 /// Projects fields (or tuple components) out of a value.
+/// The member `b.c` of the module `a` for the name `a.b.c` (with projections off
+/// the member for what follows it); `None` when `a` names no module or the module
+/// has no such member.
+fn module_member(q: &QualName, env: &Env) -> Option<R<Value>> {
+    let mut m = env.module(&q.quals.first()?.name)?;
+    let rest: Vec<&ast::Ident> = q.quals[1..]
+        .iter()
+        .chain(std::iter::once(&q.name))
+        .collect();
+    for (k, n) in rest.iter().enumerate() {
+        let ModVal::Struct(s) = &m else {
+            return Some(Err(rt_err("a functor has no members", q.span())));
+        };
+        if let Some(sub) = s.mods.get(&n.name)
+            && k + 1 < rest.len()
+        {
+            m = sub.clone();
+            continue;
+        }
+        let v = s.vals.get(&n.name).cloned()?;
+        return Some(project(v, &rest[k + 1..]));
+    }
+    None
+}
+
 fn project(mut v: Value, fields: &[&ast::Ident]) -> R<Value> {
     for f in fields {
         v = v

@@ -151,6 +151,12 @@ pub struct Checker<'a> {
     /// The operand types of uses of the builtin `==` and `!=`, with where: comparing
     /// arrays is deprecated (W002), which is known once the types are resolved.
     pub eq_uses: Vec<(Ty, Span)>,
+    /// In-place updates whose value shares storage with the array updated but whose
+    /// type is not known yet (an element of an array whose element type is still an
+    /// inference variable): an error (U002) only if the type turns out to hold arrays,
+    /// which is known once the types are resolved. The value's type, the target's
+    /// name, where.
+    pub update_sources: Vec<(Ty, String, Span)>,
     /// Element types of empty array literals, with where.
     pub empty_arrays: Vec<(u32, Span)>,
     /// Empty array literals (by node) and their element types, resolved when the file
@@ -224,6 +230,7 @@ impl<'a> Checker<'a> {
             loop_sizes: std::collections::HashSet::new(),
             overloads: Vec::new(),
             eq_uses: Vec::new(),
+            update_sources: Vec::new(),
             open_records: Vec::new(),
             empty_arrays: Vec::new(),
             empty_lits: Vec::new(),

@@ -712,7 +712,8 @@ impl Checker<'_> {
 
     /// At the end of a top-level definition: defaults overloaded literals, reports
     /// ambiguous types, fixes sum types of unannotated constructors, and checks
-    /// exhaustiveness of the pending matches.
+    /// exhaustiveness of the pending matches, and reports the in-place updates whose
+    /// value, of a type known only now, shares storage with the array updated.
     pub fn finish_top_level(&mut self, def_ty: Option<&Ty>) {
         let mut in_type = Vec::new();
         // The sizes of the definition's parameters: an application fixes
@@ -771,6 +772,12 @@ impl Checker<'_> {
                         self.u.vars[r as usize] = VarState::Bound(Ty::Error);
                     }
                 }
+            }
+        }
+        for (t, target, span) in std::mem::take(&mut self.update_sources) {
+            let t = self.u.zonk(&t);
+            if self.may_alias(&t) {
+                self.report_update_source(&target, span);
             }
         }
         for (t, span) in std::mem::take(&mut self.eq_uses) {

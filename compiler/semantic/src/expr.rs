@@ -229,6 +229,10 @@ impl Checker<'_> {
 
     /// The value written by an in-place update may not share storage with the array
     /// being updated (`a with [i] = a[0]` for a row `a[0]`).
+    ///
+    /// A value whose type is still an inference variable (a scalar read from an array
+    /// whose element type is not known yet, as in a lambda checked before the arrays
+    /// it is mapped over) is decided at the end of the definition, when its type is.
     fn check_update_source(&mut self, tal: &Al, vt: &Ty, val: &Al, target: &str, span: Span) {
         if !self.may_alias(vt) {
             return;
@@ -239,19 +243,29 @@ impl Checker<'_> {
             .iter()
             .any(|u| *u != GLOBAL && targets.contains(u))
         {
-            self.report(
-                Diagnostic::error(
-                    "U002",
-                    format!(
-                        "The source of an in-place update of \"{target}\" aliases \"{target}\", \
-                         which the update consumes"
-                    ),
-                    span,
-                    "this value shares storage with the array being updated",
-                )
-                .with_hint("write a copy instead: `copy (...)`"),
-            );
+            if matches!(self.u.shallow(vt), Ty::Var(_)) {
+                self.update_sources
+                    .push((vt.clone(), target.to_string(), span));
+            } else {
+                self.report_update_source(target, span);
+            }
         }
+    }
+
+    /// Reports that the value of an in-place update of `target` shares its storage.
+    pub fn report_update_source(&mut self, target: &str, span: Span) {
+        self.report(
+            Diagnostic::error(
+                "U002",
+                format!(
+                    "The source of an in-place update of \"{target}\" aliases \"{target}\", \
+                     which the update consumes"
+                ),
+                span,
+                "this value shares storage with the array being updated",
+            )
+            .with_hint("write a copy instead: `copy (...)`"),
+        );
     }
 
     /// Checks a use of a local against consumption.
@@ -336,7 +350,9 @@ impl Checker<'_> {
     }
 
     /// Infers the type of a (possibly qualified) name, resolving module qualification
-    /// first and record projection after.
+    /// first and record projection after: values and modules have namespaces of their
+    /// own, so in `i32.highest` a value named `i32` does not hide the module `i32`,
+    /// but a value's field is found when the module has no such member.
     pub fn infer_var(&mut self, qn: &QualName, span: Span) -> (Ty, Al) {
         let mut comps: Vec<&Ident> = qn.quals.iter().collect();
         comps.push(&qn.name);
@@ -356,9 +372,19 @@ impl Checker<'_> {
                 env = e;
                 i += 1;
             }
-            match env.vals.get(&comps[i].name) {
-                Some(v) => ValRef::Global(v.clone()),
-                None => {
+            let member = env.vals.get(&comps[i].name).cloned();
+            // Not a member of the module: a field of a value of that name.
+            let value = match member {
+                Some(_) => None,
+                None => self.lookup_val(&comps[0].name),
+            };
+            match (member, value) {
+                (Some(v), _) => ValRef::Global(v),
+                (None, Some(v)) => {
+                    i = 0;
+                    v
+                }
+                (None, None) => {
                     let cands: Vec<Name> = env.vals.keys().cloned().collect();
                     let path: Vec<&str> = comps[..=i].iter().map(|c| &*c.name).collect();
                     let d = Diagnostic::error(
