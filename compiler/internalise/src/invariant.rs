@@ -13,9 +13,11 @@
 //!   ([`Cx::declared_result_sizes`]); nothing is emitted at the call;
 //! - before the SOAC, a lambda's result size that is integer arithmetic on
 //!   constants and variables bound outside the lambda, through top-level
-//!   `+`, `-`, `*`, such recorded call sizes and `if`s whose branches give
-//!   the same such size (`if c then replicate k a else replicate k b`), is
-//!   computed once ([`Cx::invariant_sizes`]) and used as the row size.
+//!   `+`, `-`, `*`, such recorded call sizes, `if`s whose branches give
+//!   the same such size (`if c then replicate k a else replicate k b`) and
+//!   loop results the body passes on unchanged (the size of an array
+//!   updated in place), is computed once ([`Cx::invariant_sizes`]) and used
+//!   as the row size.
 //!
 //! A size that depends on the iteration keeps the first-row rule.
 
@@ -214,6 +216,15 @@ impl Cx {
                 let t = self.size_in(lam, bound, *then_body.result.get(k)?, depth + 1)?;
                 let f = self.size_in(lam, bound, *else_body.result.get(k)?, depth + 1)?;
                 (t == f).then_some(t)
+            }
+            // A loop result that the body passes on unchanged (a size
+            // parameter of an array updated in place): its initial value.
+            Exp::Loop { params, body, .. } => {
+                let (param, init) = params.get(k)?;
+                if *body.result.get(k)? != Operand::Var(param.var) {
+                    return None;
+                }
+                self.size_in(lam, bound, *init, depth + 1)
             }
             _ => None,
         }
