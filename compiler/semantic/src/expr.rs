@@ -227,6 +227,29 @@ impl Checker<'_> {
         }
     }
 
+    /// The rest of an in-place update of `target` (of type `tt`, aliases `tal`)
+    /// whose updated part has type `focus`: `value` must have that type and may
+    /// not share storage with the target, which is consumed. The result has the
+    /// target's type and aliases nothing.
+    fn in_place_update(
+        &mut self,
+        target: &Expr,
+        tt: Ty,
+        tal: Al,
+        focus: &Ty,
+        value: &Expr,
+    ) -> (Ty, Al) {
+        let (vt, val) = self.infer(value);
+        self.unify_because(focus, &vt, value.span, None);
+        let tname = match &target.kind {
+            ExprKind::Var(qn) => qn.name.name.clone(),
+            _ => Name::from("the target"),
+        };
+        self.check_update_source(&tal, &vt, &val, &tname, value.span);
+        self.consume(&tal, target.span);
+        (tt, Al::none())
+    }
+
     /// The value written by an in-place update may not share storage with the array
     /// being updated (`a with [i] = a[0]` for a row `a[0]`).
     ///
@@ -1608,15 +1631,7 @@ impl Checker<'_> {
             } => {
                 let (tt, tal) = self.infer(target);
                 let elem = self.index_type(&tt, indices, target.span);
-                let (vt, val) = self.infer(value);
-                self.unify_because(&elem, &vt, value.span, None);
-                let tname = match &target.kind {
-                    ExprKind::Var(qn) => qn.name.name.clone(),
-                    _ => Name::from("the target"),
-                };
-                self.check_update_source(&tal, &vt, &val, &tname, value.span);
-                self.consume(&tal, target.span);
-                (tt, Al::none())
+                self.in_place_update(target, tt, tal, &elem, value)
             }
             ExprKind::UpdatePath {
                 target,
@@ -1627,15 +1642,7 @@ impl Checker<'_> {
                 // type of what the path reaches, and the target is consumed.
                 let (tt, tal) = self.infer(target);
                 let focus = self.path_type(&tt, path);
-                let (vt, val) = self.infer(value);
-                self.unify_because(&focus, &vt, value.span, None);
-                let tname = match &target.kind {
-                    ExprKind::Var(qn) => qn.name.name.clone(),
-                    _ => Name::from("the target"),
-                };
-                self.check_update_source(&tal, &vt, &val, &tname, value.span);
-                self.consume(&tal, target.span);
-                (tt, Al::none())
+                self.in_place_update(target, tt, tal, &focus, value)
             }
             ExprKind::RecordUpdate {
                 target,
