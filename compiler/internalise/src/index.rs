@@ -317,6 +317,19 @@ impl Cx {
 
     /// `v with [idx] = x`.
     pub(crate) fn update(&mut self, v: &V, idx: &[Idx], x: &V, span: syntax::Span) -> IResult<V> {
+        self.update_leaves(v, idx, x, None, span)
+    }
+
+    /// `v with [idx] = x`, writing every leaf of `x`, or with `before` (the
+    /// leaves of `v[idx]`) only those that differ from it.
+    pub(crate) fn update_leaves(
+        &mut self,
+        v: &V,
+        idx: &[Idx],
+        x: &V,
+        before: Option<&[Operand]>,
+        span: syntax::Span,
+    ) -> IResult<V> {
         let V::Arr(ds, e) = v else {
             return Err(InternaliseError::at(
                 "updating a value that is not an array",
@@ -327,14 +340,26 @@ impl Cx {
         let xs = x.leaf_list();
         let mut new = Vec::new();
         for (k, leaf) in e.leaf_list().into_iter().enumerate() {
-            let Operand::Var(a) = leaf else {
-                return Err(InternaliseError::at("updating a constant", span));
-            };
             let Some(val) = xs.get(k) else {
                 return Err(InternaliseError::at(
                     "update value has the wrong shape",
                     span,
                 ));
+            };
+            if let Some(before) = before {
+                let Some(old) = before.get(k) else {
+                    return Err(InternaliseError::at(
+                        "update value has the wrong shape",
+                        span,
+                    ));
+                };
+                if val == old {
+                    new.push(leaf);
+                    continue;
+                }
+            }
+            let Operand::Var(a) = leaf else {
+                return Err(InternaliseError::at("updating a constant", span));
             };
             let a = self.fb.own(a)?;
             new.push(Operand::Var(

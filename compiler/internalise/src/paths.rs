@@ -112,52 +112,8 @@ impl Cx {
                 let part = part.with_leaves(&mut copies.into_iter());
                 let before = part.leaf_list();
                 let part = self.update_path(part, rest, x, span)?;
-                self.update_changed(&t, idx, &before, &part, span)
+                self.update_leaves(&t, idx, &part, Some(&before), span)
             }
         }
-    }
-
-    /// `v with [idx] = x` where `x` is `v[idx]` with some leaves replaced
-    /// (`before` are the leaves of `v[idx]`): only the replaced leaves are written.
-    fn update_changed(
-        &mut self,
-        v: &V,
-        idx: &[Idx],
-        before: &[Operand],
-        x: &V,
-        span: syntax::Span,
-    ) -> IResult<V> {
-        let V::Arr(ds, e) = v else {
-            return Err(InternaliseError::at(
-                "updating a value that is not an array",
-                span,
-            ));
-        };
-        let (dis, _) = self.dim_indices(ds, idx, span)?;
-        let xs = x.leaf_list();
-        let mut new = Vec::new();
-        for (k, leaf) in e.leaf_list().into_iter().enumerate() {
-            let (Some(val), Some(old)) = (xs.get(k), before.get(k)) else {
-                return Err(InternaliseError::at(
-                    "update value has the wrong shape",
-                    span,
-                ));
-            };
-            if val == old {
-                new.push(leaf);
-                continue;
-            }
-            let Operand::Var(a) = leaf else {
-                return Err(InternaliseError::at("updating a constant", span));
-            };
-            let a = self.fb.own(a)?;
-            new.push(Operand::Var(
-                self.fb.bind1("upd", Exp::Update(a, dis.clone(), *val))?,
-            ));
-        }
-        Ok(V::Arr(
-            ds.clone(),
-            Box::new(e.with_leaves(&mut new.into_iter())),
-        ))
     }
 }
