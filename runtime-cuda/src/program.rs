@@ -218,7 +218,17 @@ fn load(gpu: &Cuda, prog: &KernelProgram) -> Result<Loaded, String> {
             .max_threads_per_block()
             .map(|m| m.max(1) as u32)
             .unwrap_or(BLOCK_SIZE);
-        let block = block_size().unwrap_or(BLOCK_SIZE).min(most).max(1);
+        let block = if k.group == 0 {
+            block_size().unwrap_or(BLOCK_SIZE).min(most).max(1)
+        } else if k.group <= most {
+            k.group
+        } else {
+            return Err(format!(
+                "the device cannot run kernel {}: it needs blocks of {} threads, and it allows \
+                 {most}",
+                k.name, k.group
+            ));
+        };
         // No kernel uses dynamic shared memory yet; allowing what the
         // device offers costs nothing.
         let fixed = func.shared_size_bytes().unwrap_or(0);

@@ -101,21 +101,25 @@ static KERNELS: &[KernelInfo] = &[
     KernelInfo {
         name: "axpy",
         label: "",
+        group: 0,
         asserts: &[],
     },
     KernelInfo {
         name: "mixed",
         label: "",
+        group: 0,
         asserts: &[],
     },
     KernelInfo {
         name: "check",
         label: "",
+        group: 0,
         asserts: CHECK_ASSERTS,
     },
     KernelInfo {
         name: "flags",
         label: "",
+        group: 0,
         asserts: FLAG_ASSERTS,
     },
 ];
@@ -578,6 +582,7 @@ fn a_program_that_does_not_compile_is_an_internal_error() {
         kernels: &[KernelInfo {
             name: "bad",
             label: "",
+            group: 0,
             asserts: &[],
         }],
         binaries: &[],

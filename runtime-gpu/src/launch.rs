@@ -261,6 +261,7 @@ mod tests {
     static INFO: KernelInfo = KernelInfo {
         name: "k0",
         label: "",
+        group: 0,
         asserts: ASSERTS,
     };
 

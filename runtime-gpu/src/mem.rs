@@ -649,11 +649,13 @@ mod tests {
             KernelInfo {
                 name: "double",
                 label: "",
+                group: 0,
                 asserts: &[],
             },
             KernelInfo {
                 name: "check",
                 label: "",
+                group: 0,
                 asserts: &[AssertInfo {
                     msg: "negative: {}",
                     span: (1, 2, 3),

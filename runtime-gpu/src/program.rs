@@ -36,6 +36,11 @@ pub struct KernelInfo {
     /// location, as the multicore backend names its parallel loops
     /// (`segmap prog.fut:3:5-3:20`); `kernel NAME` when empty.
     pub label: &'static str,
+    /// The work-group (block) size it must be launched with, or 0 for
+    /// the runtime's choice: a group loop's kernel, whose threads
+    /// cooperate through local memory and barriers, needs exactly its
+    /// groups' size.
+    pub group: u32,
     /// Its assertions, numbered from 0 in the failure protocol.
     pub asserts: &'static [AssertInfo],
 }

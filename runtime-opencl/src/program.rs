@@ -121,14 +121,21 @@ fn build(gpu: &Gpu, prog: &KernelProgram) -> Result<Built, String> {
         } else {
             GPU_LOCAL_SIZE
         });
-        let local = preferred
-            .min(
-                kernel
-                    .get_work_group_size(gpu.device.id())
-                    .unwrap_or(preferred),
-            )
-            .min(gpu.max_work_group)
-            .max(1);
+        let most = kernel
+            .get_work_group_size(gpu.device.id())
+            .unwrap_or(preferred)
+            .min(gpu.max_work_group);
+        let local = if k.group == 0 {
+            preferred.min(most).max(1)
+        } else if k.group as usize <= most {
+            k.group as usize
+        } else {
+            return Err(format!(
+                "the device cannot run kernel {}: it needs work-groups of {} threads, and the \
+                 device allows {most}",
+                k.name, k.group
+            ));
+        };
         kernels.push(BuiltKernel {
             nargs: kernel.num_args().ok(),
             kernel: Mutex::new(kernel),

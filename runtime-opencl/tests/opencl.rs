@@ -98,21 +98,25 @@ static PROG: KernelProgram = KernelProgram {
         KernelInfo {
             name: "axpy",
             label: "",
+            group: 0,
             asserts: &[],
         },
         KernelInfo {
             name: "mixed",
             label: "",
+            group: 0,
             asserts: &[],
         },
         KernelInfo {
             name: "check",
             label: "",
+            group: 0,
             asserts: CHECK_ASSERTS,
         },
         KernelInfo {
             name: "flags",
             label: "",
+            group: 0,
             asserts: FLAG_ASSERTS,
         },
     ],
@@ -411,6 +415,7 @@ fn a_program_that_does_not_build_is_an_internal_error() {
         kernels: &[KernelInfo {
             name: "bad",
             label: "",
+            group: 0,
             asserts: &[],
         }],
         binaries: &[],
@@ -425,6 +430,68 @@ fn a_program_that_does_not_build_is_an_internal_error() {
     );
     assert!(e.message.contains("undeclared"), "{}", e.message);
     assert_eq!(e.span, (0, 0, 0));
+}
+
+#[test]
+fn a_group_kernel_runs_in_work_groups_of_its_size() {
+    if !device("a_group_kernel_runs_in_work_groups_of_its_size") {
+        return;
+    }
+    // Each group sums its threads' numbers in local memory, so a launch
+    // with another work-group size gives other sums.
+    static GROUPS: KernelProgram = KernelProgram {
+        source: "__kernel void sums(__global long *fut_fail, long fut_n, long size_0, long size_1,
+                                   __global long *out) {
+  __local long xs[8];
+  long g = get_group_id(0), t = get_local_id(0);
+  xs[t] = g * 8 + t;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (t == 0) {
+    long s = 0;
+    for (int k = 0; k < 8; k++) s += xs[k];
+    out[g] = s * 100 + (long)get_local_size(0);
+  }
+}
+",
+        kernels: &[KernelInfo {
+            name: "sums",
+            label: "",
+            group: 8,
+            asserts: &[],
+        }],
+        binaries: &[],
+    };
+    let out = Mem::<i64>::alloc(5, (0, 0, 0)).unwrap();
+    launch(&GROUPS, 0, &[5, 8], &[], &[&out], &[true]).unwrap();
+    for g in 0..5 {
+        let want: i64 = (0..8).map(|t| g * 8 + t).sum();
+        assert_eq!(out.get(g), want * 100 + 8, "group {g}");
+    }
+}
+
+#[test]
+fn a_group_size_the_device_cannot_run_is_an_error() {
+    if !device("a_group_size_the_device_cannot_run_is_an_error") {
+        return;
+    }
+    static HUGE: KernelProgram = KernelProgram {
+        source: "__kernel void huge(__global long *fut_fail, long fut_n) {}",
+        kernels: &[KernelInfo {
+            name: "huge",
+            label: "",
+            group: 1 << 30,
+            asserts: &[],
+        }],
+        binaries: &[],
+    };
+    let e = launch(&HUGE, 0, &[1], &[], &[], &[]).unwrap_err();
+    assert!(
+        e.message.contains(
+            "the device cannot run kernel huge: it needs work-groups of 1073741824 threads"
+        ),
+        "{}",
+        e.message
+    );
 }
 
 /// What a child process runs, by `FUT_OPENCL_TEST_CHILD`; a no-op

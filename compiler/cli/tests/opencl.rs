@@ -20,6 +20,9 @@ entry hash (xs: []i64) : i64 =
   let (h, _) = reduce (\\(h1, p1) (h2, p2) -> (h1 * p2 + h2, p1 * p2)) (0, 1) (map (\\x -> (x, 31)) xs)
   in h
 entry sumsq (xs: []i64) : i64 = i64.sum (map (\\x -> x * x) xs)
+entry hash_checked (xs: []i64) : i64 =
+  let (h, _) = reduce (\\(h1, p1) (h2, p2) -> (h1 * p2 + h2 * (p2 / p2), p1 * p2)) (0, 1) (map (\\x -> (x, 31)) xs)
+  in h
 ";
 
 /// Whether this machine has an OpenCL platform (else the test says why it
@@ -149,7 +152,7 @@ fn kernels_compute_report_failures_and_serve() {
 /// `hash` (a polynomial hash: a non-commutative reduction) and `sumsq` (a
 /// commutative one) of [`PROG`] over many chunks, combined in rounds.
 fn reductions_over_many_chunks_combine_them_in_rounds_in_order(exe: &Path) {
-    for n in [0usize, 1, 100, 20_000] {
+    for n in [0usize, 1, 100, 20_000, 70_000] {
         let xs: Vec<i64> = (0..n as i64).map(|k| (k * 7919) % 1009 - 500).collect();
         let input = format!(
             "[{}]",
@@ -170,8 +173,20 @@ fn reductions_over_many_chunks_combine_them_in_rounds_in_order(exe: &Path) {
         // As many chunks as the device's default (on PoCL 32 per core), and
         // at most 4096 (20000 elements: between 65 and 4096 chunks,
         // combined in one round into at most 64, then on the host).
-        for env in [&[][..], &[("FUT_GPU_CHUNKS", "4096")][..]] {
-            for (entry, want) in [("hash", hash), ("sumsq", sumsq)] {
+        // 70000 elements in 65536 chunks or so: over 64 groups of 256 in
+        // the first round, so two rounds.
+        for env in [
+            &[][..],
+            &[("FUT_GPU_CHUNKS", "4096")][..],
+            &[("FUT_GPU_CHUNKS", "65536")][..],
+        ] {
+            if (n == 70_000) != (env == [("FUT_GPU_CHUNKS", "65536")]) {
+                continue;
+            }
+            // `hash_checked`'s operator divides, so its rounds run on the
+            // host (a check in a group kernel could leave threads waiting
+            // at a barrier), as the sequential equivalent of the group loop.
+            for (entry, want) in [("hash", hash), ("sumsq", sumsq), ("hash_checked", hash)] {
                 let o = run_with_input_env(exe, &["-e", entry, "-P"], input.as_bytes(), env);
                 let err = text(&o.stderr);
                 assert!(o.status.success(), "{err}");
@@ -181,8 +196,19 @@ fn reductions_over_many_chunks_combine_them_in_rounds_in_order(exe: &Path) {
                     "{entry}, n = {n}, {env:?}"
                 );
                 let rounds = err.lines().find(|l| l.starts_with("segred-round "));
+                if entry == "hash_checked" {
+                    // Host loops have no kernel name in their profile line.
+                    let on_host = rounds.is_none_or(|l| !l.contains("(k"));
+                    assert!(on_host, "{entry}: {err}");
+                    if n == 70_000 {
+                        assert!(rounds.is_some(), "{entry}: {err}");
+                    }
+                    continue;
+                }
                 let calls = rounds.and_then(|l| l.split_whitespace().nth(3));
-                if n == 20_000 && !env.is_empty() {
+                if n == 70_000 {
+                    assert_eq!(calls, Some("2"), "{entry}: {err}");
+                } else if n == 20_000 && !env.is_empty() {
                     assert_eq!(calls, Some("1"), "{entry}: {err}");
                 } else if n <= 1 {
                     assert_eq!(calls, None, "{entry}, n = {n}: {err}");

@@ -13,13 +13,13 @@
 
 use std::collections::BTreeSet;
 
-use imp::uses::kernel_uses;
+use imp::uses::loop_uses;
 use imp::{Block, ParKind, Program, Stm};
 use ir::Span;
 use ir::ids::EntityId;
 
 use crate::kernel_c::Target;
-use crate::kernel_c::kernel::{Kernel, Refusal, kernel};
+use crate::kernel_c::kernel::{Kernel, Refusal, group_kernel, kernel};
 
 /// What extraction made of a program: its kernels and the outermost
 /// parallel loops left on the host, with the reason.
@@ -45,8 +45,33 @@ pub fn extract(prog: &mut Program, target: Target, safe: bool) -> Extracted {
             mark(f, &mut body, target, safe, &mut out);
         }
         prog.functions[k].body = body;
+        sequential_groups(&mut prog.functions[k]);
     }
     out
+}
+
+/// Replaces the group loops of `f` that are not kernels by their
+/// sequential equivalent ([`imp::groups::sequential`]), which host code
+/// runs.
+fn sequential_groups(f: &mut imp::Function) {
+    fn walk(b: &mut Block, f: &mut imp::Function) {
+        for s in &mut b.stms {
+            if let Stm::ParFor {
+                kind: ParKind::Groups { kernel: None, .. },
+                ..
+            } = s
+            {
+                let taken = std::mem::replace(s, Stm::Barrier);
+                *s = imp::groups::sequential(f, taken);
+            }
+            for inner in s.blocks_mut() {
+                walk(inner, f);
+            }
+        }
+    }
+    let mut body = std::mem::take(&mut f.body);
+    walk(&mut body, f);
+    f.body = body;
 }
 
 /// The most memory blocks a kernel may take. The bodies that reach more
@@ -64,10 +89,10 @@ fn mark(f: &imp::Function, b: &mut Block, target: Target, safe: bool, out: &mut 
             body,
             span,
             label,
-            ..
+            chunk_prologue,
         } = s
         {
-            let uses = kernel_uses(ids, body);
+            let uses = loop_uses(*kind, ids, body, *chunk_prologue);
             if uses.mems.len() > MAX_BLOCKS {
                 out.host_loops.push((
                     f.name.clone(),
@@ -80,10 +105,27 @@ fn mark(f: &imp::Function, b: &mut Block, target: Target, safe: bool, out: &mut 
                 continue;
             }
             let name = format!("k{}", out.kernels.len());
-            match kernel(f, &name, ids, sizes, body, &uses, target, safe) {
-                Ok(mut kern) => {
+            let number = out.kernels.len() as u32;
+            let made = match *kind {
+                ParKind::Groups { size, .. } => {
+                    let body = (&*body, *chunk_prologue);
+                    group_kernel(f, &name, ids, sizes, body, size, &uses, target, safe).map(|k| {
+                        (
+                            k,
+                            ParKind::Groups {
+                                size,
+                                kernel: Some(number),
+                            },
+                        )
+                    })
+                }
+                _ => kernel(f, &name, ids, sizes, body, &uses, target, safe)
+                    .map(|k| (k, ParKind::Kernel(number))),
+            };
+            match made {
+                Ok((mut kern, marked)) => {
                     kern.origin = (label, *span);
-                    *kind = ParKind::Kernel(out.kernels.len() as u32);
+                    *kind = marked;
                     out.kernels.push(kern);
                 }
                 Err(why) => out.host_loops.push((f.name.clone(), *span, why)),

@@ -137,8 +137,9 @@ fn items(ex: &Extracted, backend: &Backend, locate: &dyn Fn(Span) -> String) -> 
             format!("{op} {loc} ({})", k.name)
         };
         kernels.push(format!(
-            "{rt}::KernelInfo {{ name: {:?}, label: {label:?}, asserts: &[{}] }}",
+            "{rt}::KernelInfo {{ name: {:?}, label: {label:?}, group: {}, asserts: &[{}] }}",
             k.name,
+            k.group,
             asserts.join(", ")
         ));
     }

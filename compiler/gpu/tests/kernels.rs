@@ -187,3 +187,61 @@ fn long_loops_of_a_constant_trip_count_stay_rolled() {
         "{unknown}"
     );
 }
+
+/// `src` lowered for a device: reductions' partial results combined by
+/// group loops.
+fn lowered_for_device(src: &str) -> imp::Program {
+    let prog = ir::parse::parse_program(src).unwrap_or_else(|e| panic!("{e}"));
+    ir::verify::verify(&prog).unwrap_or_else(|e| panic!("{e:?}"));
+    imp::lower::lower_program_with(&prog, imp::lower::Options { device: true })
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_reduction_round_is_a_group_kernel_with_local_memory_and_barriers() {
+    for (dialect, t) in [("opencl", Target::OpenCl), ("cuda", Target::Cuda)] {
+        let mut imp = lowered_for_device(SUM);
+        let ex = extract(&mut imp, t, true);
+        assert_eq!(ex.kernels.len(), 2, "{:?}", ex.host_loops);
+        let round = &ex.kernels[1];
+        assert_eq!(round.group, 256);
+        assert_eq!(ex.kernels[0].group, 0);
+        insta::assert_snapshot!(format!("sum_round_{dialect}"), round.source);
+        let text = imp::print::print_program(&imp);
+        assert!(text.contains("par kernel k1 groups of 256"), "{text}");
+    }
+}
+
+/// A reduction by integer division: its operator can fail.
+const QUOTIENTS: &str = r#"fun main(n: i64, xs: [n]i32) -> (i32) {
+  let s: i32 = screma(n, xs)
+    reduce(\(a: i32, b: i32) -> (i32) {
+      let c: i32 = div(a, b)
+      in (c)
+    }, 1i32)
+    map(\(x: i32) -> (i32) {
+      in (x)
+    })
+  in (s)
+}
+entry "main" = main("[]i32": 2) -> ("i32": 1)
+"#;
+
+#[test]
+fn a_group_loop_with_checks_runs_on_the_host_as_its_sequential_equivalent() {
+    let mut imp = lowered_for_device(QUOTIENTS);
+    let ex = extract(&mut imp, Target::OpenCl, true);
+    assert!(
+        ex.host_loops
+            .iter()
+            .any(|(_, _, why)| why.contains("a check in a group of threads")),
+        "{:?}",
+        ex.host_loops
+    );
+    let text = imp::print::print_program(&imp);
+    assert!(
+        !text.contains("groups of") && !text.contains("barrier"),
+        "{text}"
+    );
+    assert!(text.contains("per_thread"), "{text}");
+}

@@ -225,6 +225,7 @@ struct Machine<'p> {
     chunking: Chunking,
 }
 
+#[derive(Clone)]
 struct Frame<'p> {
     f: &'p Function,
     vars: Vec<Option<PrimValue>>,
@@ -481,6 +482,129 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
+    /// Runs a grid of groups ([`ParKind::Groups`]): per group (the last
+    /// first), the prologue once (its blocks are the group's local
+    /// memory), then the body on `size` threads with frames of their own,
+    /// thread by thread from one barrier to the next.
+    fn groups(
+        &mut self,
+        fr: &mut Frame<'p>,
+        size: u32,
+        ids: &[SVar],
+        sizes: &[SExp],
+        body: &'p Block,
+        prologue: usize,
+    ) -> R<()> {
+        let ([group, thread], [groups, threads]) = (ids, sizes) else {
+            return fr.err("a group loop without a group and a thread index");
+        };
+        let groups = fr.i64(&mut self.counters, groups)?;
+        let threads = fr.i64(&mut self.counters, threads)?;
+        if threads != i64::from(size) {
+            return fr.err(format!(
+                "a group loop of {threads} threads per group, declared {size}"
+            ));
+        }
+        let (prologue, rest) = body.stms.split_at(prologue.min(body.stms.len()));
+        for g in (0..groups).rev() {
+            fr.set(*group, PrimValue::I64(g))?;
+            for s in prologue {
+                self.stm(fr, s)?;
+            }
+            let mut frames = Vec::with_capacity(threads as usize);
+            for t in 0..threads {
+                let mut own = fr.clone();
+                own.set(*thread, PrimValue::I64(t))?;
+                frames.push(own);
+            }
+            self.lockstep(&mut frames, rest)?;
+        }
+        Ok(())
+    }
+
+    /// Runs `stms` on the threads of one group: a statement without a
+    /// barrier runs on each thread in turn (the last first); one with
+    /// barriers inside runs its parts in step, its bound or condition
+    /// being the same on every thread (else the threads would diverge at
+    /// a barrier, an error).
+    fn lockstep(&mut self, threads: &mut [Frame<'p>], stms: &'p [Stm]) -> R<()> {
+        for s in stms {
+            if !crate::groups::has_barrier(s) {
+                for fr in threads.iter_mut().rev() {
+                    self.stm(fr, s)?;
+                }
+                continue;
+            }
+            match s {
+                Stm::Barrier => {}
+                Stm::For { i, bound, body } => {
+                    let n = self.uniform(threads, bound, "a loop's bound")?;
+                    let t = n.prim_type();
+                    let n = n.as_i128().unwrap_or(0);
+                    let mut k = 0i128;
+                    while k < n {
+                        for fr in threads.iter_mut() {
+                            fr.set(*i, sem::wrap(t, k))?;
+                        }
+                        self.lockstep(threads, &body.stms)?;
+                        k += 1;
+                    }
+                }
+                Stm::While { cond, body } => {
+                    while self.uniform(threads, cond, "a loop's condition")?
+                        == PrimValue::Bool(true)
+                    {
+                        self.lockstep(threads, &body.stms)?;
+                    }
+                }
+                Stm::If {
+                    cond,
+                    then_block,
+                    else_block,
+                } => {
+                    let c = self.uniform(threads, cond, "a condition")?;
+                    let b = if c == PrimValue::Bool(true) {
+                        then_block
+                    } else {
+                        else_block
+                    };
+                    self.lockstep(threads, &b.stms)?;
+                }
+                _ => {
+                    let fr = &threads[0];
+                    return fr.err("a barrier where the threads of a group may diverge");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of `e`, which must be the same on every thread: it
+    /// decides whether they reach a barrier.
+    fn uniform(&mut self, threads: &[Frame<'p>], e: &SExp, what: &str) -> R<PrimValue> {
+        let mut seen: Option<PrimValue> = None;
+        for fr in threads {
+            let x = fr.eval(&mut self.counters, e)?;
+            match seen {
+                Some(y) if y != x => {
+                    return fr.err(format!(
+                        "{what} around a barrier differs between the threads of a group \
+                         ({y} and {x})"
+                    ));
+                }
+                _ => seen = Some(x),
+            }
+        }
+        match seen {
+            Some(x) => Ok(x),
+            None => Err(RuntimeError {
+                message: "a group of no threads".into(),
+                span: Span::NONE,
+                function: String::new(),
+            }),
+        }
+    }
+
     fn block(&mut self, fr: &mut Frame<'p>, b: &'p Block) -> R<()> {
         for s in &b.stms {
             self.stm(fr, s)?;
@@ -583,6 +707,15 @@ impl<'p> Machine<'p> {
                     self.block(fr, else_block)?;
                 }
             }
+            Stm::ParFor {
+                kind: ParKind::Groups { size, .. },
+                ids,
+                sizes,
+                body,
+                chunk_prologue,
+                ..
+            } => self.groups(fr, *size, ids, sizes, body, *chunk_prologue)?,
+            Stm::Barrier => return fr.err("a barrier outside a group of threads"),
             Stm::ParFor {
                 ids,
                 sizes,

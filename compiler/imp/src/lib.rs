@@ -22,6 +22,7 @@
 //! `docs/imperative.md` describes the memory rules and what is lowered.
 
 pub mod cost;
+pub mod groups;
 pub mod interp;
 pub mod lower;
 pub mod print;

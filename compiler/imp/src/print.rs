@@ -196,6 +196,9 @@ impl Printer<'_> {
                     self.exp(count)
                 );
             }
+            Stm::Barrier => {
+                let _ = writeln!(out, "{pad}barrier");
+            }
             Stm::SwapMem(a, b) => {
                 let _ = writeln!(out, "{pad}swap {} {}", self.mem(*a), self.mem(*b));
             }
@@ -259,15 +262,24 @@ impl Printer<'_> {
                     .zip(sizes)
                     .map(|(i, n)| format!("{} < {}", self.var(*i), self.exp(n)))
                     .collect();
-                let kind = match kind {
+                let shown = match kind {
                     ParKind::Map => String::new(),
                     ParKind::Chunks => "chunks ".to_string(),
                     ParKind::Kernel(k) => format!("kernel k{k} "),
+                    ParKind::Groups { size, kernel } => {
+                        let k = kernel.map(|k| format!("kernel k{k} ")).unwrap_or_default();
+                        format!("{k}groups of {size} ")
+                    }
                 };
-                let _ = writeln!(out, "{pad}par {kind}({}) {{", space.join(", "));
+                let _ = writeln!(out, "{pad}par {shown}({}) {{", space.join(", "));
                 let (prologue, rest) = body.stms.split_at((*chunk_prologue).min(body.stms.len()));
                 if !prologue.is_empty() {
-                    let _ = writeln!(out, "{pad}  per chunk {{");
+                    let what = if matches!(kind, ParKind::Groups { .. }) {
+                        "local memory"
+                    } else {
+                        "per chunk"
+                    };
+                    let _ = writeln!(out, "{pad}  {what} {{");
                     for s in prologue {
                         self.stm(s, depth + 2, out);
                     }

@@ -297,6 +297,24 @@ pub enum ParKind {
     /// in the order of the kernel's parameters. Other backends and the
     /// interpreter run it as a [`ParKind::Map`].
     Kernel(u32),
+    /// A grid of groups of `size` threads that cooperate (a GPU's
+    /// work-groups or thread blocks): `ids` are the group and the thread
+    /// within it, `sizes` the number of groups and `size` (a constant).
+    /// The blocks the prologue allocates are the group's local memory,
+    /// shared by its threads (their sizes are constants); the threads of a
+    /// group wait for each other at each [`Stm::Barrier`]. A barrier may
+    /// only appear where every thread of the group reaches it: at the top
+    /// level of the body, or inside `for` loops and `if`s whose bound or
+    /// condition is the same for all of them. Scalars are each thread's
+    /// own. A GPU backend runs it as kernel `kernel` (with work-groups of
+    /// `size`); where it is not a kernel, host code runs the sequential
+    /// equivalent ([`crate::groups::sequential`]).
+    Groups {
+        /// The threads of a group.
+        size: u32,
+        /// The kernel it runs as, once a GPU backend has chosen.
+        kernel: Option<u32>,
+    },
 }
 
 /// One statement.
@@ -447,6 +465,10 @@ pub enum Stm {
         /// The source statement.
         span: Span,
     },
+    /// Waits until every thread of the group ([`ParKind::Groups`]) has
+    /// reached it; their writes to local memory before it are visible
+    /// after it.
+    Barrier,
     /// Fails with `msg` (each `{}` replaced by the next of `args`) at
     /// `span` when `cond` is false: bounds, size and user assertions.
     Assert {
@@ -558,7 +580,7 @@ impl Stm {
         match self {
             Stm::Assign { exp, .. } => f(exp),
             Stm::Alloc { count, .. } => f(count),
-            Stm::SwapMem(..) | Stm::AliasMem { .. } | Stm::Planned { .. } => {}
+            Stm::SwapMem(..) | Stm::AliasMem { .. } | Stm::Planned { .. } | Stm::Barrier => {}
             Stm::Read { view, idx, .. } => {
                 view.for_each_exp(f);
                 idx.iter().for_each(&mut *f);

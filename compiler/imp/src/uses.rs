@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use super::syntax::{Block, MemId, SExp, SVar, Slot, Stm};
+use super::syntax::{Block, MemId, ParKind, SExp, SVar, Slot, Stm};
 
 /// The scalars and blocks a kernel body uses from outside, in parameter
 /// order (ascending numbers), and whether the body writes each block.
@@ -43,6 +43,34 @@ pub fn kernel_uses(ids: &[SVar], body: &Block) -> KernelUses {
         mems: mems.into_iter().collect(),
         allocated,
     }
+}
+
+/// The uses of a parallel loop of kind `kind` whose body's first
+/// `prologue` statements are its prologue: [`kernel_uses`], less a group
+/// loop's local memory (the blocks its prologue allocates), which its
+/// kernel declares itself.
+pub fn loop_uses(kind: ParKind, ids: &[SVar], body: &Block, prologue: usize) -> KernelUses {
+    let mut uses = kernel_uses(ids, body);
+    if let ParKind::Groups { .. } = kind {
+        let local: BTreeSet<MemId> = body.stms[..prologue.min(body.stms.len())]
+            .iter()
+            .filter_map(|s| match s {
+                Stm::Alloc { mem, .. } => Some(*mem),
+                _ => None,
+            })
+            .collect();
+        let (mems, written) = uses
+            .mems
+            .iter()
+            .zip(&uses.written)
+            .filter(|(m, _)| !local.contains(m))
+            .map(|(m, w)| (*m, *w))
+            .unzip();
+        uses.mems = mems;
+        uses.written = written;
+        uses.allocated.retain(|(m, _)| !local.contains(m));
+    }
+    uses
 }
 
 /// The blocks `b` mentions: read, written, allocated, aliased, swapped or

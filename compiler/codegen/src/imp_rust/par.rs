@@ -75,7 +75,7 @@ fn sets(b: &Block, out: &mut Sets) {
                     };
                 }
             }
-            Stm::Write { .. } | Stm::Copy { .. } | Stm::Assert { .. } => {}
+            Stm::Write { .. } | Stm::Copy { .. } | Stm::Assert { .. } | Stm::Barrier => {}
         }
     }
 }
@@ -155,8 +155,17 @@ impl FnEm<'_> {
         prologue: usize,
         (span, label): (Span, &str),
     ) -> E<()> {
-        if let ParKind::Kernel(k) = kind {
-            return self.launch(k, ids, sizes, body, span);
+        match kind {
+            ParKind::Kernel(k)
+            | ParKind::Groups {
+                kernel: Some(k), ..
+            } => return self.launch(k, kind, ids, sizes, (body, prologue), span),
+            // Kernel extraction replaces the group loops it does not make
+            // kernels by their sequential equivalent.
+            ParKind::Groups { kernel: None, .. } => {
+                return Err("a group of threads outside a kernel".into());
+            }
+            ParKind::Map | ParKind::Chunks => {}
         }
         let mut set = Sets::default();
         sets(body, &mut set);
@@ -179,7 +188,7 @@ impl FnEm<'_> {
         // (as many as the runtime allows), whatever its statements count.
         let cost = match kind {
             ParKind::Map => cost(body).to_string(),
-            ParKind::Chunks | ParKind::Kernel(_) => "u64::MAX".to_string(),
+            ParKind::Chunks | ParKind::Kernel(_) | ParKind::Groups { .. } => "u64::MAX".to_string(),
         };
         writeln!(
             self.out,
@@ -240,8 +249,16 @@ impl FnEm<'_> {
     /// loop over `sizes` with indices `ids` and body `body`: its arguments
     /// are the body's uses ([`crate::imp::uses::kernel_uses`]), in the
     /// kernel's parameter order.
-    fn launch(&mut self, k: u32, ids: &[SVar], sizes: &[SExp], body: &Block, span: Span) -> E<()> {
-        let uses = crate::imp::uses::kernel_uses(ids, body);
+    fn launch(
+        &mut self,
+        k: u32,
+        kind: ParKind,
+        ids: &[SVar],
+        sizes: &[SExp],
+        (body, prologue): (&Block, usize),
+        span: Span,
+    ) -> E<()> {
+        let uses = crate::imp::uses::loop_uses(kind, ids, body, prologue);
         let scalars: Vec<String> = uses
             .scalars
             .iter()

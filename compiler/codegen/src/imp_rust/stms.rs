@@ -375,6 +375,7 @@ impl FnEm<'_> {
                 }
                 self.w("}\n");
             }
+            Stm::Barrier => return Err("a barrier outside a kernel".into()),
             Stm::Assert {
                 cond,
                 msg,

@@ -52,6 +52,16 @@ pub struct Kernel {
     /// The segmented operation it runs (`segmap`, `segred`, …) and the
     /// source statement of its loop, for profiles.
     pub origin: (&'static str, Span),
+    /// The work-group size it must be launched with (a group loop's
+    /// threads per group), or 0: the runtime's choice.
+    pub group: u32,
+}
+
+/// A group loop as a kernel: its threads per group and its local memory
+/// (blocks, element types and constant sizes).
+struct Group {
+    size: u32,
+    local: Vec<(imp::MemId, PrimType, i64)>,
 }
 
 /// The parallel loop of `f` over `sizes` with indices `ids` and body
@@ -68,6 +78,73 @@ pub fn kernel(
     target: Target,
     safe: bool,
 ) -> Result<Kernel, Refusal> {
+    emit(f, name, (ids, sizes, body), uses, target, safe, None)
+}
+
+/// The group loop ([`imp::ParKind::Groups`]) of `f` with `size` threads
+/// per group, indices `ids` (the group, the thread), space `sizes` and
+/// body `body`, whose first `prologue` statements allocate its local
+/// memory, as kernel `name`: one work-group per group, launched with
+/// work-groups of exactly `size`, its local memory declared in the
+/// kernel, barriers as the dialect's. `uses` are the loop's
+/// ([`imp::uses::loop_uses`]). A body with assertions is refused: a
+/// failing thread returns, and the others would wait for it at the next
+/// barrier.
+#[allow(clippy::too_many_arguments)]
+pub fn group_kernel(
+    f: &Function,
+    name: &str,
+    ids: &[SVar],
+    sizes: &[SExp],
+    (body, prologue): (&Block, usize),
+    size: u32,
+    uses: &KernelUses,
+    target: Target,
+    safe: bool,
+) -> Result<Kernel, Refusal> {
+    if ids.len() != 2 || sizes.len() != 2 {
+        return Err("a group loop without a group and a thread index".into());
+    }
+    let (head, rest) = body.stms.split_at(prologue.min(body.stms.len()));
+    let mut local = Vec::new();
+    for s in head {
+        let Stm::Alloc { mem, count } = s else {
+            return Err("a group loop's prologue that is not local memory".into());
+        };
+        let Some(n) = count.as_i64().filter(|n| (1..=1 << 16).contains(n)) else {
+            return Err("local memory of a size not known when compiling".into());
+        };
+        let t = f
+            .mems
+            .get(mem.0 as usize)
+            .map(|i| i.elem)
+            .ok_or("an unknown block")?;
+        local.push((*mem, t, n));
+    }
+    let body = Block {
+        stms: rest.to_vec(),
+    };
+    let group = Group { size, local };
+    emit(
+        f,
+        name,
+        (ids, sizes, &body),
+        uses,
+        target,
+        safe,
+        Some(group),
+    )
+}
+
+fn emit(
+    f: &Function,
+    name: &str,
+    (ids, sizes, body): (&[SVar], &[SExp], &Block),
+    uses: &KernelUses,
+    target: Target,
+    safe: bool,
+    group: Option<Group>,
+) -> Result<Kernel, Refusal> {
     // A kernel's text is the same in both dialects: the preludes define
     // the vocabulary it uses for each.
     let _ = target;
@@ -79,6 +156,11 @@ pub fn kernel(
         depth: 1,
         expanded: uses.allocated.clone(),
         outside: uses.scalars.iter().copied().collect(),
+        local: group
+            .as_ref()
+            .map(|g| g.local.iter().map(|l| l.0).collect())
+            .unwrap_or_default(),
+        in_group: group.is_some(),
     };
     let mut params = vec![
         "__global long *fut_fail".to_string(),
@@ -106,21 +188,36 @@ pub fn kernel(
     for v in &uses.scalars {
         locals.remove(v);
     }
+    if let Some(g) = &group {
+        for (m, t, n) in &g.local {
+            let line = format!("__local {} {}[{n}];", k.storage(*t)?, mem(m.0));
+            k.line(&line);
+        }
+    }
     k.line("long fut_gid = get_global_id(0);");
-    k.line("if (fut_gid >= fut_n) return;");
+    if group.is_none() {
+        // The grid is rounded up to whole work-groups; a group loop's is
+        // whole groups already, and every thread must reach its barriers.
+        k.line("if (fut_gid >= fut_n) return;");
+    }
     for v in &locals {
         let t = k.ty(*v);
         let line = format!("{} {};", k.value_type(t)?, var(*v));
         k.line(&line);
     }
-    k.line("long fut_r = fut_gid;");
-    for (j, i) in ids.iter().enumerate().rev() {
-        let t = k.value_type(k.ty(*i))?;
-        let line = format!(
-            "{} = ({t})(fut_r % fut_s{j});\nfut_r = fut_r / fut_s{j};",
-            var(*i)
-        );
-        k.line(&line);
+    if group.is_some() {
+        k.line(&format!("{} = get_group_id(0);", var(ids[0])));
+        k.line(&format!("{} = get_local_id(0);", var(ids[1])));
+    } else {
+        k.line("long fut_r = fut_gid;");
+        for (j, i) in ids.iter().enumerate().rev() {
+            let t = k.value_type(k.ty(*i))?;
+            let line = format!(
+                "{} = ({t})(fut_r % fut_s{j});\nfut_r = fut_r / fut_s{j};",
+                var(*i)
+            );
+            k.line(&line);
+        }
     }
     k.block(body)?;
     let source = format!(
@@ -133,6 +230,7 @@ pub fn kernel(
         source,
         asserts: k.asserts,
         origin: ("segmap", Span::NONE),
+        group: group.map_or(0, |g| g.size),
     })
 }
 
@@ -214,6 +312,10 @@ struct Em<'a> {
     expanded: Vec<(imp::MemId, SExp)>,
     /// The scalars that are launch arguments.
     outside: BTreeSet<SVar>,
+    /// The blocks in local memory (of a group loop's kernel).
+    local: Vec<imp::MemId>,
+    /// Whether the kernel is a group loop's.
+    in_group: bool,
 }
 
 type E<T> = Result<T, Refusal>;
@@ -335,6 +437,13 @@ impl Em<'_> {
     /// Records a failure of assertion `msg` with `args` at `span` and
     /// returns from the kernel when `cond` (C text) holds.
     fn fail_if(&mut self, cond: &str, msg: &str, args: &[SExp], span: Span) -> E<()> {
+        if self.in_group {
+            return Err(
+                "a check in a group of threads (a failing thread would leave the others \
+                        waiting at a barrier)"
+                    .into(),
+            );
+        }
         let k = self.asserts.len();
         let mut types = Vec::new();
         let mut stores = String::new();
@@ -488,6 +597,14 @@ impl Em<'_> {
                 }
             }
             Stm::Planned { body, .. } => self.nested("", body)?,
+            Stm::Copy { dst: a, src: b, .. }
+                if self.local.contains(&a.mem) || self.local.contains(&b.mem) =>
+            {
+                return Err("a copy of local memory".into());
+            }
+            Stm::AtomicUpdate { view, .. } if self.local.contains(&view.mem) => {
+                return Err("an atomic update of local memory".into());
+            }
             Stm::Copy { dst, src, span } => self.copy(dst, src, *span)?,
             Stm::AtomicUpdate {
                 view,
@@ -528,6 +645,8 @@ impl Em<'_> {
                 return Err("a block handle set in a kernel".into());
             }
             Stm::Call { .. } => return Err("a call in a kernel".into()),
+            Stm::Barrier if self.in_group => self.line("barrier(CLK_LOCAL_MEM_FENCE);"),
+            Stm::Barrier => return Err("a barrier outside a group of threads".into()),
         }
         Ok(())
     }

@@ -7,6 +7,7 @@ use values::Value;
 
 use crate::interp::{Chunking, run_function_chunked};
 use crate::print::print_program;
+use crate::syntax::{Block, ParKind, SExp, Stm};
 
 /// A polynomial hash: `(h1, p1) ⊕ (h2, p2) = (h1·p2 + h2, p1·p2)`,
 /// associative and not commutative, so a round that combined its partial
@@ -50,9 +51,17 @@ fn a_device_reduction_combines_its_chunks_in_rounds_in_order() {
         host.contains("at most 64") && !host.contains("while"),
         "{host}"
     );
-    // The interpreter splits n iterations into n chunks: 0, 1 or 2
-    // rounds (64 chunks left after one round, then 1 after two).
-    for n in [0usize, 1, 2, 63, 64, 65, 4095, 4096, 4097, 10_000] {
+    // Each round is a group loop: a tree in local memory with barriers.
+    assert!(text.contains("par groups of 256 ("), "{text}");
+    assert!(
+        text.contains("local memory {") && text.contains("barrier"),
+        "{text}"
+    );
+    // The interpreter splits n iterations into n chunks: 0 rounds up to
+    // 64, one up to 64 groups of 256, two above (65 groups, then 1).
+    for n in [
+        0usize, 1, 2, 63, 64, 65, 255, 256, 257, 4097, 16_384, 16_385,
+    ] {
         let xs: Vec<i64> = (0..n as i64).map(|k| (k * 7919) % 1009 - 500).collect();
         for chunking in [Chunking::Most, Chunking::One] {
             let args = vec![Value::scalar(n as i64), Value::vector(xs.clone())];
@@ -97,4 +106,97 @@ fn a_commutative_device_reduction_strides_its_chunks() {
             assert_eq!(out.values, vec![Value::scalar(want)], "n = {n}");
         }
     }
+}
+
+/// Replaces the group loops of `b` (a block of `fun`) by what `f` makes
+/// of them, counting them.
+fn rewrite(
+    b: &mut Block,
+    fun: &mut crate::Function,
+    f: &impl Fn(&mut crate::Function, Stm) -> Stm,
+    count: &mut usize,
+) {
+    for s in &mut b.stms {
+        if matches!(
+            s,
+            Stm::ParFor {
+                kind: ParKind::Groups { .. },
+                ..
+            }
+        ) {
+            let taken = std::mem::replace(s, Stm::Barrier);
+            *s = f(fun, taken);
+            *count += 1;
+            continue;
+        }
+        for inner in s.blocks_mut() {
+            rewrite(inner, fun, f, count);
+        }
+    }
+}
+
+/// `p` with its group loops replaced by what `f` makes of them.
+fn map_group_loops(p: &mut crate::Program, f: impl Fn(&mut crate::Function, Stm) -> Stm) -> usize {
+    let mut count = 0;
+    for fun in &mut p.functions {
+        let mut body = std::mem::take(&mut fun.body);
+        rewrite(&mut body, fun, &f, &mut count);
+        fun.body = body;
+    }
+    count
+}
+
+#[test]
+fn the_sequential_equivalent_of_a_group_loop_gives_the_same_results() {
+    let mut p = lower_for_device(HASH);
+    let n = map_group_loops(&mut p, crate::groups::sequential);
+    assert_eq!(n, 1);
+    let text = print_program(&p);
+    assert!(
+        !text.contains("groups of") && !text.contains("barrier"),
+        "{text}"
+    );
+    for n in [0usize, 1, 65, 255, 256, 257, 16_385] {
+        let xs: Vec<i64> = (0..n as i64).map(|k| (k * 7919) % 1009 - 500).collect();
+        let args = vec![Value::scalar(n as i64), Value::vector(xs.clone())];
+        let out = run_function_chunked(&p, "main", args, Chunking::Most)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.values, vec![Value::scalar(hash(&xs))], "n = {n}");
+    }
+}
+
+/// Sets the bound of every `for` loop with a barrier inside to `bound`.
+fn set_barrier_loop_bounds(b: &mut Block, bound: &SExp) {
+    for s in &mut b.stms {
+        if let Stm::For {
+            bound: old, body, ..
+        } = s
+            && crate::groups::block_has_barrier(body)
+        {
+            *old = bound.clone();
+        }
+        for inner in s.blocks_mut() {
+            set_barrier_loop_bounds(inner, bound);
+        }
+    }
+}
+
+#[test]
+fn threads_diverging_at_a_barrier_are_an_error_of_the_interpreter() {
+    let mut p = lower_for_device(HASH);
+    // The tree's loop runs as many steps as the thread's number: thread 0
+    // would wait at no barrier while the others wait at several.
+    map_group_loops(&mut p, |_, mut s| {
+        if let Stm::ParFor { ids, body, .. } = &mut s {
+            set_barrier_loop_bounds(body, &SExp::Var(ids[1]));
+        }
+        s
+    });
+    let xs: Vec<i64> = (0..300).collect();
+    let args = vec![Value::scalar(300i64), Value::vector(xs)];
+    let e = run_function_chunked(&p, "main", args, Chunking::Most).unwrap_err();
+    assert!(
+        e.message.contains("differs between the threads of a group"),
+        "{e}"
+    );
 }

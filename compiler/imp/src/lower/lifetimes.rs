@@ -75,7 +75,7 @@ fn visit_stm(s: &Stm, in_par: bool, f: &mut impl FnMut(MemId, bool, bool)) {
                 }
             }
         }
-        Stm::Assign { .. } | Stm::Assert { .. } => {}
+        Stm::Assign { .. } | Stm::Assert { .. } | Stm::Barrier => {}
     }
 }
 
@@ -166,7 +166,7 @@ fn rename(stms: &mut [Stm], from: MemId, to: MemId) {
                     }
                 }
             }
-            Stm::Assign { .. } | Stm::Assert { .. } => {}
+            Stm::Assign { .. } | Stm::Assert { .. } | Stm::Barrier => {}
         }
     }
 }

@@ -35,6 +35,7 @@ mod partials;
 mod per_chunk;
 #[cfg(test)]
 mod per_chunk_tests;
+mod rounds;
 mod scatter;
 mod soacs;
 mod strength;

@@ -69,6 +69,16 @@ struct Cx {
 
 fn walk(stms: &mut [Stm], cx: &Cx) {
     for k in 0..stms.len() {
+        // A group loop's prologue is its local memory: nothing moves there.
+        if matches!(
+            stms[k],
+            Stm::ParFor {
+                kind: ParKind::Groups { .. },
+                ..
+            }
+        ) {
+            continue;
+        }
         if matches!(stms[k], Stm::ParFor { .. }) {
             let here = count_mentions(&stms[k..=k]);
             if let Stm::ParFor {
@@ -181,7 +191,8 @@ fn sets_vars(stms: &[Stm], out: &mut HashSet<SVar>) {
             | Stm::AliasMem { .. }
             | Stm::Write { .. }
             | Stm::Copy { .. }
-            | Stm::Assert { .. } => {}
+            | Stm::Assert { .. }
+            | Stm::Barrier => {}
         }
     }
 }

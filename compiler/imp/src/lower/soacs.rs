@@ -21,7 +21,7 @@ pub const CHUNKS: i64 = 64;
 /// is split into on a device ([`super::Options::device`]): the runtime
 /// chooses fewer, as many as the device keeps busy. The chunks' partial
 /// results of a reduction are combined on the device in rounds of
-/// [`CHUNKS`] ([`Lowerer::device_rounds`]).
+/// [`super::rounds::GROUP`] ([`Lowerer::device_rounds`]) down to [`CHUNKS`].
 pub const DEVICE_CHUNKS: i64 = 1 << 24;
 
 /// The most chunks a scan is split into on a device: its chunks' partial
@@ -199,7 +199,7 @@ impl<'p> Lowerer<'p> {
 
     /// Writes the scalar running values of `state` into `views` at `idx`
     /// (array components are updated in place already).
-    fn write_scalars(&mut self, views: &[View], state: &[State], idx: &SExp) {
+    pub(super) fn write_scalars(&mut self, views: &[View], state: &[State], idx: &SExp) {
         for (view, st) in views.iter().zip(state) {
             if let State::Scalar(v) = st {
                 self.push(Stm::Write {
@@ -1027,84 +1027,6 @@ impl<'p> Lowerer<'p> {
             }
         }
         Ok(prefixes)
-    }
-
-    /// The `k` partial results `parts` (one `[k]` block per component of
-    /// each reduction of scalars) combined on the device in rounds: while
-    /// more than [`CHUNKS`] are left, a parallel loop (a kernel) combines
-    /// each run of [`CHUNKS`] consecutive results, in order, into one, in
-    /// fresh blocks that the handles of `parts` then name. Returns the
-    /// number left (a variable), which the host combines.
-    pub(super) fn device_rounds(
-        &mut self,
-        s: &'p Screma,
-        k: &SExp,
-        parts: &[Vec<View>],
-    ) -> R<SExp> {
-        use SExp as E;
-        let left_var = self.assign_fresh("parts_left", PrimType::I64, k.clone());
-        let left = E::Var(left_var);
-        let run = E::i64(CHUNKS);
-        let body = self.nested(|l| {
-            let up = E::minus(E::plus(left.clone(), run.clone()), E::i64(1));
-            let next = l.assign_fresh(
-                "parts_next",
-                PrimType::I64,
-                bin(ir::BinOp::Div, up, run.clone()),
-            );
-            let next = E::Var(next);
-            let fresh: Vec<Vec<View>> = parts
-                .iter()
-                .map(|comps| {
-                    comps
-                        .iter()
-                        .map(|p| l.alloc("red_round", p.elem, vec![next.clone()]))
-                        .collect()
-                })
-                .collect();
-            l.par_label = "segred-round";
-            l.loop_nest(vec![next.clone()], true, |l, c| {
-                let c = &c[0];
-                let start =
-                    l.assign_fresh("start", PrimType::I64, E::times(c.clone(), run.clone()));
-                let rest = E::minus(left.clone(), E::Var(start));
-                let len =
-                    l.assign_fresh("len", PrimType::I64, bin(ir::BinOp::Min, run.clone(), rest));
-                for (n, r) in s.reduces.iter().enumerate() {
-                    let state = l.init_state(&r.neutral)?;
-                    l.seq_loop(E::Var(len), |l, j| {
-                        let at = E::plus(E::Var(start), j.clone());
-                        let mut vals = Vec::new();
-                        for p in &parts[n] {
-                            let x = l.new_var("part", p.elem);
-                            l.push(Stm::Read {
-                                var: x,
-                                view: p.clone(),
-                                idx: vec![at.clone()],
-                            });
-                            vals.push(Val::Scalar(E::Var(x)));
-                        }
-                        l.combine(&r.op, &state, &vals)
-                    })?;
-                    l.write_scalars(&fresh[n], &state, c);
-                }
-                Ok(())
-            })?;
-            for (old, new) in parts.iter().flatten().zip(fresh.iter().flatten()) {
-                l.push(Stm::SwapMem(old.mem, new.mem));
-            }
-            l.push(Stm::Assign {
-                var: left_var,
-                exp: next,
-                span: l.span,
-            });
-            Ok(())
-        })?;
-        self.push(Stm::While {
-            cond: E::cmp(ir::CmpOp::Gt, left.clone(), run),
-            body,
-        });
-        Ok(left)
     }
 
     /// The partial arrays `parts` (`[k][n]` blocks) of a reduction by the
