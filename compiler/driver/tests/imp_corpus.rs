@@ -184,23 +184,66 @@ fn construct(message: &str) -> String {
 
 #[test]
 fn the_corpus_lowers_and_agrees_with_the_ir_interpreter() {
-    // As `fut` does, on a thread with a large stack: the corpus holds programs
-    // nested up to the nesting limit (tests/regress/hostile_if_chain_1000.fut).
-    std::thread::Builder::new()
-        .stack_size(driver::STACK_SIZE)
-        .spawn(lower_corpus)
-        .expect("the lowering thread starts")
-        .join()
-        .expect("the corpus lowers");
-}
-
-fn lower_corpus() {
     let root = corpus();
-    let system = OsSystem;
-    let programs = driver::testrun::collect_programs(&system, std::slice::from_ref(&root))
+    let programs = driver::testrun::collect_programs(&OsSystem, std::slice::from_ref(&root))
         .expect("the corpus is readable");
-    let db = Database::new(Arc::new(OsSystem));
     let only = std::env::var("FUT_IMP_ONLY").ok();
+    let programs: Vec<PathBuf> = programs
+        .into_iter()
+        .filter(|path| {
+            let rel = path.strip_prefix(&root).unwrap_or(path);
+            only.as_ref()
+                .is_none_or(|o| rel.to_string_lossy().contains(o.as_str()))
+        })
+        .collect();
+    // The programs with large inputs (tests/multicore: tens of seconds on
+    // the interpreters) are taken first, so that the workers finish
+    // together.
+    let mut order: Vec<usize> = (0..programs.len()).collect();
+    order.sort_by_key(|&k| {
+        !programs[k]
+            .strip_prefix(&root)
+            .is_ok_and(|r| r.starts_with("multicore"))
+    });
+    // The programs are shared among as many workers as there are cores,
+    // each with its own database, on threads with a large stack as `fut`
+    // runs: the corpus holds programs nested up to the nesting limit
+    // (tests/regress/hostile_if_chain_1000.fut).
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: std::sync::Mutex<Vec<Option<Result>>> =
+        std::sync::Mutex::new((0..programs.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                std::thread::Builder::new()
+                    .stack_size(driver::STACK_SIZE)
+                    .spawn_scoped(scope, || {
+                        let db = Database::new(Arc::new(OsSystem));
+                        loop {
+                            let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(&k) = order.get(n) else { break };
+                            let path = &programs[k];
+                            let start = std::time::Instant::now();
+                            let r = test_program(&db, path);
+                            if std::env::var("FUT_IMP_TIMES").is_ok() {
+                                println!(
+                                    "{:8.2} s {}",
+                                    start.elapsed().as_secs_f64(),
+                                    path.display()
+                                );
+                            }
+                            results.lock().unwrap_or_else(|e| e.into_inner())[k] = Some(r);
+                        }
+                    })
+                    .expect("a lowering thread starts")
+            })
+            .collect();
+        for h in handles {
+            h.join().expect("the corpus lowers");
+        }
+    });
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut compiled = 0;
     let mut lowered = 0;
     let mut agreeing = 0;
@@ -208,16 +251,10 @@ fn lower_corpus() {
     let mut sum = Totals::default();
     let mut errors: BTreeMap<String, usize> = BTreeMap::new();
     let mut must_fail = Vec::new();
-    for path in &programs {
+    for (path, r) in programs.iter().zip(results) {
         let rel = path.strip_prefix(&root).unwrap_or(path).to_path_buf();
-        if only
-            .as_ref()
-            .is_some_and(|o| !rel.to_string_lossy().contains(o.as_str()))
-        {
-            continue;
-        }
         let must = MUST_PASS.iter().any(|d| rel.starts_with(d));
-        let r = test_program(&db, path);
+        let Some(r) = r else { continue };
         let bad = match &r {
             Result::Skipped => continue,
             Result::NotLowered(m) => {
