@@ -1,6 +1,7 @@
 //! The executable's `main`: the shared GPU command line
 //! ([`fut_runtime_gpu::cli`]) with the CUDA devices.
 
+use fut_runtime_gpu::KernelProgram;
 use fut_runtime_gpu::cli::Api;
 use fut_runtime_multicore::Program;
 
@@ -22,8 +23,8 @@ pub static API: Api = Api {
 
 /// The executable's `main`: the CUDA options, then the multicore
 /// executable's; exits with its status.
-pub fn main(program: &'static Program) -> ! {
-    fut_runtime_gpu::cli::main(&API, program)
+pub fn main(program: &'static Program, kernels: &'static KernelProgram) -> ! {
+    fut_runtime_gpu::cli::main(&API, program, kernels)
 }
 
 #[cfg(test)]
@@ -37,7 +38,12 @@ mod tests {
             name: "prog",
             entries: &[],
         };
-        assert_eq!(run(&API, &P, vec!["--help".into()]), 0);
+        static K: KernelProgram = KernelProgram {
+            source: "",
+            kernels: &[],
+            binaries: &[],
+        };
+        assert_eq!(run(&API, &P, &K, vec!["--help".into()]), 0);
         assert!(HELP.starts_with("\nCUDA options:\n"));
         assert!(HELP.contains("--device NAME|INDEX") && HELP.contains("--list-devices"));
         assert!(HELP.contains("$FUT_CUDA_DEVICE"));
@@ -48,6 +54,6 @@ mod tests {
                 "{l:?}"
             );
         }
-        assert_eq!(run(&API, &P, vec!["--device".into()]), 1);
+        assert_eq!(run(&API, &P, &K, vec!["--device".into()]), 1);
     }
 }

@@ -219,7 +219,13 @@ fn load(gpu: &Cuda, prog: &KernelProgram) -> Result<Loaded, String> {
             .map(|m| m.max(1) as u32)
             .unwrap_or(BLOCK_SIZE);
         let block = if k.group == 0 {
-            block_size().unwrap_or(BLOCK_SIZE).min(most).max(1)
+            fut_runtime_gpu::params::VALUES
+                .group_size(k.name)
+                .map(|g| u32::try_from(g).unwrap_or(u32::MAX))
+                .or_else(block_size)
+                .unwrap_or(BLOCK_SIZE)
+                .min(most)
+                .max(1)
         } else if k.group <= most {
             k.group
         } else {

@@ -266,6 +266,7 @@ fn child() {
             let status = fut_runtime_gpu::cli::run(
                 &fut_runtime_cuda::cli::API,
                 &P,
+                &PROG,
                 vec!["--list-devices".into()],
             );
             println!("STATUS: {status}");

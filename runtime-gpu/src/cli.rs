@@ -4,14 +4,27 @@
 //! `-d NAME`, `-dNAME`, `--device NAME` and `--device=NAME` choose the
 //! device ([`Api::set_device_choice`]); `--list-devices` prints the devices
 //! and exits (status 1, with the reason on standard error, when there
-//! are none); `-h`/`--help` prints the multicore help followed by these
-//! options ([`Api::help`]). Every other argument goes to the multicore command line
+//! are none); `--param NAME=VALUE` and `--tuning FILE` set tuning
+//! parameters and `--print-params` lists them ([`crate::params`]);
+//! `-h`/`--help` prints the multicore help followed by these options
+//! ([`Api::help`], [`TUNING_HELP`]). Every other argument goes to the multicore command line
 //! ([`fut_runtime_multicore::cli::run`]), so the options, the server and
 //! the exit statuses are the multicore executable's. The context is made
 //! when the first kernel runs; when it cannot be, that launch fails with
 //! the reason (status 1).
 
 use fut_runtime_multicore::Program;
+
+use crate::params;
+use crate::program::KernelProgram;
+
+/// The help section of the tuning options, printed after the device
+/// options.
+pub const TUNING_HELP: &str = "\nTuning options (they change how fast a program runs, never its results):\n      \
+    --param NAME=VALUE         Set tuning parameter NAME (repeatable).\n      \
+    --tuning FILE              Set the parameters FILE gives, one NAME=VALUE per line;\n                                 \
+    --param overrides them.\n      \
+    --print-params             List the tuning parameters, NAME (CLASS) per line, and exit.\n";
 
 /// What the command line needs of a GPU runtime.
 #[derive(Clone, Copy, Debug)]
@@ -34,6 +47,12 @@ pub struct DeviceOptions {
     pub list_devices: bool,
     /// Print the help and exit (`-h`, `--help`).
     pub help: bool,
+    /// Tuning parameters set, `NAME=VALUE` each (`--param`).
+    pub params: Vec<String>,
+    /// Tuning files (`--tuning`).
+    pub tuning: Vec<String>,
+    /// List the tuning parameters and exit (`--print-params`).
+    pub print_params: bool,
 }
 
 /// The multicore options whose value may be the next argument: that
@@ -45,7 +64,6 @@ const LONG_WITH_VALUE: &[&str] = &[
     "write-runtime-to",
     "num-threads",
     "cache-file",
-    "tuning",
 ];
 
 /// Splits the arguments into the device options and the arguments for
@@ -66,6 +84,22 @@ pub fn split_args(args: Vec<String>) -> Result<(DeviceOptions, Vec<String>), Str
             opts.device = Some(v.to_string());
         } else if a == "--list-devices" {
             opts.list_devices = true;
+        } else if a == "--print-params" {
+            opts.print_params = true;
+        } else if a == "--param" || a == "--tuning" {
+            let v = it.next().ok_or_else(|| {
+                let what = if a == "--param" { "NAME=VALUE" } else { "FILE" };
+                format!("option {a} needs a value ({what})")
+            })?;
+            if a == "--param" {
+                opts.params.push(v);
+            } else {
+                opts.tuning.push(v);
+            }
+        } else if let Some(v) = a.strip_prefix("--param=") {
+            opts.params.push(v.to_string());
+        } else if let Some(v) = a.strip_prefix("--tuning=") {
+            opts.tuning.push(v.to_string());
         } else if a == "--help" || a == "-h" {
             opts.help = true;
         } else if let Some(long) = a.strip_prefix("--") {
@@ -99,7 +133,7 @@ pub fn split_args(args: Vec<String>) -> Result<(DeviceOptions, Vec<String>), Str
 }
 
 /// Everything [`main`] does but exiting: returns the exit status.
-pub fn run(api: &Api, program: &Program, args: Vec<String>) -> i32 {
+pub fn run(api: &Api, program: &Program, kernels: &KernelProgram, args: Vec<String>) -> i32 {
     let (opts, rest) = match split_args(args) {
         Ok(x) => x,
         Err(m) => {
@@ -109,11 +143,28 @@ pub fn run(api: &Api, program: &Program, args: Vec<String>) -> i32 {
     };
     if opts.help {
         print!(
-            "{}{}",
+            "{}{}{TUNING_HELP}",
             fut_runtime_multicore::options::help(program.name),
             api.help
         );
         return 0;
+    }
+    if opts.print_params {
+        print!("{}", params::listing(kernels));
+        return 0;
+    }
+    let tuned = opts
+        .tuning
+        .iter()
+        .try_for_each(|f| params::VALUES.set_from_file(kernels, f))
+        .and_then(|()| {
+            opts.params
+                .iter()
+                .try_for_each(|p| params::VALUES.set_assignment(kernels, p))
+        });
+    if let Err(m) = tuned {
+        eprintln!("Error: {m}");
+        return 1;
     }
     if opts.device.is_some() {
         (api.set_device_choice)(opts.device);
@@ -135,10 +186,10 @@ pub fn run(api: &Api, program: &Program, args: Vec<String>) -> i32 {
 
 /// The executable's `main`: the device options, then the multicore
 /// executable's (see the module doc); exits with its status.
-pub fn main(api: &Api, program: &'static Program) -> ! {
+pub fn main(api: &Api, program: &'static Program, kernels: &'static KernelProgram) -> ! {
     fut_runtime_multicore::call::install_panic_hook();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    std::process::exit(run(api, program, args))
+    std::process::exit(run(api, program, kernels, args))
 }
 
 #[cfg(test)]
@@ -167,11 +218,32 @@ mod tests {
             DeviceOptions {
                 device: Some("x".into()),
                 list_devices: true,
-                help: false
+                ..DeviceOptions::default()
             }
         );
         assert_eq!(rest, ["-e", "f", "-b"]);
         assert!(s(&["--device"]).unwrap_err().contains("needs a value"));
+    }
+
+    #[test]
+    fn tuning_options_in_every_form() {
+        let (o, rest) = s(&[
+            "--param",
+            "a=1",
+            "--param=b=2",
+            "--tuning",
+            "f.tuning",
+            "--tuning=g",
+            "--print-params",
+            "-b",
+        ])
+        .unwrap();
+        assert_eq!(o.params, ["a=1", "b=2"]);
+        assert_eq!(o.tuning, ["f.tuning", "g"]);
+        assert!(o.print_params);
+        assert_eq!(rest, ["-b"]);
+        assert!(s(&["--param"]).unwrap_err().contains("NAME=VALUE"));
+        assert!(s(&["--tuning"]).unwrap_err().contains("FILE"));
     }
 
     #[test]
@@ -196,18 +268,29 @@ mod tests {
             name: "prog",
             entries: &[],
         };
+        static K: KernelProgram = KernelProgram {
+            source: "",
+            kernels: &[],
+            binaries: &[],
+        };
         static API: Api = Api {
             help: "\nTest options:\n",
             set_device_choice: |_| {},
             list_devices: || Err("no device here".into()),
         };
-        assert_eq!(run(&API, &P, vec!["--help".into()]), 0);
-        assert_eq!(run(&API, &P, vec!["--device".into()]), 1);
-        assert_eq!(run(&API, &P, vec!["--list-devices".into()]), 1);
+        assert_eq!(run(&API, &P, &K, vec!["--help".into()]), 0);
+        assert_eq!(run(&API, &P, &K, vec!["--device".into()]), 1);
+        assert_eq!(run(&API, &P, &K, vec!["--list-devices".into()]), 1);
+        assert_eq!(run(&API, &P, &K, vec!["--print-params".into()]), 0);
+        assert_eq!(run(&API, &P, &K, vec!["--param=nope=1".into()]), 1);
+        assert_eq!(
+            run(&API, &P, &K, vec!["--tuning".into(), "/nonexistent".into()]),
+            1
+        );
         static ONE: Api = Api {
             list_devices: || Ok("0: CUDA: NVIDIA H100 (GPU, sm_90)\n".into()),
             ..API
         };
-        assert_eq!(run(&ONE, &P, vec!["--list-devices".into()]), 0);
+        assert_eq!(run(&ONE, &P, &K, vec!["--list-devices".into()]), 0);
     }
 }

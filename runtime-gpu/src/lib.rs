@@ -22,6 +22,7 @@
 //! - [`program`]: the kernel program of generated code and the on-disk
 //!   cache of compiled kernels.
 //! - [`select`]: choosing a device by name.
+//! - [`params`]: tuning parameters (`--param`, `--tuning`, `--print-params`).
 //! - [`cli`]: the executable's `main`, the multicore one plus `--device`
 //!   and `--list-devices`.
 
@@ -32,6 +33,7 @@ pub(crate) mod fake;
 pub mod freelist;
 pub mod launch;
 pub mod mem;
+pub mod params;
 pub mod program;
 pub mod select;
 

@@ -60,12 +60,16 @@ pub const MIN_THREAD_WORK: u64 = 16;
 /// The number of chunks a parallel reduction, scan or histogram over `w`
 /// iterations of estimated `cost` statements each is split into on
 /// backend `B`: each chunk runs as one thread of a kernel, so as many as
-/// the device keeps busy ([`Backend::threads`], or the `FUT_GPU_CHUNKS`
-/// environment variable), no more than the lowering allows (`most`), and
+/// the device keeps busy ([`Backend::threads`], or the tuning parameter
+/// `default_threads`, or the `FUT_GPU_CHUNKS` environment variable), no more than the lowering allows (`most`), and
 /// few enough that each does [`MIN_THREAD_WORK`]; at most `w` and at least
 /// 1.
 pub fn device_chunks<B: Backend>(w: i64, cost: u64, most: i64) -> i64 {
-    let threads = chunk_limit().unwrap_or_else(|| B::context().map_or(64, |c| c.threads()));
+    let threads = crate::params::VALUES
+        .get("default_threads")
+        .map(|t| usize::try_from(t).unwrap_or(usize::MAX))
+        .or_else(chunk_limit)
+        .unwrap_or_else(|| B::context().map_or(64, |c| c.threads()));
     let threads = i64::try_from(threads).unwrap_or(i64::MAX);
     let work = u64::try_from(w.max(0))
         .unwrap_or(0)

@@ -116,11 +116,15 @@ fn build(gpu: &Gpu, prog: &KernelProgram) -> Result<Built, String> {
                 k.name
             )
         })?;
-        let preferred = group_size().unwrap_or(if gpu.desc.kind == "CPU" {
-            CPU_LOCAL_SIZE
-        } else {
-            GPU_LOCAL_SIZE
-        });
+        let preferred = fut_runtime_gpu::params::VALUES
+            .group_size(k.name)
+            .map(|g| usize::try_from(g).unwrap_or(usize::MAX))
+            .or_else(group_size)
+            .unwrap_or(if gpu.desc.kind == "CPU" {
+                CPU_LOCAL_SIZE
+            } else {
+                GPU_LOCAL_SIZE
+            });
         let most = kernel
             .get_work_group_size(gpu.device.id())
             .unwrap_or(preferred)

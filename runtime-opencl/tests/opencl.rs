@@ -520,6 +520,7 @@ fn child() {
             let status = fut_runtime_gpu::cli::run(
                 &fut_runtime_opencl::cli::API,
                 &P,
+                &PROG,
                 vec!["--list-devices".into()],
             );
             println!("STATUS: {status}");

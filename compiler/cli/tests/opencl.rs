@@ -147,6 +147,77 @@ fn kernels_compute_report_failures_and_serve() {
     assert!(err.contains("no-such-device"), "{err}");
 
     reductions_over_many_chunks_combine_them_in_rounds_in_order(&exe);
+    tuning_parameters_are_listed_and_set(&exe, dir.path());
+}
+
+/// `--print-params`, `--param` and `--tuning`: `default_threads` sets the
+/// chunks of a reduction (over 64 of them need a round on the device),
+/// group sizes change nothing but speed, and bad names, values and files
+/// are errors.
+fn tuning_parameters_are_listed_and_set(exe: &Path, dir: &Path) {
+    let o = run_with_input(exe, &["--print-params"], b"");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let listing = text(&o.stdout);
+    assert!(
+        listing.starts_with("default_group_size (group_size)\ndefault_threads (threads)\nk0.group_size (group_size)\n"),
+        "{listing}"
+    );
+    let xs: Vec<String> = (0..20_000)
+        .map(|k| format!("{}i64", (k * 7919) % 1009 - 500))
+        .collect();
+    let input = format!("[{}]", xs.join(", "));
+    let want: i64 = (0..20_000i64)
+        .map(|k| (k * 7919) % 1009 - 500)
+        .fold(0i64, |h, x| h.wrapping_mul(31).wrapping_add(x));
+    let rounds = |args: &[&str]| {
+        let mut all = vec!["-e", "hash", "-P"];
+        all.extend_from_slice(args);
+        let o = run_with_input(exe, &all, input.as_bytes());
+        let err = text(&o.stderr);
+        assert!(o.status.success(), "{args:?}: {err}");
+        assert_eq!(text(&o.stdout), format!("{want}i64\n"), "{args:?}");
+        err.lines().any(|l| l.starts_with("segred-round "))
+    };
+    assert!(rounds(&["--param", "default_threads=4096"]));
+    assert!(rounds(&[
+        "--param=default_threads=4096",
+        "--param",
+        "default_group_size=8"
+    ]));
+    let file = dir.join("prog.tuning");
+    std::fs::write(&file, "# chunks\ndefault_threads=4096\n").expect("write");
+    let file = file.to_str().expect("a UTF-8 path");
+    assert!(rounds(&["--tuning", file]));
+    // `--param` overrides the file: 16 chunks need no round.
+    assert!(!rounds(&[
+        "--tuning",
+        file,
+        "--param",
+        "default_threads=16"
+    ]));
+    for (args, message) in [
+        (
+            &["--param", "nope=3"][..],
+            "unknown tuning parameter nope (--print-params lists them)",
+        ),
+        (
+            &["--param", "default_threads=-1"],
+            "must be a positive integer",
+        ),
+        (&["--param", "default_threads"], "NAME=VALUE"),
+        (
+            &["--tuning", "/nonexistent.tuning"],
+            "cannot read the tuning file /nonexistent.tuning",
+        ),
+    ] {
+        let o = run_with_input(exe, args, b"");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(
+            text(&o.stderr).contains(message),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+    }
 }
 
 /// `hash` (a polynomial hash: a non-commutative reduction) and `sumsq` (a

@@ -558,8 +558,15 @@ pub fn build_executable(
         opts.target,
         &opts.cuda_arch,
     )?;
+    // A GPU backend's executable also names its kernels (their tuning
+    // parameters).
+    let kernels = if opts.target.kernels().is_some() {
+        ", &prog::KERNELS"
+    } else {
+        ""
+    };
     let main_rs = format!(
-        "mod prog;\n\nfn main() {{\n    {}::main(&prog::PROGRAM)\n}}\n",
+        "mod prog;\n\nfn main() {{\n    {}::main(&prog::PROGRAM{kernels})\n}}\n",
         opts.target.runtime_crate()
     );
     let exe = build_crate(
