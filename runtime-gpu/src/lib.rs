@@ -35,6 +35,7 @@ pub mod launch;
 pub mod mem;
 pub mod params;
 pub mod program;
+pub mod resident;
 pub mod select;
 
 pub use backend::Backend;

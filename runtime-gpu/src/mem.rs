@@ -91,6 +91,22 @@ fn chunk_limit() -> Option<usize> {
     })
 }
 
+/// Copies of whole blocks from the host to the device and back, so far.
+static TRANSFERS: [std::sync::atomic::AtomicU64; 2] = [
+    std::sync::atomic::AtomicU64::new(0),
+    std::sync::atomic::AtomicU64::new(0),
+];
+
+/// How many blocks this process copied from the host to the device, and
+/// from the device to the host, so far (what keeping arrays on the
+/// device saves).
+pub fn transfers() -> (u64, u64) {
+    (
+        TRANSFERS[0].load(Ordering::Relaxed),
+        TRANSFERS[1].load(Ordering::Relaxed),
+    )
+}
+
 /// Host valid; the device copy stale or absent.
 const HOST: u8 = 0;
 /// Both copies valid.
@@ -352,6 +368,7 @@ impl<T: Elem, B: Backend> Mem<T, B> {
             );
         };
         let gpu = B::context()?;
+        TRANSFERS[1].fetch_add(1, Ordering::Relaxed);
         let size = std::mem::size_of::<T>();
         let n = self.host.len().min(b.cap / size.max(1));
         if T::PRIM == PrimType::Bool {
@@ -378,6 +395,7 @@ impl<T: Elem, B: Backend> Mem<T, B> {
 
     /// Copies the host copy into the device buffer `b` (blocking).
     fn upload(&self, gpu: &B, b: &mut DevBuf<B>) -> Result<(), String> {
+        TRANSFERS[0].fetch_add(1, Ordering::Relaxed);
         let n = self.host.len();
         let v: Vec<T> = (0..n as i64).map(|i| self.host.get_unchecked(i)).collect();
         // SAFETY: `v` holds `n` elements of plain data whose bytes are the

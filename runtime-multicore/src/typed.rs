@@ -5,11 +5,16 @@
 //! primitive element type and a rank fixed in the type (`Array<f64, 2>`),
 //! built from a `Vec` and a shape and read back into one. An `Array`
 //! shares its buffer with the arrays of generated code, so passing one to
-//! an entry point, or getting one back, copies nothing. [`call`] runs an
+//! an entry point, or getting one back, copies nothing. On the GPU
+//! backends an entry's array result stays on the device
+//! ([`Resident`]) until the host reads it, and passing it to another
+//! entry point copies nothing either. [`call`] runs an
 //! entry's generated function in the context's thread pool and turns its
 //! failures into [`Error`]s that name the source location.
 
+use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, OnceLock};
 
 use crate::arr::{Arr, Elem, R};
 use crate::context::Context;
@@ -22,10 +27,34 @@ pub trait Element: Elem {}
 impl<T: Elem> Element for T {}
 
 /// An array of rank `D` with elements of type `T`: a shape and a row-major
-/// buffer. Cloning one shares the buffer.
-#[derive(Clone, Debug, PartialEq)]
+/// buffer, or (an entry's result on a GPU backend) a block on the device
+/// whose elements come back to the host when they are first read. Cloning
+/// one shares the buffer or the block.
+#[derive(Clone)]
 pub struct Array<T: Element, const D: usize> {
-    arr: Arr<T>,
+    store: Store<T>,
+}
+
+#[derive(Clone)]
+enum Store<T: Elem> {
+    Host(Arr<T>),
+    Resident {
+        dev: Arc<dyn Resident<T>>,
+        shape: Vec<usize>,
+        /// The elements, once read on the host.
+        host: Arc<OnceLock<Arr<T>>>,
+    },
+}
+
+/// An array's elements kept by a GPU runtime (on its device) until the
+/// host reads them. For generated libraries: passed from one entry point
+/// to another, the elements stay where they are.
+#[doc(hidden)]
+pub trait Resident<T>: Send + Sync + 'static {
+    /// The elements as an array of generated code (from the device).
+    fn download(&self) -> Result<Arr<T>, String>;
+    /// The value, for the runtime that made it to take it back.
+    fn as_any(&self) -> &dyn Any;
 }
 
 impl<T: Element, const D: usize> Array<T, D> {
@@ -44,9 +73,7 @@ impl<T: Element, const D: usize> Array<T, D> {
                 crate::arr::shape_text(&shape),
                 i64::MAX
             ))),
-            Some(n) if n == data.len() => Ok(Array {
-                arr: Arr::new(shape.to_vec(), data),
-            }),
+            Some(n) if n == data.len() => Ok(Array::from_arr(Arr::new(shape.to_vec(), data))),
             Some(n) => Err(Error::new(format!(
                 "an array of shape {} needs {n} elements, but {} were given",
                 crate::arr::shape_text(&shape),
@@ -61,41 +88,61 @@ impl<T: Element, const D: usize> Array<T, D> {
 
     /// The dimensions, outermost first.
     pub fn shape(&self) -> [usize; D] {
+        let shape: &[usize] = match &self.store {
+            Store::Host(a) => &a.shape,
+            Store::Resident { shape, .. } => shape,
+        };
         let mut s = [0; D];
-        for (d, n) in s.iter_mut().zip(&self.arr.shape) {
+        for (d, n) in s.iter_mut().zip(shape) {
             *d = *n;
         }
         s
     }
 
+    /// The array of generated code holding the elements, brought back from
+    /// the device the first time.
+    fn host(&self) -> &Arr<T> {
+        match &self.store {
+            Store::Host(a) => a,
+            Store::Resident { dev, host, .. } => host.get_or_init(|| {
+                dev.download()
+                    .unwrap_or_else(|e| panic!("{e} (while bringing an array back to the host)"))
+            }),
+        }
+    }
+
     /// The elements in row-major order (a copy).
     pub fn to_vec(&self) -> Vec<T> {
-        self.arr.as_slice().to_vec()
+        self.host().as_slice().to_vec()
     }
 
     /// The elements in row-major order, without a copy when nothing else
     /// shares the buffer.
     pub fn into_vec(self) -> Vec<T> {
-        std::sync::Arc::try_unwrap(self.arr.data).unwrap_or_else(|a| (*a).clone())
+        let arr = self.into_arr();
+        Arc::try_unwrap(arr.data).unwrap_or_else(|a| (*a).clone())
     }
 
     /// The elements in row-major order.
     pub fn as_slice(&self) -> &[T] {
-        self.arr.as_slice()
+        self.host().as_slice()
     }
 
     /// The array of generated code (shares the buffer). For generated
     /// libraries.
     #[doc(hidden)]
     pub fn to_arr(&self) -> Arr<T> {
-        self.arr.clone()
+        self.host().clone()
     }
 
     /// The array of generated code, moved out. For generated libraries
     /// (consumed parameters).
     #[doc(hidden)]
     pub fn into_arr(self) -> Arr<T> {
-        self.arr
+        match self.store {
+            Store::Host(a) => a,
+            Store::Resident { .. } => self.host().clone(),
+        }
     }
 
     /// An array of generated code, which must have rank `D`. For generated
@@ -103,7 +150,47 @@ impl<T: Element, const D: usize> Array<T, D> {
     #[doc(hidden)]
     pub fn from_arr(arr: Arr<T>) -> Self {
         debug_assert_eq!(arr.shape.len(), D);
-        Array { arr }
+        Array {
+            store: Store::Host(arr),
+        }
+    }
+
+    /// An array of shape `shape` whose elements `dev` keeps. For GPU
+    /// runtimes.
+    #[doc(hidden)]
+    pub fn from_resident(dev: Arc<dyn Resident<T>>, shape: Vec<usize>) -> Self {
+        debug_assert_eq!(shape.len(), D);
+        Array {
+            store: Store::Resident {
+                dev,
+                shape,
+                host: Arc::new(OnceLock::new()),
+            },
+        }
+    }
+
+    /// What keeps the elements, when a GPU runtime does. For GPU runtimes.
+    #[doc(hidden)]
+    pub fn resident(&self) -> Option<&Arc<dyn Resident<T>>> {
+        match &self.store {
+            Store::Host(_) => None,
+            Store::Resident { dev, .. } => Some(dev),
+        }
+    }
+}
+
+impl<T: Element + std::fmt::Debug, const D: usize> std::fmt::Debug for Array<T, D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Array")
+            .field("shape", &self.shape())
+            .field("data", &self.as_slice())
+            .finish()
+    }
+}
+
+impl<T: Element + PartialEq, const D: usize> PartialEq for Array<T, D> {
+    fn eq(&self, other: &Self) -> bool {
+        self.shape() == other.shape() && self.as_slice() == other.as_slice()
     }
 }
 

@@ -218,7 +218,11 @@ fn a_rust_program_calls_every_entry_point_of_a_generated_library() {
 /// reported with their source location as on the host.
 #[test]
 fn the_opencl_library_has_the_same_api_and_results() {
-    let stdout = run_library_app_on("opencl", "entries", "fut-library-opencl-app", APP_MAIN);
+    let main = format!(
+        "{}\n{RESIDENT_MAIN}",
+        APP_MAIN.replacen("fn main() {\n", "fn main() {\n    resident();\n", 1)
+    );
+    let stdout = run_library_app_on("opencl", "entries", "fut-library-opencl-app", &main);
     let root = driver::multicore::cache_dir().join("library-test/opencl-entries");
     let lib = std::fs::read_to_string(root.join("src/lib.rs")).expect("lib.rs");
     assert!(lib.contains("compiled by `fut opencl --library`"), "{lib}");
@@ -228,8 +232,40 @@ fn the_opencl_library_has_the_same_api_and_results() {
     let readme = std::fs::read_to_string(root.join("README.md")).expect("readme");
     assert!(readme.contains("FUT_OPENCL_DEVICE"), "{readme}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines, APP_EXPECTED, "{stdout}");
+    let (resident, rest) = lines.split_at(RESIDENT_EXPECTED.len().min(lines.len()));
+    assert_eq!(resident, RESIDENT_EXPECTED, "{stdout}");
+    assert_eq!(rest, APP_EXPECTED, "{stdout}");
 }
+
+/// Arrays of a GPU library stay on the device: an entry's result passed to
+/// another entry is neither read back nor uploaded again, the host reads
+/// it once when asked, a consumed result is updated where it is, and a
+/// shared one is copied first.
+const RESIDENT_MAIN: &str = r#"fn resident() {
+    let ctx = Context::with_threads(2).expect("context");
+    let xs = Array::from_vec((0..1000).map(|i| i as f64).collect::<Vec<_>>(), [1000]).unwrap();
+    let before = ctx.transfers();
+    let ys = ctx.scale(2.0, &xs).unwrap();
+    let zs = ctx.scale(0.5, &ys).unwrap();
+    let after = ctx.transfers();
+    println!("resident uploads {} downloads {}", after.0 - before.0, after.1 - before.1);
+    println!("resident values {:?} {:?}", &zs.as_slice()[..3], zs.shape());
+    println!("resident read downloads {}", ctx.transfers().1 - after.1);
+    let w = ctx.set_first(zs, 9.0).unwrap();
+    println!("resident set_first {:?}", &w.as_slice()[..3]);
+    let v = ctx.set_first(ys.clone(), 7.0).unwrap();
+    println!("resident shared {:?} kept {:?}", &v.as_slice()[..2], &ys.as_slice()[..2]);
+}
+"#;
+
+/// What [`RESIDENT_MAIN`] prints.
+const RESIDENT_EXPECTED: &[&str] = &[
+    "resident uploads 1 downloads 0",
+    "resident values [0.0, 1.0, 2.0] [1000]",
+    "resident read downloads 1",
+    "resident set_first [9.0, 1.0, 2.0]",
+    "resident shared [7.0, 2.0] kept [0.0, 2.0]",
+];
 
 /// What [`APP_MAIN`] prints, on every backend.
 const APP_EXPECTED: &[&str] = &[

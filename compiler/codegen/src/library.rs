@@ -203,6 +203,9 @@ struct Args<'a> {
     entry: &'a str,
     /// The types of the entry function's parameters.
     types: &'a [&'a Type],
+    /// A GPU runtime crate whose blocks the arrays are passed as
+    /// (`fm{k}`: they stay on the device between entry points).
+    device: Option<&'a str>,
 }
 
 impl Args<'_> {
@@ -211,6 +214,22 @@ impl Args<'_> {
         let (k, t) = (self.k, self.types[c]);
         if t.is_scalar() {
             writeln!(self.m, "        let x{k} = {part};").ok();
+        } else if let Some(rt) = self.device {
+            let e = scalar::rust_prim(t.elem);
+            let (f, a) = if consume {
+                ("array_arg_owned", part.to_string())
+            } else {
+                ("array_arg", format!("&{part}"))
+            };
+            writeln!(
+                self.m,
+                "        let x{k} = {rt}::mem::{f}::<{e}, {}>({a}, {consume});",
+                t.rank()
+            )
+            .ok();
+            for d in 0..t.rank() {
+                self.flat.push(format!("x{k}.1[{d}]"));
+            }
         } else {
             let conv = if consume { "into_arr" } else { "to_arr" };
             writeln!(self.m, "        let x{k} = {part}.{conv}();").ok();
@@ -379,12 +398,20 @@ pub fn library(
             arg_types.join(", ")
         )
         .ok();
+        // On a GPU backend, an entry point of scalars and arrays (alone,
+        // in tuples and in records) passes its arrays as device blocks.
+        let plain = |x: &Ext| matches!(x.shape, Shape::Single | Shape::Tuple | Shape::Record(..));
+        let runtime = backend.map(|b| format!("fut_runtime_{b}"));
+        let device = runtime
+            .as_deref()
+            .filter(|_| params.iter().chain(&results).all(plain));
         let mut args = Args {
             m,
             flat: Vec::new(),
             k: 0,
             entry: &e.name,
             types: &ptypes,
+            device,
         };
         for (i, p) in params.iter().enumerate() {
             let a = format!("a{i}");
@@ -421,13 +448,23 @@ pub fn library(
                 format!("({},)", rs.join(", "))
             },
             e.name,
-            signature::fun_name(e.fun),
+            if device.is_some() {
+                format!("fm{}", &signature::fun_name(e.fun)[1..])
+            } else {
+                signature::fun_name(e.fun)
+            },
             flat.join(", ")
         )
         .ok();
         let value = |c: usize| {
             if rtypes[c].is_scalar() {
                 format!("r{c}")
+            } else if let Some(rt) = device {
+                format!(
+                    "{rt}::mem::array_result::<{}, {}>(r{c})",
+                    scalar::rust_prim(rtypes[c].elem),
+                    rtypes[c].rank()
+                )
             } else {
                 format!("Array::from_arr(r{c})")
             }
@@ -587,6 +624,12 @@ fn lib_rs(
                  \x20   /// The devices there are, one line each, or why there is none.\n\
                  \x20   pub fn list_devices() -> Result<String, Error> {{\n\
                  \x20       fut_runtime_{api}::list_devices().map_err(Error::new)\n    }}\n\n\
+                 \x20   /// How many arrays this process copied from the host to the\n\
+                 \x20   /// device, and from the device to the host, so far. An entry's\n\
+                 \x20   /// array result stays on the device until its elements are read,\n\
+                 \x20   /// and passing it to another entry copies nothing.\n\
+                 \x20   pub fn transfers(&self) -> (u64, u64) {{\n\
+                 \x20       fut_runtime_{api}::mem::transfers()\n    }}\n\n\
                  \x20   fn open(threads: Option<usize>, device: Option<&str>) -> Result<Context, Error> {{\n\
                  \x20       if let Some(name) = device {{\n\
                  \x20           fut_runtime_{api}::set_device_choice(Some(name.to_string()));\n        }}\n\
@@ -674,9 +717,9 @@ fn readme(
         Some(api) => format!(
             "`fut {api} --library`. Their parallel work runs as {} kernels on a\n\
              device, the rest on all cores, with the runtime of `fut`'s {api} backend\n\
-             (vendored under `runtime/`, so the crate builds on its own). Arrays are\n\
-             passed and returned in host memory: each call uploads its array\n\
-             arguments and reads its array results back.",
+             (vendored under `runtime/`, so the crate builds on its own). An entry's\n\
+             array result stays on the device until the program reads its elements,\n\
+             and passing it to another entry copies nothing.",
             if api == "cuda" { "CUDA" } else { "OpenCL" }
         ),
     };

@@ -23,6 +23,20 @@ type E<T> = Result<T, String>;
 /// The adapter of entry function `id` of `core`, calling its imperative
 /// function in `imp`.
 pub fn adapter(core: &ir::Program, id: ir::FunId, imp: &Program) -> E<String> {
+    adapter_with(core, id, imp, false)
+}
+
+/// The block-level adapter of entry function `id` (`fm{k}`, for GPU
+/// library crates): as [`adapter`], with each array argument and result a
+/// block and its shape (`(Mem<T>, Vec<i64>)`, row-major from offset 0)
+/// rather than an `Arr`, so that an array stays on the device between
+/// entry points. The caller copies a shared argument the function may
+/// write into.
+pub fn mem_adapter(core: &ir::Program, id: ir::FunId, imp: &Program) -> E<String> {
+    adapter_with(core, id, imp, true)
+}
+
+fn adapter_with(core: &ir::Program, id: ir::FunId, imp: &Program, blocks: bool) -> E<String> {
     let k = ir::ids::EntityId::index(id);
     let cf = &core.functions[id];
     let f = imp
@@ -35,13 +49,17 @@ pub fn adapter(core: &ir::Program, id: ir::FunId, imp: &Program) -> E<String> {
         let t = cf
             .var_type(p.var)
             .ok_or("an entry parameter without a type")?;
-        params.push(format!("p{j}: {}", rust_type(t)));
+        params.push(format!("p{j}: {}", block_type(t, blocks)));
     }
-    let rets: Vec<String> = cf.ret.iter().map(rust_type).collect();
+    let rets: Vec<String> = cf.ret.iter().map(|t| block_type(t, blocks)).collect();
+    let name = if blocks {
+        format!("fm{}", &fun_name(id)[1..])
+    } else {
+        fun_name(id)
+    };
     writeln!(
         out,
-        "pub fn {}({}) -> R<{}> {{",
-        fun_name(id),
+        "pub fn {name}({}) -> R<{}> {{",
         params.join(", "),
         tuple(&rets)
     )
@@ -64,13 +82,17 @@ pub fn adapter(core: &ir::Program, id: ir::FunId, imp: &Program) -> E<String> {
                 let Slot::Mem(m) = next()? else {
                     return Err("an array parameter in a scalar slot".into());
                 };
-                writeln!(
-                    out,
-                    "let ({}, s{j}) = arr_mem(p{j}, {});",
-                    mem(*m),
-                    p.unique
-                )
-                .ok();
+                if blocks {
+                    writeln!(out, "let ({}, s{j}) = p{j};", mem(*m)).ok();
+                } else {
+                    writeln!(
+                        out,
+                        "let ({}, s{j}) = arr_mem(p{j}, {});",
+                        mem(*m),
+                        p.unique
+                    )
+                    .ok();
+                }
                 args.push(mem(*m));
                 let mut scalar = |e: String| -> E<()> {
                     let Slot::Scalar(v) = next()? else {
@@ -106,10 +128,14 @@ pub fn adapter(core: &ir::Program, id: ir::FunId, imp: &Program) -> E<String> {
                     .iter()
                     .map(|d| exp(f, d, Span::NONE))
                     .collect::<E<Vec<_>>>()?;
-                results.push(format!(
-                    "at(mem_arr(t_.{pos}, &[{}]), (0u32, 0u32, 0u32))?",
-                    dims.join(", ")
-                ));
+                results.push(if blocks {
+                    format!("(t_.{pos}, vec![{}])", dims.join(", "))
+                } else {
+                    format!(
+                        "at(mem_arr(t_.{pos}, &[{}]), (0u32, 0u32, 0u32))?",
+                        dims.join(", ")
+                    )
+                });
                 pos += dynamic.len();
             }
         }
@@ -117,4 +143,14 @@ pub fn adapter(core: &ir::Program, id: ir::FunId, imp: &Program) -> E<String> {
     }
     writeln!(out, "Ok({})\n}}\n", tuple(&results)).ok();
     Ok(out)
+}
+
+/// The Rust type of a value of type `t`: [`rust_type`], or with `blocks`
+/// an array as its block and shape.
+fn block_type(t: &ir::Type, blocks: bool) -> String {
+    if blocks && !t.is_scalar() {
+        format!("(Mem<{}>, Vec<i64>)", crate::scalar::rust_prim(t.elem))
+    } else {
+        rust_type(t)
+    }
 }

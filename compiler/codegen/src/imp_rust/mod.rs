@@ -65,6 +65,10 @@ pub fn functions(
     for e in &prog.entries {
         if done.insert(e.fun) {
             out.push_str(&entry::adapter(prog, e.fun, &lowered)?);
+            // A GPU library passes arrays between entry points as blocks.
+            if kernels.is_some() {
+                out.push_str(&entry::mem_adapter(prog, e.fun, &lowered)?);
+            }
         }
     }
     Ok((out, source))
