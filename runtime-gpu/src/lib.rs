@@ -27,6 +27,7 @@
 //!   and `--list-devices`.
 
 pub mod backend;
+pub mod backend_mem;
 pub mod cli;
 #[cfg(test)]
 pub(crate) mod fake;
