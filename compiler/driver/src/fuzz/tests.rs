@@ -17,6 +17,8 @@ fn options(name: &str, count: usize, seed: u64) -> FuzzOptions {
         config: fuzzgen::Config::default(),
         shrink_time: Duration::from_secs(60),
         inject: None,
+        worker: None,
+        time_limit: Duration::from_secs(10),
     }
 }
 
