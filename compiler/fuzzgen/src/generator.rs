@@ -637,7 +637,8 @@ impl Gen {
                 .t(&format!("let ({w}, _) = loop ({acc}, {i}) = ("))
                 .e(init)
                 .t(&format!(", 0i64) while {i} < {bound} && "))
-                .under(&[acc.clone(), i.clone()], cond)
+                // Parenthesised: `c || d` after `&&` would escape the bound.
+                .under_p(&[acc.clone(), i.clone()], cond)
                 .t(" do (")
                 .under(&[acc, i.clone()], body)
                 .t(&format!(", {i} + 1) in "))

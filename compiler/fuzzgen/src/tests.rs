@@ -71,3 +71,30 @@ fn a_bound_variable_does_not_escape() {
     assert!(!cands.contains(&"x".to_string()), "{cands:?}");
     assert!(cands.contains(&"1i32".to_string()));
 }
+
+/// The condition of a bounded `while` loop is parenthesised (or atomic), so
+/// that a `||` in it cannot escape the bound: seeds 1286 and 1345 once gave
+/// `while i < n && c || d`, which never ends when `d` holds.
+#[test]
+fn a_while_condition_cannot_escape_its_bound() {
+    let cfg = Config::default();
+    let mut loops = 0;
+    for seed in (0..1500).chain([1286, 1345]) {
+        let src = generate(seed, &cfg).render();
+        let mut rest = src.as_str();
+        while let Some(at) = rest.find(") while ") {
+            rest = &rest[at + 8..];
+            let and = rest.find(" && ").expect("a bounded while");
+            let cond = &rest[and + 4..];
+            let end = cond.find(" do ").expect("a do");
+            let atomic = !cond[..end].contains(' ');
+            assert!(
+                cond.starts_with('(') || atomic,
+                "seed {seed}: unparenthesised condition `{}`",
+                &cond[..end]
+            );
+            loops += 1;
+        }
+    }
+    assert!(loops > 50, "only {loops} while loops");
+}
