@@ -98,3 +98,23 @@ fn a_while_condition_cannot_escape_its_bound() {
     }
     assert!(loops > 50, "only {loops} while loops");
 }
+
+/// `concat`, `take`, `drop`, slices and `flatten` are among the forms drawn.
+#[test]
+fn concat_take_drop_slices_and_flatten_appear() {
+    let cfg = Config::default();
+    let srcs: Vec<String> = (0..300).map(|s| generate(s, &cfg).render()).collect();
+    for form in [
+        "take ",
+        "(concat ",
+        " ++ ",
+        "drop ",
+        ":] :> [",
+        "flatten (map (",
+    ] {
+        assert!(
+            srcs.iter().any(|s| s.contains(form)),
+            "no program of 300 has `{form}`"
+        );
+    }
+}
