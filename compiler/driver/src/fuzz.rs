@@ -213,6 +213,18 @@ fn classify(msgs: &[String]) -> ProblemKind {
     }
 }
 
+/// The code of the first diagnostic in a checker's message (`S003` in
+/// `[S003] Error: …`), if any.
+fn diagnostic_code(message: &str) -> Option<&str> {
+    let start = message.find('[')? + 1;
+    let len = message[start..].find(']')?;
+    let code = &message[start..start + len];
+    (code.len() >= 2
+        && code.starts_with(|c: char| c.is_ascii_uppercase())
+        && code[1..].chars().all(|c| c.is_ascii_digit()))
+    .then_some(code)
+}
+
 /// The request that runs `prog` (written at `path`) on the interpreter.
 fn reference_request(path: &Path, prog: &fuzzgen::Program) -> Request {
     Request::Reference {
@@ -340,6 +352,7 @@ impl Runner<'_> {
         cands: &[fuzzgen::Program],
         backend: Backend,
         kind: ProblemKind,
+        code: Option<&str>,
     ) -> Option<(usize, String)> {
         let dir = self.opts.work_dir.join("shrink");
         let _ = std::fs::create_dir_all(&dir);
@@ -366,6 +379,7 @@ impl Runner<'_> {
             if backend == Backend::Interp {
                 if let Err((k, m)) = r
                     && k == kind
+                    && diagnostic_code(&m) == code
                 {
                     return Some((i, m));
                 }
@@ -406,6 +420,8 @@ impl Runner<'_> {
         kind: ProblemKind,
     ) -> (fuzzgen::Program, String) {
         let deadline = Instant::now() + self.opts.shrink_time;
+        // A rejected program stays rejected for the same reason.
+        let code = diagnostic_code(&message).map(str::to_string);
         // Compiled backends build each chunk of candidates as one executable.
         let chunk = if backend.compiled() { 16 } else { 1 };
         'rounds: while Instant::now() < deadline {
@@ -414,7 +430,7 @@ impl Runner<'_> {
                 if Instant::now() >= deadline {
                     break 'rounds;
                 }
-                if let Some((i, m)) = self.first_failing(part, backend, kind) {
+                if let Some((i, m)) = self.first_failing(part, backend, kind, code.as_deref()) {
                     prog = part[i].clone();
                     message = m;
                     continue 'rounds;

@@ -66,3 +66,20 @@ fn an_injected_disagreement_is_shrunk() {
         );
     }
 }
+
+#[test]
+fn a_checker_message_has_its_diagnostic_code() {
+    assert_eq!(
+        diagnostic_code("[S003] Error: Cannot apply \"zip\""),
+        Some("S003")
+    );
+    assert_eq!(
+        diagnostic_code("x\n[T001] Error: Unknown name"),
+        Some("T001")
+    );
+    assert_eq!(
+        diagnostic_code("value #0: expected [1i32], got [2i32]"),
+        None
+    );
+    assert_eq!(diagnostic_code("no code here"), None);
+}
