@@ -118,3 +118,26 @@ fn concat_take_drop_slices_and_flatten_appear() {
         );
     }
 }
+
+/// The inputs of AD programs lie in `[-2, 2]`, where finite differences of
+/// products of them stay accurate.
+#[test]
+fn ad_inputs_are_small() {
+    let cfg = Config::default();
+    let mut seen = 0;
+    for seed in 0..500 {
+        let p = generate(seed, &cfg);
+        if !p.must_be_true {
+            continue;
+        }
+        for v in p.inputs.join(" ").split([' ', '[', ']', ',']) {
+            let Some(num) = v.strip_suffix("f64") else {
+                continue;
+            };
+            let x: f64 = num.parse().expect("a number");
+            assert!(x.abs() <= 2.0, "seed {seed}: input {x}");
+            seen += 1;
+        }
+    }
+    assert!(seen > 20, "only {seen} AD inputs");
+}
