@@ -142,8 +142,29 @@ fn database() -> Database {
 }
 
 /// Runs `main` of the program at `path` on the interpreter with `inputs`
-/// (value text); if `must_be_true`, its first result must be `true`.
-fn reference_of(db: &Database, path: &Path, inputs: &str, must_be_true: bool) -> Reference {
+/// (value text); if `must_be_true`, its first result must be `true`; if
+/// `expect_error`, it must fail with a message containing that text (the
+/// verdict is then `Ok` with no results).
+fn reference_of(
+    db: &Database,
+    path: &Path,
+    inputs: &str,
+    must_be_true: bool,
+    expect_error: Option<&str>,
+) -> Reference {
+    let r = run_reference(db, path, inputs, must_be_true);
+    let Some(want) = expect_error else { return r };
+    match r {
+        Err((ProblemKind::InterpError, m)) if m.contains(want) => Ok(String::new()),
+        Ok(text) => Err((
+            ProblemKind::InterpError,
+            format!("expected an error containing `{want}`, but main returned:\n{text}"),
+        )),
+        Err(e) => Err(e),
+    }
+}
+
+fn run_reference(db: &Database, path: &Path, inputs: &str, must_be_true: bool) -> Reference {
     let program = load_program(db, path).map_err(|e| (ProblemKind::Rejected, e.to_string()))?;
     let sources = db.sources();
     if !program.is_ok() {
@@ -190,11 +211,16 @@ pub fn test_file(prog: &fuzzgen::Program, header: &[String], expected: &str) -> 
     for i in &prog.inputs {
         s.push_str(&format!("--   {i}\n"));
     }
-    s.push_str("-- }\n-- output {\n");
-    for l in expected.lines() {
-        s.push_str(&format!("--   {l}\n"));
+    s.push_str("-- }\n");
+    if let Some(e) = &prog.expect_error {
+        s.push_str(&format!("-- error: {e}\n\n"));
+    } else {
+        s.push_str("-- output {\n");
+        for l in expected.lines() {
+            s.push_str(&format!("--   {l}\n"));
+        }
+        s.push_str("-- }\n\n");
     }
-    s.push_str("-- }\n\n");
     s.push_str(&prog.render());
     s
 }
@@ -231,6 +257,7 @@ fn reference_request(path: &Path, prog: &fuzzgen::Program) -> Request {
         path: path.to_path_buf(),
         inputs: prog.inputs.join(" "),
         must_be_true: prog.must_be_true,
+        expect_error: prog.expect_error.clone(),
     }
 }
 

@@ -136,6 +136,7 @@ pub fn generate(seed: u64, g: &mut Gen, cfg: &Config) -> Program {
             body,
             inputs: vec![xv],
             must_be_true: true,
+            expect_error: None,
         };
     }
     // f over an array: a sum or product of a smooth function of each element
@@ -195,5 +196,6 @@ pub fn generate(seed: u64, g: &mut Gen, cfg: &Config) -> Program {
         body,
         inputs: vec![format!("[{}]", elems.join(", "))],
         must_be_true: true,
+        expect_error: None,
     }
 }

@@ -141,3 +141,19 @@ fn ad_inputs_are_small() {
     }
     assert!(seen > 20, "only {seen} AD inputs");
 }
+
+/// Some programs must fail at run time, with each of the three errors.
+#[test]
+fn programs_that_must_fail_appear() {
+    let cfg = Config::default();
+    let mut msgs: Vec<String> = (0..600)
+        .filter_map(|s| generate(s, &cfg).expect_error)
+        .collect();
+    msgs.sort();
+    msgs.dedup();
+    assert_eq!(
+        msgs,
+        ["Assertion is false", "Division by zero", "out of bounds"],
+        "{msgs:?}"
+    );
+}

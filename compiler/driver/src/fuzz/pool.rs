@@ -243,6 +243,7 @@ done"#;
             path: path.into(),
             inputs: String::new(),
             must_be_true: false,
+            expect_error: None,
         }
     }
 
@@ -302,6 +303,7 @@ done"#;
                 path: "p.fut".into(),
                 inputs: "[1, 2]\n3i32".into(),
                 must_be_true: true,
+                expect_error: Some("Division by zero".into()),
             },
             Request::Test {
                 path: "t.fut".into(),

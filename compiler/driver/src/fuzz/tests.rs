@@ -39,7 +39,7 @@ fn generated_programs_check_run_and_agree() {
 
 #[test]
 fn an_injected_disagreement_is_shrunk() {
-    let mut opts = options("shrink", 3, 7);
+    let mut opts = options("shrink", 3, 20);
     // A "backend bug": any program that multiplies disagrees.
     opts.inject = Some(Arc::new(|src: &str| src.contains(" * ")));
     let report = run(&opts, &mut std::io::sink()).expect("the run");
@@ -82,4 +82,20 @@ fn a_checker_message_has_its_diagnostic_code() {
         None
     );
     assert_eq!(diagnostic_code("no code here"), None);
+}
+
+#[test]
+fn a_program_that_must_fail_becomes_an_error_test_and_agrees() {
+    let cfg = fuzzgen::Config::default();
+    let seed = (0..2000)
+        .find(|&s| fuzzgen::generate(s, &cfg).expect_error.is_some())
+        .expect("a failing program");
+    let opts = options("error", 1, seed);
+    let report = run(&opts, &mut std::io::sink()).expect("the run");
+    let test = std::fs::read_to_string(opts.work_dir.join("p0.fut")).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&opts.work_dir);
+    assert!(report.problems.is_empty(), "{report:?}");
+    assert_eq!(report.backends[1], ("ir", 1, 1));
+    assert!(test.contains("-- error: "), "{test}");
+    assert!(!test.contains("-- output"), "{test}");
 }

@@ -44,6 +44,8 @@ pub enum Request {
         inputs: String,
         /// Whether its first result must be `true` (AD checks).
         must_be_true: bool,
+        /// Text the error it must fail with contains.
+        expect_error: Option<String>,
     },
     /// Test a test program on a backend.
     Test {
@@ -75,11 +77,13 @@ impl Request {
                 path,
                 inputs,
                 must_be_true,
+                expect_error,
             } => json!({
                 "op": "ref",
                 "path": path.to_string_lossy(),
                 "inputs": inputs,
                 "must_be_true": must_be_true,
+                "expect_error": expect_error,
             }),
             Request::Test { path, backend } => json!({
                 "op": "test",
@@ -105,6 +109,7 @@ impl Request {
                 path: path()?,
                 inputs: v["inputs"].as_str().unwrap_or("").to_string(),
                 must_be_true: v["must_be_true"].as_bool().unwrap_or(false),
+                expect_error: v["expect_error"].as_str().map(str::to_string),
             }),
             Some("test") => {
                 let backend = match v["backend"].as_str() {
@@ -207,7 +212,14 @@ pub fn handle(db: &Database, req: &Request) -> Answer {
             path,
             inputs,
             must_be_true,
-        } => Answer::Reference(reference_of(db, path, inputs, *must_be_true)),
+            expect_error,
+        } => Answer::Reference(reference_of(
+            db,
+            path,
+            inputs,
+            *must_be_true,
+            expect_error.as_deref(),
+        )),
         Request::Test { path, backend } => {
             let opts = TestOptions {
                 backend: *backend,
