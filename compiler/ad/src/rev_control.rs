@@ -463,10 +463,10 @@ impl Ctx<'_> {
                 body: Body { stms: b, result },
             },
         );
-        for (n, &j) in diff.iter().enumerate() {
-            let fresh = !self.ty(pat[n]).shape.is_empty();
-            self.add_adj(out, &params[j].1, pat[n].into(), fresh)?;
-        }
+        // The free variables' adjoints first: each replaces the adjoint it
+        // started from, so the initial values' contributions are added after
+        // it (a variable both free in the body and a parameter's initial
+        // value, as `x` in `loop acc = x for i < n do x + acc`, gets both).
         for (n, &q) in touched.iter().enumerate() {
             let res = pat[diff.len() + n];
             if self.acc_adj(free[q]).is_some() {
@@ -479,6 +479,10 @@ impl Ctx<'_> {
             } else {
                 self.owned.insert(free[q]);
             }
+        }
+        for (n, &j) in diff.iter().enumerate() {
+            let fresh = !self.ty(pat[n]).shape.is_empty();
+            self.add_adj(out, &params[j].1, pat[n].into(), fresh)?;
         }
         Ok(())
     }

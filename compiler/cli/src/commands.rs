@@ -226,6 +226,9 @@ fn dataset(args: DatasetArgs) -> u8 {
 }
 
 fn dev(args: DevArgs, color: ColorChoice) -> u8 {
+    if args.fuzz.fuzz_worker {
+        return crate::fuzz::serve();
+    }
     if let Some(count) = args.fuzz.fuzz {
         return crate::fuzz::run(count, &args.fuzz);
     }

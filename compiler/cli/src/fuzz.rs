@@ -1,5 +1,6 @@
 //! `fut dev --fuzz N`: the differential runner's command line.
 
+use std::ffi::OsString;
 use std::time::Duration;
 
 use driver::fuzz::{FuzzOptions, run as run_fuzz, summary};
@@ -7,8 +8,34 @@ use driver::testrun::Backend;
 
 use crate::FuzzArgs;
 
+/// The command line of a worker: this executable, `dev --fuzz-worker`.
+fn worker_command() -> Vec<OsString> {
+    let exe = std::env::current_exe().unwrap_or_else(|_| "fut".into());
+    vec![exe.into(), "dev".into(), "--fuzz-worker".into()]
+}
+
+/// Serves a runner as its worker process (`fut dev --fuzz-worker`).
+pub fn serve() -> u8 {
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    let stdout = std::io::stdout();
+    match driver::fuzz::worker::serve(stdin, stdout) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
 /// Runs the fuzzer; exit status 1 if a problem was found, 2 for a bad option.
 pub fn run(count: usize, args: &FuzzArgs) -> u8 {
+    if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
+        eprintln!(
+            "error: --time-limit: expected a positive number of seconds, got {}",
+            args.time_limit
+        );
+        return 2;
+    }
     let mut backends = Vec::new();
     for name in args
         .backends
@@ -54,6 +81,8 @@ pub fn run(count: usize, args: &FuzzArgs) -> u8 {
         },
         shrink_time: Duration::from_secs(args.shrink_time),
         inject: None,
+        worker: Some(worker_command()),
+        time_limit: Duration::from_secs_f64(args.time_limit),
     };
     let mut err = std::io::stderr();
     match run_fuzz(&opts, &mut err) {
@@ -61,7 +90,8 @@ pub fn run(count: usize, args: &FuzzArgs) -> u8 {
             print!("{}", summary(&report));
             for p in &report.problems {
                 println!(
-                    "seed {} ({} backend): {}{}",
+                    "program {} (seed {}, {} backend): {}{}",
+                    p.index,
                     p.seed,
                     p.backend,
                     p.kind.name(),

@@ -137,7 +137,10 @@ struct DevArgs {
     #[arg(long, value_name = "PASS", conflicts_with = "passes")]
     print: Option<String>,
     /// A source program (`.fut`) or a core IR file (`.fut_ir`).
-    #[arg(required_unless_present_any = ["list_passes", "fuzz"], value_name = "FILE")]
+    #[arg(
+        required_unless_present_any = ["list_passes", "fuzz", "fuzz_worker"],
+        value_name = "FILE"
+    )]
     file: Option<PathBuf>,
     #[command(flatten)]
     fuzz: FuzzArgs,
@@ -182,6 +185,20 @@ struct FuzzArgs {
     /// Depth of generated expressions.
     #[arg(long, default_value_t = 4, value_name = "D", requires = "fuzz")]
     depth: u32,
+    /// Seconds each program may run on each interpreted backend before it is
+    /// reported as timed out.
+    #[arg(
+        long,
+        default_value_t = 10.0,
+        value_name = "SECS",
+        requires = "fuzz",
+        allow_negative_numbers = true
+    )]
+    time_limit: f64,
+    /// Serve a fuzzing run as its worker process (one request a line on
+    /// standard input; used by `--fuzz` itself).
+    #[arg(long, hide = true, conflicts_with_all = ["file", "fuzz"])]
+    fuzz_worker: bool,
 }
 
 #[derive(Args, Debug)]

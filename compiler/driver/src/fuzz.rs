@@ -12,7 +12,12 @@
 //! kind of problem replaces it, until none does or the time for shrinking runs
 //! out. Backend problems are written as test programs (`-- ==` block with the
 //! interpreter's results) to the regression folder.
+//!
+//! The interpreter and the IR interpreter run in worker processes
+//! ([`pool`], [`worker`]) with a time limit per program and backend: a program
+//! that exceeds it is reported as timed out (not shrunk) and the run goes on.
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -24,6 +29,8 @@ use crate::render;
 use crate::run::{find_entry, instantiate, read_arguments};
 use crate::system::OsSystem;
 use crate::testrun::{self, Backend, Outcome, TestOptions};
+use pool::{Pool, Verdict};
+use worker::{Answer, Request};
 
 /// A test-only hook: a backend whose program text satisfies it is taken to
 /// disagree with the interpreter (to test the shrinker).
@@ -55,6 +62,11 @@ pub struct FuzzOptions {
     pub shrink_time: Duration,
     /// See [`Inject`].
     pub inject: Option<Inject>,
+    /// The command line of a worker process (`fut dev --fuzz-worker`); `None`
+    /// runs the interpreted backends in this process, with no time limit.
+    pub worker: Option<Vec<OsString>>,
+    /// The time limit per program and backend (with a worker command).
+    pub time_limit: Duration,
 }
 
 /// What went wrong with a program.
@@ -71,6 +83,8 @@ pub enum ProblemKind {
     Disagreement,
     /// A backend crashed (an internal compiler error).
     Crash,
+    /// A backend did not finish within the time limit.
+    TimedOut,
 }
 
 impl ProblemKind {
@@ -82,6 +96,7 @@ impl ProblemKind {
             ProblemKind::AdCheck => "AD disagrees with finite differences",
             ProblemKind::Disagreement => "disagreement",
             ProblemKind::Crash => "crash",
+            ProblemKind::TimedOut => "timed out",
         }
     }
 }
@@ -91,6 +106,8 @@ impl ProblemKind {
 pub struct Problem {
     /// The seed of the program.
     pub seed: u64,
+    /// Its number in the run (seed minus the run's first seed).
+    pub index: u64,
     /// The backend that showed it (`interp` for the first three kinds).
     pub backend: &'static str,
     /// What kind.
@@ -118,14 +135,36 @@ pub struct FuzzReport {
 }
 
 /// The interpreter's verdict on a program: its results as text, or a problem.
-type Reference = Result<String, (ProblemKind, String)>;
+pub type Reference = Result<String, (ProblemKind, String)>;
 
 fn database() -> Database {
     Database::new(Arc::new(OsSystem))
 }
 
-/// Runs `main` of the program at `path` on the interpreter with `inputs`.
-fn reference(db: &Database, path: &Path, prog: &fuzzgen::Program) -> Reference {
+/// Runs `main` of the program at `path` on the interpreter with `inputs`
+/// (value text); if `must_be_true`, its first result must be `true`; if
+/// `expect_error`, it must fail with a message containing that text (the
+/// verdict is then `Ok` with no results).
+fn reference_of(
+    db: &Database,
+    path: &Path,
+    inputs: &str,
+    must_be_true: bool,
+    expect_error: Option<&str>,
+) -> Reference {
+    let r = run_reference(db, path, inputs, must_be_true);
+    let Some(want) = expect_error else { return r };
+    match r {
+        Err((ProblemKind::InterpError, m)) if m.contains(want) => Ok(String::new()),
+        Ok(text) => Err((
+            ProblemKind::InterpError,
+            format!("expected an error containing `{want}`, but main returned:\n{text}"),
+        )),
+        Err(e) => Err(e),
+    }
+}
+
+fn run_reference(db: &Database, path: &Path, inputs: &str, must_be_true: bool) -> Reference {
     let program = load_program(db, path).map_err(|e| (ProblemKind::Rejected, e.to_string()))?;
     let sources = db.sources();
     if !program.is_ok() {
@@ -135,7 +174,7 @@ fn reference(db: &Database, path: &Path, prog: &fuzzgen::Program) -> Reference {
         ));
     }
     let entry = find_entry(&program, "main").map_err(|e| (ProblemKind::Rejected, e))?;
-    let args = read_arguments(entry, prog.inputs.join(" ").as_bytes())
+    let args = read_arguments(entry, inputs.as_bytes())
         .map_err(|e| (ProblemKind::Rejected, format!("the inputs: {e}")))?;
     let rt = |e: interp::RuntimeError| {
         (
@@ -151,7 +190,7 @@ fn reference(db: &Database, path: &Path, prog: &fuzzgen::Program) -> Reference {
     crate::run::write_results(&results, false, &mut out)
         .map_err(|e| (ProblemKind::InterpError, e.to_string()))?;
     let text = String::from_utf8_lossy(&out).into_owned();
-    if prog.must_be_true && text.lines().next() != Some("true") {
+    if must_be_true && text.lines().next() != Some("true") {
         return Err((
             ProblemKind::AdCheck,
             format!("the derivatives and finite differences differ:\n{text}"),
@@ -172,11 +211,16 @@ pub fn test_file(prog: &fuzzgen::Program, header: &[String], expected: &str) -> 
     for i in &prog.inputs {
         s.push_str(&format!("--   {i}\n"));
     }
-    s.push_str("-- }\n-- output {\n");
-    for l in expected.lines() {
-        s.push_str(&format!("--   {l}\n"));
+    s.push_str("-- }\n");
+    if let Some(e) = &prog.expect_error {
+        s.push_str(&format!("-- error: {e}\n\n"));
+    } else {
+        s.push_str("-- output {\n");
+        for l in expected.lines() {
+            s.push_str(&format!("--   {l}\n"));
+        }
+        s.push_str("-- }\n\n");
     }
-    s.push_str("-- }\n\n");
     s.push_str(&prog.render());
     s
 }
@@ -195,10 +239,34 @@ fn classify(msgs: &[String]) -> ProblemKind {
     }
 }
 
+/// The code of the first diagnostic in a checker's message (`S003` in
+/// `[S003] Error: …`), if any.
+fn diagnostic_code(message: &str) -> Option<&str> {
+    let start = message.find('[')? + 1;
+    let len = message[start..].find(']')?;
+    let code = &message[start..start + len];
+    (code.len() >= 2
+        && code.starts_with(|c: char| c.is_ascii_uppercase())
+        && code[1..].chars().all(|c| c.is_ascii_digit()))
+    .then_some(code)
+}
+
+/// The request that runs `prog` (written at `path`) on the interpreter.
+fn reference_request(path: &Path, prog: &fuzzgen::Program) -> Request {
+    Request::Reference {
+        path: path.to_path_buf(),
+        inputs: prog.inputs.join(" "),
+        must_be_true: prog.must_be_true,
+        expect_error: prog.expect_error.clone(),
+    }
+}
+
 struct Runner<'a> {
     opts: &'a FuzzOptions,
     /// Files written for the shrinker, numbered.
     scratch: usize,
+    /// Where the interpreted backends run.
+    pool: Pool,
 }
 
 impl Runner<'_> {
@@ -211,6 +279,38 @@ impl Runner<'_> {
         }
     }
 
+    /// The limit as words.
+    fn timed_out(&self) -> (ProblemKind, String) {
+        (
+            ProblemKind::TimedOut,
+            format!("timed out after {:?}", self.opts.time_limit),
+        )
+    }
+
+    /// The interpreter's verdicts on programs: (file, program) pairs.
+    fn references(&self, progs: &[(PathBuf, &fuzzgen::Program)]) -> Vec<Reference> {
+        let reqs: Vec<Request> = progs
+            .iter()
+            .map(|(p, prog)| reference_request(p, prog))
+            .collect();
+        self.pool
+            .run(&reqs)
+            .into_iter()
+            .map(|v| match v {
+                Verdict::Done(Answer::Reference(r)) => r,
+                Verdict::Done(Answer::Panic(m)) => {
+                    Err((ProblemKind::Crash, format!("internal compiler error: {m}")))
+                }
+                Verdict::Done(Answer::Test(_)) => Err((
+                    ProblemKind::Crash,
+                    "the worker answered the wrong request".into(),
+                )),
+                Verdict::TimedOut => Err(self.timed_out()),
+                Verdict::Died(m) => Err((ProblemKind::Crash, m)),
+            })
+            .collect()
+    }
+
     /// Runs test files on a backend: per file, `None` if it agreed with the
     /// interpreter, else the kind and message of the problem.
     fn run_backend(
@@ -219,19 +319,55 @@ impl Runner<'_> {
         files: &[(PathBuf, String)],
         progress: &mut dyn Write,
     ) -> Vec<Option<(ProblemKind, String)>> {
-        let db = database();
-        let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
-        let outcomes = testrun::outcomes(&db, &paths, &self.test_options(backend), progress);
-        outcomes
+        let failures: Vec<Option<(ProblemKind, String)>> = if backend.compiled() {
+            let db = database();
+            let paths: Vec<PathBuf> = files.iter().map(|(p, _)| p.clone()).collect();
+            testrun::outcomes(&db, &paths, &self.test_options(backend), progress)
+                .into_iter()
+                .map(|o| match o {
+                    Outcome::Failed(msgs) => Some((classify(&msgs), msgs.join("\n"))),
+                    _ => None,
+                })
+                .collect()
+        } else {
+            let reqs: Vec<Request> = files
+                .iter()
+                .map(|(p, _)| Request::Test {
+                    path: p.clone(),
+                    backend,
+                })
+                .collect();
+            self.pool
+                .run(&reqs)
+                .into_iter()
+                .map(|v| match v {
+                    Verdict::Done(Answer::Test(Ok(()))) => None,
+                    Verdict::Done(Answer::Test(Err(msgs))) => {
+                        Some((classify(&msgs), msgs.join("\n")))
+                    }
+                    Verdict::Done(Answer::Panic(m)) => Some((
+                        ProblemKind::Crash,
+                        format!("internal compiler error (a bug in fut): {m}"),
+                    )),
+                    Verdict::Done(Answer::Reference(_)) => Some((
+                        ProblemKind::Crash,
+                        "the worker answered the wrong request".into(),
+                    )),
+                    Verdict::TimedOut => Some(self.timed_out()),
+                    Verdict::Died(m) => Some((ProblemKind::Crash, m)),
+                })
+                .collect()
+        };
+        failures
             .into_iter()
             .zip(files)
-            .map(|(o, (_, src))| match o {
-                Outcome::Failed(msgs) => Some((classify(&msgs), msgs.join("\n"))),
-                _ if self.opts.inject.as_ref().is_some_and(|f| f(src)) => Some((
+            .map(|(f, (_, src))| match f {
+                Some(f) => Some(f),
+                None if self.opts.inject.as_ref().is_some_and(|f| f(src)) => Some((
                     ProblemKind::Disagreement,
                     "injected disagreement (test hook)".into(),
                 )),
-                _ => None,
+                None => None,
             })
             .collect()
     }
@@ -243,29 +379,41 @@ impl Runner<'_> {
         cands: &[fuzzgen::Program],
         backend: Backend,
         kind: ProblemKind,
+        code: Option<&str>,
     ) -> Option<(usize, String)> {
         let dir = self.opts.work_dir.join("shrink");
         let _ = std::fs::create_dir_all(&dir);
-        let db = database();
-        let mut files = Vec::new();
-        for (i, c) in cands.iter().enumerate() {
+        let mut written = Vec::new();
+        for c in cands {
             self.scratch += 1;
             let src_path = dir.join(format!("c{}.fut", self.scratch));
             let source = c.render();
             if write(&src_path, &source).is_err() {
                 return None;
             }
-            let r = reference(&db, &src_path, c);
+            written.push((src_path, self.scratch, source));
+        }
+        let pairs: Vec<(PathBuf, &fuzzgen::Program)> = written
+            .iter()
+            .zip(cands)
+            .map(|((p, _, _), c)| (p.clone(), c))
+            .collect();
+        let refs = self.references(&pairs);
+        let mut files = Vec::new();
+        for (i, (r, (c, (_, n, source)))) in
+            refs.into_iter().zip(cands.iter().zip(written)).enumerate()
+        {
             if backend == Backend::Interp {
                 if let Err((k, m)) = r
                     && k == kind
+                    && diagnostic_code(&m) == code
                 {
                     return Some((i, m));
                 }
                 continue;
             }
             let Ok(expected) = r else { continue };
-            let test_path = dir.join(format!("t{}.fut", self.scratch));
+            let test_path = dir.join(format!("t{n}.fut"));
             let text = test_file(c, &[], &expected);
             if write(&test_path, &text).is_err() {
                 return None;
@@ -299,6 +447,8 @@ impl Runner<'_> {
         kind: ProblemKind,
     ) -> (fuzzgen::Program, String) {
         let deadline = Instant::now() + self.opts.shrink_time;
+        // A rejected program stays rejected for the same reason.
+        let code = diagnostic_code(&message).map(str::to_string);
         // Compiled backends build each chunk of candidates as one executable.
         let chunk = if backend.compiled() { 16 } else { 1 };
         'rounds: while Instant::now() < deadline {
@@ -307,7 +457,7 @@ impl Runner<'_> {
                 if Instant::now() >= deadline {
                     break 'rounds;
                 }
-                if let Some((i, m)) = self.first_failing(part, backend, kind) {
+                if let Some((i, m)) = self.first_failing(part, backend, kind, code.as_deref()) {
                     prog = part[i].clone();
                     message = m;
                     continue 'rounds;
@@ -326,13 +476,26 @@ impl Runner<'_> {
         message: String,
     ) -> Problem {
         let before = prog.size();
-        let (small, message) = self.shrink(prog.clone(), message, backend, kind);
-        let db = database();
+        // A program that runs too long is not shrunk: each try could take the
+        // whole time limit.
+        let (small, message) = if kind == ProblemKind::TimedOut {
+            (prog.clone(), message)
+        } else {
+            self.shrink(prog.clone(), message, backend, kind)
+        };
         let dir = self.opts.work_dir.join("shrink");
+        let _ = std::fs::create_dir_all(&dir);
         self.scratch += 1;
         let path = dir.join(format!("c{}.fut", self.scratch));
         let _ = write(&path, &small.render());
-        let expected = reference(&db, &path, &small).unwrap_or_default();
+        let expected = if kind == ProblemKind::TimedOut && backend == Backend::Interp {
+            String::new()
+        } else {
+            self.references(&[(path, &small)])
+                .pop()
+                .and_then(Result::ok)
+                .unwrap_or_default()
+        };
         let first = message
             .lines()
             .map(str::trim)
@@ -353,6 +516,7 @@ impl Runner<'_> {
         let mut saved = None;
         if let Some(dir) = &self.opts.regress_dir
             && !matches!(backend, Backend::Interp)
+            && kind != ProblemKind::TimedOut
         {
             let _ = std::fs::create_dir_all(dir);
             let p = dir.join(format!("fuzz_{}_{}.fut", backend.name(), prog.seed));
@@ -369,6 +533,7 @@ impl Runner<'_> {
         }
         Problem {
             seed: prog.seed,
+            index: prog.seed.wrapping_sub(self.opts.seed),
             backend: backend.name(),
             kind,
             message,
@@ -384,42 +549,39 @@ impl Runner<'_> {
 pub fn run(opts: &FuzzOptions, progress: &mut dyn Write) -> Result<FuzzReport, String> {
     std::fs::create_dir_all(opts.work_dir.join("ref"))
         .map_err(|e| format!("cannot create {}: {e}", opts.work_dir.display()))?;
-    let mut runner = Runner { opts, scratch: 0 };
+    let warm = opts.work_dir.join("warm.fut");
+    write(&warm, "def main (x: i32) : i32 = x + 1\n")?;
+    let pool = Pool::new(opts.worker.clone(), opts.time_limit, opts.jobs, Some(warm));
+    let mut runner = Runner {
+        opts,
+        scratch: 0,
+        pool,
+    };
     let mut report = FuzzReport {
         generated: opts.count,
         ..FuzzReport::default()
     };
     let started = Instant::now();
-    // The interpreter, in parallel.
     let progs: Vec<fuzzgen::Program> = (0..opts.count)
         .map(|i| fuzzgen::generate(opts.seed.wrapping_add(i as u64), &opts.config))
         .collect();
-    let db = database();
-    let refs: Vec<Reference> = {
-        let mut out: Vec<Reference> =
-            vec![Err((ProblemKind::Rejected, String::new())); progs.len()];
-        let work = |db: &Database, i: usize| {
-            let path = opts.work_dir.join("ref").join(format!("p{i}.fut"));
-            write(&path, &progs[i].render()).map_err(|e| (ProblemKind::Rejected, e))?;
-            reference(db, &path, &progs[i])
-        };
-        let mut done = 0;
-        testrun::on_workers(&db, progs.len(), opts.jobs, &work, &mut |rx| {
-            for (i, r) in rx {
-                out[i] = r.unwrap_or_else(|m| {
-                    Err((
-                        ProblemKind::InterpError,
-                        format!("internal compiler error: {m}"),
-                    ))
-                });
-                done += 1;
-                if opts.progress && done % 100 == 0 {
-                    let _ = writeln!(progress, "fuzz: interpreter {done}/{}", progs.len());
-                }
-            }
-        });
-        out
-    };
+    // The interpreter, in chunks (for progress).
+    let mut refs: Vec<Reference> = Vec::with_capacity(progs.len());
+    for (c, chunk) in progs.chunks(100).enumerate() {
+        let mut pairs = Vec::new();
+        for (j, prog) in chunk.iter().enumerate() {
+            let path = opts
+                .work_dir
+                .join("ref")
+                .join(format!("p{}.fut", c * 100 + j));
+            write(&path, &prog.render())?;
+            pairs.push((path, prog));
+        }
+        refs.extend(runner.references(&pairs));
+        if opts.progress {
+            let _ = writeln!(progress, "fuzz: interpreter {}/{}", refs.len(), progs.len());
+        }
+    }
     let mut good = Vec::new();
     let mut failed_ref = Vec::new();
     for (i, r) in refs.into_iter().enumerate() {
@@ -437,9 +599,10 @@ pub fn run(opts: &FuzzOptions, progress: &mut dyn Write) -> Result<FuzzReport, S
     for (i, kind, msg) in failed_ref {
         let _ = writeln!(
             progress,
-            "fuzz: seed {}: {}; shrinking",
+            "fuzz: program {i} (seed {}) on the interpreter: {}{}",
             progs[i].seed,
-            kind.name()
+            kind.name(),
+            shrinking(kind)
         );
         let p = runner.problem(&progs[i], Backend::Interp, kind, msg);
         report_problem(&p, progress);
@@ -467,7 +630,24 @@ pub fn run(opts: &FuzzOptions, progress: &mut dyn Write) -> Result<FuzzReport, S
             .iter()
             .map(|(_, p, s)| (p.clone(), s.clone()))
             .collect();
-        let results = runner.run_backend(backend, &files, progress);
+        let chunk = if backend.compiled() {
+            files.len().max(1)
+        } else {
+            100
+        };
+        let mut results = Vec::with_capacity(files.len());
+        for part in files.chunks(chunk) {
+            results.extend(runner.run_backend(backend, part, progress));
+            if opts.progress && !backend.compiled() {
+                let _ = writeln!(
+                    progress,
+                    "fuzz: {} {}/{}",
+                    backend.name(),
+                    results.len(),
+                    files.len()
+                );
+            }
+        }
         let mut agreed = 0;
         for ((i, _, _), r) in sample.iter().zip(results) {
             match r {
@@ -475,10 +655,11 @@ pub fn run(opts: &FuzzOptions, progress: &mut dyn Write) -> Result<FuzzReport, S
                 Some((kind, msg)) => {
                     let _ = writeln!(
                         progress,
-                        "fuzz: seed {}: {} on the {} backend; shrinking",
+                        "fuzz: program {i} (seed {}) on the {} backend: {}{}",
                         progs[*i].seed,
+                        backend.name(),
                         kind.name(),
-                        backend.name()
+                        shrinking(kind)
                     );
                     let p = runner.problem(&progs[*i], backend, kind, msg);
                     report_problem(&p, progress);
@@ -491,7 +672,18 @@ pub fn run(opts: &FuzzOptions, progress: &mut dyn Write) -> Result<FuzzReport, S
     Ok(report)
 }
 
+fn shrinking(kind: ProblemKind) -> &'static str {
+    if kind == ProblemKind::TimedOut {
+        ""
+    } else {
+        "; shrinking"
+    }
+}
+
 fn report_problem(p: &Problem, out: &mut dyn Write) {
+    if p.kind == ProblemKind::TimedOut {
+        return;
+    }
     let _ = writeln!(
         out,
         "fuzz: seed {} shrunk from {} to {} nodes{}",
@@ -515,5 +707,7 @@ pub fn summary(report: &FuzzReport) -> String {
     s
 }
 
+pub mod pool;
 #[cfg(test)]
 mod tests;
+pub mod worker;

@@ -637,7 +637,8 @@ impl Gen {
                 .t(&format!("let ({w}, _) = loop ({acc}, {i}) = ("))
                 .e(init)
                 .t(&format!(", 0i64) while {i} < {bound} && "))
-                .under(&[acc.clone(), i.clone()], cond)
+                // Parenthesised: `c || d` after `&&` would escape the bound.
+                .under_p(&[acc.clone(), i.clone()], cond)
                 .t(" do (")
                 .under(&[acc, i.clone()], body)
                 .t(&format!(", {i} + 1) in "))
@@ -736,6 +737,58 @@ impl Gen {
     }
 
     /// An array expression of `[d]elem`.
+    /// An array `a` of size `d` rebuilt through `concat` with another array
+    /// (of a size `d2` of the scope), `take`, `drop`, a slice or `flatten`;
+    /// the sizes that the checker cannot see are equal are coerced.
+    fn concat_slice(
+        &mut self,
+        sc: &Scope,
+        elem: &Ty,
+        d: &str,
+        a: Expr,
+        form: usize,
+        depth: u32,
+    ) -> Expr {
+        let ty = Ty::arr(elem.clone(), d);
+        let d2 = self.pick(&sc.dims);
+        match form {
+            2 => {
+                let b = self.arr_expr(sc, elem, &d2, depth);
+                Builder::new(ty)
+                    .t(&format!("take {d} (concat "))
+                    .p(a)
+                    .t(" ")
+                    .p(b)
+                    .t(")")
+                    .done()
+            }
+            3 => {
+                let b = self.arr_expr(sc, elem, &d2, depth);
+                let slice = self.chance(0.5);
+                let (head, tail) = if slice {
+                    ("(".to_string(), format!(")[{d2}:] :> {ty}"))
+                } else {
+                    (format!("drop {d2} ("), format!(") :> {ty}"))
+                };
+                Builder::new(ty)
+                    .t(&head)
+                    .p(b)
+                    .t(" ++ ")
+                    .p(a)
+                    .t(&tail)
+                    .done()
+            }
+            _ => {
+                let x = self.fresh("a");
+                Builder::new(ty.clone())
+                    .t(&format!("flatten (map (\\{x} -> [{x}]) "))
+                    .p(a)
+                    .t(&format!(") :> {ty}"))
+                    .done()
+            }
+        }
+    }
+
     fn arr_expr(&mut self, sc: &Scope, elem: &Ty, d: &str, depth: u32) -> Expr {
         let ty = Ty::arr(elem.clone(), d);
         if depth == 0 || self.chance(0.15) {
@@ -809,11 +862,13 @@ impl Gen {
                 }
                 6 => {
                     let a = self.arr_expr(sc, elem, d, d1);
-                    return if self.chance(0.5) {
-                        Builder::new(ty).t("reverse ").p(a).done()
-                    } else {
-                        let r = self.prim_expr(sc, Prim::I64, d1);
-                        Builder::new(ty).t("rotate ").p(r).t(" ").p(a).done()
+                    return match self.below(5) {
+                        0 => Builder::new(ty).t("reverse ").p(a).done(),
+                        1 => {
+                            let r = self.prim_expr(sc, Prim::I64, d1);
+                            Builder::new(ty).t("rotate ").p(r).t(" ").p(a).done()
+                        }
+                        n => self.concat_slice(sc, elem, d, a, n, d1),
                     };
                 }
                 7 => {
@@ -839,10 +894,11 @@ impl Gen {
                     // A loop updating every element in place.
                     let a = self.arr_expr(sc, elem, d, d1);
                     let (acc, i, cur) = (self.fresh("acc"), self.fresh("i"), self.fresh("c"));
-                    let inner = sc
-                        .with(&acc, &ty)
-                        .with(&i, &Ty::Prim(Prim::I64))
-                        .with(&cur, elem);
+                    // `acc` itself is not in scope for the new value: inside
+                    // the body its size is the loop's own, not `d` (see the
+                    // loop-size discrepancy in docs/testing.md); its element
+                    // `cur` is.
+                    let inner = sc.with(&i, &Ty::Prim(Prim::I64)).with(&cur, elem);
                     let v = self.expr(&inner, elem, d1);
                     return Builder::new(ty.clone())
                         .t(&format!("loop {acc} = copy "))

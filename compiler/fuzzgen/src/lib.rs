@@ -55,6 +55,9 @@ pub struct Program {
     pub inputs: Vec<String>,
     /// The first result must be `true` (a check the program makes itself).
     pub must_be_true: bool,
+    /// The program must fail at run time with an error message containing
+    /// this text (it is also a regular expression matching it).
+    pub expect_error: Option<String>,
 }
 
 /// Generator settings.
@@ -68,6 +71,10 @@ pub struct Config {
     pub max_size: i64,
     /// Share of programs checking `jvp` and `vjp` against finite differences.
     pub ad_share: f64,
+    /// Share of the other programs that must fail at run time (a false
+    /// assertion, an index out of bounds or a division by zero before the
+    /// result).
+    pub error_share: f64,
 }
 
 impl Default for Config {
@@ -77,6 +84,7 @@ impl Default for Config {
             statements: 4,
             max_size: 4,
             ad_share: 0.1,
+            error_share: 0.05,
         }
     }
 }
@@ -144,6 +152,13 @@ pub fn generate(seed: u64, cfg: &Config) -> Program {
         .iter()
         .map(|(_, t)| inputs::value(&mut g, t, &sizes))
         .collect();
+    // Drawn last, so that the other programs of a seed stay as they were.
+    let (body, expect_error) = if g.chance(cfg.error_share) {
+        let (body, msg) = failing(&mut g, &dims[0], &ret, body);
+        (body, Some(msg.to_string()))
+    } else {
+        (body, None)
+    };
     Program {
         seed,
         helpers,
@@ -151,7 +166,33 @@ pub fn generate(seed: u64, cfg: &Config) -> Program {
         body,
         inputs,
         must_be_true: false,
+        expect_error,
     }
+}
+
+/// `body` behind a check that fails whatever the inputs: a false assertion on
+/// the size `d`, an index `d` into an array of `d` elements, or a division by
+/// zero; each feeds an assertion before the result, so that it cannot be
+/// dropped as dead code. The text the error message contains comes with it.
+fn failing(g: &mut Gen, d: &str, ret: &Ty, body: Expr) -> (Expr, &'static str) {
+    let v = g.fresh("fail");
+    let (pre, msg) = match g.below(3) {
+        0 => (format!("assert ({d} < 0) "), "Assertion is false"),
+        // Not `(iota d)[d]`: the simplifier drops that index's bounds check
+        // (see docs/testing.md).
+        1 => (
+            format!("let {v} = (scan (+) 0 (iota {d}))[{d}] in assert ({v} != 12345) "),
+            "out of bounds",
+        ),
+        _ => (
+            format!(
+                "let {v} = (i32.i64 {d} + 1) / (i32.i64 {d} - i32.i64 {d}) in \
+                 assert ({v} != 12345) "
+            ),
+            "Division by zero",
+        ),
+    };
+    (Builder::new(ret.clone()).t(&pre).p(body).done(), msg)
 }
 
 /// `let` statements of random types, then an expression of type `ret`.

@@ -17,6 +17,8 @@ fn options(name: &str, count: usize, seed: u64) -> FuzzOptions {
         config: fuzzgen::Config::default(),
         shrink_time: Duration::from_secs(60),
         inject: None,
+        worker: None,
+        time_limit: Duration::from_secs(10),
     }
 }
 
@@ -37,7 +39,7 @@ fn generated_programs_check_run_and_agree() {
 
 #[test]
 fn an_injected_disagreement_is_shrunk() {
-    let mut opts = options("shrink", 3, 7);
+    let mut opts = options("shrink", 3, 20);
     // A "backend bug": any program that multiplies disagrees.
     opts.inject = Some(Arc::new(|src: &str| src.contains(" * ")));
     let report = run(&opts, &mut std::io::sink()).expect("the run");
@@ -63,4 +65,37 @@ fn an_injected_disagreement_is_shrunk() {
             p.reproducer
         );
     }
+}
+
+#[test]
+fn a_checker_message_has_its_diagnostic_code() {
+    assert_eq!(
+        diagnostic_code("[S003] Error: Cannot apply \"zip\""),
+        Some("S003")
+    );
+    assert_eq!(
+        diagnostic_code("x\n[T001] Error: Unknown name"),
+        Some("T001")
+    );
+    assert_eq!(
+        diagnostic_code("value #0: expected [1i32], got [2i32]"),
+        None
+    );
+    assert_eq!(diagnostic_code("no code here"), None);
+}
+
+#[test]
+fn a_program_that_must_fail_becomes_an_error_test_and_agrees() {
+    let cfg = fuzzgen::Config::default();
+    let seed = (0..2000)
+        .find(|&s| fuzzgen::generate(s, &cfg).expect_error.is_some())
+        .expect("a failing program");
+    let opts = options("error", 1, seed);
+    let report = run(&opts, &mut std::io::sink()).expect("the run");
+    let test = std::fs::read_to_string(opts.work_dir.join("p0.fut")).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&opts.work_dir);
+    assert!(report.problems.is_empty(), "{report:?}");
+    assert_eq!(report.backends[1], ("ir", 1, 1));
+    assert!(test.contains("-- error: "), "{test}");
+    assert!(!test.contains("-- output"), "{test}");
 }
