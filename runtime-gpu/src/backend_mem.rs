@@ -40,14 +40,6 @@ macro_rules! backend_mem {
             $crate::resident::array_arg(a, unique)
         }
 
-        /// [`array_arg`] of a consumed argument.
-        pub fn array_arg_owned<T: Element, const D: usize>(
-            a: Array<T, D>,
-            unique: bool,
-        ) -> (Mem<T>, Vec<i64>) {
-            $crate::resident::array_arg_owned(a, unique)
-        }
-
         /// A library entry point's array result, left on the device (see
         /// [`fut_runtime_gpu::resident::array_result`]).
         pub fn array_result<T: Element, const D: usize>(r: (Mem<T>, Vec<i64>)) -> Array<T, D> {

@@ -51,17 +51,6 @@ where
     arr_mem(a.to_arr(), unique)
 }
 
-/// [`array_arg`] of a consumed argument: the entry may write into it.
-pub fn array_arg_owned<T: Element, B: Backend, const D: usize>(
-    a: Array<T, D>,
-    _unique: bool,
-) -> (Mem<T, B>, Vec<i64>)
-where
-    Mem<T, B>: Send + Sync,
-{
-    array_arg(&a, true)
-}
-
 /// The array an entry point returned in `m` with shape `shape`, left on
 /// the device.
 pub fn array_result<T: Element, B: Backend, const D: usize>(

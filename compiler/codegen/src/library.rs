@@ -216,14 +216,11 @@ impl Args<'_> {
             writeln!(self.m, "        let x{k} = {part};").ok();
         } else if let Some(rt) = self.device {
             let e = scalar::rust_prim(t.elem);
-            let (f, a) = if consume {
-                ("array_arg_owned", part.to_string())
-            } else {
-                ("array_arg", format!("&{part}"))
-            };
+            // A consumed array is moved into the method, so its block is
+            // the entry's to update when nothing else shares it.
             writeln!(
                 self.m,
-                "        let x{k} = {rt}::mem::{f}::<{e}, {}>({a}, {consume});",
+                "        let x{k} = {rt}::mem::array_arg::<{e}, {}>(&{part}, {consume});",
                 t.rank()
             )
             .ok();

@@ -296,19 +296,25 @@ impl Runner<'_> {
         self.pool
             .run(&reqs)
             .into_iter()
-            .map(|v| match v {
-                Verdict::Done(Answer::Reference(r)) => r,
-                Verdict::Done(Answer::Panic(m)) => {
-                    Err((ProblemKind::Crash, format!("internal compiler error: {m}")))
-                }
-                Verdict::Done(Answer::Test(_)) => Err((
-                    ProblemKind::Crash,
-                    "the worker answered the wrong request".into(),
-                )),
-                Verdict::TimedOut => Err(self.timed_out()),
-                Verdict::Died(m) => Err((ProblemKind::Crash, m)),
+            .map(|v| match self.answer(v)? {
+                Answer::Reference(r) => r,
+                _ => Err(wrong_answer()),
             })
             .collect()
+    }
+
+    /// A worker's answer, or the problem its verdict is: a panic, a time
+    /// out, a worker that died.
+    fn answer(&self, v: Verdict) -> Result<Answer, (ProblemKind, String)> {
+        match v {
+            Verdict::Done(Answer::Panic(m)) => Err((
+                ProblemKind::Crash,
+                format!("internal compiler error (a bug in fut): {m}"),
+            )),
+            Verdict::Done(a) => Ok(a),
+            Verdict::TimedOut => Err(self.timed_out()),
+            Verdict::Died(m) => Err((ProblemKind::Crash, m)),
+        }
     }
 
     /// Runs test files on a backend: per file, `None` if it agreed with the
@@ -340,21 +346,11 @@ impl Runner<'_> {
             self.pool
                 .run(&reqs)
                 .into_iter()
-                .map(|v| match v {
-                    Verdict::Done(Answer::Test(Ok(()))) => None,
-                    Verdict::Done(Answer::Test(Err(msgs))) => {
-                        Some((classify(&msgs), msgs.join("\n")))
-                    }
-                    Verdict::Done(Answer::Panic(m)) => Some((
-                        ProblemKind::Crash,
-                        format!("internal compiler error (a bug in fut): {m}"),
-                    )),
-                    Verdict::Done(Answer::Reference(_)) => Some((
-                        ProblemKind::Crash,
-                        "the worker answered the wrong request".into(),
-                    )),
-                    Verdict::TimedOut => Some(self.timed_out()),
-                    Verdict::Died(m) => Some((ProblemKind::Crash, m)),
+                .map(|v| match self.answer(v) {
+                    Ok(Answer::Test(Ok(()))) => None,
+                    Ok(Answer::Test(Err(msgs))) => Some((classify(&msgs), msgs.join("\n"))),
+                    Ok(_) => Some(wrong_answer()),
+                    Err(problem) => Some(problem),
                 })
                 .collect()
         };
@@ -708,6 +704,16 @@ pub fn summary(report: &FuzzReport) -> String {
 }
 
 pub mod pool;
+
+/// The problem of a worker that answered another request than the one it
+/// was given.
+fn wrong_answer() -> (ProblemKind, String) {
+    (
+        ProblemKind::Crash,
+        "the worker answered the wrong request".into(),
+    )
+}
+
 #[cfg(test)]
 mod tests;
 pub mod worker;

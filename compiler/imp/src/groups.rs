@@ -42,21 +42,12 @@ pub fn sequential(f: &mut Function, s: Stm) -> Stm {
         return s;
     };
     let (group, thread) = (ids[0], ids[1]);
-    let rest = body.stms.split_off(chunk_prologue.min(body.stms.len()));
+    let rest = Block {
+        stms: body.stms.split_off(chunk_prologue.min(body.stms.len())),
+    };
     let mut uniform = BTreeSet::from([group, thread]);
-    uniform_indices(&rest, &mut uniform);
-    let mut own = BTreeSet::new();
-    for s in &rest {
-        s.for_each_set(&mut |v| {
-            own.insert(v);
-        });
-        for b in s.blocks() {
-            b.for_each_set(&mut |v| {
-                own.insert(v);
-            });
-        }
-    }
-    let own: Vec<SVar> = own.difference(&uniform).copied().collect();
+    uniform_indices(&rest.stms, &mut uniform);
+    let own: Vec<SVar> = set_vars(&rest).difference(&uniform).copied().collect();
     let mut em = Seq {
         f,
         thread,
@@ -78,7 +69,7 @@ pub fn sequential(f: &mut Function, s: Stm) -> Stm {
             .push((*v, View::row_major(mem, ty, vec![em.threads.clone()])));
     }
     let prologue = body.stms.len();
-    body.stms.extend(em.stretches(rest));
+    body.stms.extend(em.stretches(rest.stms));
     Stm::ParFor {
         kind: ParKind::Map,
         ids: vec![group],
@@ -194,20 +185,11 @@ impl Seq<'_> {
         if run.is_empty() {
             return;
         }
-        let stms = std::mem::take(run);
-        let mut read = BTreeSet::new();
-        let mut set = BTreeSet::new();
-        for s in &stms {
-            reads(s, &mut read);
-            s.for_each_set(&mut |v| {
-                set.insert(v);
-            });
-            for b in s.blocks() {
-                b.for_each_set(&mut |v| {
-                    set.insert(v);
-                });
-            }
-        }
+        let stms = Block {
+            stms: std::mem::take(run),
+        };
+        let read = crate::uses::read_vars(&stms);
+        let set = set_vars(&stms);
         let at = vec![SExp::Var(self.thread)];
         let mut body = Vec::new();
         for (v, view) in &self.spilled {
@@ -219,7 +201,7 @@ impl Seq<'_> {
                 });
             }
         }
-        body.extend(stms);
+        body.extend(stms.stms);
         for (v, view) in &self.spilled {
             if set.contains(v) {
                 body.push(Stm::Write {
@@ -237,16 +219,11 @@ impl Seq<'_> {
     }
 }
 
-/// Adds the scalars `s` reads, in the blocks inside it too.
-fn reads(s: &Stm, out: &mut BTreeSet<SVar>) {
-    s.for_each_exp(&mut |e| {
-        e.for_each_var(&mut |v| {
-            out.insert(v);
-        })
+/// The scalars `b` sets, in the blocks inside its statements too.
+fn set_vars(b: &Block) -> BTreeSet<SVar> {
+    let mut out = BTreeSet::new();
+    b.for_each_set(&mut |v| {
+        out.insert(v);
     });
-    for b in s.blocks() {
-        for s in &b.stms {
-            reads(s, out);
-        }
-    }
+    out
 }

@@ -73,6 +73,13 @@ pub fn loop_uses(kind: ParKind, ids: &[SVar], body: &Block, prologue: usize) -> 
     uses
 }
 
+/// The scalars `b` reads, in the blocks inside its statements too.
+pub fn read_vars(b: &Block) -> BTreeSet<SVar> {
+    let (mut read, mut mems, mut written) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+    walk(b, &mut read, &mut mems, &mut written);
+    read
+}
+
 /// The blocks `b` mentions: read, written, allocated, aliased, swapped or
 /// passed to calls, in the blocks inside its statements too.
 pub fn used_mems(b: &Block) -> BTreeSet<MemId> {

@@ -51,7 +51,7 @@ use std::collections::HashSet;
 use ir::{BinOp, CmpOp, Lambda, Operand, PrimType, Screma};
 
 use super::soacs::{CHUNKS, State};
-use super::{Lowerer, R, Val};
+use super::{Lowerer, R, Val, bin};
 use crate::syntax::*;
 
 /// An accumulator input of a map that runs in parallel.
@@ -79,11 +79,6 @@ struct AccMap<'a, 'p> {
     accs: &'a [SharedAcc<'p>],
     /// The reductions' running values.
     red_state: &'a [Vec<State>],
-}
-
-/// The binary operation `op` on `a` and `b`.
-fn bin(op: BinOp, a: SExp, b: SExp) -> SExp {
-    SExp::BinOp(op, Box::new(a), Box::new(b))
 }
 
 thread_local! {

@@ -803,3 +803,8 @@ impl<'p> Lowerer<'p> {
             .unwrap_or_else(|| "t".into())
     }
 }
+
+/// The binary operation `op` on `a` and `b`.
+pub(crate) fn bin(op: ir::BinOp, a: SExp, b: SExp) -> SExp {
+    SExp::BinOp(op, Box::new(a), Box::new(b))
+}

@@ -18,7 +18,7 @@ use ir::syntax::Screma;
 use ir::{BinOp, CmpOp, PrimType};
 
 use super::soacs::{CHUNKS, State};
-use super::{Lowerer, R, Val};
+use super::{Lowerer, R, Val, bin};
 use crate::syntax::*;
 
 /// The threads of a group that combines partial results: the number of
@@ -28,8 +28,9 @@ pub const GROUP: u32 = 256;
 /// `log2(GROUP)`: the steps of a group's tree.
 const STEPS: i64 = GROUP.trailing_zeros() as i64;
 
-fn bin(op: BinOp, a: SExp, b: SExp) -> SExp {
-    SExp::BinOp(op, Box::new(a), Box::new(b))
+/// Running values of the scalars `xs`.
+fn scalars(xs: &[SVar]) -> Vec<State> {
+    xs.iter().map(|x| State::Scalar(*x)).collect()
 }
 
 impl<'p> Lowerer<'p> {
@@ -150,27 +151,15 @@ impl<'p> Lowerer<'p> {
                 E::plus(E::times(g_e.clone(), group.clone()), t_e.clone()),
             );
             let at = E::Var(at);
+            // Each thread puts one result (if any is left) in local memory.
             let load = l.nested(|l| {
-                for (p, q) in parts.iter().flatten().zip(local.iter().flatten()) {
-                    let x = l.new_var("part", p.elem);
-                    l.push(Stm::Read {
-                        var: x,
-                        view: p.clone(),
-                        idx: vec![at.clone()],
-                    });
-                    l.push(Stm::Write {
-                        view: q.clone(),
-                        idx: vec![t_e.clone()],
-                        value: E::Var(x),
-                    });
-                }
+                let comps: Vec<View> = parts.iter().flatten().cloned().collect();
+                let xs = l.read_each(&comps, std::slice::from_ref(&at), "part");
+                let local: Vec<View> = local.iter().flatten().cloned().collect();
+                l.write_scalars(&local, &scalars(&xs), &t_e);
                 Ok(())
             })?;
-            l.push(Stm::If {
-                cond: E::cmp(CmpOp::Lt, at.clone(), left.clone()),
-                then_block: load,
-                else_block: Block::default(),
-            });
+            l.push_when(E::cmp(CmpOp::Lt, at.clone(), left.clone()), load);
             l.push(Stm::Barrier);
             let step = l.new_var("step", PrimType::I64);
             let tree = l.nested(|l| {
@@ -187,34 +176,18 @@ impl<'p> Lowerer<'p> {
                 let partner = E::plus(t_e.clone(), stride);
                 let combine = l.nested(|l| {
                     for (n, r) in s.reduces.iter().enumerate() {
-                        let mut state = Vec::new();
-                        let mut vals = Vec::new();
-                        for q in &local[n] {
-                            let x = l.new_var("mine", q.elem);
-                            l.push(Stm::Read {
-                                var: x,
-                                view: q.clone(),
-                                idx: vec![t_e.clone()],
-                            });
-                            state.push(State::Scalar(x));
-                            let y = l.new_var("theirs", q.elem);
-                            l.push(Stm::Read {
-                                var: y,
-                                view: q.clone(),
-                                idx: vec![partner.clone()],
-                            });
-                            vals.push(Val::Scalar(E::Var(y)));
-                        }
+                        let state =
+                            scalars(&l.read_each(&local[n], std::slice::from_ref(&t_e), "mine"));
+                        let theirs =
+                            l.read_each(&local[n], std::slice::from_ref(&partner), "theirs");
+                        let vals: Vec<Val<'p>> =
+                            theirs.into_iter().map(|y| Val::Scalar(E::Var(y))).collect();
                         l.combine(&r.op, &state, &vals)?;
                         l.write_scalars(&local[n], &state, &t_e);
                     }
                     Ok(())
                 })?;
-                l.push(Stm::If {
-                    cond,
-                    then_block: combine,
-                    else_block: Block::default(),
-                });
+                l.push_when(cond, combine);
                 l.push(Stm::Barrier);
                 Ok(())
             })?;
@@ -223,27 +196,15 @@ impl<'p> Lowerer<'p> {
                 bound: E::i64(STEPS),
                 body: tree,
             });
+            // Thread 0 writes the group's result.
             let first = l.nested(|l| {
-                for (q, o) in local.iter().flatten().zip(out.iter().flatten()) {
-                    let x = l.new_var("result", q.elem);
-                    l.push(Stm::Read {
-                        var: x,
-                        view: q.clone(),
-                        idx: vec![E::i64(0)],
-                    });
-                    l.push(Stm::Write {
-                        view: o.clone(),
-                        idx: vec![g_e.clone()],
-                        value: E::Var(x),
-                    });
-                }
+                let local: Vec<View> = local.iter().flatten().cloned().collect();
+                let xs = l.read_each(&local, &[E::i64(0)], "result");
+                let out: Vec<View> = out.iter().flatten().cloned().collect();
+                l.write_scalars(&out, &scalars(&xs), &g_e);
                 Ok(())
             })?;
-            l.push(Stm::If {
-                cond: E::cmp(CmpOp::Eq, t_e.clone(), E::i64(0)),
-                then_block: first,
-                else_block: Block::default(),
-            });
+            l.push_when(E::cmp(CmpOp::Eq, t_e.clone(), E::i64(0)), first);
             Ok(())
         });
         (

@@ -9,7 +9,7 @@ use std::cell::{Cell, RefCell};
 use ir::{CmpOp, Hist, Lambda, Operand, PrimType, Scatter, Screma, WithAcc};
 
 use super::partials::{long_enough, partial_identities};
-use super::{Lowerer, R, Val};
+use super::{Lowerer, R, Val, bin};
 use crate::syntax::*;
 
 /// The most chunks a parallel reduction or scan is split into: the number
@@ -38,11 +38,6 @@ fn all_scalars(states: &[Vec<State>]) -> bool {
         .iter()
         .flatten()
         .all(|x| matches!(x, State::Scalar(_)))
-}
-
-/// The binary operation `op` on `a` and `b`.
-fn bin(op: ir::BinOp, a: SExp, b: SExp) -> SExp {
-    SExp::BinOp(op, Box::new(a), Box::new(b))
 }
 
 /// The running value of one scan or reduction component.
@@ -314,7 +309,7 @@ impl<'p> Lowerer<'p> {
 
     /// Reads the element at `idx` of each of `views` into a fresh scalar
     /// named `name`.
-    fn read_each(&mut self, views: &[View], idx: &[SExp], name: &str) -> Vec<SVar> {
+    pub(super) fn read_each(&mut self, views: &[View], idx: &[SExp], name: &str) -> Vec<SVar> {
         views
             .iter()
             .map(|v| {
