@@ -76,3 +76,28 @@ entry one_bucket (n: i64) : ([3]i32, [2]f32, [2]f64) =
   let f = reduce_by_index (replicate 2 0) (+) 0 (replicate n 0) (replicate n 1f32)
   let d = reduce_by_index (replicate 2 0) (+) 0 (replicate n 0) (replicate n 0.5f64)
   in (h, f, d)
+
+-- ==
+-- entry: rows
+-- input { 0i64 200i64 } output { true }
+-- input { 1i64 0i64 } output { true }
+-- input { 3i64 1i64 } output { true }
+-- input { 2i64 127i64 } output { true }
+-- input { 3i64 128i64 } output { true }
+-- input { 2i64 129i64 } output { true }
+-- input { 5i64 1000i64 } output { true }
+-- input { 2000i64 3i64 } output { true }
+
+-- | Regular segments of every length around the group size: on a GPU, rows of at
+-- least 128 elements are reduced by a group of threads each, shorter ones by one
+-- thread. A commutative sum and a non-commutative tuple operator (composing affine
+-- maps) against sequential loops.
+entry rows (n: i64) (m: i64) : bool =
+  let xss = tabulate_2d n m (\i j -> (i * 7919 + j * 31) % 1009 - 500)
+  let sums = map (\row -> reduce (+) 0 row) xss
+  let compose (a, b) (c, d) = (a * c, b * c + d)
+  let fss = map (map (\x -> (x % 3 - 1, x % 7))) xss
+  let comps = map (\fs -> reduce compose (1, 0) fs) fss
+  let seq_sums = map (\row -> loop s = 0 for x in row do s + x) xss
+  let seq_comps = map (\fs -> loop acc = (1, 0) for f in fs do compose acc f) fss
+  in and (map2 (==) sums seq_sums) && and (map2 (==) comps seq_comps)

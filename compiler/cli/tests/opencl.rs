@@ -23,6 +23,13 @@ entry sumsq (xs: []i64) : i64 = i64.sum (map (\\x -> x * x) xs)
 entry hash_checked (xs: []i64) : i64 =
   let (h, _) = reduce (\\(h1, p1) (h2, p2) -> (h1 * p2 + h2 * (p2 / p2), p1 * p2)) (0, 1) (map (\\x -> (x, 31)) xs)
   in h
+entry row_sums (xss: [][]i64) : []i64 = map (\\row -> i64.sum row) xss
+entry row_hashes (xss: [][]i64) : ([]i64, []i64) =
+  unzip (map (\\row -> reduce (\\(h1, p1) (h2, p2) -> (h1 * p2 + h2, p1 * p2)) (0, 1) (map (\\x -> (x, 31)) row)) xss)
+entry prefixes (xs: []i64) : []i64 =
+  map (.0) (scan (\\(h1, p1) (h2, p2) -> (h1 * p2 + h2, p1 * p2)) (0, 1) (map (\\x -> (x, 31)) xs))
+entry prefixes_checked (xs: []i64) : []i64 =
+  map (.0) (scan (\\(h1, p1) (h2, p2) -> (h1 * p2 + h2 * (p2 / p2), p1 * p2)) (0, 1) (map (\\x -> (x, 31)) xs))
 ";
 
 /// Whether this machine has an OpenCL platform (else the test says why it
@@ -147,6 +154,8 @@ fn kernels_compute_report_failures_and_serve() {
     assert!(err.contains("no-such-device"), "{err}");
 
     reductions_over_many_chunks_combine_them_in_rounds_in_order(&exe);
+    scans_over_many_chunks_scan_their_totals_on_the_device(&exe);
+    long_rows_are_reduced_by_groups(&exe);
     tuning_parameters_are_listed_and_set(&exe, dir.path());
 }
 
@@ -285,6 +294,112 @@ fn reductions_over_many_chunks_combine_them_in_rounds_in_order(exe: &Path) {
                     assert_eq!(calls, None, "{entry}, n = {n}: {err}");
                 }
             }
+        }
+    }
+}
+
+/// `prefixes` (the prefixes of a polynomial hash: a non-commutative scan
+/// with a tuple operator) of [`PROG`] over up to 65536 chunks, whose
+/// totals are scanned on the device by two group loops; `prefixes_checked`'s
+/// operator divides, so its group loops run on the host.
+fn scans_over_many_chunks_scan_their_totals_on_the_device(exe: &Path) {
+    for n in [0usize, 1, 300, 70_000] {
+        let xs: Vec<i64> = (0..n as i64).map(|k| (k * 7919) % 1009 - 500).collect();
+        let input = if n == 0 {
+            "empty([0]i64)".to_string()
+        } else {
+            let xs: Vec<String> = xs.iter().map(|x| format!("{x}i64")).collect();
+            format!("[{}]", xs.join(", "))
+        };
+        let want: Vec<String> = xs
+            .iter()
+            .scan(0i64, |h, x| {
+                *h = h.wrapping_mul(31).wrapping_add(*x);
+                Some(format!("{h}i64"))
+            })
+            .collect();
+        let want = if n == 0 {
+            "empty([0]i64)\n".to_string()
+        } else {
+            format!("[{}]\n", want.join(", "))
+        };
+        // 300 elements in 300 chunks: two groups of totals; 70000 in 65536:
+        // 256 groups, one per thread of the second loop.
+        let chunks = n.clamp(1, 65_536).to_string();
+        let env = [("FUT_GPU_CHUNKS", chunks.as_str())];
+        for entry in ["prefixes", "prefixes_checked"] {
+            let o = run_with_input_env(exe, &["-e", entry, "-P"], input.as_bytes(), &env);
+            let err = text(&o.stderr);
+            assert!(o.status.success(), "{entry}, n = {n}: {err}");
+            assert!(text(&o.stdout) == want, "{entry}, n = {n}: wrong prefixes");
+            for label in ["segscan-groups ", "segscan-totals "] {
+                let line = err.lines().find(|l| l.starts_with(label));
+                let line = line.unwrap_or_else(|| panic!("{entry}, n = {n}: {err}"));
+                // Host loops have no kernel name in their profile line.
+                assert_eq!(line.contains("(k"), entry == "prefixes", "{line}");
+            }
+        }
+    }
+}
+
+/// `row_sums` and `row_hashes` (a non-commutative tuple operator) of
+/// [`PROG`]: rows of at least 128 elements reduced by a group of threads
+/// each (`segred-group` in the profile), shorter ones by one thread.
+fn long_rows_are_reduced_by_groups(exe: &Path) {
+    for (n, m) in [
+        (0usize, 300usize),
+        (3, 0),
+        (2, 127),
+        (3, 128),
+        (2, 1000),
+        (500, 3),
+    ] {
+        let xs: Vec<i64> = (0..(n * m) as i64)
+            .map(|k| (k * 7919) % 1009 - 500)
+            .collect();
+        let rows: Vec<String> = xs
+            .chunks(m.max(1))
+            .map(|r| {
+                let r: Vec<String> = r.iter().map(|x| format!("{x}i64")).collect();
+                format!("[{}]", r.join(", "))
+            })
+            .collect();
+        let input = if n == 0 || m == 0 {
+            format!("empty([{n}][{m}]i64)")
+        } else {
+            format!("[{}]", rows.join(", "))
+        };
+        let show = |v: Vec<i64>| {
+            if v.is_empty() {
+                "empty([0]i64)".to_string()
+            } else {
+                let v: Vec<String> = v.iter().map(|x| format!("{x}i64")).collect();
+                format!("[{}]", v.join(", "))
+            }
+        };
+        let row = |k: usize| &xs[k * m..(k + 1) * m];
+        let sums: Vec<i64> = (0..n).map(|k| row(k).iter().sum()).collect();
+        let hashes: Vec<i64> = (0..n)
+            .map(|k| {
+                row(k)
+                    .iter()
+                    .fold(0i64, |h, x| h.wrapping_mul(31).wrapping_add(*x))
+            })
+            .collect();
+        let powers = vec![31i64.wrapping_pow(m as u32); n];
+        for (entry, want) in [
+            ("row_sums", format!("{}\n", show(sums))),
+            (
+                "row_hashes",
+                format!("{}\n{}\n", show(hashes), show(powers)),
+            ),
+        ] {
+            let o = run_with_input(exe, &["-e", entry, "-P"], input.as_bytes());
+            let err = text(&o.stderr);
+            assert!(o.status.success(), "{entry}, {n}x{m}: {err}");
+            assert_eq!(text(&o.stdout), want, "{entry}, {n}x{m}");
+            let groups = err.lines().any(|l| l.starts_with("segred-group "));
+            assert_eq!(groups, m >= 128 && n > 0, "{entry}, {n}x{m}: {err}");
         }
     }
 }

@@ -7,8 +7,8 @@
 //!
 //! - a `screma` outside any other parallel operation becomes a `SegMap`
 //!   (map results only), a `SegRed` (with reductions) or a `SegScan` (with
-//!   scans), when every scan and reduction operand is a scalar, each scan
-//!   has one component, there is no scan if an input is an accumulator,
+//!   scans), when every scan and reduction operand is a scalar (operators
+//!   on tuples included), there is no scan if an input is an accumulator,
 //!   and the statement is not marked `#[sequential]`. Accumulators are
 //!   updated per chunk: partial accumulators, combined with their operator
 //!   afterwards (the backend runs the statement sequentially when an
@@ -171,7 +171,7 @@ pub fn screma_seg_op(f: &Function, s: &Screma) -> Option<SegOp> {
     let n_scan: usize = s.scans.iter().map(|x| x.neutral.len()).sum();
     let n_red: usize = s.reduces.iter().map(|x| x.neutral.len()).sum();
     let operands = s.map.ret.get(..n_scan + n_red)?;
-    if operands.iter().any(|t| !t.is_scalar()) || s.scans.iter().any(|x| x.neutral.len() != 1) {
+    if operands.iter().any(|t| !t.is_scalar()) {
         return None;
     }
     Some(if n_scan > 0 {

@@ -212,6 +212,35 @@ fn a_reduction_round_is_a_group_kernel_with_local_memory_and_barriers() {
     }
 }
 
+/// Prefix sums of `i32`s, with their count.
+const PREFIX_SUMS: &str = r#"fun main(n: i64, xs: [n]i32) -> ([n]i32) {
+  let ps: [n]i32 = screma(n, xs)
+    scan(\(a: i32, b: i32) -> (i32) {
+      let c: i32 = add(a, b)
+      in (c)
+    }, 0i32)
+    map(\(x: i32) -> (i32) {
+      in (x)
+    })
+  in (ps)
+}
+entry "main" = main("[]i32": 2) -> ("[]i32": 1)
+"#;
+
+#[test]
+fn a_scan_scans_its_chunks_totals_in_group_kernels() {
+    for (dialect, t) in [("opencl", Target::OpenCl), ("cuda", Target::Cuda)] {
+        let mut imp = lowered_for_device(PREFIX_SUMS);
+        let ex = extract(&mut imp, t, true);
+        // The chunks, the groups' scans, the scan of the groups' totals,
+        // the chunks' prefixes, the carries.
+        assert_eq!(ex.kernels.len(), 5, "{:?}", ex.host_loops);
+        let groups: Vec<u32> = ex.kernels.iter().map(|k| k.group).collect();
+        assert_eq!(groups, [0, 256, 256, 0, 0]);
+        insta::assert_snapshot!(format!("scan_groups_{dialect}"), ex.kernels[1].source);
+    }
+}
+
 /// A reduction by integer division: its operator can fail.
 const QUOTIENTS: &str = r#"fun main(n: i64, xs: [n]i32) -> (i32) {
   let s: i32 = screma(n, xs)

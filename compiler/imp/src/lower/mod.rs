@@ -25,6 +25,7 @@ mod concat_in_place;
 #[cfg(test)]
 mod concat_in_place_tests;
 mod control;
+mod device_scan;
 #[cfg(test)]
 mod device_tests;
 mod iota_index;
@@ -37,6 +38,7 @@ mod per_chunk;
 mod per_chunk_tests;
 mod rounds;
 mod scatter;
+mod segred_groups;
 mod soacs;
 mod strength;
 #[cfg(test)]
@@ -333,6 +335,10 @@ pub(crate) struct Lowerer<'p> {
     pub(crate) index_iotas: std::cell::OnceCell<std::collections::HashSet<VarId>>,
     /// The code is for a GPU ([`Options::device`]).
     pub(crate) device: bool,
+    /// Set while lowering a row of a segmented reduction by a group of
+    /// threads ([`segred_groups`]): the row's reduction, the next screma
+    /// lowered, takes it.
+    pub(crate) group_red: Option<segred_groups::GroupRow>,
 }
 
 impl<'p> Lowerer<'p> {
@@ -359,6 +365,7 @@ impl<'p> Lowerer<'p> {
             in_place: Default::default(),
             index_iotas: Default::default(),
             device: false,
+            group_red: None,
         }
     }
 

@@ -14,7 +14,7 @@
 //! not commutative keep their order. The host combines the last
 //! [`CHUNKS`] or fewer.
 
-use ir::syntax::Screma;
+use ir::syntax::{Lambda, Screma};
 use ir::{BinOp, CmpOp, PrimType};
 
 use super::soacs::{CHUNKS, State};
@@ -26,10 +26,10 @@ use crate::syntax::*;
 pub const GROUP: u32 = 256;
 
 /// `log2(GROUP)`: the steps of a group's tree.
-const STEPS: i64 = GROUP.trailing_zeros() as i64;
+pub(super) const STEPS: i64 = GROUP.trailing_zeros() as i64;
 
 /// Running values of the scalars `xs`.
-fn scalars(xs: &[SVar]) -> Vec<State> {
+pub(super) fn scalars(xs: &[SVar]) -> Vec<State> {
     xs.iter().map(|x| State::Scalar(*x)).collect()
 }
 
@@ -65,19 +65,10 @@ impl<'p> Lowerer<'p> {
                         .collect()
                 })
                 .collect();
-            let round = l.group_round(s, &left, parts, &fresh)?;
-            l.push(Stm::ParFor {
-                kind: ParKind::Groups {
-                    size: GROUP,
-                    kernel: None,
-                },
-                ids: round.ids,
-                sizes: vec![next.clone(), group.clone()],
-                body: round.body,
-                chunk_prologue: round.prologue,
-                span: l.span,
-                label: "segred-round",
-            });
+            let elems = elem_types(parts);
+            l.group_loop("segred-round", next.clone(), &elems, |l, g, t, local| {
+                l.round_body(s, &left, parts, &fresh, (g, t, local))
+            })?;
             for (old, new) in parts.iter().flatten().zip(fresh.iter().flatten()) {
                 l.push(Stm::SwapMem(old.mem, new.mem));
             }
@@ -95,29 +86,30 @@ impl<'p> Lowerer<'p> {
         Ok(left)
     }
 
-    /// The body of one round's group loop: group `g` combines results
-    /// `g * GROUP ..` (fewer in the last group) of the `left` in `parts`
-    /// into element `g` of `out`.
-    fn group_round(
+    /// Pushes a group loop (`label`) of `groups` groups of [`GROUP`]
+    /// threads, with one local-memory array of [`GROUP`] elements per type
+    /// of `elems` (per operator, per component). `body` lowers one
+    /// thread's code from the group's index, the thread's index in its
+    /// group and those arrays.
+    pub(super) fn group_loop(
         &mut self,
-        s: &'p Screma,
-        left: &SExp,
-        parts: &[Vec<View>],
-        out: &[Vec<View>],
-    ) -> R<GroupLoop> {
+        label: &'static str,
+        groups: SExp,
+        elems: &[Vec<PrimType>],
+        body: impl FnOnce(&mut Self, &SExp, &SExp, &[Vec<View>]) -> R<()>,
+    ) -> R<()> {
         use SExp as E;
         let g = self.new_var("group", PrimType::I64);
         let t = self.new_var("thread", PrimType::I64);
-        let (g_e, t_e) = (E::Var(g), E::Var(t));
         let group = E::i64(i64::from(GROUP));
-        let local: Vec<Vec<View>> = parts
+        let local: Vec<Vec<View>> = elems
             .iter()
             .map(|comps| {
                 comps
                     .iter()
-                    .map(|p| {
-                        let mem = self.new_mem("local_mem", p.elem);
-                        View::row_major(mem, p.elem, vec![group.clone()])
+                    .map(|&elem| {
+                        let mem = self.new_mem("local_mem", elem);
+                        View::row_major(mem, elem, vec![group.clone()])
                     })
                     .collect()
             })
@@ -144,87 +136,131 @@ impl<'p> Lowerer<'p> {
             self.nest_here,
             self.inner_red,
         ) = (true, false, false, false);
-        let body = self.nested(|l| {
-            let at = l.assign_fresh(
-                "at",
-                PrimType::I64,
-                E::plus(E::times(g_e.clone(), group.clone()), t_e.clone()),
-            );
-            let at = E::Var(at);
-            // Each thread puts one result (if any is left) in local memory.
-            let load = l.nested(|l| {
-                let comps: Vec<View> = parts.iter().flatten().cloned().collect();
-                let xs = l.read_each(&comps, std::slice::from_ref(&at), "part");
-                let local: Vec<View> = local.iter().flatten().cloned().collect();
-                l.write_scalars(&local, &scalars(&xs), &t_e);
-                Ok(())
-            })?;
-            l.push_when(E::cmp(CmpOp::Lt, at.clone(), left.clone()), load);
-            l.push(Stm::Barrier);
-            let step = l.new_var("step", PrimType::I64);
-            let tree = l.nested(|l| {
-                let stride = l.assign_fresh(
-                    "stride",
-                    PrimType::I64,
-                    bin(BinOp::Shl, E::i64(1), E::Var(step)),
-                );
-                let stride = E::Var(stride);
-                let mask = E::minus(E::times(stride.clone(), E::i64(2)), E::i64(1));
-                let mine = E::cmp(CmpOp::Eq, bin(BinOp::And, t_e.clone(), mask), E::i64(0));
-                let there = E::plus(at.clone(), stride.clone());
-                let cond = E::and(mine, E::cmp(CmpOp::Lt, there, left.clone()));
-                let partner = E::plus(t_e.clone(), stride);
-                let combine = l.nested(|l| {
-                    for (n, r) in s.reduces.iter().enumerate() {
-                        let state =
-                            scalars(&l.read_each(&local[n], std::slice::from_ref(&t_e), "mine"));
-                        let theirs =
-                            l.read_each(&local[n], std::slice::from_ref(&partner), "theirs");
-                        let vals: Vec<Val<'p>> =
-                            theirs.into_iter().map(|y| Val::Scalar(E::Var(y))).collect();
-                        l.combine(&r.op, &state, &vals)?;
-                        l.write_scalars(&local[n], &state, &t_e);
-                    }
-                    Ok(())
-                })?;
-                l.push_when(cond, combine);
-                l.push(Stm::Barrier);
-                Ok(())
-            })?;
-            l.push(Stm::For {
-                i: step,
-                bound: E::i64(STEPS),
-                body: tree,
-            });
-            // Thread 0 writes the group's result.
-            let first = l.nested(|l| {
-                let local: Vec<View> = local.iter().flatten().cloned().collect();
-                let xs = l.read_each(&local, &[E::i64(0)], "result");
-                let out: Vec<View> = out.iter().flatten().cloned().collect();
-                l.write_scalars(&out, &scalars(&xs), &g_e);
-                Ok(())
-            })?;
-            l.push_when(E::cmp(CmpOp::Eq, t_e.clone(), E::i64(0)), first);
-            Ok(())
-        });
+        let block = self.nested(|l| body(l, &E::Var(g), &E::Var(t), &local));
         (
             self.parallel,
             self.inner_par,
             self.nest_here,
             self.inner_red,
         ) = saved;
-        stms.extend(body?.stms);
-        Ok(GroupLoop {
+        stms.extend(block?.stms);
+        self.push(Stm::ParFor {
+            kind: ParKind::Groups {
+                size: GROUP,
+                kernel: None,
+            },
             ids: vec![g, t],
+            sizes: vec![groups, group],
             body: Block { stms },
-            prologue,
-        })
+            chunk_prologue: prologue,
+            span: self.span,
+            label,
+        });
+        Ok(())
+    }
+
+    /// One thread's code in a round's group loop: group `g` combines
+    /// results `g * GROUP ..` (fewer in the last group) of the `left` in
+    /// `parts` into element `g` of `out`, through the local arrays
+    /// `local`.
+    fn round_body(
+        &mut self,
+        s: &'p Screma,
+        left: &SExp,
+        parts: &[Vec<View>],
+        out: &[Vec<View>],
+        (g_e, t_e, local): (&SExp, &SExp, &[Vec<View>]),
+    ) -> R<()> {
+        use SExp as E;
+        let group = E::i64(i64::from(GROUP));
+        let l = self;
+        let (g_e, t_e) = (g_e.clone(), t_e.clone());
+        let at = l.assign_fresh(
+            "at",
+            PrimType::I64,
+            E::plus(E::times(g_e.clone(), group.clone()), t_e.clone()),
+        );
+        let at = E::Var(at);
+        // Each thread puts one result (if any is left) in local memory.
+        let load = l.nested(|l| {
+            let comps: Vec<View> = parts.iter().flatten().cloned().collect();
+            let xs = l.read_each(&comps, std::slice::from_ref(&at), "part");
+            let local: Vec<View> = local.iter().flatten().cloned().collect();
+            l.write_scalars(&local, &scalars(&xs), &t_e);
+            Ok(())
+        })?;
+        l.push_when(E::cmp(CmpOp::Lt, at.clone(), left.clone()), load);
+        l.push(Stm::Barrier);
+        let ops: Vec<&'p Lambda> = s.reduces.iter().map(|r| &r.op).collect();
+        let busy = E::minus(left.clone(), E::times(g_e.clone(), group.clone()));
+        let busy = E::Var(l.assign_fresh("busy", PrimType::I64, busy));
+        l.local_tree(&ops, local, &t_e, &busy)?;
+        // Thread 0 writes the group's result.
+        let first = l.nested(|l| {
+            let local: Vec<View> = local.iter().flatten().cloned().collect();
+            let xs = l.read_each(&local, &[E::i64(0)], "result");
+            let out: Vec<View> = out.iter().flatten().cloned().collect();
+            l.write_scalars(&out, &scalars(&xs), &g_e);
+            Ok(())
+        })?;
+        l.push_when(E::cmp(CmpOp::Eq, t_e.clone(), E::i64(0)), first);
+        Ok(())
+    }
+    /// The combination, by the operators `ops` (per reduction), of the
+    /// first `busy` values of the group's local arrays `local` (per
+    /// reduction, per component) into their element 0, which every thread
+    /// may read afterwards; `t` is the thread's index. In step `s`, thread
+    /// `t` combines its element with the one `2^s` to its right when `t` is
+    /// a multiple of `2^(s+1)` and that element is among the `busy`, with
+    /// a barrier after each step.
+    pub(super) fn local_tree(
+        &mut self,
+        ops: &[&'p Lambda],
+        local: &[Vec<View>],
+        t: &SExp,
+        busy: &SExp,
+    ) -> R<()> {
+        use SExp as E;
+        let step = self.new_var("step", PrimType::I64);
+        let tree = self.nested(|l| {
+            let stride = l.assign_fresh(
+                "stride",
+                PrimType::I64,
+                bin(BinOp::Shl, E::i64(1), E::Var(step)),
+            );
+            let stride = E::Var(stride);
+            let mask = E::minus(E::times(stride.clone(), E::i64(2)), E::i64(1));
+            let mine = E::cmp(CmpOp::Eq, bin(BinOp::And, t.clone(), mask), E::i64(0));
+            let partner = E::plus(t.clone(), stride);
+            let cond = E::and(mine, E::cmp(CmpOp::Lt, partner.clone(), busy.clone()));
+            let combine = l.nested(|l| {
+                for (n, op) in ops.iter().enumerate() {
+                    let state = scalars(&l.read_each(&local[n], std::slice::from_ref(t), "mine"));
+                    let theirs = l.read_each(&local[n], std::slice::from_ref(&partner), "theirs");
+                    let vals: Vec<Val<'p>> =
+                        theirs.into_iter().map(|y| Val::Scalar(E::Var(y))).collect();
+                    l.combine(op, &state, &vals)?;
+                    l.write_scalars(&local[n], &state, t);
+                }
+                Ok(())
+            })?;
+            l.push_when(cond, combine);
+            l.push(Stm::Barrier);
+            Ok(())
+        })?;
+        self.push(Stm::For {
+            i: step,
+            bound: E::i64(STEPS),
+            body: tree,
+        });
+        Ok(())
     }
 }
 
-/// A group loop's indices, body and prologue length.
-struct GroupLoop {
-    ids: Vec<SVar>,
-    body: Block,
-    prologue: usize,
+/// Types of the elements of `parts` (per operator, per component).
+pub(super) fn elem_types(parts: &[Vec<View>]) -> Vec<Vec<PrimType>> {
+    parts
+        .iter()
+        .map(|comps| comps.iter().map(|p| p.elem).collect())
+        .collect()
 }

@@ -24,13 +24,22 @@ pub const CHUNKS: i64 = 64;
 /// [`super::rounds::GROUP`] ([`Lowerer::device_rounds`]) down to [`CHUNKS`].
 pub const DEVICE_CHUNKS: i64 = 1 << 24;
 
-/// The most chunks a scan is split into on a device: its chunks' partial
-/// results are combined on the host, in order.
+/// The most chunks a scan is split into on a device when it also reduces
+/// or scans arrays: its chunks' partial results are combined on the host,
+/// in order. Other scans take up to [`DEVICE_CHUNKS`], their chunks'
+/// prefixes computed on the device ([`Lowerer::device_scan_prefixes`]).
 pub const DEVICE_SCAN_CHUNKS: i64 = 4096;
 
 /// The most chunks a histogram is split into on a device: each bucket's
 /// thread then combines this many copies, one after the other.
 pub const DEVICE_HIST_CHUNKS: i64 = 1024;
+
+/// Whether, on a device, the chunks' prefixes of the screma `s` (running
+/// values `scan_state` of its scans) are computed on the device: scans of
+/// scalars, and no reductions.
+fn device_scan(s: &Screma, scan_state: &[Vec<State>]) -> bool {
+    !s.scans.is_empty() && s.reduces.is_empty() && all_scalars(scan_state)
+}
 
 /// Whether every component of the running values `states` is a scalar.
 fn all_scalars(states: &[Vec<State>]) -> bool {
@@ -52,7 +61,7 @@ impl<'p> Lowerer<'p> {
     /// arrays as views, accumulators whole, element `i` of an `iota` that
     /// `index` marks as the loop's index computed), with the index when `l`
     /// takes one more parameter than there are inputs.
-    fn row_args(
+    pub(super) fn row_args(
         &mut self,
         l: &Lambda,
         inputs: &[Val<'p>],
@@ -89,7 +98,7 @@ impl<'p> Lowerer<'p> {
         Ok(args)
     }
 
-    fn inputs(&self, vs: &[ir::VarId]) -> R<Vec<Val<'p>>> {
+    pub(super) fn inputs(&self, vs: &[ir::VarId]) -> R<Vec<Val<'p>>> {
         vs.iter().map(|v| self.lookup(*v)).collect()
     }
 
@@ -343,7 +352,7 @@ impl<'p> Lowerer<'p> {
     }
 
     /// Running values initialised from the neutral elements.
-    fn init_state(&mut self, neutral: &[Operand]) -> R<Vec<State>> {
+    pub(super) fn init_state(&mut self, neutral: &[Operand]) -> R<Vec<State>> {
         let mut out = Vec::new();
         for n in neutral {
             out.push(match self.operand(n)? {
@@ -371,6 +380,9 @@ impl<'p> Lowerer<'p> {
         s: &'p Screma,
         hints: &[Option<View>],
     ) -> R<Vec<Val<'p>>> {
+        if let Some(row) = self.group_red.take() {
+            return self.group_row_reduction(s, row);
+        }
         let w = self.scalar(&s.w)?;
         let inputs = self.inputs(&s.inputs)?;
         let index = self.index_inputs(&s.inputs, &inputs);
@@ -590,15 +602,33 @@ impl<'p> Lowerer<'p> {
                 }),
             })
         };
+        let group_rows = match plan {
+            Some(flatten::Plan::Nest(_)) if self.device && !nested && only_map => {
+                super::segred_groups::group_reducible(self.f, s)
+            }
+            _ => None,
+        };
         if plan.is_some() && only_map {
-            self.inner_next = inner;
-            self.inner_red_next = matches!(plan, Some(flatten::Plan::Nest(_))) && !nested;
-            self.nest_here = nested;
-            let done = self.loop_nest(vec![w], true, |l, idx| {
-                iteration(l, &inputs, &idx[0], &scan_state, &red_state)
-            });
-            self.nest_here = false;
-            done?;
+            let threads = |l: &mut Self| {
+                l.inner_next = inner;
+                l.inner_red_next = matches!(plan, Some(flatten::Plan::Nest(_))) && !nested;
+                l.nest_here = nested;
+                let done = l.loop_nest(vec![w.clone()], true, |l, idx| {
+                    iteration(l, &inputs, &idx[0], &scan_state, &red_state)
+                });
+                l.nest_here = false;
+                done
+            };
+            match group_rows {
+                // On a device, long rows of a segmented reduction: a group
+                // of threads per row.
+                Some(row_red) => {
+                    let row =
+                        |l: &mut Self, g: &SExp| iteration(l, &inputs, g, &scan_state, &red_state);
+                    self.segred_versions(row_red, w.clone(), &row, threads)?;
+                }
+                None => threads(self)?,
+            }
         } else if outer_plan.is_some() && n_scan + n_red == 0 && !has_acc && has_late {
             // Rows of a size known only once one is computed: the first
             // row alone sizes and allocates the results, then the others
@@ -633,9 +663,13 @@ impl<'p> Lowerer<'p> {
                 // idle); otherwise the sequential loop, without the partial
                 // results' blocks and the loop over chunks. Of constant size
                 // and too little work for the runtime ever to split: the
-                // sequential loop alone.
+                // sequential loop alone. On a device, the sequential loop
+                // alone too: a kernel's threads cannot split their work
+                // further (the partial results' blocks would be allocated
+                // inside the kernel).
                 let seq = self.nested(|l| sequential(l, None))?;
                 let small = !self.inner_red
+                    || self.device
                     || w.as_i64().is_some()
                         && crate::cost::cost(&seq) < crate::cost::MIN_SPLIT_WORK;
                 if small {
@@ -732,7 +766,7 @@ impl<'p> Lowerer<'p> {
         iteration: impl Fn(&mut Self, &SExp, &[Vec<State>], &[Vec<State>]) -> R<()>,
     ) -> R<()> {
         use SExp as E;
-        let most = self.most_chunks(if s.scans.is_empty() {
+        let most = self.most_chunks(if s.scans.is_empty() || device_scan(s, scan_state) {
             DEVICE_CHUNKS
         } else {
             DEVICE_SCAN_CHUNKS
@@ -753,8 +787,10 @@ impl<'p> Lowerer<'p> {
         // On a device, neighbouring threads read neighbouring elements
         // when each chunk takes every k-th iteration (coalesced accesses),
         // which only a commutative reduction allows.
-        let stride = (most == DEVICE_CHUNKS && s.reduces.iter().all(|r| r.is_commutative()))
-            .then(|| k.clone());
+        let stride = (most == DEVICE_CHUNKS
+            && s.scans.is_empty()
+            && s.reduces.iter().all(|r| r.is_commutative()))
+        .then(|| k.clone());
         self.chunk_loop_next = true;
         self.loop_nest(vec![k.clone()], true, |l, c| {
             let c = &c[0];
@@ -955,6 +991,9 @@ impl<'p> Lowerer<'p> {
         (scan_parts, red_parts): (&[Vec<View>], &[Vec<View>]),
         rounds: bool,
     ) -> R<Vec<Vec<View>>> {
+        if rounds && device_scan(s, scan_state) {
+            return self.device_scan_prefixes(s, k, scan_parts);
+        }
         let prefixes = self.partial_blocks("prefix", k, scan_state);
         // Reductions of arrays by an elementwise operator combine their
         // partial arrays element by element, in parallel, each element's
