@@ -405,6 +405,29 @@ fn long_rows_are_reduced_by_groups(exe: &Path) {
 }
 
 #[test]
+fn a_row_reduction_with_checks_keeps_one_thread_per_row_on_the_device() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The rows' reductions read through an index that is checked: a check
+    // in a group of threads is refused, so the loop of one thread per row
+    // stays, as a kernel, instead of the group loop running on the host.
+    let checked = "entry checked (k: i64) (xs: []f64) : []f64 =
+  map (\\i -> f64.sum (map (\\j -> xs[i * 7 + j]) (iota k))) (iota 100)
+";
+    let unchecked = "entry unchecked (xss: [][]f64) : []f64 =
+  map (\\row -> f64.sum (map (\\x -> x * 2) row) + 1) xss
+";
+    for (src, groups) in [(checked, false), (unchecked, true)] {
+        std::fs::write(dir.path().join("r.fut"), src).expect("write");
+        let o = fut(dir.path(), &["dev", "--print=opencl", "r.fut"]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let out = text(&o.stdout);
+        assert!(!out.contains("// host loop"), "{out}");
+        assert_eq!(out.contains("par kernel k0 groups of 256"), groups, "{out}");
+        assert_eq!(out.contains("// 2 kernels"), groups, "{out}");
+    }
+}
+
+#[test]
 fn dev_print_opencl_shows_kernels_and_host_loops() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("k.fut"), PROG).expect("write");

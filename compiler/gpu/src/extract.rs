@@ -38,16 +38,74 @@ pub fn extract(prog: &mut Program, target: Target, safe: bool) -> Extracted {
     let mut out = Extracted::default();
     for k in 0..prog.functions.len() {
         let mut body = std::mem::take(&mut prog.functions[k].body);
-        if inside.contains(&k) {
+        let f = &prog.functions[k];
+        let inside_loops = inside.contains(&k);
+        keep_possible_versions(f, &mut body, target, safe, inside_loops);
+        if inside_loops {
             note_host_loops(&prog.functions[k].name, &body, &mut out);
         } else {
-            let f = &prog.functions[k];
             mark(f, &mut body, target, safe, &mut out);
         }
         prog.functions[k].body = body;
         sequential_groups(&mut prog.functions[k]);
     }
     out
+}
+
+/// Where the lowering made two versions of a segmented reduction, a group
+/// loop over the rows and a loop of one thread per row
+/// ([`imp::lower::GROUP_ROWS_LABEL`]), keeps the second alone when the
+/// first cannot be a kernel: its function runs inside parallel loops
+/// (`inside`), or the kernel emitter refuses the group loop (a check in a
+/// group of threads). The loop of one thread per row then remains a
+/// kernel, where the group loop would run on the host.
+fn keep_possible_versions(
+    f: &imp::Function,
+    b: &mut Block,
+    target: Target,
+    safe: bool,
+    inside: bool,
+) {
+    let mut i = 0;
+    while i < b.stms.len() {
+        if let Stm::If {
+            then_block,
+            else_block,
+            ..
+        } = &b.stms[i]
+            && let [
+                Stm::ParFor {
+                    kind: ParKind::Groups { size, .. },
+                    ids,
+                    sizes,
+                    body,
+                    chunk_prologue,
+                    label,
+                    ..
+                },
+            ] = then_block.stms.as_slice()
+            && *label == imp::lower::GROUP_ROWS_LABEL
+        {
+            let refused = inside || {
+                let kind = ParKind::Groups {
+                    size: *size,
+                    kernel: None,
+                };
+                let uses = loop_uses(kind, ids, body, *chunk_prologue);
+                let body = (body, *chunk_prologue);
+                group_kernel(f, "k", ids, sizes, body, *size, &uses, target, safe).is_err()
+            };
+            if refused {
+                let threads = else_block.stms.clone();
+                b.stms.splice(i..=i, threads);
+                continue;
+            }
+        }
+        for inner in b.stms[i].blocks_mut() {
+            keep_possible_versions(f, inner, target, safe, inside);
+        }
+        i += 1;
+    }
 }
 
 /// Replaces the group loops of `f` that are not kernels by their

@@ -39,6 +39,7 @@ mod per_chunk_tests;
 mod rounds;
 mod scatter;
 mod segred_groups;
+pub use segred_groups::GROUP_ROWS_LABEL;
 mod soacs;
 mod strength;
 #[cfg(test)]

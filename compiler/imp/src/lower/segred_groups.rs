@@ -1,9 +1,11 @@
 //! Segmented reductions on a device with a group of threads per segment.
 //!
-//! A perfect nest `map (\row -> reduce op ne (map g row)) rows` outside
-//! other parallel loops is, on a device, a parallel loop over the rows
-//! whose threads each reduce their row sequentially: one thread per
-//! segment, the right strategy for many short rows. For long rows (at
+//! A map whose body is one reduction of its row, `map (\row -> reduce op
+//! ne (map g row)) rows` (with scalar work around the reduction: see
+//! [`group_reducible`]), outside other parallel loops is, on a device, a
+//! parallel loop over the rows whose threads each reduce their row
+//! sequentially: one thread per segment, the right strategy for many short
+//! rows. For long rows (at
 //! least [`GROUP_SEGMENT`] iterations, a guard at run time) a group loop
 //! runs instead, one group of [`GROUP`] threads per row: each thread
 //! reduces a share of the row (every `GROUP`-th iteration from its own
@@ -23,6 +25,12 @@ use crate::syntax::*;
 /// The shortest rows reduced by a group of threads rather than one thread.
 pub const GROUP_SEGMENT: i64 = 128;
 
+/// The label of the group loop over the rows. It is the `then` branch,
+/// alone, of an `if` whose `else` branch is the loop of one thread per
+/// row: a backend that cannot run the group loop keeps the `else` branch
+/// alone.
+pub const GROUP_ROWS_LABEL: &str = "segred-group";
+
 /// The thread's index and the local arrays of the group loop a reduction
 /// of one row is lowered in ([`Lowerer::group_red`]).
 #[derive(Clone)]
@@ -31,15 +39,45 @@ pub(crate) struct GroupRow {
     local: Vec<Vec<View>>,
 }
 
-/// The inner screma of the perfect nest `s` when it is a segmented
-/// reduction a group of threads can run per row: two levels, the inner
-/// one reductions of scalars only (no mapped results, no scans).
-pub(super) fn group_reducible<'p>(f: &ir::Function, s: &'p Screma) -> Option<&'p Screma> {
-    let levels = flatten::nest::nest_levels(f, s)?;
-    let [level] = levels.as_slice() else {
+/// The reduction inside the map `s` when a group of threads can run it
+/// per row: the map's body is that one screma (reductions of scalars
+/// only: no scans, no mapped results, not `#[sequential]`, over a width
+/// the same for every row) and cheap statements on scalars and views
+/// around it (arithmetic, indexing, aliases), which every thread of the
+/// group computes; the map's results are scalars.
+pub(super) fn group_reducible(s: &Screma) -> Option<&Screma> {
+    use ir::Exp;
+    if !s.map.ret.iter().all(|t| t.is_scalar() && !t.acc) {
         return None;
-    };
-    let inner = level.next;
+    }
+    let mut bound: std::collections::HashSet<ir::VarId> =
+        s.map.params.iter().map(|p| p.var).collect();
+    let mut inner = None;
+    for stm in &s.map.body.stms {
+        match &stm.exp {
+            Exp::Screma(r) if inner.is_none() => {
+                if stm.attrs.contains(&ir::Attr::Sequential) {
+                    return None;
+                }
+                if let ir::Operand::Var(w) = &r.w
+                    && bound.contains(w)
+                {
+                    return None;
+                }
+                inner = Some(r);
+            }
+            Exp::Atom(_)
+            | Exp::UnOp(..)
+            | Exp::BinOp(..)
+            | Exp::Cmp(..)
+            | Exp::Convert(..)
+            | Exp::Math(..)
+            | Exp::Index(..) => {}
+            _ => return None,
+        }
+        bound.extend(stm.pat.iter().copied());
+    }
+    let inner = inner?;
     let n_red: usize = inner.reduces.iter().map(|r| r.neutral.len()).sum();
     let scalar = inner.map.ret.iter().all(|t| t.is_scalar() && !t.acc);
     (inner.scans.is_empty() && n_red > 0 && n_red == inner.map.ret.len() && scalar).then_some(inner)
@@ -73,7 +111,7 @@ impl<'p> Lowerer<'p> {
                 .collect()
         };
         let groups = self.nested(|l| {
-            l.group_loop("segred-group", rows, &elems, |l, g, t, local| {
+            l.group_loop(GROUP_ROWS_LABEL, rows, &elems, |l, g, t, local| {
                 l.group_red = Some(GroupRow {
                     thread: t.clone(),
                     local: local.to_vec(),
@@ -103,31 +141,31 @@ impl<'p> Lowerer<'p> {
         let index = self.index_inputs(&s.inputs, &inputs);
         let group = E::i64(i64::from(GROUP));
         let commutative = s.reduces.iter().all(|r| r.is_commutative());
-        // The thread's iterations `start + j * step` for `j < len`, and the
-        // number of threads with any (the others keep the neutral element).
-        let (start, step, len, busy) = if commutative {
+        // The thread's iterations `start + j * step` for `j < len`. The
+        // first `min(w, GROUP)` threads' results are combined (in runs of
+        // consecutive iterations, the last of those threads may have none:
+        // they keep the neutral element).
+        let (start, step, len) = if commutative {
             let rest = E::minus(
                 E::plus(w.clone(), group.clone()),
                 E::plus(t.clone(), E::i64(1)),
             );
             let len = bin(BinOp::Max, bin(BinOp::Div, rest, group.clone()), E::i64(0));
-            let busy = bin(BinOp::Min, w.clone(), group.clone());
-            (t.clone(), group.clone(), len, busy)
+            (t.clone(), group.clone(), len)
         } else {
             let up = E::minus(E::plus(w.clone(), group.clone()), E::i64(1));
-            let run = self.assign_fresh("run", PrimType::I64, bin(BinOp::Div, up, group));
+            let run = self.assign_fresh("run", PrimType::I64, bin(BinOp::Div, up, group.clone()));
             let run = E::Var(run);
             let start = self.assign_fresh("start", PrimType::I64, E::times(t.clone(), run.clone()));
             let start = E::Var(start);
             let len = bin(
                 BinOp::Max,
-                bin(BinOp::Min, run.clone(), E::minus(w.clone(), start.clone())),
+                bin(BinOp::Min, run, E::minus(w.clone(), start.clone())),
                 E::i64(0),
             );
-            let up = E::minus(E::plus(w.clone(), run.clone()), E::i64(1));
-            let busy = bin(BinOp::Div, up, bin(BinOp::Max, run, E::i64(1)));
-            (start, E::i64(1), len, busy)
+            (start, E::i64(1), len)
         };
+        let busy = bin(BinOp::Min, w.clone(), group);
         let len = self.assign_fresh("len", PrimType::I64, len);
         let busy = self.assign_fresh("busy", PrimType::I64, busy);
         let mut states = Vec::new();

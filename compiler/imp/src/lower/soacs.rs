@@ -603,8 +603,10 @@ impl<'p> Lowerer<'p> {
             })
         };
         let group_rows = match plan {
-            Some(flatten::Plan::Nest(_)) if self.device && !nested && only_map => {
-                super::segred_groups::group_reducible(self.f, s)
+            Some(flatten::Plan::Nest(_) | flatten::Plan::Versioned(_))
+                if self.device && !nested && only_map =>
+            {
+                super::segred_groups::group_reducible(s)
             }
             _ => None,
         };
