@@ -101,3 +101,24 @@ entry rows (n: i64) (m: i64) : bool =
   let seq_sums = map (\row -> loop s = 0 for x in row do s + x) xss
   let seq_comps = map (\fs -> loop acc = (1, 0) for f in fs do compose acc f) fss
   in and (map2 (==) sums seq_sums) && and (map2 (==) comps seq_comps)
+
+-- ==
+-- entry: many_buckets
+-- input { 0i64 10i64 } output { true }
+-- input { 1000i64 10i64 } output { true }
+-- input { 3000i64 5000i64 } output { true }
+-- input { 20000i64 1000i64 } output { true }
+
+-- | Histograms with more buckets than updates per bucket: on a GPU, atomic updates
+-- of the destination (native integer additions, compare-and-swap loops for a
+-- float maximum) instead of per-chunk copies. Out-of-range buckets are ignored.
+entry many_buckets (n: i64) (m: i64) : bool =
+  let is = map (\i -> (i * 7919) % (m + 10) - 5) (iota n)
+  let vs = map (\i -> f64.i64 ((i * 31) % 97)) (iota n)
+  let counts = reduce_by_index (replicate m 0i32) (+) 0 is (replicate n 1)
+  let maxes = reduce_by_index (replicate m f64.lowest) f64.max f64.lowest is vs
+  let (seq_counts, seq_maxes) =
+    loop (c, x) = (replicate m 0i32, replicate m f64.lowest) for i < n do
+      let b = is[i]
+      in if b >= 0 && b < m then (c with [b] = c[b] + 1, x with [b] = f64.max x[b] vs[i]) else (c, x)
+  in and (map2 (==) counts seq_counts) && and (map2 (==) maxes seq_maxes)

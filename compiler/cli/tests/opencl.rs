@@ -156,6 +156,7 @@ fn kernels_compute_report_failures_and_serve() {
     reductions_over_many_chunks_combine_them_in_rounds_in_order(&exe);
     scans_over_many_chunks_scan_their_totals_on_the_device(&exe);
     long_rows_are_reduced_by_groups(&exe);
+    histograms_choose_copies_or_atomics(&exe);
     tuning_parameters_are_listed_and_set(&exe, dir.path());
 }
 
@@ -401,6 +402,32 @@ fn long_rows_are_reduced_by_groups(exe: &Path) {
             let groups = err.lines().any(|l| l.starts_with("segred-group "));
             assert_eq!(groups, m >= 128 && n > 0, "{entry}, {n}x{m}: {err}");
         }
+    }
+}
+
+/// `hist` of [`PROG`] (counts): with many updates per bucket each chunk
+/// fills its own copy (`seghist`), with few they go to the destination
+/// atomically (`seghist-atomic`); out-of-range buckets are ignored.
+fn histograms_choose_copies_or_atomics(exe: &Path) {
+    for (m, n, atomic) in [(4usize, 50_000usize, false), (2000, 30_000, true)] {
+        let is: Vec<i64> = (0..n as i64)
+            .map(|k| (k * 7919) % (m as i64 + 6) - 3)
+            .collect();
+        let mut want = vec![0i32; m];
+        for &i in &is {
+            if (0..m as i64).contains(&i) {
+                want[i as usize] += 1;
+            }
+        }
+        let is: Vec<String> = is.iter().map(|x| format!("{x}i64")).collect();
+        let input = format!("{m}i64 [{}]", is.join(", "));
+        let want: Vec<String> = want.iter().map(|x| format!("{x}i32")).collect();
+        let o = run_with_input(exe, &["-e", "hist", "-P"], input.as_bytes());
+        let err = text(&o.stderr);
+        assert!(o.status.success(), "{m}, {n}: {err}");
+        assert_eq!(text(&o.stdout), format!("[{}]\n", want.join(", ")));
+        let used = err.lines().any(|l| l.starts_with("seghist-atomic "));
+        assert_eq!(used, atomic, "{m}, {n}: {err}");
     }
 }
 

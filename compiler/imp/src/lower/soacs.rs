@@ -1161,7 +1161,20 @@ impl<'p> Lowerer<'p> {
         }
         let planned = !self.parallel && flatten::plan(self.f, stm).is_some();
         let scalar_dests = dests.iter().flatten().all(|d| d.rank() == 1);
-        if planned && scalar_dests {
+        let atomic = self.device && h.hists.iter().all(|op| op.dests.len() == 1);
+        if planned && scalar_dests && atomic {
+            // On a device, histograms of single values: private copies
+            // per chunk where there are many updates per bucket, atomic
+            // updates of the destinations otherwise (`atomic_hist`).
+            let cap = Self::hist_chunk_cap(&w, &dests);
+            let copies = self.nested(|l| l.chunked_hist(w.clone(), h, &inputs, &dests))?;
+            let atomics = self.nested(|l| l.atomic_hist(w.clone(), h, &inputs, &dests))?;
+            self.push(Stm::If {
+                cond: SExp::cmp(CmpOp::Le, SExp::i64(DEVICE_HIST_CHUNKS), cap),
+                then_block: copies,
+                else_block: atomics,
+            });
+        } else if planned && scalar_dests {
             self.chunked_hist(w, h, &inputs, &dests)?;
         } else {
             let dests_ref = &dests;
@@ -1221,6 +1234,57 @@ impl<'p> Lowerer<'p> {
         Ok(())
     }
 
+    /// The most chunks of a histogram of `w` iterations into `dests`:
+    /// each chunk fills copies of the histograms, so no more chunks than
+    /// make the copies cost as much as the iterations (`w` over the
+    /// buckets of all destinations).
+    fn hist_chunk_cap(w: &SExp, dests: &[Vec<View>]) -> SExp {
+        let bins = dests
+            .iter()
+            .flatten()
+            .filter_map(|d| d.shape.first().cloned())
+            .reduce(SExp::plus)
+            .unwrap_or(SExp::i64(1));
+        bin(
+            ir::BinOp::Div,
+            w.clone(),
+            bin(ir::BinOp::Max, bins, SExp::i64(1)),
+        )
+    }
+
+    /// A histogram of single values (one destination per operator) as one
+    /// parallel loop over its `w` iterations, each combining its values
+    /// into the destinations `dests` by atomic updates
+    /// ([`Stm::AtomicUpdate`]; out-of-bounds buckets are ignored).
+    fn atomic_hist(
+        &mut self,
+        w: SExp,
+        h: &'p Hist,
+        inputs: &[Val<'p>],
+        dests: &[Vec<View>],
+    ) -> R<()> {
+        self.par_label = "seghist-atomic";
+        self.loop_nest(vec![w], true, |l, i| {
+            let args = l.row_args(&h.map, inputs, &[], &i[0])?;
+            let res = l.apply(&h.map, args, &[])?;
+            let mut off = 0;
+            for (op, ds) in h.hists.iter().zip(dests) {
+                let (Some(Val::Scalar(ix)), Some(Val::Scalar(v)), [d]) =
+                    (res.get(off), res.get(off + 1), ds.as_slice())
+                else {
+                    return l.fail("a hist lambda with the wrong results");
+                };
+                off += 2;
+                let ix = SExp::Var(l.assign_fresh("bucket", PrimType::I64, ix.clone()));
+                let value = SExp::Var(l.assign_fresh("value", d.elem, v.clone()));
+                let cond = Self::in_bounds(d, std::slice::from_ref(&ix));
+                let update = l.nested(|l| l.atomic_combine(&op.op, d, vec![ix], value))?;
+                l.push_when(cond, update);
+            }
+            Ok(())
+        })
+    }
+
     /// A segmented histogram as parallel regions with per-chunk histograms:
     /// the iterations split into at most [`CHUNKS`] chunks (and at most one
     /// per `bins` iterations, `bins` the buckets of all destinations), each updating
@@ -1235,19 +1299,7 @@ impl<'p> Lowerer<'p> {
         dests: &[Vec<View>],
     ) -> R<()> {
         use SExp as E;
-        // Each chunk fills copies of the histograms: no more chunks than
-        // make the copies cost as much as the iterations.
-        let bins = dests
-            .iter()
-            .flatten()
-            .filter_map(|d| d.shape.first().cloned())
-            .reduce(E::plus)
-            .unwrap_or(E::i64(1));
-        let cap = bin(
-            ir::BinOp::Div,
-            w.clone(),
-            bin(ir::BinOp::Max, bins, E::i64(1)),
-        );
+        let cap = Self::hist_chunk_cap(&w, dests);
         let most = self.most_chunks(DEVICE_HIST_CHUNKS);
         let (k, chunk) = self.chunking_capped(&w, Some(cap), most);
         // Per destination: a [chunks][bins] block of per-chunk histograms.
