@@ -1,6 +1,8 @@
 //! Kernel extraction: which parallel loops of the imperative IR run on the
 //! device.
 //!
+//! Copies in host code first become parallel loops
+//! ([`imp::copies::parallel_copies`]), so that they run on the device too.
 //! A parallel loop becomes a kernel when it is outermost (not inside
 //! another parallel loop), its function is never called from inside a
 //! parallel loop (so launches come from the host thread alone), and the
@@ -37,9 +39,12 @@ pub fn extract(prog: &mut Program, target: Target, safe: bool) -> Extracted {
     let inside = called_inside_parallel_loops(prog);
     let mut out = Extracted::default();
     for k in 0..prog.functions.len() {
+        let inside_loops = inside.contains(&k);
+        if !inside_loops {
+            imp::copies::parallel_copies(&mut prog.functions[k]);
+        }
         let mut body = std::mem::take(&mut prog.functions[k].body);
         let f = &prog.functions[k];
-        let inside_loops = inside.contains(&k);
         keep_possible_versions(f, &mut body, target, safe, inside_loops);
         if inside_loops {
             note_host_loops(&prog.functions[k].name, &body, &mut out);

@@ -21,6 +21,7 @@
 //! the GPU backends; blocks become buffers; views become index arithmetic.
 //! `docs/imperative.md` describes the memory rules and what is lowered.
 
+pub mod copies;
 pub mod cost;
 pub mod groups;
 pub mod interp;
