@@ -188,6 +188,7 @@ pub fn run(api: &Api, program: &Program, kernels: &KernelProgram, args: Vec<Stri
 /// executable's (see the module doc); exits with its status.
 pub fn main(api: &Api, program: &'static Program, kernels: &'static KernelProgram) -> ! {
     fut_runtime_multicore::call::install_panic_hook();
+    fut_runtime_multicore::tuning::install(Box::leak(Box::new(params::Tuned(kernels))));
     let args: Vec<String> = std::env::args().skip(1).collect();
     std::process::exit(run(api, program, kernels, args))
 }

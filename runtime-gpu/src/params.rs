@@ -112,6 +112,23 @@ impl Values {
     }
 }
 
+/// The parameters of a program, as the server lists and sets them
+/// ([`fut_runtime_multicore::tuning`]), in [`VALUES`].
+pub struct Tuned(pub &'static KernelProgram);
+
+impl fut_runtime_multicore::tuning::Tuning for Tuned {
+    fn params(&self) -> Vec<(String, String)> {
+        params(self.0)
+            .into_iter()
+            .map(|(n, c)| (n, c.to_string()))
+            .collect()
+    }
+
+    fn set(&self, name: &str, value: &str) -> Result<(), String> {
+        VALUES.set(self.0, name, value)
+    }
+}
+
 /// The `--print-params` listing of `prog`: `NAME (CLASS)` per line.
 pub fn listing(prog: &KernelProgram) -> String {
     params(prog)

@@ -40,6 +40,7 @@ pub mod profile;
 pub mod scalar;
 pub mod server;
 pub mod shape;
+pub mod tuning;
 pub mod typed;
 
 pub use cli::main;

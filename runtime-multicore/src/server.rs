@@ -32,9 +32,11 @@
 //! `zip TO TYPE ARRAY…`, `unzip FROM ARRAY…`, `new_array TO TYPE SIZE… V…`,
 //! `set ARRAY V I…`,
 //! `clear`, `report` (the profile as JSON), `pause_profiling`, `unpause_profiling`,
-//! `tuning_params ENTRY` and `attributes ENTRY` (nothing to print), and
-//! `set_tuning_param` (no tuning parameters exist). End of input ends the
-//! server.
+//! `attributes ENTRY` (nothing to print), `tuning_params ENTRY` (the
+//! names of the program's tuning parameters, one per line: none on the
+//! multicore backend), `tuning_param_class NAME` and
+//! `set_tuning_param NAME VALUE` ([`crate::tuning`]). End of input ends
+//! the server.
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, Write};
@@ -128,6 +130,14 @@ impl Known {
             }),
             Known::Opaque(o) => ExtType::Opaque(o, false),
         }
+    }
+}
+
+/// The error for an unknown tuning parameter: the program may have none.
+fn unknown_param(name: &str) -> String {
+    match crate::tuning::installed() {
+        Some(_) => format!("unknown tuning parameter `{name}` (`tuning_params ENTRY` lists them)"),
+        None => format!("unknown tuning parameter `{name}`: the program has none"),
     }
 }
 
@@ -329,16 +339,37 @@ impl<'a> Server<'a> {
                 self.ctx.profiler().set_enabled(true);
                 Ok(String::new())
             }
-            "tuning_params" | "attributes" => {
+            "attributes" => {
                 self.entry_arg(cmd, &args)?;
                 Ok(String::new())
             }
+            "tuning_params" => {
+                self.entry_arg(cmd, &args)?;
+                let params = crate::tuning::installed().map(|t| t.params());
+                Ok(params
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|(name, _)| format!("{name}\n"))
+                    .collect())
+            }
+            "tuning_param_class" => {
+                expect_args(cmd, &args, 1)?;
+                let params = crate::tuning::installed().map(|t| t.params());
+                match params
+                    .unwrap_or_default()
+                    .iter()
+                    .find(|(n, _)| n == args[0])
+                {
+                    Some((_, class)) => Ok(format!("{class}\n")),
+                    None => Err(unknown_param(args[0])),
+                }
+            }
             "set_tuning_param" => {
                 expect_args(cmd, &args, 2)?;
-                Err(format!(
-                    "unknown tuning parameter `{}`: the program has none",
-                    args[0]
-                ))
+                match crate::tuning::installed() {
+                    Some(t) => t.set(args[0], args[1]).map(|()| String::new()),
+                    None => Err(unknown_param(args[0])),
+                }
             }
             other => Err(format!("unknown command `{other}`")),
         }

@@ -147,6 +147,32 @@ fn kernels_compute_report_failures_and_serve() {
     // ys = 3 xs, zs = 2 ys + xs = 7 xs.
     assert_eq!(zs[0].to_string(), "[7.0f64, 14.0f64, 21.0f64]");
 
+    // Tuning parameters through the server: listed, classed and set
+    // (`default_threads` then makes the next reduction take rounds).
+    let commands = format!(
+        "tuning_params axpy\ntuning_param_class default_threads\ntuning_param_class nope\n\
+         set_tuning_param nope 3\nset_tuning_param default_threads x\n\
+         set_tuning_param default_threads 4096\nrestore {} a f64\nrestore {} xs []f64\n\
+         call axpy ys a xs xs\nstore {} ys\n",
+        f("a.bin"),
+        f("xs.bin"),
+        f("ys.bin")
+    );
+    let o = run_with_input(&exe, &["--server", "-P"], commands.as_bytes());
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        out.contains("default_group_size\ndefault_threads\nk0.group_size\n"),
+        "{out}"
+    );
+    assert!(out.contains("\nthreads\n%%% OK"), "{out}");
+    assert_eq!(out.matches("%%% FAILURE").count(), 3, "{out}");
+    assert!(out.contains("unknown tuning parameter `nope`"), "{out}");
+    assert!(out.contains("unknown tuning parameter nope"), "{out}");
+    assert!(out.contains("must be a positive integer"), "{out}");
+    let ys = values::read_values(&std::fs::read(d.join("ys.bin")).expect("stored")).expect("v");
+    assert_eq!(ys[0].to_string(), "[3.0f64, 6.0f64, 9.0f64]");
+
     // Device choice.
     let o = run(&["--device", "no-such-device", "-e", "sum"], "[1f32]");
     let err = text(&o.stderr);
