@@ -255,6 +255,14 @@ const RESIDENT_MAIN: &str = r#"fn resident() {
     println!("resident set_first {:?}", &w.as_slice()[..3]);
     let v = ctx.set_first(ys.clone(), 7.0).unwrap();
     println!("resident shared {:?} kept {:?}", &v.as_slice()[..2], &ys.as_slice()[..2]);
+    let params = Context::tuning_params();
+    println!("tuning {:?}", params.iter().find(|(n, _)| n == "default_threads"));
+    println!(
+        "tuning set {:?} {:?} {:?}",
+        ctx.set_tuning_param("default_threads", 64).is_ok(),
+        ctx.set_tuning_param("default_threads", 0).map_err(|e| e.to_string()),
+        ctx.set_tuning_param("nope", 1).map_err(|e| e.to_string()),
+    );
 }
 "#;
 
@@ -265,6 +273,8 @@ const RESIDENT_EXPECTED: &[&str] = &[
     "resident read downloads 1",
     "resident set_first [9.0, 1.0, 2.0]",
     "resident shared [7.0, 2.0] kept [0.0, 2.0]",
+    "tuning Some((\"default_threads\", \"threads\"))",
+    "tuning set true Err(\"the value of tuning parameter default_threads must be a positive integer, not \\\"0\\\"\") Err(\"unknown tuning parameter nope (--print-params lists them)\")",
 ];
 
 /// What [`APP_MAIN`] prints, on every backend.

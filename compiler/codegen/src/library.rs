@@ -627,6 +627,18 @@ fn lib_rs(
                  \x20   /// and passing it to another entry copies nothing.\n\
                  \x20   pub fn transfers(&self) -> (u64, u64) {{\n\
                  \x20       fut_runtime_{api}::mem::transfers()\n    }}\n\n\
+                 \x20   /// The program's tuning parameters: name and class each, as\n\
+                 \x20   /// `--print-params` lists them for executables.\n\
+                 \x20   pub fn tuning_params() -> Vec<(String, &'static str)> {{\n\
+                 \x20       fut_runtime_gpu::params::params(&program::KERNELS)\n    }}\n\n\
+                 \x20   /// Sets tuning parameter `name` to `value` (a positive integer),\n\
+                 \x20   /// as `--param NAME=VALUE` does for executables, for every context\n\
+                 \x20   /// of the process. Group sizes take effect only before the first\n\
+                 \x20   /// call. An `Err` for an unknown name or a value of 0.\n\
+                 \x20   pub fn set_tuning_param(&self, name: &str, value: u64) -> Result<(), Error> {{\n\
+                 \x20       fut_runtime_gpu::params::VALUES\n\
+                 \x20           .set(&program::KERNELS, name, &value.to_string())\n\
+                 \x20           .map_err(Error::new)\n    }}\n\n\
                  \x20   fn open(threads: Option<usize>, device: Option<&str>) -> Result<Context, Error> {{\n\
                  \x20       if let Some(name) = device {{\n\
                  \x20           fut_runtime_{api}::set_device_choice(Some(name.to_string()));\n        }}\n\
