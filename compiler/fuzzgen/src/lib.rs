@@ -178,12 +178,19 @@ fn failing(g: &mut Gen, d: &str, ret: &Ty, body: Expr) -> (Expr, &'static str) {
     let v = g.fresh("fail");
     let (pre, msg) = match g.below(3) {
         0 => (format!("assert ({d} < 0) "), "Assertion is false"),
-        // Not `(iota d)[d]`: the simplifier drops that index's bounds check
-        // (see docs/testing.md).
-        1 => (
-            format!("let {v} = (scan (+) 0 (iota {d}))[{d}] in assert ({v} != 12345) "),
-            "out of bounds",
-        ),
+        // An index of `iota`, `replicate` (which the simplifier rewrites
+        // away where the index is known in bounds) or of a computed array.
+        1 => {
+            let arr = match g.below(3) {
+                0 => format!("iota {d}"),
+                1 => format!("replicate {d} 7i64"),
+                _ => format!("scan (+) 0 (iota {d})"),
+            };
+            (
+                format!("let {v} = ({arr})[{d}] in assert ({v} != 12345) "),
+                "out of bounds",
+            )
+        }
         _ => (
             format!(
                 "let {v} = (i32.i64 {d} + 1) / (i32.i64 {d} - i32.i64 {d}) in \

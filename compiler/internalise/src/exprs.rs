@@ -757,9 +757,9 @@ impl Cx {
         self.fb.reopen(else_stms);
         let vf = self.widen_like(vf, &shape, &[&donor_t], span);
         let else_body = self.fb.end(vf.as_ref().map(V::flat).unwrap_or_default());
-        vt?;
-        vf?;
-        let (v, pat) = shape.instantiate(&mut self.fb, "b", &mut |fb, n, t| fb.var(n, t));
+        let known = same_dims(&vt?, &vf?, &then_body, &else_body);
+        let (v, pat) =
+            shape.instantiate_known(&mut self.fb, "b", &known, &mut |fb, n, t| fb.var(n, t));
         self.fb.push(
             pat,
             Exp::If {
@@ -1388,4 +1388,30 @@ fn record_update(t: V, fields: &[ast::Ident], v: V, span: syntax::Span) -> IResu
         }
         _ => Err(InternaliseError::at("record update of a non-record", span)),
     }
+}
+
+/// For each dimension of an `if`'s value (in [`V::dims`] order), the size
+/// both branches give it when it is the same constant or the same variable
+/// bound outside the `if`: the `if`'s value has that size, as the checker
+/// says (`if c then replicate n 0 else xss[i]` with `xss : [m][n]i64`), and
+/// sizes computed from it (a `map`'s rows when it runs no iteration, a
+/// call's result) know it without running a branch.
+fn same_dims(vt: &V, vf: &V, then_body: &ir::Body, else_body: &ir::Body) -> Vec<Option<Size>> {
+    let (mut dt, mut df) = (Vec::new(), Vec::new());
+    vt.dims(&mut dt);
+    vf.dims(&mut df);
+    if dt.len() != df.len() {
+        return Vec::new();
+    }
+    let mut bound = std::collections::HashSet::new();
+    ir::uses::body_binds(then_body, &mut bound);
+    ir::uses::body_binds(else_body, &mut bound);
+    dt.iter()
+        .zip(&df)
+        .map(|(a, b)| match (a, b) {
+            (Size::Const(x), Size::Const(y)) if x == y => Some(*a),
+            (Size::Var(x), Size::Var(y)) if x == y && !bound.contains(x) => Some(*a),
+            _ => None,
+        })
+        .collect()
 }

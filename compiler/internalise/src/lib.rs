@@ -25,6 +25,8 @@
 //!   or as one of its parameters is known at every call: the call's value
 //!   and the types of its pattern use that constant or argument instead
 //!   (`result_sizes.rs`), so sizes survive size-polymorphic functions.
+//!   Likewise an `if` whose branches give a dimension the same constant or
+//!   the same variable bound outside it has that size.
 //! - **Legal consumption**: an in-place update, a unique argument or a
 //!   SOAC destination is always a variable that may be consumed at that
 //!   point; otherwise a copy is made first ([`fb`]).

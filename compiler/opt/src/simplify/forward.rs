@@ -32,6 +32,10 @@ pub struct Forward<'a> {
     defs: HashMap<VarId, Exp>,
     avail: HashMap<String, Vec<VarId>>,
     avail_log: Vec<String>,
+    /// Variables known to lie in `[0, bound)` wherever they are in scope:
+    /// a `for` loop's index, a SOAC lambda's parameter bound to the
+    /// elements of an `iota(bound, 0, 1)`.
+    below: HashMap<VarId, Operand>,
     pub changed: bool,
 }
 
@@ -74,6 +78,17 @@ impl Ctx for Forward<'_> {
         let name = format!("{}_kept", self.fun.vars[like].name);
         self.fun.vars.push(VarInfo { name, ty })
     }
+
+    fn known_below(&self, i: &Operand, n: &Operand) -> bool {
+        match (i, n) {
+            (Operand::Const(c), Operand::Const(b)) => match (c.as_i128(), b.as_i128()) {
+                (Some(c), Some(b)) => 0 <= c && c < b,
+                _ => false,
+            },
+            (Operand::Var(v), _) => self.below.get(v) == Some(n),
+            _ => false,
+        }
+    }
 }
 
 impl<'a> Forward<'a> {
@@ -96,6 +111,7 @@ impl<'a> Forward<'a> {
             defs: HashMap::new(),
             avail: HashMap::new(),
             avail_log: Vec::new(),
+            below: HashMap::new(),
             changed: false,
         }
     }
@@ -129,7 +145,34 @@ impl<'a> Forward<'a> {
         self.body(&mut l.body);
     }
 
+    /// Records that the parameters of `l` bound to inputs that are
+    /// `iota(n, 0, 1)` lie in `[0, n)`.
+    fn iota_params(&mut self, inputs: &[VarId], l: &Lambda) {
+        for (x, p) in inputs.iter().zip(&l.params) {
+            if let Some(Exp::Iota {
+                n,
+                start: Operand::Const(ir::PrimValue::I64(0)),
+                step: Operand::Const(ir::PrimValue::I64(1)),
+            }) = self.defs.get(x)
+            {
+                self.below.insert(p.var, *n);
+            }
+        }
+    }
+
     fn nested(&mut self, e: &mut Exp) {
+        match e {
+            Exp::Loop {
+                form: ir::LoopForm::For { i, bound },
+                ..
+            } => {
+                self.below.insert(*i, *bound);
+            }
+            Exp::Screma(s) => self.iota_params(&s.inputs, &s.map),
+            Exp::Hist(h) => self.iota_params(&h.inputs, &h.map),
+            Exp::Scatter(s) => self.iota_params(&s.inputs, &s.map),
+            _ => {}
+        }
         match e {
             Exp::If {
                 then_body,

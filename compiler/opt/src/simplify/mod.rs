@@ -46,7 +46,10 @@
 //!
 //! **Arrays**: `iota(n, 0i64, 1i64)[i]` → `i`; `replicate(s, x)[i...]` →
 //! `x` (or an index of `x` when there are more indices than replicated
-//! dimensions); a map whose lambda returns some of its rows unchanged
+//! dimensions), only where each index dropped is known to be in bounds
+//! (`i` is the index of an enclosing `for i < n`, or the element of an
+//! `iota(n, 0, 1)` that an enclosing SOAC maps over, or both are
+//! constants), since an index out of bounds must fail; a map whose lambda returns some of its rows unchanged
 //! (`map (\x y -> (y, x)) xs ys`) → those inputs, when neither they nor
 //! the results are consumed; a `screma` input that is a replicate of a
 //! scalar (or a map of no inputs returning one value, or a slice of either's

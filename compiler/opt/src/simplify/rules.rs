@@ -38,6 +38,19 @@ pub trait Ctx {
     fn var_type(&self, v: VarId) -> Option<&ir::Type>;
     /// A fresh variable of type `ty`, named after `like` (`like_kept`).
     fn fresh_array(&mut self, like: VarId, ty: ir::Type) -> VarId;
+    /// True when `0 <= i < n` is known wherever this statement runs: `i` is
+    /// the index of an enclosing `for i < n`, or the element of an `iota n`
+    /// that an enclosing SOAC maps over, or both are constants.
+    fn known_below(&self, i: &Operand, n: &Operand) -> bool;
+}
+
+/// A size as an operand (`None` for an unknown size).
+fn size_operand(s: &Size) -> Option<Operand> {
+    match s {
+        Size::Const(c) => Some(Operand::Const(PrimValue::I64(*c))),
+        Size::Var(v) => Some(Operand::Var(*v)),
+        Size::Any => None,
+    }
 }
 
 fn konst(o: &Operand) -> Option<PrimValue> {
@@ -277,6 +290,10 @@ pub fn rewrite(cx: &mut dyn Ctx, e: &Exp) -> Option<Rewrite> {
 /// `iota(n, 0, 1)[i] → i` (for `i64`) and `replicate(shape, x)[i...] → x`
 /// (or an index of `x` when there are more indices than replicated
 /// dimensions).
+/// `iota(n, 0, 1)[i]` → `i` and `replicate(s, x)[i...]` → `x` (or an index
+/// of `x`), only where every index dropped is known to be in bounds
+/// ([`Ctx::known_below`]): the index being rewritten away checks its bounds,
+/// and an index out of bounds must still fail.
 fn index(cx: &mut dyn Ctx, arr: VarId, idx: &[DimIndex]) -> Option<Rewrite> {
     let fixed: Vec<Operand> = idx
         .iter()
@@ -287,11 +304,18 @@ fn index(cx: &mut dyn Ctx, arr: VarId, idx: &[DimIndex]) -> Option<Rewrite> {
         .collect::<Option<_>>()?;
     match cx.def(arr)? {
         Exp::Iota {
-            start: s @ Operand::Const(PrimValue::I64(0)),
+            n,
+            start: Operand::Const(PrimValue::I64(0)),
             step: Operand::Const(PrimValue::I64(1)),
-            ..
-        } if fixed.len() == 1 && matches!(s, Operand::Const(_)) => one(fixed[0]),
+        } if fixed.len() == 1 && cx.known_below(&fixed[0], n) => one(fixed[0]),
         Exp::Replicate { shape, value } if fixed.len() >= shape.len() => {
+            let in_bounds = shape
+                .iter()
+                .zip(&fixed)
+                .all(|(s, i)| size_operand(s).is_some_and(|n| cx.known_below(i, &n)));
+            if !in_bounds {
+                return None;
+            }
             let rest = &idx[shape.len()..];
             if rest.is_empty() {
                 return one(*value);
@@ -299,7 +323,6 @@ fn index(cx: &mut dyn Ctx, arr: VarId, idx: &[DimIndex]) -> Option<Rewrite> {
             let Operand::Var(v) = value else {
                 return None;
             };
-            let _: &[Size] = shape;
             Some(Rewrite::Exp(Exp::Index(*v, rest.to_vec())))
         }
         _ => None,
