@@ -25,9 +25,9 @@
 use ir::syntax::Screma;
 use ir::{BinOp, CmpOp, PrimType};
 
-use super::rounds::{GROUP, STEPS, elem_types, scalars};
+use super::rounds::{GROUP, elem_types, scalars, values};
 use super::soacs::State;
-use super::{Lowerer, R, Val, bin};
+use super::{Lowerer, R, bin};
 use crate::syntax::*;
 
 impl<'p> Lowerer<'p> {
@@ -216,18 +216,11 @@ impl<'p> Lowerer<'p> {
     /// result, followed by another barrier.
     pub(super) fn local_scan(&mut self, s: &'p Screma, local: &[Vec<View>], t: &SExp) -> R<()> {
         use SExp as E;
-        let step = self.new_var("step", PrimType::I64);
-        let tree = self.nested(|l| {
-            let stride = l.assign_fresh(
-                "stride",
-                PrimType::I64,
-                bin(BinOp::Shl, E::i64(1), E::Var(step)),
-            );
-            let stride = E::Var(stride);
+        self.tree_steps(|l, stride| {
             let active = E::cmp(CmpOp::Le, stride.clone(), t.clone());
             // Every thread reads (threads left of the stride their own
             // value), so that no value is defined under a condition.
-            let left = bin(BinOp::Max, E::minus(t.clone(), stride), E::i64(0));
+            let left = bin(BinOp::Max, E::minus(t.clone(), stride.clone()), E::i64(0));
             let theirs: Vec<Vec<State>> = local
                 .iter()
                 .map(|comps| scalars(&l.read_each(comps, std::slice::from_ref(&left), "left")))
@@ -242,21 +235,9 @@ impl<'p> Lowerer<'p> {
                 Ok(())
             })?;
             l.push_when(active, combine);
-            l.push(Stm::Barrier);
             Ok(())
-        })?;
-        self.push(Stm::For {
-            i: step,
-            bound: E::i64(STEPS),
-            body: tree,
-        });
-        Ok(())
+        })
     }
-}
-
-/// The scalars `xs` as values.
-fn values<'p>(xs: &[SVar]) -> Vec<Val<'p>> {
-    xs.iter().map(|x| Val::Scalar(SExp::Var(*x))).collect()
 }
 
 /// Reads element `idx` of each of `views` into the running values `state`.

@@ -221,40 +221,53 @@ impl<'p> Lowerer<'p> {
         busy: &SExp,
     ) -> R<()> {
         use SExp as E;
-        let step = self.new_var("step", PrimType::I64);
-        let tree = self.nested(|l| {
-            let stride = l.assign_fresh(
-                "stride",
-                PrimType::I64,
-                bin(BinOp::Shl, E::i64(1), E::Var(step)),
-            );
-            let stride = E::Var(stride);
+        self.tree_steps(|l, stride| {
             let mask = E::minus(E::times(stride.clone(), E::i64(2)), E::i64(1));
             let mine = E::cmp(CmpOp::Eq, bin(BinOp::And, t.clone(), mask), E::i64(0));
-            let partner = E::plus(t.clone(), stride);
+            let partner = E::plus(t.clone(), stride.clone());
             let cond = E::and(mine, E::cmp(CmpOp::Lt, partner.clone(), busy.clone()));
             let combine = l.nested(|l| {
                 for (n, op) in ops.iter().enumerate() {
                     let state = scalars(&l.read_each(&local[n], std::slice::from_ref(t), "mine"));
                     let theirs = l.read_each(&local[n], std::slice::from_ref(&partner), "theirs");
-                    let vals: Vec<Val<'p>> =
-                        theirs.into_iter().map(|y| Val::Scalar(E::Var(y))).collect();
-                    l.combine(op, &state, &vals)?;
+                    l.combine(op, &state, &values(&theirs))?;
                     l.write_scalars(&local[n], &state, t);
                 }
                 Ok(())
             })?;
             l.push_when(cond, combine);
+            Ok(())
+        })
+    }
+
+    /// A `for` loop over the [`STEPS`] steps of a group's tree in local
+    /// memory: `step` lowers one step's statements from its stride
+    /// (`2^s` in step `s`), and a barrier ends each step.
+    pub(super) fn tree_steps(&mut self, step: impl FnOnce(&mut Self, &SExp) -> R<()>) -> R<()> {
+        use SExp as E;
+        let s = self.new_var("step", PrimType::I64);
+        let tree = self.nested(|l| {
+            let stride = l.assign_fresh(
+                "stride",
+                PrimType::I64,
+                bin(BinOp::Shl, E::i64(1), E::Var(s)),
+            );
+            step(l, &E::Var(stride))?;
             l.push(Stm::Barrier);
             Ok(())
         })?;
         self.push(Stm::For {
-            i: step,
+            i: s,
             bound: E::i64(STEPS),
             body: tree,
         });
         Ok(())
     }
+}
+
+/// The scalars `xs` as values.
+pub(super) fn values<'p>(xs: &[SVar]) -> Vec<Val<'p>> {
+    xs.iter().map(|x| Val::Scalar(SExp::Var(*x))).collect()
 }
 
 /// Types of the elements of `parts` (per operator, per component).
