@@ -509,7 +509,12 @@ impl Checker<'_> {
                 let ty = self.instantiate(&v.scheme);
                 // A definition with size or type parameters and no value parameters
                 // (`def iiota [n] : [n]i64 = iota n`) is evaluated at each use.
-                let al = if self.may_alias(&ty) && v.scheme.params.is_empty() {
+                let sized = v
+                    .scheme
+                    .params
+                    .iter()
+                    .any(|p| matches!(p, crate::types::TParam::Size(..)));
+                let al = if self.may_alias(&ty) && !sized {
                     Al::of(vec![GLOBAL])
                 } else {
                     Al::none()
@@ -1884,8 +1889,12 @@ impl Checker<'_> {
                     Some((_, ft)) => {
                         let inner = ft.clone();
                         let nt = self.update_field(&inner, rest, vt, span);
-                        // A record update keeps the field's type.
-                        if self.u.unify(&inner, &nt).is_err() {
+                        // A record update keeps the field's type, but the sizes of an
+                        // array field may change.
+                        self.u.ignore_sizes = true;
+                        let same = self.u.unify(&inner, &nt).is_ok();
+                        self.u.ignore_sizes = false;
+                        if !same {
                             let (want, got) = self.show_two(&inner, &nt);
                             self.report(
                                 Diagnostic::error(
@@ -1902,7 +1911,7 @@ impl Checker<'_> {
                             );
                             return Ty::Error;
                         }
-                        *ft = inner;
+                        *ft = nt;
                         Ty::Record(out)
                     }
                     None => {
