@@ -1,6 +1,7 @@
--- A record update may change the type of the field.
+-- A record update may not change the type of the field: "The type of the
+-- field must remain unchanged" (Futhark's language reference, `r with f = e`).
 -- ==
--- input { 3 } output { 3 true }
+-- error: T002
 
 def main (v: i32) : (i32, bool) =
   let r = {a = v, b = 0}

@@ -43,7 +43,7 @@ impl Cx {
             .scalar("i", Exp::Convert(ir::ConvKind::Convert, PrimType::I64, o))
     }
 
-    fn binop(&mut self, op: BinOp, a: Operand, b: Operand) -> IResult<Operand> {
+    pub(crate) fn binop(&mut self, op: BinOp, a: Operand, b: Operand) -> IResult<Operand> {
         if let (Operand::Const(x), Operand::Const(y)) = (a, b)
             && let (Some(x), Some(y)) = (x.as_i128(), y.as_i128())
         {

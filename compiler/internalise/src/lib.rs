@@ -66,6 +66,7 @@ pub mod modules;
 mod paths;
 mod patterns;
 mod result_sizes;
+mod size_solve;
 pub mod specialise;
 mod sums;
 mod types;

@@ -15,6 +15,10 @@ use crate::value::{V, size_operand};
 pub(crate) struct Sizes {
     names: Vec<Name>,
     bound: Vec<(Name, V)>,
+    /// Compound sizes (`[n * m]`) met with the dimension they stand for, from
+    /// which a size parameter only they name is computed (see
+    /// [`Cx::solve_sizes`]).
+    pub deferred: Vec<(ast::Expr, ir::Operand)>,
 }
 
 impl Sizes {
@@ -22,7 +26,13 @@ impl Sizes {
         Sizes {
             names,
             bound: Vec::new(),
+            deferred: Vec::new(),
         }
+    }
+
+    /// Is `n` a size name these patterns may bind?
+    pub fn may_bind(&self, n: &str) -> bool {
+        self.names.iter().any(|m| &**m == n)
     }
 
     pub fn is_bound(&self, n: &str) -> bool {
@@ -67,6 +77,10 @@ impl Sizes {
                     && self.names.contains(&q.name.name)
                 {
                     self.bind(q.name.name.clone(), V::Leaf(size_operand(ds[0])));
+                } else if let Some(s) = size
+                    && matches!(s.kind, ast::ExprKind::BinOp(..))
+                {
+                    self.deferred.push(((**s).clone(), size_operand(ds[0])));
                 }
                 let rest = if ds.len() > 1 {
                     V::Arr(ds[1..].to_vec(), e.clone())

@@ -305,6 +305,9 @@ impl Cx {
         for (n, v) in sizes {
             sz.bind(n.clone(), v.clone());
         }
+        if !sz.deferred.is_empty() {
+            self.solve_sizes(&mut sz, &env)?;
+        }
         Ok(sz.bind_all(env))
     }
 

@@ -288,8 +288,29 @@ impl Interp {
         if pending.is_empty() {
             return Ok(());
         }
+        // A size parameter that only a compound size names (`[n * m]` with `n`
+        // known, `[2 ** k]`) is solved from the extent first, so that the body
+        // can use it; then every expression is checked.
+        let mut pending = pending;
+        loop {
+            let env = ctx.bind_all(env.clone());
+            let mut progress = false;
+            for (e, actual, _) in &pending {
+                if self.eval(e, &env).is_ok() {
+                    continue;
+                }
+                if let Some((n, k)) = self.solve_size(e, *actual, &env, ctx) {
+                    ctx.bind(n, k);
+                    progress = true;
+                    break;
+                }
+            }
+            if !progress {
+                break;
+            }
+        }
         let env = ctx.bind_all(env.clone());
-        for (e, actual, span) in pending {
+        for (e, actual, span) in pending.drain(..) {
             if let Ok(Value::Scalar(s)) = self.eval(&e, &env)
                 && let Some(k) = s.as_i128()
                 && k as i64 != actual
@@ -298,5 +319,65 @@ impl Interp {
             }
         }
         Ok(())
+    }
+
+    /// The value of the one unbound size parameter in `e` that makes `e` equal
+    /// `actual`, where `e` is built from it with `+`, `-`, `*` and `**` and
+    /// operands that evaluate. Where no value fits (`actual` not a multiple or a
+    /// power), the nearest one below, which the later check reports as a size
+    /// mismatch. `None` when `e` is not of this form.
+    fn solve_size(
+        &mut self,
+        e: &Expr,
+        actual: i64,
+        env: &Env,
+        ctx: &SizeCtx,
+    ) -> Option<(Name, i64)> {
+        match &e.kind {
+            ExprKind::Parens(x) => self.solve_size(x, actual, env, ctx),
+            ExprKind::Var(q) if q.quals.is_empty() => {
+                let n = &q.name.name;
+                (ctx.is_binder(n) && !ctx.is_bound(n)).then(|| (n.clone(), actual))
+            }
+            ExprKind::BinOp(op, a, b) if op.quals.is_empty() => {
+                let known = |me: &mut Self, x: &Expr| match me.eval(x, env) {
+                    Ok(Value::Scalar(s)) => s.as_i128().map(|k| k as i64),
+                    _ => None,
+                };
+                let op = &*op.name.name;
+                if let Some(va) = known(self, a) {
+                    let target = match op {
+                        "+" => actual.checked_sub(va)?,
+                        "-" => va.checked_sub(actual)?,
+                        "*" if va != 0 => actual / va,
+                        "**" if va >= 2 => {
+                            let mut k = 0;
+                            let mut p = va;
+                            while p <= actual {
+                                k += 1;
+                                match p.checked_mul(va) {
+                                    Some(q) => p = q,
+                                    None => break,
+                                }
+                            }
+                            k
+                        }
+                        _ => return None,
+                    };
+                    self.solve_size(b, target, env, ctx)
+                } else if let Some(vb) = known(self, b) {
+                    let target = match op {
+                        "+" => actual.checked_sub(vb)?,
+                        "-" => actual.checked_add(vb)?,
+                        "*" if vb != 0 => actual / vb,
+                        _ => return None,
+                    };
+                    self.solve_size(a, target, env, ctx)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
     }
 }

@@ -290,6 +290,7 @@ impl Checker<'_> {
                 }
                 self.report(d);
             } else if ret.is_some() {
+                self.check_consuming_fun_arg(&bt, &ret_ty, body.span);
                 ret_ty = self.share_anon_sizes(&ret_ty, &bt);
             } else if !params.is_empty() {
                 // An unknown size the body makes is made anew by every application,
@@ -304,6 +305,9 @@ impl Checker<'_> {
                 &nonunique_params,
                 body.span,
             );
+            if !params.is_empty() {
+                self.check_global_result(&bt, &bal, body.span);
+            }
         }
         if recursive {
             let lifted: Vec<Uid> = tparams
@@ -539,7 +543,7 @@ impl Checker<'_> {
     /// Checks that a function's unique result (or its unique components, `ret_parts`)
     /// shares no storage with a non-unique parameter, a free or top-level value, or
     /// another component of the result (U003).
-    fn check_unique_result(
+    pub(crate) fn check_unique_result(
         &mut self,
         bt: &Ty,
         bal: &crate::checker::Al,
@@ -1057,7 +1061,7 @@ fn hide_exists(t: &Ty, start: Uid) -> Ty {
     })
 }
 
-fn pat_size_names(p: &Pat, out: &mut Vec<syntax::ast::Name>) {
+pub(crate) fn pat_size_names(p: &Pat, out: &mut Vec<syntax::ast::Name>) {
     use syntax::ast::PatKind;
     match &p.kind {
         PatKind::Ascribed(q, te) => {

@@ -347,7 +347,9 @@ impl Checker<'_> {
         for (i, b) in binds.into_iter().enumerate() {
             let uid = fresh_uid();
             let mut aliases = vec![uid];
-            if self.may_alias(&b.ty) {
+            // A function value holds what it reads (a lambda's free variables, a
+            // partial application's arguments).
+            if self.may_alias(&b.ty) || matches!(self.u.shallow(&b.ty), Ty::Arrow(_)) {
                 for a in als.get(i).cloned().unwrap_or_else(|| al.all()) {
                     if !aliases.contains(&a) {
                         aliases.push(a);
@@ -377,6 +379,23 @@ impl Checker<'_> {
     /// own, so in `i32.highest` a value named `i32` does not hide the module `i32`,
     /// but a value's field is found when the module has no such member.
     pub fn infer_var(&mut self, qn: &QualName, span: Span) -> (Ty, Al) {
+        if qn.quals.is_empty()
+            && qn.name.name.starts_with('_')
+            && self.lookup_local(&qn.name.name).is_some()
+        {
+            self.report(
+                Diagnostic::error(
+                    "T015",
+                    format!(
+                        "Using \"{}\": variables prefixed with an underscore may not be used",
+                        qn.name.name
+                    ),
+                    qn.name.span,
+                    "used here",
+                )
+                .with_hint("remove the underscore where the variable is bound"),
+            );
+        }
         let mut comps: Vec<&Ident> = qn.quals.iter().collect();
         comps.push(&qn.name);
         let mut i = 0;
@@ -488,7 +507,14 @@ impl Checker<'_> {
             }
             ValRef::Global(v) => {
                 let ty = self.instantiate(&v.scheme);
-                let al = if self.may_alias(&ty) {
+                // A definition with size or type parameters and no value parameters
+                // (`def iiota [n] : [n]i64 = iota n`) is evaluated at each use.
+                let sized = v
+                    .scheme
+                    .params
+                    .iter()
+                    .any(|p| matches!(p, crate::types::TParam::Size(..)));
+                let al = if self.may_alias(&ty) && !sized {
                     Al::of(vec![GLOBAL])
                 } else {
                     Al::none()
@@ -802,6 +828,8 @@ impl Checker<'_> {
             walk = a.ret;
         }
         let mut seen: Vec<(Span, Ty)> = Vec::new();
+        let mut arg_als: Vec<Al> = Vec::new();
+        let mut fun_al = Al::none();
         let mut cur = fty;
         let mut al = fal;
         let mut ret_unique = false;
@@ -873,7 +901,9 @@ impl Checker<'_> {
                     return (Ty::Error, Al::none());
                 }
             };
+            let log_start = self.consume_log.len();
             let (aty, aal) = self.infer(arg);
+            self.check_fun_consumption(&aty, log_start, arg.span, "An argument");
             if let Err(e) = self.u.unify(&a.param, &aty) {
                 let cause = param_vars.get(i).and_then(|(vs, ss)| {
                     (0..i).find(|j| {
@@ -887,8 +917,14 @@ impl Checker<'_> {
                 // rather than failing again for the same reason.
                 let _ = self.u.unify(&a.param, &Ty::Error);
                 self.report(d);
+            } else {
+                self.check_consuming_fun_arg(&aty, &a.param, arg.span);
             }
             seen.push((arg.span, aty.clone()));
+            if a.consume || a.consume_parts.iter().any(|c| *c) {
+                self.check_consumed_arg(&aal, &arg_als, arg.span);
+            }
+            arg_als.push(aal.clone());
             if a.consume {
                 self.consume(&aal, arg.span);
             } else if !a.consume_parts.is_empty() {
@@ -904,6 +940,8 @@ impl Checker<'_> {
                     }
                     _ => self.consume(&aal, arg.span),
                 }
+            } else if matches!(self.u.shallow(&aty), Ty::Arrow(_)) {
+                fun_al.join(&aal);
             } else {
                 al.join(&aal);
             }
@@ -919,7 +957,11 @@ impl Checker<'_> {
             ret_unique = a.ret_unique;
             ret_parts = a.ret_parts;
         }
-        if ret_unique || !self.may_alias(&cur) {
+        // A partial application holds its arguments, functions included.
+        let partial = matches!(self.u.shallow(&cur), Ty::Arrow(_));
+        if partial {
+            al.join(&fun_al);
+        } else if ret_unique || !self.may_alias(&cur) {
             al = Al::none();
         } else if ret_parts.iter().any(|u| *u)
             && matches!(self.u.shallow(&cur), Ty::Tuple(ts) if ts.len() == ret_parts.len())
@@ -1500,6 +1542,7 @@ impl Checker<'_> {
             } => {
                 let log_start = self.consume_log.len();
                 let (vt, mut val) = self.infer(value);
+                self.check_fun_consumption(&vt, log_start, value.span, "A `let`-bound expression");
                 if self.consume_log.len() > log_start {
                     let gone: Vec<Uid> = self.consume_log[log_start..].to_vec();
                     val = val.without(&gone);
@@ -1507,6 +1550,24 @@ impl Checker<'_> {
                 let mark = self.scope.len();
                 let mut size_uids = Vec::new();
                 let mut seen: Vec<Ident> = Vec::new();
+                if !sizes.is_empty() {
+                    let mut used = Vec::new();
+                    crate::decls::pat_size_names(pat, &mut used);
+                    for s in sizes.iter().filter(|s| !used.contains(&s.name)) {
+                        self.report(
+                            Diagnostic::error(
+                                "S002",
+                                format!("Size \"[{}]\" unused in pattern", s.name),
+                                s.span,
+                                "no type in the pattern uses this size",
+                            )
+                            .with_hint(format!(
+                                "annotate a part of the pattern with a type using it: `(xs: [{}]t)`",
+                                s.name
+                            )),
+                        );
+                    }
+                }
                 for s in sizes {
                     self.check_dup(s, &mut seen);
                     let uid = fresh_uid();
@@ -1656,17 +1717,25 @@ impl Checker<'_> {
                 (nt, tal)
             }
             ExprKind::Lambda { params, ret, body } => {
+                let uses_start = self.use_log.len();
                 let mark = self.scope.len();
                 self.depth += 1;
                 let mut seen: Vec<Ident> = Vec::new();
                 let mut ptys = Vec::new();
+                let mut nonunique_params: Vec<Uid> = Vec::new();
                 for p in params {
                     let t = self.u.fresh();
                     let mut binds = Vec::new();
                     self.check_pat(p, &t, AnonSize::Fresh, &mut binds);
                     self.check_dups(&binds, &mut seen);
                     let unique = binds.iter().any(|b| b.unique);
-                    self.bind_pat(p, binds, &Al::none(), false);
+                    let bind_unique: Vec<bool> = binds.iter().map(|b| b.unique).collect();
+                    let uids = self.bind_pat(p, binds, &Al::none(), false);
+                    for (u, bu) in uids.iter().zip(&bind_unique) {
+                        if !bu {
+                            nonunique_params.push(*u);
+                        }
+                    }
                     let now = fresh_uid();
                     self.u.freeze_ty(&t, now);
                     ptys.push((t, unique));
@@ -1678,7 +1747,11 @@ impl Checker<'_> {
                     }
                     None => (None, false),
                 };
-                let (bt, _) = self.infer(body);
+                let (bt, bal) = self.infer(body);
+                self.check_global_result(&bt, &bal, body.span);
+                if runique {
+                    self.check_unique_result(&bt, &bal, true, &[], &nonunique_params, body.span);
+                }
                 let t = match rt {
                     Some((rt, span)) => {
                         self.unify_because(
@@ -1705,7 +1778,10 @@ impl Checker<'_> {
                         ret_parts: Vec::new(),
                     }));
                 }
-                (ty, Al::none())
+                // The function reads the free values its body reads: it may not be
+                // used once one of them is consumed.
+                let used: Vec<Uid> = self.use_log[uses_start..].iter().map(|x| x.0).collect();
+                (ty, Al::of(self.in_scope_uids(used)))
             }
             ExprKind::Loop {
                 pat,
@@ -1812,7 +1888,30 @@ impl Checker<'_> {
                 match out.iter_mut().find(|(n, _)| *n == f.name) {
                     Some((_, ft)) => {
                         let inner = ft.clone();
-                        *ft = self.update_field(&inner, rest, vt, span);
+                        let nt = self.update_field(&inner, rest, vt, span);
+                        // A record update keeps the field's type, but the sizes of an
+                        // array field may change.
+                        self.u.ignore_sizes = true;
+                        let same = self.u.unify(&inner, &nt).is_ok();
+                        self.u.ignore_sizes = false;
+                        if !same {
+                            let (want, got) = self.show_two(&inner, &nt);
+                            self.report(
+                                Diagnostic::error(
+                                    "T002",
+                                    format!(
+                                        "Cannot update record field \"{}\" of type `{want}` with \
+                                         a value of type `{got}`",
+                                        f.name
+                                    ),
+                                    span,
+                                    format!("this value has type `{got}`"),
+                                )
+                                .with_hint("build a new record to change the type of a field"),
+                            );
+                            return Ty::Error;
+                        }
+                        *ft = nt;
                         Ty::Record(out)
                     }
                     None => {

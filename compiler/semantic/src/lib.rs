@@ -12,6 +12,7 @@
 //! literal) plus the file's exported environment and its diagnostics.
 
 pub mod checker;
+pub mod consumption;
 pub mod decls;
 pub mod elaborate;
 pub mod entry;

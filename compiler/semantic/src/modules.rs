@@ -155,6 +155,21 @@ impl Checker<'_> {
     }
 
     fn check_valbind(&mut self, vb: &ValBind, top: bool, export: bool, exports: &mut Env) {
+        if matches!(&*vb.name.name, "&&" | "||") {
+            self.report(
+                Diagnostic::error(
+                    "T015",
+                    format!(
+                        "The operator `{}` may not be redefined: it is built in and \
+                         short-circuits",
+                        vb.name.name
+                    ),
+                    vb.name.span,
+                    "defined here",
+                )
+                .with_hint("give the function another name"),
+            );
+        }
         let f = self.check_fun(
             &vb.name,
             &vb.type_params,

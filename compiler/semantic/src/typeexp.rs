@@ -283,7 +283,29 @@ impl Checker<'_> {
                         );
                         return Size::Any;
                     }
-                    return Size::Named(l.uid, name.clone());
+                    let i64_ty = Ty::Prim(PrimType::I64);
+                    let (uid, lty, lspan) = (l.uid, l.ty.clone(), l.span);
+                    let scheme_ty = l.scheme.as_ref().map(|s| s.ty.clone());
+                    if scheme_ty.is_some() || self.u.unify(&i64_ty, &lty).is_err() {
+                        let shown = self.show(scheme_ty.as_ref().unwrap_or(&lty));
+                        self.report(
+                            Diagnostic::error(
+                                "S004",
+                                format!(
+                                    "Size \"{name}\" has type `{shown}`, but sizes must be of type `i64`"
+                                ),
+                                qn.name.span,
+                                "used as a size here",
+                            )
+                            .with_secondary(lspan, format!("`{name}` is bound here"))
+                            .with_hint(
+                                "bind an `i64` value to a name and use that as the size \
+                                 (`let k = i64.i32 x`)",
+                            ),
+                        );
+                        return Size::Any;
+                    }
+                    return Size::Named(uid, name.clone());
                 }
                 if self.lookup_val(name).is_some() {
                     return self.global_size(qn).unwrap_or(Size::Any);

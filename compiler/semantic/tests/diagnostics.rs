@@ -221,6 +221,66 @@ snap!(
     "def main (a: []i32) : *[]i32 = a\n"
 );
 snap!(
+    u004_let_partial_consumes,
+    "U004",
+    "def set (xs: *[]i32) (i: i64) : *[]i32 = xs with [i] = 0\ndef main (xs: *[]i32) = let f = set xs in f 0\n"
+);
+snap!(
+    u004_argument_partial_consumes,
+    "U004",
+    "def set (xs: *[]i32) (i: i64) : *[]i32 = xs with [i] = 0\ndef main (xs: *[]i32) (is: []i64) = map (set xs) is\n"
+);
+snap!(
+    u005_self_aliased_argument,
+    "U005",
+    "def g (t: *([]i64, []i64)) = t.0[0]\ndef main (n: i64) = let x = iota n in g (x, x)\n"
+);
+snap!(
+    u005_consumed_argument_aliases_other,
+    "U005",
+    "def put (src: []i32) (dst: *[]i32) : *[]i32 = dst with [0] = src[1]\ndef main (xs: *[]i32) = put xs xs\n"
+);
+snap!(
+    u006_result_aliases_global,
+    "U006",
+    "def table : []i32 = [1, 2, 3]\ndef pick (b: bool) = if b then table else []\n"
+);
+snap!(
+    u001_lambda_reads_consumed,
+    "U001",
+    "def main (xs: *[]i32) = let f = \\(i: i64) -> xs[i] let xs[0] = 1 in f 0\n"
+);
+snap!(
+    s002_let_size_unused,
+    "S002",
+    "def main (xs: []i32) = let [k] ys = filter (> 0) xs in k + length ys\n"
+);
+snap!(
+    u007_consuming_function_argument,
+    "U007",
+    "def zero_first (r: *[]i32) : *[]i32 = r with [0] = 0\ndef main (rows: *[][]i32) = map zero_first rows\n"
+);
+snap!(
+    t002_record_update_changes_type,
+    "T002",
+    "def main (x: i32) = let r = {x, y = 1} in r with x = true\n"
+);
+snap!(
+    t015_underscore_variable_used,
+    "T015",
+    "def main (_n: i32) = _n + 1\n"
+);
+snap!(
+    t015_redefine_or_operator,
+    "T015",
+    "def (||) (x: bool) (y: bool) : bool = x\n"
+);
+snap!(
+    s004_size_not_i64,
+    "S004",
+    "def main (n: i32) (xs: [n]f32) : f32 = xs[0]\n"
+);
+snap!(
     w002_array_equality,
     "W002",
     "def main [n] (xs: [n]i32) (ys: [n]i32) = xs == ys\n"
