@@ -161,10 +161,6 @@ fn emit(
             .map(|g| g.local.iter().map(|l| l.0).collect())
             .unwrap_or_default(),
         in_group: group.is_some(),
-        checks_allowed: group.is_some() && barriers_in_order(body),
-        barriers: 0,
-        pending: 0,
-        group_checks: 0,
     };
     let mut params = vec![
         "__global long *fut_fail".to_string(),
@@ -223,11 +219,7 @@ fn emit(
             k.line(&line);
         }
     }
-    let body_start = k.out.len();
     k.block(body)?;
-    if group.is_some() {
-        k.group_failures(body_start);
-    }
     let source = format!(
         "__kernel void {name}({}) {{\n{}}}\n",
         params.join(", "),
@@ -324,45 +316,6 @@ struct Em<'a> {
     local: Vec<imp::MemId>,
     /// Whether the kernel is a group loop's.
     in_group: bool,
-    /// Whether every barrier of the group loop's body is at its top level
-    /// or in `for` loops of a constant, positive number of iterations
-    /// ([`barriers_in_order`]): checks are then allowed (the failure
-    /// protocol of group kernels, [`Em::fail_if`]).
-    checks_allowed: bool,
-    /// The barriers emitted so far.
-    barriers: usize,
-    /// The checks emitted since the last barrier, whose `goto` targets the
-    /// next barrier ([`NEXT_SYNC`]).
-    pending: usize,
-    /// The checks emitted in a group kernel.
-    group_checks: usize,
-}
-
-/// In a group kernel's text, the target of a failing check's `goto`
-/// until the next barrier is emitted.
-const NEXT_SYNC: &str = "@fut_next_sync@";
-
-/// In a group kernel's text, where a barrier's label goes (`{}`: its
-/// number), if a check jumps to it.
-const SYNC_LABEL: &str = "@fut_sync_{}@";
-
-/// In a group kernel's text, after each barrier: where the threads of a
-/// group leave together when one of them failed.
-const AFTER_SYNC: &str = "@fut_after_sync@";
-
-/// Whether the barriers of `b` are all at its top level or inside `for`
-/// loops of a constant, positive number of iterations (recursively):
-/// the barrier a thread reaches next is then the next one in the text,
-/// whatever path it takes, which is what a failing check jumps to.
-fn barriers_in_order(b: &Block) -> bool {
-    b.stms.iter().all(|s| match s {
-        Stm::For { bound, body, .. } => {
-            !imp::groups::block_has_barrier(body)
-                || bound.as_i64().is_some_and(|n| n > 0) && barriers_in_order(body)
-        }
-        Stm::Barrier => true,
-        s => !imp::groups::has_barrier(s),
-    })
 }
 
 type E<T> = Result<T, Refusal>;
@@ -484,10 +437,10 @@ impl Em<'_> {
     /// Records a failure of assertion `msg` with `args` at `span` and
     /// returns from the kernel when `cond` (C text) holds.
     fn fail_if(&mut self, cond: &str, msg: &str, args: &[SExp], span: Span) -> E<()> {
-        if self.in_group && !self.checks_allowed {
+        if self.in_group {
             return Err(
-                "a check in a group of threads whose barriers are not in order (a failing \
-                 thread could leave the others waiting at a barrier)"
+                "a check in a group of threads (a failing thread would leave the others \
+                        waiting at a barrier)"
                     .into(),
             );
         }
@@ -517,71 +470,12 @@ impl Em<'_> {
             span,
             args: types,
         });
-        // In a group, a failing thread records that its group failed and
-        // goes on to the next barrier, after which the whole group leaves.
-        let leave = if self.in_group {
-            self.pending += 1;
-            self.group_checks += 1;
-            format!("fut_group_failed[0] = 1;\n  goto {NEXT_SYNC};")
-        } else {
-            "return;".to_string()
-        };
         let text = format!(
-            "if ({cond}) {{\n  if (futk_cas32(fut_fail, 0, {}) == 0) {{\n{stores}  }}\n  {leave}\n}}",
+            "if ({cond}) {{\n  if (futk_cas32(fut_fail, 0, {}) == 0) {{\n{stores}  }}\n  return;\n}}",
             k + 1
         );
         self.line(&text);
         Ok(())
-    }
-
-    /// A barrier of a group kernel: its label (if a check jumps to it) and
-    /// the group leaving together after it when one of its threads failed.
-    fn barrier(&mut self) {
-        let n = self.barriers;
-        self.barriers += 1;
-        if self.pending > 0 {
-            self.out = self.out.replace(NEXT_SYNC, &format!("fut_sync_{n}"));
-            self.pending = 0;
-        }
-        let label = SYNC_LABEL.replace("{}", &n.to_string());
-        self.line(&format!("{label}barrier(CLK_LOCAL_MEM_FENCE);{AFTER_SYNC}"));
-    }
-
-    /// Completes the failure protocol of a group kernel whose body's text
-    /// starts at `start`: without checks, the markers go; with some, the
-    /// group's failure flag is cleared before the body (a barrier then
-    /// makes it so for every thread), the barriers that checks jump to get
-    /// their labels, every barrier is followed by the group leaving when
-    /// the flag is set, and checks after the last barrier jump to the end.
-    fn group_failures(&mut self, start: usize) {
-        let checks = self.group_checks > 0;
-        let mut text = self.out.split_off(start);
-        for n in 0..self.barriers {
-            let marker = SYNC_LABEL.replace("{}", &n.to_string());
-            let target = format!("fut_sync_{n}");
-            let label = if checks && text.contains(&format!("goto {target};")) {
-                format!("{target}: ")
-            } else {
-                String::new()
-            };
-            text = text.replace(&marker, &label);
-        }
-        let after = if checks {
-            " if (fut_group_failed[0]) return;"
-        } else {
-            ""
-        };
-        text = text.replace(AFTER_SYNC, after);
-        if checks {
-            self.line("if (get_local_id(0) == 0) fut_group_failed[0] = 0;");
-            self.line("barrier(CLK_LOCAL_MEM_FENCE);");
-            if text.contains(NEXT_SYNC) {
-                text = text.replace(NEXT_SYNC, "fut_end");
-                text.push_str("  fut_end: ;\n");
-            }
-            self.out = format!("  __local int fut_group_failed[1];\n{}", self.out);
-        }
-        self.out.push_str(&text);
     }
 
     fn block(&mut self, b: &Block) -> E<()> {
@@ -655,13 +549,6 @@ impl Em<'_> {
                     self.line("#pragma unroll 1");
                 }
                 self.nested(&format!("for ({i} = 0; {i} < {n}; {i}++)"), body)?;
-                if self.pending > 0 && imp::groups::block_has_barrier(body) {
-                    // A check after a loop body's last barrier would jump
-                    // past the barriers of the next iterations.
-                    return Err(
-                        "a check after the last barrier of a loop in a group of threads".into(),
-                    );
-                }
             }
             Stm::While { cond, body } => {
                 let mut found = Vec::new();
@@ -758,7 +645,7 @@ impl Em<'_> {
                 return Err("a block handle set in a kernel".into());
             }
             Stm::Call { .. } => return Err("a call in a kernel".into()),
-            Stm::Barrier if self.in_group => self.barrier(),
+            Stm::Barrier if self.in_group => self.line("barrier(CLK_LOCAL_MEM_FENCE);"),
             Stm::Barrier => return Err("a barrier outside a group of threads".into()),
         }
         Ok(())
