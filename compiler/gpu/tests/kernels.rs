@@ -274,3 +274,43 @@ fn a_group_loop_with_checks_runs_on_the_host_as_its_sequential_equivalent() {
     );
     assert!(text.contains("per_thread"), "{text}");
 }
+
+/// Quotients of each row of a matrix (a checked operator).
+const ROW_QUOTIENTS: &str = r#"fun main(n: i64, m: i64, xss: [n][m]i32) -> ([n]i32) {
+  let qs: [n]i32 = screma(n, xss)
+    map(\(row: [m]i32) -> (i32) {
+      let q: i32 = screma(m, row)
+        reduce(\(a: i32, b: i32) -> (i32) {
+          let c: i32 = div(a, b)
+          in (c)
+        }, 1i32)
+        map(\(x: i32) -> (i32) {
+          in (x)
+        })
+      in (q)
+    })
+  in (qs)
+}
+entry "main" = main("[][]i32": 3) -> ("[]i32": 1)
+"#;
+
+#[test]
+fn a_segmented_reduction_whose_group_loop_is_refused_keeps_one_thread_per_row() {
+    let mut imp = lowered_for_device(ROW_QUOTIENTS);
+    // As lowered: a group loop for long rows, one thread per row otherwise.
+    let before = imp::print::print_program(&imp);
+    assert!(before.contains("if (le(128i64, m))"), "{before}");
+    assert!(before.contains("groups of 256"), "{before}");
+    // The operator divides: a check in a group of threads, which the
+    // emitter refuses. The loop of one thread per row alone remains, a
+    // kernel, rather than the group loop running on the host.
+    let ex = extract(&mut imp, Target::OpenCl, true);
+    assert!(ex.host_loops.is_empty(), "{:?}", ex.host_loops);
+    let groups: Vec<u32> = ex.kernels.iter().map(|k| k.group).collect();
+    assert_eq!(groups, [0]);
+    let text = imp::print::print_program(&imp);
+    assert!(
+        !text.contains("if (le(128i64") && !text.contains("groups of"),
+        "{text}"
+    );
+}
