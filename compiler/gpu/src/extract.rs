@@ -45,8 +45,8 @@ pub fn extract(prog: &mut Program, target: Target, safe: bool) -> Extracted {
         }
         let mut body = std::mem::take(&mut prog.functions[k].body);
         let f = &prog.functions[k];
-        keep_possible_versions(f, &mut body, target, safe, inside_loops);
         if inside_loops {
+            keep_thread_versions(&mut body);
             note_host_loops(&prog.functions[k].name, &body, &mut out);
         } else {
             mark(f, &mut body, target, safe, &mut out);
@@ -57,57 +57,39 @@ pub fn extract(prog: &mut Program, target: Target, safe: bool) -> Extracted {
     out
 }
 
-/// Where the lowering made two versions of a segmented reduction, a group
+/// The two versions of a segmented reduction the lowering made, a group
 /// loop over the rows and a loop of one thread per row
-/// ([`imp::lower::GROUP_ROWS_LABEL`]), keeps the second alone when the
-/// first cannot be a kernel: its function runs inside parallel loops
-/// (`inside`), or the kernel emitter refuses the group loop (a check in a
-/// group of threads). The loop of one thread per row then remains a
-/// kernel, where the group loop would run on the host.
-fn keep_possible_versions(
-    f: &imp::Function,
-    b: &mut Block,
-    target: Target,
-    safe: bool,
-    inside: bool,
-) {
+/// ([`imp::lower::GROUP_ROWS_LABEL`]): the `if` holding them, its
+/// `then` branch that group loop alone, if `s` is one.
+fn row_versions(s: &mut Stm) -> Option<(&mut Block, &mut Block)> {
+    let Stm::If {
+        then_block,
+        else_block,
+        ..
+    } = s
+    else {
+        return None;
+    };
+    let [Stm::ParFor { kind, label, .. }] = then_block.stms.as_slice() else {
+        return None;
+    };
+    (matches!(kind, ParKind::Groups { .. }) && *label == imp::lower::GROUP_ROWS_LABEL)
+        .then_some((then_block, else_block))
+}
+
+/// Keeps the loops of one thread per row alone in `b` ([`row_versions`]),
+/// for a function that runs inside parallel loops, where no group loop
+/// can be a kernel.
+fn keep_thread_versions(b: &mut Block) {
     let mut i = 0;
     while i < b.stms.len() {
-        if let Stm::If {
-            then_block,
-            else_block,
-            ..
-        } = &b.stms[i]
-            && let [
-                Stm::ParFor {
-                    kind: ParKind::Groups { size, .. },
-                    ids,
-                    sizes,
-                    body,
-                    chunk_prologue,
-                    label,
-                    ..
-                },
-            ] = then_block.stms.as_slice()
-            && *label == imp::lower::GROUP_ROWS_LABEL
-        {
-            let refused = inside || {
-                let kind = ParKind::Groups {
-                    size: *size,
-                    kernel: None,
-                };
-                let uses = loop_uses(kind, ids, body, *chunk_prologue);
-                let body = (body, *chunk_prologue);
-                group_kernel(f, "k", ids, sizes, body, *size, &uses, target, safe).is_err()
-            };
-            if refused {
-                let threads = else_block.stms.clone();
-                b.stms.splice(i..=i, threads);
-                continue;
-            }
+        if let Some((_, threads)) = row_versions(&mut b.stms[i]) {
+            let threads = std::mem::take(&mut threads.stms);
+            b.stms.splice(i..=i, threads);
+            continue;
         }
         for inner in b.stms[i].blocks_mut() {
-            keep_possible_versions(f, inner, target, safe, inside);
+            keep_thread_versions(inner);
         }
         i += 1;
     }
@@ -144,7 +126,26 @@ fn sequential_groups(f: &mut imp::Function) {
 const MAX_BLOCKS: usize = 64;
 
 fn mark(f: &imp::Function, b: &mut Block, target: Target, safe: bool, out: &mut Extracted) {
-    for s in &mut b.stms {
+    let mut i = 0;
+    while i < b.stms.len() {
+        // A segmented reduction's group loop that cannot be a kernel (a
+        // check in a group of threads) gives way to its loop of one thread
+        // per row, which can, rather than running on the host.
+        if let Some((groups, threads)) = row_versions(&mut b.stms[i]) {
+            let (kernels, refused) = (out.kernels.len(), out.host_loops.len());
+            mark(f, groups, target, safe, out);
+            if out.host_loops.len() > refused {
+                out.host_loops.truncate(refused);
+                out.kernels.truncate(kernels);
+                let threads = std::mem::take(&mut threads.stms);
+                b.stms.splice(i..=i, threads);
+                continue;
+            }
+            mark(f, threads, target, safe, out);
+            i += 1;
+            continue;
+        }
+        let s = &mut b.stms[i];
         if let Stm::ParFor {
             kind,
             ids,
@@ -165,6 +166,7 @@ fn mark(f: &imp::Function, b: &mut Block, target: Target, safe: bool, out: &mut 
                         uses.mems.len()
                     ),
                 ));
+                i += 1;
                 continue;
             }
             let name = format!("k{}", out.kernels.len());
@@ -193,11 +195,13 @@ fn mark(f: &imp::Function, b: &mut Block, target: Target, safe: bool, out: &mut 
                 }
                 Err(why) => out.host_loops.push((f.name.clone(), *span, why)),
             }
+            i += 1;
             continue;
         }
         for inner in s.blocks_mut() {
             mark(f, inner, target, safe, out);
         }
+        i += 1;
     }
 }
 

@@ -2,7 +2,7 @@
 //! kernels: core IR programs lowered to the imperative IR, their kernels
 //! extracted.
 
-use gpu::extract::extract;
+use gpu::extract::{Extracted, extract};
 use gpu::kernel_c::Target;
 
 fn lowered(src: &str) -> imp::Program {
@@ -197,16 +197,21 @@ fn lowered_for_device(src: &str) -> imp::Program {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Both dialects, with the names their snapshots take.
+const DIALECTS: [(&str, Target); 2] = [("opencl", Target::OpenCl), ("cuda", Target::Cuda)];
+
+/// The work-group size of each kernel of `ex` (0: the runtime's choice).
+fn group_sizes(ex: &Extracted) -> Vec<u32> {
+    ex.kernels.iter().map(|k| k.group).collect()
+}
+
 #[test]
 fn a_reduction_round_is_a_group_kernel_with_local_memory_and_barriers() {
-    for (dialect, t) in [("opencl", Target::OpenCl), ("cuda", Target::Cuda)] {
+    for (dialect, t) in DIALECTS {
         let mut imp = lowered_for_device(SUM);
         let ex = extract(&mut imp, t, true);
-        assert_eq!(ex.kernels.len(), 2, "{:?}", ex.host_loops);
-        let round = &ex.kernels[1];
-        assert_eq!(round.group, 256);
-        assert_eq!(ex.kernels[0].group, 0);
-        insta::assert_snapshot!(format!("sum_round_{dialect}"), round.source);
+        assert_eq!(group_sizes(&ex), [0, 256], "{:?}", ex.host_loops);
+        insta::assert_snapshot!(format!("sum_round_{dialect}"), ex.kernels[1].source);
         let text = imp::print::print_program(&imp);
         assert!(text.contains("par kernel k1 groups of 256"), "{text}");
     }
@@ -229,14 +234,12 @@ entry "main" = main("[]i32": 2) -> ("[]i32": 1)
 
 #[test]
 fn a_scan_scans_its_chunks_totals_in_group_kernels() {
-    for (dialect, t) in [("opencl", Target::OpenCl), ("cuda", Target::Cuda)] {
+    for (dialect, t) in DIALECTS {
         let mut imp = lowered_for_device(PREFIX_SUMS);
         let ex = extract(&mut imp, t, true);
         // The chunks, the groups' scans, the scan of the groups' totals,
         // the chunks' prefixes, the carries.
-        assert_eq!(ex.kernels.len(), 5, "{:?}", ex.host_loops);
-        let groups: Vec<u32> = ex.kernels.iter().map(|k| k.group).collect();
-        assert_eq!(groups, [0, 256, 256, 0, 0]);
+        assert_eq!(group_sizes(&ex), [0, 256, 256, 0, 0], "{:?}", ex.host_loops);
         insta::assert_snapshot!(format!("scan_groups_{dialect}"), ex.kernels[1].source);
     }
 }
@@ -306,8 +309,7 @@ fn a_segmented_reduction_whose_group_loop_is_refused_keeps_one_thread_per_row() 
     // kernel, rather than the group loop running on the host.
     let ex = extract(&mut imp, Target::OpenCl, true);
     assert!(ex.host_loops.is_empty(), "{:?}", ex.host_loops);
-    let groups: Vec<u32> = ex.kernels.iter().map(|k| k.group).collect();
-    assert_eq!(groups, [0]);
+    assert_eq!(group_sizes(&ex), [0]);
     let text = imp::print::print_program(&imp);
     assert!(
         !text.contains("if (le(128i64") && !text.contains("groups of"),

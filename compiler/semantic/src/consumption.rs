@@ -13,6 +13,7 @@
 //!   `apply (f: a -> b)`, `map2 get ts xs` with `get` consuming.
 
 use crate::checker::{Al, Checker, Frame, GLOBAL, UNKNOWN_FUN};
+use crate::decls::{holds_array, holds_function};
 use crate::types::{Ty, Uid};
 use syntax::Diagnostic;
 use syntax::ast::Span;
@@ -22,30 +23,6 @@ use syntax::ast::Span;
 /// is consumed (such values are never consumable anyway).
 fn shared(u: Uid) -> bool {
     u == GLOBAL || u == UNKNOWN_FUN
-}
-
-/// Whether a (zonked) type holds an array (a value of an abstract type or a type
-/// parameter does not count: only arrays are known to share storage).
-fn holds_array(t: &Ty) -> bool {
-    match t {
-        Ty::Array(..) => true,
-        Ty::Tuple(ts) => ts.iter().any(holds_array),
-        Ty::Record(fs) => fs.iter().any(|(_, t)| holds_array(t)),
-        Ty::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(holds_array)),
-        _ => false,
-    }
-}
-
-/// Whether a (zonked) type holds a function anywhere.
-fn holds_fun(t: &Ty) -> bool {
-    match t {
-        Ty::Arrow(_) => true,
-        Ty::Tuple(ts) => ts.iter().any(holds_fun),
-        Ty::Record(fs) => fs.iter().any(|(_, t)| holds_fun(t)),
-        Ty::Sum(cs) => cs.iter().any(|(_, ts)| ts.iter().any(holds_fun)),
-        Ty::Array(t, _) => holds_fun(t),
-        _ => false,
-    }
 }
 
 impl Checker<'_> {
@@ -97,7 +74,7 @@ impl Checker<'_> {
             return;
         }
         let z = self.u.zonk(t);
-        if !holds_fun(&z) {
+        if !holds_function(&z) {
             return;
         }
         let gone = self.consumed_outer_since(start);

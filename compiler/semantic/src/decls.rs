@@ -1226,7 +1226,7 @@ fn any_size_vars(t: &Ty) -> Ty {
 }
 
 /// Does a value of type `t` hold an array (itself, or in a component)?
-fn holds_array(t: &Ty) -> bool {
+pub(crate) fn holds_array(t: &Ty) -> bool {
     match t {
         Ty::Array(..) => true,
         Ty::Tuple(ts) => ts.iter().any(holds_array),
@@ -1237,7 +1237,7 @@ fn holds_array(t: &Ty) -> bool {
 }
 
 /// Does a value of type `t` hold a function (itself, or in a component)?
-fn holds_function(t: &Ty) -> bool {
+pub(crate) fn holds_function(t: &Ty) -> bool {
     match t {
         Ty::Arrow(..) => true,
         Ty::Tuple(ts) => ts.iter().any(holds_function),
