@@ -365,6 +365,16 @@ impl<'a> Checker<'a> {
                 format!("expected `{e}`, found `{f}`"),
             )
             .with_hint("bind the later value first, or coerce with `:>` to a size known earlier"),
+            UErr::Scope(_, inner) => Diagnostic::error(
+                "S002",
+                format!(
+                    "Size `{inner}` is a parameter of a function or lambda inside the scope of \
+                     this size: it would escape its scope (scope violation)"
+                ),
+                span,
+                format!("expected `{e}`, found `{f}`"),
+            )
+            .with_hint("make the sizes equal outside the function, or coerce with `:>`"),
             UErr::Lifted(t) => Diagnostic::error(
                 "T007",
                 format!(
@@ -521,7 +531,15 @@ impl<'a> Checker<'a> {
                 ModVal::Functor(_) => return None,
             };
         }
-        env.vals.get(&qn.name.name)?.size.clone()
+        // A size that is the member's own name is named by its whole path, which
+        // is how a use outside the module (a functor's parameter `Size.n`) can
+        // evaluate it.
+        match env.vals.get(&qn.name.name)?.size.clone()? {
+            Size::Named(u, n) if n == qn.name.name => {
+                Some(Size::Named(u, crate::typeexp::qn_string(qn).into()))
+            }
+            s => Some(s),
+        }
     }
 
     /// Looks up a local by name only (for sizes).

@@ -124,6 +124,7 @@ impl Checker<'_> {
         for p in &tparams {
             if let TParam::Size(u, _) = p {
                 self.u.rigid.insert(*u);
+                self.u.bound_at.insert(*u, size_start);
             }
         }
         self.depth += 1;
@@ -164,6 +165,9 @@ impl Checker<'_> {
             }
             let bind_unique: Vec<bool> = binds.iter().map(|b| b.unique).collect();
             let uids = self.bind_pat(p, binds, &crate::checker::Al::none(), false);
+            for u in &uids {
+                self.u.bound_at.insert(*u, size_start);
+            }
             for (u, bu) in uids.iter().zip(&bind_unique) {
                 if !unique && !bu {
                     nonunique_params.push(*u);

@@ -243,13 +243,21 @@ pub fn size_expr(s: &crate::types::Size) -> Option<Expr> {
             value: i128::from(*v),
             ty: Some(PrimType::I64),
         }))),
-        Size::Named(_, n) => Some(node(ExprKind::Var(syntax::ast::QualName {
-            quals: Vec::new(),
-            name: syntax::ast::Ident {
-                name: n.clone(),
-                span,
-            },
-        }))),
+        Size::Named(_, n) => {
+            // A member of a module is named by its path (`Size.n`).
+            let mut parts: Vec<syntax::ast::Ident> = n
+                .split('.')
+                .map(|p| syntax::ast::Ident {
+                    name: p.into(),
+                    span,
+                })
+                .collect();
+            let name = parts.pop()?;
+            Some(node(ExprKind::Var(syntax::ast::QualName {
+                quals: parts,
+                name,
+            })))
+        }
         Size::Op(op, a, b) => {
             let a = size_expr(a)?;
             let b = size_expr(b)?;

@@ -1719,6 +1719,7 @@ impl Checker<'_> {
             ExprKind::Lambda { params, ret, body } => {
                 let uses_start = self.use_log.len();
                 let mark = self.scope.len();
+                let size_start = self.u.sizes.len();
                 self.depth += 1;
                 let mut seen: Vec<Ident> = Vec::new();
                 let mut ptys = Vec::new();
@@ -1735,10 +1736,13 @@ impl Checker<'_> {
                         if !bu {
                             nonunique_params.push(*u);
                         }
+                        self.u.bound_at.insert(*u, size_start);
                     }
                     let now = fresh_uid();
                     self.u.freeze_ty(&t, now);
-                    ptys.push((t, unique));
+                    let pname = crate::pattern::pat_ident(p)
+                        .and_then(|i| uids.first().map(|u| (*u, i.name.clone())));
+                    ptys.push((t, unique, pname));
                 }
                 let (rt, runique) = match ret {
                     Some(te) => {
@@ -1767,9 +1771,16 @@ impl Checker<'_> {
                 self.depth -= 1;
                 self.scope.truncate(mark);
                 let mut ty = t;
-                for (i, (p, unique)) in ptys.into_iter().enumerate().rev() {
+                let mut dependent = false;
+                for (i, (p, unique, pname)) in ptys.into_iter().enumerate().rev() {
+                    // A parameter that sizes a later parameter or the result makes
+                    // the type dependent, as a function's is: an application puts
+                    // the argument's size in its place.
+                    let pname =
+                        pname.filter(|(u, _)| crate::types::ty_mentions(&self.u.zonk(&ty), *u));
+                    dependent |= pname.is_some();
                     ty = Ty::Arrow(Box::new(Arrow {
-                        pname: None,
+                        pname,
                         param: p,
                         ret: ty,
                         consume: unique,
@@ -1777,6 +1788,11 @@ impl Checker<'_> {
                         consume_parts: Vec::new(),
                         ret_parts: Vec::new(),
                     }));
+                }
+                if dependent {
+                    // Substituting the argument's size needs the parameter types
+                    // themselves, not the variables they were inferred through.
+                    ty = self.u.zonk(&ty);
                 }
                 // The function reads the free values its body reads: it may not be
                 // used once one of them is consumed.

@@ -63,6 +63,11 @@ pub enum SizeOp {
     Add,
     Sub,
     Mul,
+    /// Integer division rounding down (`/`); not polynomial, so a division is one
+    /// opaque atom of the normal form.
+    Div,
+    /// The remainder of [`SizeOp::Div`] (`%`); an opaque atom as well.
+    Mod,
 }
 
 impl SizeOp {
@@ -72,6 +77,8 @@ impl SizeOp {
             SizeOp::Add => "+",
             SizeOp::Sub => "-",
             SizeOp::Mul => "*",
+            SizeOp::Div => "/",
+            SizeOp::Mod => "%",
         }
     }
 
@@ -81,6 +88,8 @@ impl SizeOp {
             "+" => Some(SizeOp::Add),
             "-" => Some(SizeOp::Sub),
             "*" => Some(SizeOp::Mul),
+            "/" => Some(SizeOp::Div),
+            "%" => Some(SizeOp::Mod),
             _ => None,
         }
     }
@@ -95,8 +104,9 @@ pub fn size_op(op: SizeOp, a: Size, b: Size) -> Size {
     match (&a, &b) {
         (Size::Any | Size::Exist(_) | Size::Hidden(_), _)
         | (_, Size::Any | Size::Exist(_) | Size::Hidden(_)) => Size::Any,
-        (_, Size::Const(0)) if op != SizeOp::Mul => a,
+        (_, Size::Const(0)) if matches!(op, SizeOp::Add | SizeOp::Sub) => a,
         (Size::Const(0), _) if op == SizeOp::Add => b,
+        (_, Size::Const(1)) if op == SizeOp::Div => a,
         (_, Size::Const(1)) | (Size::Const(1), _) if op == SizeOp::Mul => {
             if matches!(a, Size::Const(1)) { b } else { a }
         }
@@ -104,9 +114,33 @@ pub fn size_op(op: SizeOp, a: Size, b: Size) -> Size {
     }
 }
 
-/// An atom of a normalised size polynomial: a rigid name (`0`, uid) or a size
-/// variable (`1`, index).
+/// An atom of a normalised size polynomial: a rigid name (`0`, uid), a size
+/// variable (`1`, index) or a quotient or remainder (`2`, its index in
+/// [`quotient_atom`]'s table).
 pub type SizeAtom = (u8, u32);
+
+/// The atom of `a / b` or `a % b` for the normal forms of `a` and `b`: equal
+/// operands give the same atom, so `(n - 1) / k + 1` equals itself written again.
+fn quotient_atom(op: SizeOp, a: SizePoly, b: SizePoly) -> SizeAtom {
+    type Table = Vec<(SizeOp, SizePoly, SizePoly)>;
+    thread_local! {
+        static QUOTIENTS: std::cell::RefCell<Table> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    QUOTIENTS.with(|t| {
+        let mut t = t.borrow_mut();
+        let i = match t
+            .iter()
+            .position(|(o, x, y)| *o == op && *x == a && *y == b)
+        {
+            Some(i) => i,
+            None => {
+                t.push((op, a, b));
+                t.len() - 1
+            }
+        };
+        (2, i as u32)
+    })
+}
 
 /// A size in normal form: a sum of monomials (sorted atom lists) with their non-zero
 /// coefficients. Two sizes with the same normal form are equal.
@@ -129,9 +163,18 @@ pub fn size_poly(s: &Size) -> Option<SizePoly> {
         }
         Size::Any | Size::Exist(_) | Size::Hidden(_) => return None,
         Size::Op(op, a, b) => {
+            if let Some(c) = const_value(s) {
+                if c != 0 {
+                    p.insert(Vec::new(), c);
+                }
+                return Some(p);
+            }
             let x = size_poly(a)?;
             let y = size_poly(b)?;
             match op {
+                SizeOp::Div | SizeOp::Mod => {
+                    p.insert(vec![quotient_atom(*op, x, y)], 1);
+                }
                 SizeOp::Add | SizeOp::Sub => {
                     p = x;
                     let sign = if *op == SizeOp::Add { 1 } else { -1 };
@@ -166,10 +209,23 @@ pub fn const_value(s: &Size) -> Option<i64> {
                 SizeOp::Add => x.wrapping_add(y),
                 SizeOp::Sub => x.wrapping_sub(y),
                 SizeOp::Mul => x.wrapping_mul(y),
+                SizeOp::Div => floor_div(x, y)?,
+                SizeOp::Mod => x.checked_sub(floor_div(x, y)?.wrapping_mul(y))?,
             })
         }
         _ => None,
     }
+}
+
+/// `x / y` rounding down, as `/` on integers does; `None` for a zero divisor or
+/// an overflow.
+fn floor_div(x: i64, y: i64) -> Option<i64> {
+    let q = x.checked_div(y)?;
+    Some(if x % y != 0 && (x < 0) != (y < 0) {
+        q - 1
+    } else {
+        q
+    })
 }
 
 /// Whether a size mentions the rigid size `uid`.

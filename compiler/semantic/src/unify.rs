@@ -2,7 +2,7 @@
 //! operators, record fields, constructors, equality and liftedness) and of sizes.
 
 use crate::types::{
-    Arrow, Size, Ty, TyArg, Uid, const_value, make_array, size_has_var, size_op, size_poly,
+    Arrow, Size, SizeOp, Ty, TyArg, Uid, const_value, make_array, size_has_var, size_op, size_poly,
 };
 use syntax::ast::{Name, PrimType};
 
@@ -110,6 +110,10 @@ pub enum UErr {
     /// A size variable of a value bound earlier meets an unknown size that only came
     /// into existence afterwards.
     Causality(Size, Size),
+    /// A size variable made before a function or lambda was entered meets a size
+    /// named by that function's size or value parameters, which is not in scope
+    /// where the variable's value is bound (the variable, the size).
+    Scope(Size, Size),
     /// A function type where none is allowed.
     Lifted(Ty),
     /// A type outside an overloaded class.
@@ -136,7 +140,7 @@ impl UErr {
         match self {
             UErr::Size(..) => "S001",
             UErr::Unknown(..) | UErr::Causality(..) => "S003",
-            UErr::Dependent(_) => "S002",
+            UErr::Dependent(_) | UErr::Scope(..) => "S002",
             UErr::Lifted(_) => "T007",
             UErr::Field(..) => "T004",
             _ => "T002",
@@ -169,6 +173,11 @@ pub struct Unifier {
     /// Type variables of bound values (lambda parameters), with the moment their type
     /// became fixed: they may not later become types with unknown sizes made after it.
     pub frozen_tys: std::collections::HashMap<u32, Uid>,
+    /// The sizes named by the size and value parameters of functions and lambdas,
+    /// each with the number of size variables made before its function was
+    /// entered: those variables belong to an enclosing scope, and may not become
+    /// the size (a scope violation).
+    pub bound_at: std::collections::HashMap<Uid, usize>,
 }
 
 impl Unifier {
@@ -432,6 +441,18 @@ impl Unifier {
             {
                 Err(UErr::Causality(x.clone(), y.clone()))
             }
+            (Size::Var(a), _) | (_, Size::Var(a))
+                if !self.ignore_sizes
+                    && self.out_of_scope(*a, if matches!(x, Size::Var(_)) { &y } else { &x }) =>
+            {
+                let v = Size::Var(*a);
+                let other = if matches!(x, Size::Var(_)) {
+                    y.clone()
+                } else {
+                    x.clone()
+                };
+                Err(UErr::Scope(v, other))
+            }
             (Size::Var(a), _) => {
                 if !self.ignore_sizes && !size_mentions(&y, *a) {
                     self.sizes[*a as usize] = Some(y.clone());
@@ -459,6 +480,16 @@ impl Unifier {
             }
             (Size::Named(a, _), Size::Const(_)) | (Size::Const(_), Size::Named(a, _))
                 if !self.ignore_sizes && self.rigid.contains(a) =>
+            {
+                Err(UErr::Size(x.clone(), y.clone()))
+            }
+            // A compound size over size parameters and constants only is known
+            // exactly: `[n + m]` is not `[10]`, nor `[n]`, nor `[m + n + 1]`.
+            (Size::Op(..), _) | (_, Size::Op(..))
+                if !self.ignore_sizes
+                    && self.all_rigid(&x)
+                    && self.all_rigid(&y)
+                    && size_poly(&x) != size_poly(&y) =>
             {
                 Err(UErr::Size(x.clone(), y.clone()))
             }
@@ -495,6 +526,32 @@ impl Unifier {
                 Err(UErr::Unknown(x.clone(), y.clone()))
             }
             _ => Ok(()),
+        }
+    }
+
+    /// Whether binding the size variable `v` to `s` would name a parameter of a
+    /// function entered after `v` was made.
+    fn out_of_scope(&self, v: u32, s: &Size) -> bool {
+        match s {
+            Size::Named(u, _) => self
+                .bound_at
+                .get(u)
+                .is_some_and(|start| (v as usize) < *start),
+            Size::Op(_, a, b) => self.out_of_scope(v, a) || self.out_of_scope(v, b),
+            _ => false,
+        }
+    }
+
+    /// Whether a size is built with `+`, `-` and `*` from constants and size
+    /// parameters only: its normal form then says exactly which sizes equal it.
+    fn all_rigid(&self, s: &Size) -> bool {
+        match s {
+            Size::Const(_) => true,
+            Size::Named(u, _) => self.rigid.contains(u),
+            Size::Op(SizeOp::Add | SizeOp::Sub | SizeOp::Mul, a, b) => {
+                self.all_rigid(a) && self.all_rigid(b)
+            }
+            _ => false,
         }
     }
 

@@ -167,6 +167,16 @@ snap!(
     "def main [n] (xs: [n]i32) : [10]i32 = xs\n"
 );
 snap!(
+    s001_compound_size_vs_constant,
+    "S001",
+    "def main [n] [m] (xs: [n]i32) (ys: [m]i32) : [10]i32 = xs ++ ys\n"
+);
+snap!(
+    s002_size_scope_violation,
+    "S002",
+    "def main (ys: []i32) =\n  let f [n] (xs: [n]i32) = zip xs ys\n  in f\n"
+);
+snap!(
     t009_entry_return_polymorphic,
     "T009",
     "entry main [n] (x: i32) : [n]i32 = replicate n x\n"
