@@ -494,6 +494,26 @@ fn transposes_go_through_tiles(exe: &Path) {
         assert_eq!(text(&o.stdout), format!("{want}\n"), "{entry} {b}x{n}x{m}");
         let tiled = err.lines().any(|l| l.starts_with("transpose "));
         assert_eq!(tiled, n >= 32 && m >= 32, "{entry} {b}x{n}x{m}: {err}");
+        // The least side for tiles is a tuning parameter: at 2, every
+        // matrix here goes through tiles, with the same result.
+        let o = run_with_input(exe, &["--print-params"], b"");
+        let listing = text(&o.stdout);
+        let mut args = vec!["-e".to_string(), entry.to_string(), "-P".to_string()];
+        for l in listing.lines() {
+            if let Some(name) = l.strip_suffix(" (threshold)")
+                && name.starts_with("transpose_threshold_")
+            {
+                args.push("--param".into());
+                args.push(format!("{name}=2"));
+            }
+        }
+        assert!(args.len() > 3, "{listing}");
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run_with_input(exe, &args, input.as_bytes());
+        let err = text(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        assert_eq!(text(&o.stdout), format!("{want}\n"), "{entry} {b}x{n}x{m}");
+        assert!(err.lines().any(|l| l.starts_with("transpose ")), "{err}");
     }
 }
 
@@ -571,6 +591,24 @@ fn row_reductions_with_checks_report_failures_from_group_kernels() {
             }
         }
     }
+    // The row width from which a group takes a row is a tuning parameter:
+    // raised above 200, rows of 200 go one per thread, with the same sums.
+    let o = run_with_input(&exe, &["--print-params"], b"");
+    assert!(text(&o.stdout).contains("row_group_threshold_0 (threshold)\n"));
+    let xs: Vec<String> = (0..900).map(|j| format!("{j}.0f64")).collect();
+    let input = format!("200i64 [{}]", xs.join(", "));
+    let mut outs = Vec::new();
+    for params in [&[][..], &["--param", "row_group_threshold_0=201"]] {
+        let mut args = vec!["-e", "checked", "-P"];
+        args.extend_from_slice(params);
+        let o = run_with_input(&exe, &args, input.as_bytes());
+        let err = text(&o.stderr);
+        assert!(o.status.success(), "{params:?}: {err}");
+        let groups = err.lines().any(|l| l.starts_with("segred-group "));
+        assert_eq!(groups, params.is_empty(), "{params:?}: {err}");
+        outs.push(text(&o.stdout));
+    }
+    assert_eq!(outs[0], outs[1]);
 }
 
 #[test]

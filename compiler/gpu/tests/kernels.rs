@@ -110,7 +110,10 @@ fn the_backends_hooks_name_their_runtimes() {
         items.contains("pub static KERNELS: fut_runtime_opencl::KernelProgram"),
         "{items}"
     );
-    assert!(items.contains("binaries: &[] }"), "{items}");
+    assert!(
+        items.contains("binaries: &[], thresholds: &[] }"),
+        "{items}"
+    );
     assert!(source.contains("__kernel void k0("), "{source}");
     let mut imp = lowered(MAP);
     let (items, source) = (gpu::CUDA.extract)(&mut imp, true, &locate).unwrap();
@@ -122,7 +125,10 @@ fn the_backends_hooks_name_their_runtimes() {
         items.contains("fut_runtime_cuda::KernelInfo { name: \"k0\""),
         "{items}"
     );
-    assert!(items.contains("binaries: KERNEL_BINARIES }"), "{items}");
+    assert!(
+        items.contains("binaries: KERNEL_BINARIES, thresholds: &[] }"),
+        "{items}"
+    );
     assert!(!items.contains("fut_runtime_opencl"), "{items}");
     assert!(source.contains("k0("), "{source}");
     assert!(gpu::CUDA.imports.contains("fut_runtime_cuda::launch"));
@@ -330,7 +336,10 @@ fn a_segmented_reduction_with_checks_keeps_both_versions_as_kernels() {
     let mut imp = lowered_for_device(ROW_QUOTIENTS);
     // As lowered: a group loop for long rows, one thread per row otherwise.
     let before = imp::print::print_program(&imp);
-    assert!(before.contains("if (le(128i64, m))"), "{before}");
+    assert!(
+        before.contains("if (le(tuned(row_group_threshold, 128), m))"),
+        "{before}"
+    );
     assert!(before.contains("groups of 256"), "{before}");
     // The operator divides: the group loop's kernel follows the group
     // failure protocol, and both versions stay, chosen at run time.
@@ -339,7 +348,11 @@ fn a_segmented_reduction_with_checks_keeps_both_versions_as_kernels() {
     assert_eq!(group_sizes(&ex), [256, 0]);
     assert!(ex.kernels[0].source.contains("fut_stop"));
     let text = imp::print::print_program(&imp);
-    assert!(text.contains("if (le(128i64"), "{text}");
+    assert!(
+        text.contains("if (le(tuned(row_group_threshold_0, 128), m))"),
+        "{text}"
+    );
+    assert_eq!(ex.thresholds, [("row_group_threshold_0".to_string(), 128)]);
 }
 
 /// A batch of matrices transposed, as a map of transpositions.

@@ -14,7 +14,7 @@
 //! take [`TILE`] / ([`THREADS`] / [`TILE`]) rows per thread.
 //!
 //! The copy is versioned at run time: matrices with fewer than [`TILE`]
-//! rows or columns, where most of a tile's threads would idle, and
+//! rows or columns (the tuning parameter `transpose_threshold`), where most of a tile's threads would idle, and
 //! sources whose strides, known only then, are not a transposition's,
 //! keep the loop of one thread per element.
 
@@ -123,9 +123,13 @@ pub fn tiled_copy(f: &mut Function, dst: &View, src: &View, span: ir::Span, plai
         let loop_stm = tile_loop(b, dst, src, (&rows, &cols), (&tiles, &col_tiles), groups);
         b.stms.push(loop_stm);
     });
+    let least = SExp::Tuned {
+        name: "transpose_threshold".into(),
+        default: TILE,
+    };
     let wide = SExp::and(
-        SExp::cmp(CmpOp::Le, SExp::i64(TILE), rows),
-        SExp::cmp(CmpOp::Le, SExp::i64(TILE), cols),
+        SExp::cmp(CmpOp::Le, least.clone(), rows),
+        SExp::cmp(CmpOp::Le, least, cols),
     );
     let contiguous = SExp::cmp(CmpOp::Eq, src.strides[r - 2].clone(), SExp::i64(1));
     let wide = match src.strides[r - 2].as_i64() {

@@ -456,6 +456,9 @@ impl Em<'_> {
             // A region nested in a kernel runs in one chunk: its thread is
             // one of many already.
             SExp::Chunks { .. } => "1L".to_string(),
+            // Thresholds choose between versions on the host; one met in a
+            // kernel keeps its default.
+            SExp::Tuned { default, .. } => format!("{default}L"),
         })
     }
 
@@ -472,7 +475,7 @@ impl Em<'_> {
 
     pub(super) fn failing(&self, e: &SExp, out: &mut Vec<(String, String)>) -> E<()> {
         match e {
-            SExp::Var(_) | SExp::Const(_) | SExp::Chunks { .. } => {}
+            SExp::Var(_) | SExp::Const(_) | SExp::Chunks { .. } | SExp::Tuned { .. } => {}
             SExp::UnOp(_, x) | SExp::Convert(_, _, x) => self.failing(x, out)?,
             SExp::BinOp(op, a, b) => {
                 self.failing(a, out)?;
