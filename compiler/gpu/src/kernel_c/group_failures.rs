@@ -137,12 +137,7 @@ impl Em<'_> {
                 self.open_guard("!fut_stop");
             }
             Stm::While { cond, body } => {
-                let mut found = Vec::new();
-                self.failing(cond, &mut found)?;
-                if !found.is_empty() {
-                    return Err("a loop condition that can fail".into());
-                }
-                let c = self.exp(cond)?;
+                let c = self.loop_condition(cond)?;
                 self.close_guards();
                 self.sync_for(cond);
                 self.line(&format!("while (!fut_stop && ({c})) {{"));

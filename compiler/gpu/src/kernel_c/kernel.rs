@@ -473,6 +473,17 @@ impl Em<'_> {
         Ok(())
     }
 
+    /// The C expression of a `while` loop's condition, which must not
+    /// fail (it is evaluated again at every iteration).
+    pub(super) fn loop_condition(&self, cond: &SExp) -> E<String> {
+        let mut found = Vec::new();
+        self.failing(cond, &mut found)?;
+        if !found.is_empty() {
+            return Err("a loop condition that can fail".into());
+        }
+        self.exp(cond)
+    }
+
     pub(super) fn failing(&self, e: &SExp, out: &mut Vec<(String, String)>) -> E<()> {
         match e {
             SExp::Var(_) | SExp::Const(_) | SExp::Chunks { .. } | SExp::Tuned { .. } => {}
@@ -634,12 +645,7 @@ impl Em<'_> {
                 self.nested(&head, body)?;
             }
             Stm::While { cond, body } => {
-                let mut found = Vec::new();
-                self.failing(cond, &mut found)?;
-                if !found.is_empty() {
-                    return Err("a loop condition that can fail".into());
-                }
-                let c = self.exp(cond)?;
+                let c = self.loop_condition(cond)?;
                 // A thread that failed in the body of a loop without
                 // barriers leaves it (its body's statements are skipped).
                 let c = if self.guarded {
