@@ -21,9 +21,15 @@
 //!   barrier writes the new count, which is not below it, so a thread
 //!   that reads late sees the same answer. Every thread thus decides the
 //!   same, and what follows a barrier is guarded by `if (!fut_stop)`.
-//! - A `for`, `while` or `if` with barriers inside is preceded by a
-//!   barrier of its own, so that a failure in the statements that compute
-//!   its bound or condition stops the group before it enters; its bound
+//! - After a `for`, `while` or `if` with barriers inside, the guard is
+//!   `if (!fut_stop && !fut_failed)`: a thread may have failed after the
+//!   statement's last barrier.
+//! - A `for`, `while` or `if` with barriers inside whose bound or
+//!   condition reads what the threads compute is preceded by a barrier of
+//!   its own when a thread may have failed since the last one, so that a
+//!   failure in the statements that compute it stops the group before it
+//!   enters; a loop's first stretch is guarded by `if (!fut_failed)` (a
+//!   thread may have failed late in the previous iteration); its bound
 //!   or condition then holds `!fut_stop`, and a `while` loop's body ends
 //!   with a barrier too, since its condition is computed in the body.
 //!
@@ -35,6 +41,10 @@ use imp::{Block, Stm};
 use ir::Span;
 
 use super::kernel::{E, Em, var};
+
+/// The guard after a statement with barriers: the group has not stopped,
+/// and the thread has not failed since the statement's last barrier.
+const AFTER: &str = "!fut_stop && !fut_failed";
 
 impl Em<'_> {
     /// The declarations of the protocol, and the flag's initial value
@@ -117,6 +127,7 @@ impl Em<'_> {
             }
             return Ok(());
         }
+        let checks = self.checks_count();
         match s {
             Stm::Barrier => {
                 self.close_guards();
@@ -134,7 +145,7 @@ impl Em<'_> {
                 let i = var(*i);
                 self.line(&format!("for ({i} = 0; !fut_stop && {i} < {n}; {i}++) {{"));
                 self.inner(body, false)?;
-                self.open_guard("!fut_stop");
+                self.open_guard(AFTER);
             }
             Stm::While { cond, body } => {
                 let c = self.loop_condition(cond)?;
@@ -142,7 +153,7 @@ impl Em<'_> {
                 self.sync_for(cond);
                 self.line(&format!("while (!fut_stop && ({c})) {{"));
                 self.inner(body, true)?;
-                self.open_guard("!fut_stop");
+                self.open_guard(AFTER);
             }
             Stm::If {
                 cond,
@@ -159,15 +170,19 @@ impl Em<'_> {
                     self.line("else if (!fut_stop) {");
                     self.inner(else_block, false)?;
                 }
-                self.open_guard("!fut_stop");
+                self.open_guard(AFTER);
             }
             Stm::Planned { body, .. } => {
                 self.close_guards();
                 self.line("{");
                 self.inner(body, false)?;
-                self.open_guard("!fut_stop");
+                self.open_guard(AFTER);
             }
             _ => return Err("a barrier inside a statement other than a loop or branch".into()),
+        }
+        // A thread may have failed after the statement's last barrier.
+        if self.checks_count() > checks {
+            self.unsynced = true;
         }
         Ok(())
     }
