@@ -42,6 +42,7 @@ mod tests {
             source: "",
             kernels: &[],
             binaries: &[],
+            thresholds: &[],
         };
         assert_eq!(run(&API, &P, &K, vec!["--help".into()]), 0);
         assert!(HELP.starts_with("\nCUDA options:\n"));

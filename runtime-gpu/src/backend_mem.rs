@@ -24,6 +24,12 @@ macro_rules! backend_mem {
             $crate::mem::device_chunks::<$backend>(w, cost, most)
         }
 
+        /// The value of tuning parameter `name` (a threshold between
+        /// versions of code; see [`fut_runtime_gpu::params::threshold`]).
+        pub fn tuned_param(name: &str, default: i64) -> i64 {
+            $crate::params::threshold(name, default)
+        }
+
         /// The block of an array argument and its shape (see
         /// [`fut_runtime_gpu::mem::arr_mem`]).
         pub fn arr_mem<T: Elem>(a: Arr<T>, unique: bool) -> (Mem<T>, Vec<i64>) {

@@ -273,6 +273,7 @@ mod tests {
             source: "",
             kernels: &[],
             binaries: &[],
+            thresholds: &[],
         };
         static API: Api = Api {
             help: "\nTest options:\n",

@@ -686,6 +686,7 @@ mod tests {
             },
         ],
         binaries: &[],
+        thresholds: &[],
     };
 
     #[test]

@@ -7,6 +7,9 @@
 //! | `default_group_size` | `group_size` | the work-group (block) size of every kernel whose size is the runtime's choice |
 //! | `kN.group_size` | `group_size` | the same for kernel `kN` alone (one per such kernel) |
 //! | `default_threads` | `threads` | the device threads a reduction, scan or histogram is split for (its number of chunks) |
+//! | `row_group_threshold_N` | `threshold` | the shortest rows a segmented reduction gives a work-group each (default 128) |
+//! | `hist_copies_threshold_N` | `threshold` | the fewest updates per bucket for which a histogram's chunks fill copies of their own rather than update atomically (default 1024) |
+//! | `transpose_threshold_N` | `threshold` | the fewest rows and columns a transposition moves through tiles (default 32) |
 //!
 //! Group sizes are capped by the kernel's and the device's limits, as the
 //! defaults are; a group loop's kernel (`KernelInfo::group`) has a fixed
@@ -29,7 +32,17 @@ pub fn params(prog: &KernelProgram) -> Vec<(String, &'static str)> {
     for k in prog.kernels.iter().filter(|k| k.group == 0) {
         out.push((format!("{}.group_size", k.name), "group_size"));
     }
+    for (name, _) in prog.thresholds {
+        out.push((name.to_string(), "threshold"));
+    }
     out
+}
+
+/// The value of threshold `name`: the one set, else `default`.
+pub fn threshold(name: &str, default: i64) -> i64 {
+    VALUES
+        .get(name)
+        .map_or(default, |v| i64::try_from(v).unwrap_or(i64::MAX))
 }
 
 /// Parameter values by name.
@@ -159,6 +172,7 @@ mod tests {
             },
         ],
         binaries: &[],
+        thresholds: &[("row_group_threshold_0", 128)],
     };
 
     #[test]
@@ -166,8 +180,10 @@ mod tests {
         let v = Values::new();
         assert_eq!(
             listing(&PROG),
-            "default_group_size (group_size)\ndefault_threads (threads)\nk0.group_size (group_size)\n"
+            "default_group_size (group_size)\ndefault_threads (threads)\nk0.group_size (group_size)\nrow_group_threshold_0 (threshold)\n"
         );
+        v.set_assignment(&PROG, "row_group_threshold_0=16").unwrap();
+        assert_eq!(v.get("row_group_threshold_0"), Some(16));
         v.set_assignment(&PROG, "k0.group_size=32").unwrap();
         assert_eq!(v.group_size("k0"), Some(32));
         let e = v.set_assignment(&PROG, "k1.group_size=32").unwrap_err();

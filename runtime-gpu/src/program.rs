@@ -64,6 +64,9 @@ pub struct KernelProgram {
     pub kernels: &'static [KernelInfo],
     /// Code compiled from `source` ahead of time (empty for OpenCL).
     pub binaries: &'static [Binary],
+    /// The thresholds host code chooses between versions of code by, as
+    /// tuning parameters: name and default.
+    pub thresholds: &'static [(&'static str, i64)],
 }
 
 /// The 64-bit FNV-1a hash of `bytes` (stable across builds, unlike the

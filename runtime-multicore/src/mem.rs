@@ -532,6 +532,13 @@ pub fn step(idx: &mut [i64], sizes: &[i64]) {
     }
 }
 
+/// The value of tuning parameter `name` (a threshold choosing between
+/// versions of code that compute the same thing): `default`, since the
+/// multicore backend has none to set.
+pub fn tuned_param(_name: &str, default: i64) -> i64 {
+    default
+}
+
 /// The number of chunks a parallel reduction, scan or histogram over `w`
 /// iterations, each estimated to cost `cost` units, is split into: the
 /// runtime's [`par::chunk_count_cost`] (one chunk when the threads are

@@ -43,6 +43,7 @@ mod tests {
             source: "",
             kernels: &[],
             binaries: &[],
+            thresholds: &[],
         };
         assert_eq!(run(&API, &P, &K, vec!["--help".into()]), 0);
         assert!(HELP.contains("--device NAME") && HELP.contains("--list-devices"));

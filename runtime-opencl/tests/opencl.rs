@@ -121,6 +121,7 @@ static PROG: KernelProgram = KernelProgram {
         },
     ],
     binaries: &[],
+    thresholds: &[],
 };
 
 const AXPY: usize = 0;
@@ -419,6 +420,7 @@ fn a_program_that_does_not_build_is_an_internal_error() {
             asserts: &[],
         }],
         binaries: &[],
+        thresholds: &[],
     };
     let e = launch(&BAD, 0, &[1], &[], &[], &[]).unwrap_err();
     assert!(
@@ -460,6 +462,7 @@ fn a_group_kernel_runs_in_work_groups_of_its_size() {
             asserts: &[],
         }],
         binaries: &[],
+        thresholds: &[],
     };
     let out = Mem::<i64>::alloc(5, (0, 0, 0)).unwrap();
     launch(&GROUPS, 0, &[5, 8], &[], &[&out], &[true]).unwrap();
@@ -483,6 +486,7 @@ fn a_group_size_the_device_cannot_run_is_an_error() {
             asserts: &[],
         }],
         binaries: &[],
+        thresholds: &[],
     };
     let e = launch(&HUGE, 0, &[1], &[], &[], &[]).unwrap_err();
     assert!(

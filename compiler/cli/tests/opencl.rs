@@ -30,6 +30,10 @@ entry prefixes (xs: []i64) : []i64 =
   map (.0) (scan (\\(h1, p1) (h2, p2) -> (h1 * p2 + h2, p1 * p2)) (0, 1) (map (\\x -> (x, 31)) xs))
 entry prefixes_checked (xs: []i64) : []i64 =
   map (.0) (scan (\\(h1, p1) (h2, p2) -> (h1 * p2 + h2 * (p2 / p2), p1 * p2)) (0, 1) (map (\\x -> (x, 31)) xs))
+entry tr (xss: [][]i32) : [][]i32 = transpose xss
+entry tr_each (xsss: [][][]i32) : [][][]i32 = map transpose xsss
+entry prefixes_dividing (xs: []i64) : []i64 =
+  map (.0) (scan (\\(h1, p1) (h2, p2) -> (h1 * p2 + h2 * (p2 / p2), p1 * p2)) (0, 1) (map (\\x -> (x, x)) xs))
 ";
 
 /// Whether this machine has an OpenCL platform (else the test says why it
@@ -183,6 +187,7 @@ fn kernels_compute_report_failures_and_serve() {
     scans_over_many_chunks_scan_their_totals_on_the_device(&exe);
     long_rows_are_reduced_by_groups(&exe);
     histograms_choose_copies_or_atomics(&exe);
+    transposes_go_through_tiles(&exe);
     tuning_parameters_are_listed_and_set(&exe, dir.path());
 }
 
@@ -290,9 +295,8 @@ fn reductions_over_many_chunks_combine_them_in_rounds_in_order(exe: &Path) {
             if (n == 70_000) != (env == [("FUT_GPU_CHUNKS", "65536")]) {
                 continue;
             }
-            // `hash_checked`'s operator divides, so its rounds run on the
-            // host (a check in a group kernel could leave threads waiting
-            // at a barrier), as the sequential equivalent of the group loop.
+            // `hash_checked`'s operator divides: its rounds' group kernels
+            // follow the group failure protocol, on the device too.
             for (entry, want) in [("hash", hash), ("sumsq", sumsq), ("hash_checked", hash)] {
                 let o = run_with_input_env(exe, &["-e", entry, "-P"], input.as_bytes(), env);
                 let err = text(&o.stderr);
@@ -303,14 +307,8 @@ fn reductions_over_many_chunks_combine_them_in_rounds_in_order(exe: &Path) {
                     "{entry}, n = {n}, {env:?}"
                 );
                 let rounds = err.lines().find(|l| l.starts_with("segred-round "));
-                if entry == "hash_checked" {
-                    // Host loops have no kernel name in their profile line.
-                    let on_host = rounds.is_none_or(|l| !l.contains("(k"));
-                    assert!(on_host, "{entry}: {err}");
-                    if n == 70_000 {
-                        assert!(rounds.is_some(), "{entry}: {err}");
-                    }
-                    continue;
+                if let Some(l) = rounds {
+                    assert!(l.contains("(k"), "{entry}: {err}");
                 }
                 let calls = rounds.and_then(|l| l.split_whitespace().nth(3));
                 if n == 70_000 {
@@ -328,7 +326,7 @@ fn reductions_over_many_chunks_combine_them_in_rounds_in_order(exe: &Path) {
 /// `prefixes` (the prefixes of a polynomial hash: a non-commutative scan
 /// with a tuple operator) of [`PROG`] over up to 65536 chunks, whose
 /// totals are scanned on the device by two group loops; `prefixes_checked`'s
-/// operator divides, so its group loops run on the host.
+/// operator divides, so its group kernels follow the failure protocol.
 fn scans_over_many_chunks_scan_their_totals_on_the_device(exe: &Path) {
     for n in [0usize, 1, 300, 70_000] {
         let xs: Vec<i64> = (0..n as i64).map(|k| (k * 7919) % 1009 - 500).collect();
@@ -363,7 +361,26 @@ fn scans_over_many_chunks_scan_their_totals_on_the_device(exe: &Path) {
                 let line = err.lines().find(|l| l.starts_with(label));
                 let line = line.unwrap_or_else(|| panic!("{entry}, n = {n}: {err}"));
                 // Host loops have no kernel name in their profile line.
-                assert_eq!(line.contains("(k"), entry == "prefixes", "{line}");
+                assert!(line.contains("(k"), "{line}");
+            }
+        }
+        // Odd elements keep every product odd, so the operator never
+        // divides by zero; one zero makes the totals after it zero, and the
+        // scans of the chunks' totals divide by them.
+        if n == 70_000 {
+            let odd: Vec<i64> = xs.iter().map(|x| 2 * x + 1).collect();
+            let mut with_zero = odd.clone();
+            with_zero[40_000] = 0;
+            for (xs, fails) in [(odd, false), (with_zero, true)] {
+                let xs: Vec<String> = xs.iter().map(|x| format!("{x}i64")).collect();
+                let input = format!("[{}]", xs.join(", "));
+                let o =
+                    run_with_input_env(exe, &["-e", "prefixes_dividing"], input.as_bytes(), &env);
+                let err = text(&o.stderr);
+                assert_eq!(o.status.success(), !fails, "{err}");
+                if fails {
+                    assert!(err.contains("Division by zero"), "{err}");
+                }
             }
         }
     }
@@ -431,6 +448,75 @@ fn long_rows_are_reduced_by_groups(exe: &Path) {
     }
 }
 
+/// `tr` and `tr_each` of [`PROG`]: transposed copies of matrices of at
+/// least 32 rows and columns move through tiles in local memory
+/// (`transpose` in the profile), narrower ones one element per thread
+/// (`copy`); a map of transpositions is one batched copy.
+fn transposes_go_through_tiles(exe: &Path) {
+    for (b, n, m) in [
+        (1usize, 40usize, 70usize),
+        (1, 3, 50),
+        (3, 33, 64),
+        (2, 31, 40),
+    ] {
+        let xs: Vec<i32> = (0..(b * n * m) as i32).collect();
+        let show = |v: &[i32], rows: usize, cols: usize| {
+            let rows: Vec<String> = v
+                .chunks(cols)
+                .take(rows)
+                .map(|r| {
+                    let r: Vec<String> = r.iter().map(|x| format!("{x}i32")).collect();
+                    format!("[{}]", r.join(", "))
+                })
+                .collect();
+            format!("[{}]", rows.join(", "))
+        };
+        let mut ts = vec![0i32; b * n * m];
+        for k in 0..b {
+            for i in 0..n {
+                for j in 0..m {
+                    ts[k * n * m + j * n + i] = xs[k * n * m + i * m + j];
+                }
+            }
+        }
+        let (entry, input, want) = if b == 1 {
+            ("tr", show(&xs, n, m), show(&ts, m, n))
+        } else {
+            let batch = |v: &[i32], rows, cols| {
+                let ms: Vec<String> = v.chunks(n * m).map(|c| show(c, rows, cols)).collect();
+                format!("[{}]", ms.join(", "))
+            };
+            ("tr_each", batch(&xs, n, m), batch(&ts, m, n))
+        };
+        let o = run_with_input(exe, &["-e", entry, "-P"], input.as_bytes());
+        let err = text(&o.stderr);
+        assert!(o.status.success(), "{entry} {b}x{n}x{m}: {err}");
+        assert_eq!(text(&o.stdout), format!("{want}\n"), "{entry} {b}x{n}x{m}");
+        let tiled = err.lines().any(|l| l.starts_with("transpose "));
+        assert_eq!(tiled, n >= 32 && m >= 32, "{entry} {b}x{n}x{m}: {err}");
+        // The least side for tiles is a tuning parameter: at 2, every
+        // matrix here goes through tiles, with the same result.
+        let o = run_with_input(exe, &["--print-params"], b"");
+        let listing = text(&o.stdout);
+        let mut args = vec!["-e".to_string(), entry.to_string(), "-P".to_string()];
+        for l in listing.lines() {
+            if let Some(name) = l.strip_suffix(" (threshold)")
+                && name.starts_with("transpose_threshold_")
+            {
+                args.push("--param".into());
+                args.push(format!("{name}=2"));
+            }
+        }
+        assert!(args.len() > 3, "{listing}");
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = run_with_input(exe, &args, input.as_bytes());
+        let err = text(&o.stderr);
+        assert!(o.status.success(), "{err}");
+        assert_eq!(text(&o.stdout), format!("{want}\n"), "{entry} {b}x{n}x{m}");
+        assert!(err.lines().any(|l| l.starts_with("transpose ")), "{err}");
+    }
+}
+
 /// `hist` of [`PROG`] (counts): with many updates per bucket each chunk
 /// fills its own copy (`seghist`), with few they go to the destination
 /// atomically (`seghist-atomic`); out-of-range buckets are ignored.
@@ -457,27 +543,72 @@ fn histograms_choose_copies_or_atomics(exe: &Path) {
     }
 }
 
+/// A row reduction reading through a checked index: rows of at least 128
+/// elements run as a group kernel with checks, shorter ones one thread per
+/// row; either reports an index out of bounds at its source line and
+/// exits with failure, and computes the sums when every index is in range.
 #[test]
-fn a_row_reduction_with_checks_keeps_one_thread_per_row_on_the_device() {
+fn row_reductions_with_checks_report_failures_from_group_kernels() {
     let dir = tempfile::tempdir().expect("temp dir");
-    // The rows' reductions read through an index that is checked: a check
-    // in a group of threads is refused, so the loop of one thread per row
-    // stays, as a kernel, instead of the group loop running on the host.
-    let checked = "entry checked (k: i64) (xs: []f64) : []f64 =
+    let d = dir.path();
+    let src = "entry checked (k: i64) (xs: []f64) : []f64 =
   map (\\i -> f64.sum (map (\\j -> xs[i * 7 + j]) (iota k))) (iota 100)
 ";
-    let unchecked = "entry unchecked (xss: [][]f64) : []f64 =
-  map (\\row -> f64.sum (map (\\x -> x * 2) row) + 1) xss
-";
-    for (src, groups) in [(checked, false), (unchecked, true)] {
-        std::fs::write(dir.path().join("r.fut"), src).expect("write");
-        let o = fut(dir.path(), &["dev", "--print=opencl", "r.fut"]);
-        assert!(o.status.success(), "{}", text(&o.stderr));
-        let out = text(&o.stdout);
-        assert!(!out.contains("// host loop"), "{out}");
-        assert_eq!(out.contains("par kernel k0 groups of 256"), groups, "{out}");
-        assert_eq!(out.contains("// 2 kernels"), groups, "{out}");
+    std::fs::write(d.join("r.fut"), src).expect("write");
+    let o = fut(d, &["dev", "--print=opencl", "r.fut"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(!out.contains("// host loop"), "{out}");
+    assert!(out.contains("par kernel k0 groups of 256"), "{out}");
+    assert!(out.contains("// 2 kernels"), "{out}");
+    let o = fut(d, &["opencl", "r.fut", "-o", "r"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let exe = d.join("r");
+    if !have_opencl(&exe) {
+        return;
     }
+    for k in [200i64, 50] {
+        for len in [100 * 7 + k, 600 + k] {
+            let xs: Vec<String> = (0..len).map(|j| format!("{j}.0f64")).collect();
+            let input = format!("{k}i64 [{}]", xs.join(", "));
+            let o = run_with_input(&exe, &["-e", "checked", "-P"], input.as_bytes());
+            let err = text(&o.stderr);
+            let groups = err.lines().any(|l| l.starts_with("segred-group "));
+            assert_eq!(groups, k >= 128, "{k}, {len}: {err}");
+            if len == 100 * 7 + k {
+                assert!(o.status.success(), "{k}, {len}: {err}");
+                let sums: Vec<String> = (0..100)
+                    .map(|i| format!("{}.0f64", (0..k).map(|j| i * 7 + j).sum::<i64>()))
+                    .collect();
+                assert_eq!(text(&o.stdout), format!("[{}]\n", sums.join(", ")));
+            } else {
+                assert!(!o.status.success(), "{k}, {len}: {err}");
+                assert!(
+                    err.contains(&format!("out of bounds for array of shape [{len}]")),
+                    "{err}"
+                );
+                assert!(err.contains("at r.fut:2:"), "{err}");
+            }
+        }
+    }
+    // The row width from which a group takes a row is a tuning parameter:
+    // raised above 200, rows of 200 go one per thread, with the same sums.
+    let o = run_with_input(&exe, &["--print-params"], b"");
+    assert!(text(&o.stdout).contains("row_group_threshold_0 (threshold)\n"));
+    let xs: Vec<String> = (0..900).map(|j| format!("{j}.0f64")).collect();
+    let input = format!("200i64 [{}]", xs.join(", "));
+    let mut outs = Vec::new();
+    for params in [&[][..], &["--param", "row_group_threshold_0=201"]] {
+        let mut args = vec!["-e", "checked", "-P"];
+        args.extend_from_slice(params);
+        let o = run_with_input(&exe, &args, input.as_bytes());
+        let err = text(&o.stderr);
+        assert!(o.status.success(), "{params:?}: {err}");
+        let groups = err.lines().any(|l| l.starts_with("segred-group "));
+        assert_eq!(groups, params.is_empty(), "{params:?}: {err}");
+        outs.push(text(&o.stdout));
+    }
+    assert_eq!(outs[0], outs[1]);
 }
 
 #[test]

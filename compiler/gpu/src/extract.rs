@@ -16,7 +16,7 @@
 use std::collections::BTreeSet;
 
 use imp::uses::loop_uses;
-use imp::{Block, ParKind, Program, Stm};
+use imp::{Block, ParKind, Program, SExp, Stm};
 use ir::Span;
 use ir::ids::EntityId;
 
@@ -31,6 +31,9 @@ pub struct Extracted {
     pub kernels: Vec<Kernel>,
     /// The loops that stay on the host: function name, span, why.
     pub host_loops: Vec<(String, Span, Refusal)>,
+    /// The program's tuning parameters ([`imp::SExp::Tuned`]), numbered:
+    /// name and default, in the order of their numbers.
+    pub thresholds: Vec<(String, i64)>,
 }
 
 /// Marks the parallel loops of `prog` that become kernels for `target`;
@@ -54,7 +57,40 @@ pub fn extract(prog: &mut Program, target: Target, safe: bool) -> Extracted {
         prog.functions[k].body = body;
         sequential_groups(&mut prog.functions[k]);
     }
+    for f in &mut prog.functions {
+        number_thresholds(&mut f.body, &mut out.thresholds);
+    }
     out
+}
+
+/// Names the tuning parameters of the conditions in `b` (the lowering's
+/// versions of code: [`imp::SExp::Tuned`]) uniquely, their kind and the
+/// next number (`row_group_threshold_0`), adding them to `out`.
+fn number_thresholds(b: &mut Block, out: &mut Vec<(String, i64)>) {
+    fn walk(e: &mut SExp, out: &mut Vec<(String, i64)>) {
+        match e {
+            SExp::Tuned { name, default } => {
+                *name = format!("{name}_{}", out.len());
+                out.push((name.clone(), *default));
+            }
+            SExp::UnOp(_, x) | SExp::Convert(_, _, x) => walk(x, out),
+            SExp::BinOp(_, a, b) | SExp::Cmp(_, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            SExp::Math(_, xs) => xs.iter_mut().for_each(|x| walk(x, out)),
+            SExp::Chunks { w, .. } => walk(w, out),
+            SExp::Var(_) | SExp::Const(_) => {}
+        }
+    }
+    for s in &mut b.stms {
+        if let Stm::If { cond, .. } = s {
+            walk(cond, out);
+        }
+        for inner in s.blocks_mut() {
+            number_thresholds(inner, out);
+        }
+    }
 }
 
 /// The two versions of a segmented reduction the lowering made, a group

@@ -146,11 +146,16 @@ fn items(ex: &Extracted, backend: &Backend, locate: &dyn Fn(Span) -> String) -> 
     let mut out = String::new();
     writeln!(
         out,
-        "/// The program's kernels ({} of them).\npub static KERNELS: {rt}::KernelProgram = {rt}::KernelProgram {{ source: {:?}, kernels: &[{}], binaries: {} }};\n",
+        "/// The program's kernels ({} of them).\npub static KERNELS: {rt}::KernelProgram = {rt}::KernelProgram {{ source: {:?}, kernels: &[{}], binaries: {}, thresholds: &[{}] }};\n",
         ex.kernels.len(),
         kernel_source(ex, backend.target),
         kernels.join(", "),
         backend.binaries,
+        ex.thresholds
+            .iter()
+            .map(|(n, d)| format!("({n:?}, {d})"))
+            .collect::<Vec<_>>()
+            .join(", "),
     )
     .ok();
     out

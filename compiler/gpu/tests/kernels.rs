@@ -110,7 +110,10 @@ fn the_backends_hooks_name_their_runtimes() {
         items.contains("pub static KERNELS: fut_runtime_opencl::KernelProgram"),
         "{items}"
     );
-    assert!(items.contains("binaries: &[] }"), "{items}");
+    assert!(
+        items.contains("binaries: &[], thresholds: &[] }"),
+        "{items}"
+    );
     assert!(source.contains("__kernel void k0("), "{source}");
     let mut imp = lowered(MAP);
     let (items, source) = (gpu::CUDA.extract)(&mut imp, true, &locate).unwrap();
@@ -122,7 +125,10 @@ fn the_backends_hooks_name_their_runtimes() {
         items.contains("fut_runtime_cuda::KernelInfo { name: \"k0\""),
         "{items}"
     );
-    assert!(items.contains("binaries: KERNEL_BINARIES }"), "{items}");
+    assert!(
+        items.contains("binaries: KERNEL_BINARIES, thresholds: &[] }"),
+        "{items}"
+    );
     assert!(!items.contains("fut_runtime_opencl"), "{items}");
     assert!(source.contains("k0("), "{source}");
     assert!(gpu::CUDA.imports.contains("fut_runtime_cuda::launch"));
@@ -259,23 +265,51 @@ const QUOTIENTS: &str = r#"fun main(n: i64, xs: [n]i32) -> (i32) {
 entry "main" = main("[]i32": 2) -> ("i32": 1)
 "#;
 
+/// Whether the braces of C text `src` balance.
+fn balanced(src: &str) -> bool {
+    let mut depth = 0i64;
+    for c in src.chars() {
+        depth += match c {
+            '{' => 1,
+            '}' => -1,
+            _ => 0,
+        };
+        if depth < 0 {
+            return false;
+        }
+    }
+    depth == 0
+}
+
 #[test]
-fn a_group_loop_with_checks_runs_on_the_host_as_its_sequential_equivalent() {
-    let mut imp = lowered_for_device(QUOTIENTS);
-    let ex = extract(&mut imp, Target::OpenCl, true);
-    assert!(
-        ex.host_loops
-            .iter()
-            .any(|(_, _, why)| why.contains("a check in a group of threads")),
-        "{:?}",
-        ex.host_loops
-    );
-    let text = imp::print::print_program(&imp);
-    assert!(
-        !text.contains("groups of") && !text.contains("barrier"),
-        "{text}"
-    );
-    assert!(text.contains("per_thread"), "{text}");
+fn a_group_loop_with_checks_is_a_kernel_whose_threads_leave_together() {
+    for (dialect, target) in DIALECTS {
+        let mut imp = lowered_for_device(QUOTIENTS);
+        let ex = extract(&mut imp, target, true);
+        assert!(ex.host_loops.is_empty(), "{:?}", ex.host_loops);
+        let groups: Vec<_> = ex.kernels.iter().filter(|k| k.group > 0).collect();
+        assert!(!groups.is_empty(), "{:?}", group_sizes(&ex));
+        for k in &groups {
+            // The division's check follows the group protocol: no thread
+            // returns early, each barrier is counted and followed by the
+            // group's decision.
+            assert!(!k.source.contains("return"), "{}", k.source);
+            assert!(
+                k.source.contains("fut_gfail[0] = fut_epoch;"),
+                "{}",
+                k.source
+            );
+            assert_eq!(
+                k.source.matches("barrier(").count(),
+                k.source.matches("fut_epoch++").count() + 1,
+                "{}",
+                k.source
+            );
+            assert!(balanced(&k.source), "{}", k.source);
+            assert!(!k.asserts.is_empty());
+        }
+        insta::assert_snapshot!(format!("checked_group_{dialect}"), groups[0].source);
+    }
 }
 
 /// Quotients of each row of a matrix (a checked operator).
@@ -298,21 +332,55 @@ entry "main" = main("[][]i32": 3) -> ("[]i32": 1)
 "#;
 
 #[test]
-fn a_segmented_reduction_whose_group_loop_is_refused_keeps_one_thread_per_row() {
+fn a_segmented_reduction_with_checks_keeps_both_versions_as_kernels() {
     let mut imp = lowered_for_device(ROW_QUOTIENTS);
     // As lowered: a group loop for long rows, one thread per row otherwise.
     let before = imp::print::print_program(&imp);
-    assert!(before.contains("if (le(128i64, m))"), "{before}");
+    assert!(
+        before.contains("if (le(tuned(row_group_threshold, 128), m))"),
+        "{before}"
+    );
     assert!(before.contains("groups of 256"), "{before}");
-    // The operator divides: a check in a group of threads, which the
-    // emitter refuses. The loop of one thread per row alone remains, a
-    // kernel, rather than the group loop running on the host.
+    // The operator divides: the group loop's kernel follows the group
+    // failure protocol, and both versions stay, chosen at run time.
     let ex = extract(&mut imp, Target::OpenCl, true);
     assert!(ex.host_loops.is_empty(), "{:?}", ex.host_loops);
-    assert_eq!(group_sizes(&ex), [0]);
+    assert_eq!(group_sizes(&ex), [256, 0]);
+    assert!(ex.kernels[0].source.contains("fut_stop"));
     let text = imp::print::print_program(&imp);
     assert!(
-        !text.contains("if (le(128i64") && !text.contains("groups of"),
+        text.contains("if (le(tuned(row_group_threshold_0, 128), m))"),
         "{text}"
     );
+    assert_eq!(ex.thresholds, [("row_group_threshold_0".to_string(), 128)]);
+}
+
+/// A batch of matrices transposed, as a map of transpositions.
+const TRANSPOSE_EACH: &str = r#"fun main(b: i64, n: i64, m: i64, xsss: [b][n][m]f32) -> ([b][m][n]f32) {
+  let t: [b][m][n]f32 = screma(b, xsss)
+    map(\(xss: [n][m]f32) -> ([m][n]f32) {
+      let tr: [m][n]f32 = rearrange((1, 0), xss)
+      let c: [m][n]f32 = copy(tr)
+      in (c)
+    })
+  in (t)
+}
+entry "main" = main("[][][]f32": 4) -> ("[][][]f32": 1)
+"#;
+
+#[test]
+fn transpositions_are_tiled_group_kernels_without_checks() {
+    for (dialect, target) in DIALECTS {
+        let mut imp = lowered(TRANSPOSE_EACH);
+        let ex = extract(&mut imp, target, true);
+        assert!(ex.host_loops.is_empty(), "{:?}", ex.host_loops);
+        // The tiles' group kernel, and one thread per element for narrow
+        // matrices.
+        assert_eq!(group_sizes(&ex), [256, 0]);
+        let tiles = &ex.kernels[0];
+        // Its divisors are never zero: no checks, no failure protocol.
+        assert!(tiles.asserts.is_empty());
+        assert!(!tiles.source.contains("fut_gfail"), "{}", tiles.source);
+        insta::assert_snapshot!(format!("transpose_{dialect}"), tiles.source);
+    }
 }

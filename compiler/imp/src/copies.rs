@@ -9,7 +9,11 @@
 //! kernels, so the elements stay on the device. The destination's
 //! innermost index varies fastest between neighbouring iterations, so
 //! neighbouring threads write neighbouring elements of a row-major
-//! destination.
+//! destination. Transpositions go through tiles in local memory instead
+//! ([`crate::tiled_transpose`]), so that reads are neighbours too. A
+//! parallel loop whose body is one copy of a slice per iteration (`map
+//! transpose xsss`) becomes one copy with an outer dimension more first,
+//! so its elements are spread over threads, not its iterations.
 
 use ir::PrimType;
 
@@ -28,12 +32,20 @@ pub fn parallel_copies(f: &mut Function) {
 
 fn rewrite(b: &mut Block, f: &mut Function) {
     for s in &mut b.stms {
+        if let Some(whole) = batched_copy(s) {
+            *s = whole;
+        }
         match s {
             Stm::ParFor { .. } => {}
             Stm::Copy { dst, src, span }
                 if dst.mem != src.mem && dst.rank() > 0 && dst.shape == src.shape =>
             {
-                *s = copy_loop(f, dst, src, *span);
+                let plain = copy_loop(f, dst, src, *span);
+                *s = if crate::tiled_transpose::is_transposition(dst, src) {
+                    crate::tiled_transpose::tiled_copy(f, dst, src, *span, plain)
+                } else {
+                    plain
+                };
             }
             _ => {
                 for inner in s.blocks_mut() {
@@ -41,6 +53,80 @@ fn rewrite(b: &mut Block, f: &mut Function) {
                 }
             }
         }
+    }
+}
+
+/// The parallel loop `s` over `i < n` whose body is one copy between
+/// views whose offsets are linear in `i` (`a + i * k`, shapes and strides
+/// the same on every iteration: `map transpose xss`) as one copy with an
+/// outer dimension of `n` more, which [`rewrite`] then spreads over every
+/// element rather than over the `n` iterations.
+fn batched_copy(s: &Stm) -> Option<Stm> {
+    let Stm::ParFor {
+        kind: ParKind::Map,
+        ids,
+        sizes,
+        body,
+        span,
+        ..
+    } = s
+    else {
+        return None;
+    };
+    let ([i], [n], [Stm::Copy { dst, src, .. }]) =
+        (ids.as_slice(), sizes.as_slice(), body.stms.as_slice())
+    else {
+        return None;
+    };
+    let outer = |v: &View| -> Option<View> {
+        let fixed = |e: &SExp| !e.mentions(*i);
+        if !v.shape.iter().chain(&v.strides).all(fixed) {
+            return None;
+        }
+        let (base, step) = linear(&v.offset, *i)?;
+        let mut shape = vec![n.clone()];
+        shape.extend(v.shape.iter().cloned());
+        let mut strides = vec![step];
+        strides.extend(v.strides.iter().cloned());
+        Some(View {
+            mem: v.mem,
+            elem: v.elem,
+            offset: base,
+            shape,
+            strides,
+        })
+    };
+    Some(Stm::Copy {
+        dst: outer(dst)?,
+        src: outer(src)?,
+        span: *span,
+    })
+}
+
+/// `e` as `a + i * k` with `a` and `k` not mentioning `i`, if it is one.
+fn linear(e: &SExp, i: SVar) -> Option<(SExp, SExp)> {
+    if !e.mentions(i) {
+        return Some((e.clone(), SExp::i64(0)));
+    }
+    match e {
+        SExp::Var(v) if *v == i => Some((SExp::i64(0), SExp::i64(1))),
+        SExp::BinOp(ir::BinOp::Add, a, b) => {
+            let (a0, a1) = linear(a, i)?;
+            let (b0, b1) = linear(b, i)?;
+            Some((SExp::plus(a0, b0), SExp::plus(a1, b1)))
+        }
+        SExp::BinOp(ir::BinOp::Mul, a, b) => {
+            let (x, k) = if a.mentions(i) { (a, b) } else { (b, a) };
+            if k.mentions(i) {
+                return None;
+            }
+            let (x0, x1) = linear(x, i)?;
+            Some((
+                SExp::times(x0, (**k).clone()),
+                SExp::times(x1, (**k).clone()),
+            ))
+        }
+        _ => None,
     }
 }
 
@@ -112,9 +198,11 @@ mod tests {
         }
         let after = print_program(&p);
         assert!(!after.contains("copy "), "{after}");
-        // The transposed copy writes its destination row by row: the
-        // innermost index is the destination's.
-        assert!(after.contains(", c1 < n) {\n    elem"), "{after}");
+        // The transposed copy's loop of one thread per element (for narrow
+        // matrices; wider ones take tiles) writes its destination row by
+        // row: the innermost index is the destination's.
+        assert!(after.contains(", c1 < n) {\n      elem"), "{after}");
+        assert!(after.contains("groups of 256"), "{after}");
         let xs: Vec<f64> = (0..6).map(f64::from).collect();
         let args = || {
             vec![

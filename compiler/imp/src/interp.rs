@@ -281,6 +281,7 @@ impl Frame<'_> {
                 c.scalar_ops += 1;
                 sem::math(*m, &args)
             }
+            SExp::Tuned { default, .. } => PrimValue::I64(*default),
             SExp::Chunks { w, most, .. } => {
                 let w = self.i64(c, w)?;
                 PrimValue::I64(match self.chunking {

@@ -28,6 +28,7 @@ pub mod interp;
 pub mod lower;
 pub mod print;
 pub mod syntax;
+pub mod tiled_transpose;
 pub mod uses;
 
 pub use lower::{LowerError, Options, lower_program, lower_program_with};

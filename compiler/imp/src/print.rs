@@ -133,6 +133,7 @@ impl Printer<'_> {
             SExp::Chunks { w, cost, most } => {
                 format!("chunks({}, cost {cost}, at most {most})", self.exp(w))
             }
+            SExp::Tuned { name, default } => format!("tuned({name}, {default})"),
         }
     }
 

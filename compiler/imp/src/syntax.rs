@@ -132,6 +132,17 @@ pub enum SExp {
         /// The most chunks.
         most: i64,
     },
+    /// A tuning parameter (an `i64`): a threshold a GPU backend's
+    /// executable lets its user set (`--param NAME=VALUE`), `default`
+    /// elsewhere and when not set. It chooses between versions of code
+    /// that compute the same thing, never what is computed.
+    Tuned {
+        /// Its name: a kind as the lowering makes it, numbered per program
+        /// by a GPU backend (`row_group_threshold_0`).
+        name: String,
+        /// Its value when not set.
+        default: i64,
+    },
 }
 
 impl SExp {
@@ -519,6 +530,7 @@ impl SExp {
             }
             SExp::Math(_, xs) => xs.iter().for_each(|x| x.for_each_var(f)),
             SExp::Chunks { w, .. } => w.for_each_var(f),
+            SExp::Tuned { .. } => {}
         }
     }
 }
@@ -547,7 +559,7 @@ pub fn type_of(f: &Function, e: &SExp) -> PrimType {
             MathFn::Popc | MathFn::Clz | MathFn::Ctz => PrimType::I32,
             _ => args.first().map_or(PrimType::F64, |a| type_of(f, a)),
         },
-        SExp::Chunks { .. } => PrimType::I64,
+        SExp::Chunks { .. } | SExp::Tuned { .. } => PrimType::I64,
     }
 }
 

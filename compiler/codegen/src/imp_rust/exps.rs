@@ -34,6 +34,7 @@ pub fn exp(f: &Function, e: &SExp, span: ir::Span) -> Result<String, String> {
         SExp::Chunks { w, cost, most } => {
             format!("reduce_chunks({}, {cost}, {most})", exp(f, w, span)?)
         }
+        SExp::Tuned { name, default } => format!("tuned_param({name:?}, {default}i64)"),
     })
 }
 

@@ -562,6 +562,7 @@ fn rename(e: &SExp, names: &HashMap<SVar, SExp>) -> SExp {
         SExp::BinOp(op, a, b) => SExp::BinOp(*op, r(a), r(b)),
         SExp::Cmp(op, a, b) => SExp::Cmp(*op, r(a), r(b)),
         SExp::Math(m, xs) => SExp::Math(*m, xs.iter().map(|x| rename(x, names)).collect()),
+        SExp::Tuned { .. } => e.clone(),
         SExp::Chunks { w, cost, most } => SExp::Chunks {
             w: r(w),
             cost: *cost,

@@ -87,9 +87,8 @@ pub fn kernel(
 /// memory, as kernel `name`: one work-group per group, launched with
 /// work-groups of exactly `size`, its local memory declared in the
 /// kernel, barriers as the dialect's. `uses` are the loop's
-/// ([`imp::uses::loop_uses`]). A body with assertions is refused: a
-/// failing thread returns, and the others would wait for it at the next
-/// barrier.
+/// ([`imp::uses::loop_uses`]). A body with assertions follows the group
+/// failure protocol of [`super::group_failures`]: no thread returns early.
 #[allow(clippy::too_many_arguments)]
 pub fn group_kernel(
     f: &Function,
@@ -136,14 +135,40 @@ pub fn group_kernel(
     )
 }
 
+/// Why a group kernel's first emission stopped: it has checks, and is
+/// emitted again following the failure protocol of
+/// [`super::group_failures`].
+const NEEDS_GUARDS: &str = "a check in a group of threads";
+
 fn emit(
+    f: &Function,
+    name: &str,
+    parts: (&[SVar], &[SExp], &Block),
+    uses: &KernelUses,
+    target: Target,
+    safe: bool,
+    group: Option<Group>,
+) -> Result<Kernel, Refusal> {
+    match emit_as(f, name, parts, uses, target, safe, group.as_ref(), false) {
+        Err(e) if e == NEEDS_GUARDS => {
+            emit_as(f, name, parts, uses, target, safe, group.as_ref(), true)
+        }
+        r => r,
+    }
+}
+
+/// [`emit`], with checks following the group kernels' failure protocol
+/// when `guarded`.
+#[allow(clippy::too_many_arguments)]
+fn emit_as(
     f: &Function,
     name: &str,
     (ids, sizes, body): (&[SVar], &[SExp], &Block),
     uses: &KernelUses,
     target: Target,
     safe: bool,
-    group: Option<Group>,
+    group: Option<&Group>,
+    guarded: bool,
 ) -> Result<Kernel, Refusal> {
     // A kernel's text is the same in both dialects: the preludes define
     // the vocabulary it uses for each.
@@ -161,6 +186,10 @@ fn emit(
             .map(|g| g.local.iter().map(|l| l.0).collect())
             .unwrap_or_default(),
         in_group: group.is_some(),
+        guarded,
+        frames: Vec::new(),
+        pending: Vec::new(),
+        unsynced: false,
     };
     let mut params = vec![
         "__global long *fut_fail".to_string(),
@@ -188,10 +217,13 @@ fn emit(
     for v in &uses.scalars {
         locals.remove(v);
     }
-    if let Some(g) = &group {
+    if let Some(g) = group {
         for (m, t, n) in &g.local {
             let line = format!("__local {} {}[{n}];", k.storage(*t)?, mem(m.0));
             k.line(&line);
+        }
+        if guarded {
+            k.failure_prologue();
         }
     }
     k.line("long fut_gid = get_global_id(0);");
@@ -234,10 +266,20 @@ fn emit(
     })
 }
 
-/// Whether the integer operator `op` cannot fail because its right operand
-/// `b` is a constant: a divisor other than zero, an exponent of at least
-/// zero.
+/// Whether the integer operator `op` cannot fail because of its right
+/// operand `b`: a constant divisor other than zero or one that is the
+/// maximum of anything and a positive constant, a constant exponent of at
+/// least zero.
 fn constant_cannot_fail(op: BinOp, b: &SExp) -> bool {
+    // A divisor `max(x, c)` with a constant `c > 0` is never zero.
+    if let SExp::BinOp(BinOp::Max, x, y) = b
+        && op != BinOp::Pow
+        && [x, y]
+            .iter()
+            .any(|e| matches!(e.as_ref(), SExp::Const(c) if c.as_i128().is_some_and(|c| c > 0)))
+    {
+        return true;
+    }
     let SExp::Const(c) = b else { return false };
     match (op, c.as_i128()) {
         (_, None) => false,
@@ -247,7 +289,7 @@ fn constant_cannot_fail(op: BinOp, b: &SExp) -> bool {
 }
 
 /// The name of scalar `v` in kernel code.
-fn var(v: SVar) -> String {
+pub(super) fn var(v: SVar) -> String {
     format!("v{}", v.0)
 }
 
@@ -299,12 +341,12 @@ fn statements(b: &Block) -> usize {
         .sum()
 }
 
-struct Em<'a> {
+pub(super) struct Em<'a> {
     f: &'a Function,
     safe: bool,
-    out: String,
+    pub(super) out: String,
     asserts: Vec<KernelAssert>,
-    depth: usize,
+    pub(super) depth: usize,
     /// The blocks each thread allocates, with their sizes: the host
     /// allocates them for every thread before the launch, element `i` of
     /// thread `t` at `i * fut_n + t` (neighbouring threads touch
@@ -316,12 +358,38 @@ struct Em<'a> {
     local: Vec<imp::MemId>,
     /// Whether the kernel is a group loop's.
     in_group: bool,
+    /// Whether checks follow the group kernels' failure protocol
+    /// ([`super::group_failures`]): a group kernel with checks.
+    pub(super) guarded: bool,
+    /// For each C block open, how many failure guards it has open.
+    pub(super) frames: Vec<usize>,
+    /// The conditions of failure guards asked for in the current C block
+    /// and opened with its next line.
+    pub(super) pending: Vec<String>,
+    /// Whether a thread may have failed since the last counted barrier.
+    pub(super) unsynced: bool,
 }
 
-type E<T> = Result<T, Refusal>;
+pub(super) type E<T> = Result<T, Refusal>;
 
 impl Em<'_> {
-    fn line(&mut self, s: &str) {
+    /// How many assertions the kernel has so far.
+    pub(super) fn checks_count(&self) -> usize {
+        self.asserts.len()
+    }
+
+    /// The head of a loop of `i` from 0 below `n`, which a thread that
+    /// failed leaves in a group kernel with checks.
+    fn counted_loop(&self, i: &str, n: &str) -> String {
+        if self.guarded {
+            format!("for ({i} = 0; {i} < {n} && !fut_failed; {i}++)")
+        } else {
+            format!("for ({i} = 0; {i} < {n}; {i}++)")
+        }
+    }
+
+    pub(super) fn line(&mut self, s: &str) {
+        self.flush_guards();
         for l in s.lines() {
             for _ in 0..self.depth {
                 self.out.push_str("  ");
@@ -332,7 +400,7 @@ impl Em<'_> {
     }
 
     /// Whether `e` reads a scalar the kernel sets (not a launch argument).
-    fn sets_any(&self, e: &SExp) -> bool {
+    pub(super) fn sets_any(&self, e: &SExp) -> bool {
         let mut found = false;
         e.for_each_var(&mut |v| found |= !self.outside.contains(&v));
         found
@@ -358,7 +426,7 @@ impl Em<'_> {
     }
 
     /// The C expression of `e`.
-    fn exp(&self, e: &SExp) -> E<String> {
+    pub(super) fn exp(&self, e: &SExp) -> E<String> {
         Ok(match e {
             SExp::Var(v) => {
                 if self.ty(*v) == PrimType::Bool {
@@ -388,12 +456,15 @@ impl Em<'_> {
             // A region nested in a kernel runs in one chunk: its thread is
             // one of many already.
             SExp::Chunks { .. } => "1L".to_string(),
+            // Thresholds choose between versions on the host; one met in a
+            // kernel keeps its default.
+            SExp::Tuned { default, .. } => format!("{default}L"),
         })
     }
 
     /// Checks of the operators of `e` that can fail (integer division by
     /// zero, negative integer powers), reported at `span`.
-    fn checks(&mut self, e: &SExp, span: Span) -> E<()> {
+    pub(super) fn checks(&mut self, e: &SExp, span: Span) -> E<()> {
         let mut found = Vec::new();
         self.failing(e, &mut found)?;
         for (cond, msg) in found {
@@ -402,9 +473,20 @@ impl Em<'_> {
         Ok(())
     }
 
-    fn failing(&self, e: &SExp, out: &mut Vec<(String, String)>) -> E<()> {
+    /// The C expression of a `while` loop's condition, which must not
+    /// fail (it is evaluated again at every iteration).
+    pub(super) fn loop_condition(&self, cond: &SExp) -> E<String> {
+        let mut found = Vec::new();
+        self.failing(cond, &mut found)?;
+        if !found.is_empty() {
+            return Err("a loop condition that can fail".into());
+        }
+        self.exp(cond)
+    }
+
+    pub(super) fn failing(&self, e: &SExp, out: &mut Vec<(String, String)>) -> E<()> {
         match e {
-            SExp::Var(_) | SExp::Const(_) | SExp::Chunks { .. } => {}
+            SExp::Var(_) | SExp::Const(_) | SExp::Chunks { .. } | SExp::Tuned { .. } => {}
             SExp::UnOp(_, x) | SExp::Convert(_, _, x) => self.failing(x, out)?,
             SExp::BinOp(op, a, b) => {
                 self.failing(a, out)?;
@@ -437,12 +519,8 @@ impl Em<'_> {
     /// Records a failure of assertion `msg` with `args` at `span` and
     /// returns from the kernel when `cond` (C text) holds.
     fn fail_if(&mut self, cond: &str, msg: &str, args: &[SExp], span: Span) -> E<()> {
-        if self.in_group {
-            return Err(
-                "a check in a group of threads (a failing thread would leave the others \
-                        waiting at a barrier)"
-                    .into(),
-            );
+        if self.in_group && !self.guarded {
+            return Err(NEEDS_GUARDS.into());
         }
         let k = self.asserts.len();
         let mut types = Vec::new();
@@ -470,22 +548,37 @@ impl Em<'_> {
             span,
             args: types,
         });
+        let leave = if self.guarded {
+            "  fut_failed = 1;\n  fut_gfail[0] = fut_epoch;"
+        } else {
+            "  return;"
+        };
         let text = format!(
-            "if ({cond}) {{\n  if (futk_cas32(fut_fail, 0, {}) == 0) {{\n{stores}  }}\n  return;\n}}",
+            "if ({cond}) {{\n  if (futk_cas32(fut_fail, 0, {}) == 0) {{\n{stores}  }}\n{leave}\n}}",
             k + 1
         );
         self.line(&text);
-        Ok(())
-    }
-
-    fn block(&mut self, b: &Block) -> E<()> {
-        for s in &b.stms {
-            self.stm(s)?;
+        if self.guarded {
+            self.unsynced = true;
+            self.open_guard("!fut_failed");
         }
         Ok(())
     }
 
-    fn nested(&mut self, head: &str, b: &Block) -> E<()> {
+    pub(super) fn block(&mut self, b: &Block) -> E<()> {
+        self.frames.push(0);
+        for s in &b.stms {
+            if self.guarded {
+                self.guarded_stm(s)?;
+            } else {
+                self.stm(s)?;
+            }
+        }
+        self.close_frame();
+        Ok(())
+    }
+
+    pub(super) fn nested(&mut self, head: &str, b: &Block) -> E<()> {
         self.line(&format!("{head} {{"));
         self.depth += 1;
         self.block(b)?;
@@ -511,7 +604,7 @@ impl Em<'_> {
         }
     }
 
-    fn stm(&mut self, s: &Stm) -> E<()> {
+    pub(super) fn stm(&mut self, s: &Stm) -> E<()> {
         match s {
             Stm::Assign { var: v, exp, span } => {
                 self.checks(exp, *span)?;
@@ -548,15 +641,18 @@ impl Em<'_> {
                 if !worth_unrolling(bound, body) {
                     self.line("#pragma unroll 1");
                 }
-                self.nested(&format!("for ({i} = 0; {i} < {n}; {i}++)"), body)?;
+                let head = self.counted_loop(&i, &n);
+                self.nested(&head, body)?;
             }
             Stm::While { cond, body } => {
-                let mut found = Vec::new();
-                self.failing(cond, &mut found)?;
-                if !found.is_empty() {
-                    return Err("a loop condition that can fail".into());
-                }
-                let c = self.exp(cond)?;
+                let c = self.loop_condition(cond)?;
+                // A thread that failed in the body of a loop without
+                // barriers leaves it (its body's statements are skipped).
+                let c = if self.guarded {
+                    format!("!fut_failed && ({c})")
+                } else {
+                    c
+                };
                 self.nested(&format!("while ({c})"), body)?;
             }
             Stm::If {
@@ -579,7 +675,7 @@ impl Em<'_> {
                     self.checks(n, Span::NONE)?;
                     let n = self.exp(n)?;
                     let i = var(*i);
-                    heads.push(format!("for ({i} = 0; {i} < {n}; {i}++)"));
+                    heads.push(self.counted_loop(&i, &n));
                 }
                 let last = heads.pop().unwrap_or_else(|| "".into());
                 for h in &heads {
@@ -679,9 +775,13 @@ impl Em<'_> {
         let idx: Vec<String> = (0..rank)
             .map(|j| format!("fut_c{}_{j}", self.depth))
             .collect();
+        // Every check before the first loop opens: a group kernel's
+        // failure guards close with the C block they open in.
+        for n in &dst.shape {
+            self.checks(n, Span::NONE)?;
+        }
         let mut open = 0;
         for (j, n) in dst.shape.iter().enumerate() {
-            self.checks(n, Span::NONE)?;
             let n = self.exp(n)?;
             let i = &idx[j];
             self.line(&format!("for (long {i} = 0; {i} < {n}; {i}++) {{"));
@@ -726,8 +826,14 @@ impl Em<'_> {
         let (t, d) = self.open_element(view, idx)?;
         let o = var(old);
         self.line(&format!("{o} = *fut_p{d};"));
-        self.line("for (;;) {");
+        // A thread that failed in the body leaves the loop.
+        self.line(if self.guarded {
+            "while (!fut_failed) {"
+        } else {
+            "for (;;) {"
+        });
         self.depth += 1;
+        self.frames.push(0);
         self.block(body)?;
         self.checks(new, Span::NONE)?;
         let x = self.exp(new)?;
@@ -737,8 +843,10 @@ impl Em<'_> {
         ));
         self.line(&format!("if (fut_prev{d} == {bits}({o})) break;"));
         self.line(&format!("{o} = ({t}){from_bits}(fut_prev{d});"));
+        self.close_frame();
         self.depth -= 1;
         self.line("}");
+        self.close_frame();
         self.depth -= 1;
         self.line("}");
         Ok(())
@@ -774,6 +882,7 @@ impl Em<'_> {
             var(old)
         ));
         self.block(body)?;
+        self.close_frame();
         self.depth -= 1;
         self.line("}");
         Ok(())
@@ -793,6 +902,7 @@ impl Em<'_> {
             "__global {t} *fut_p{d} = &{}[{p}];",
             mem(view.mem.0)
         ));
+        self.frames.push(0);
         Ok((t.to_string(), d))
     }
 }

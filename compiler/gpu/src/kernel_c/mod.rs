@@ -2,6 +2,7 @@
 //! differences between OpenCL C and CUDA confined to [`Target`] and the
 //! preludes.
 
+mod group_failures;
 pub mod kernel;
 pub mod prelude;
 pub mod scalar;

@@ -585,6 +585,7 @@ fn replace_var(e: &SExp, x: SVar, by: &SExp) -> SExp {
         SExp::Cmp(op, a, b) => SExp::Cmp(*op, Box::new(r(a)), Box::new(r(b))),
         SExp::Convert(k, t, a) => SExp::Convert(*k, *t, Box::new(r(a))),
         SExp::Math(f, xs) => SExp::Math(*f, xs.iter().map(r).collect()),
+        SExp::Tuned { .. } => e.clone(),
         SExp::Chunks { w, cost, most } => SExp::Chunks {
             w: Box::new(r(w)),
             cost: *cost,

@@ -351,7 +351,10 @@ fn long_rows_of_a_segmented_reduction_are_reduced_by_groups_in_order() {
     for (src, commutative) in [(ROW_HASHES, false), (sum_rows.as_str(), true)] {
         let p = lower_for_device(src);
         let text = print_program(&p);
-        assert!(text.contains("if (le(128i64, m))"), "{text}");
+        assert!(
+            text.contains("if (le(tuned(row_group_threshold, 128), m))"),
+            "{text}"
+        );
         assert_eq!(text.matches("par groups of 256 (").count(), 1, "{text}");
         // A commutative operator: thread t reduces iterations t, t + 256, …
         assert_eq!(text.contains(" * 256i64)"), commutative, "{text}");

@@ -22,7 +22,8 @@ use super::rounds::GROUP;
 use super::{Lowerer, R, Val, bin};
 use crate::syntax::*;
 
-/// The shortest rows reduced by a group of threads rather than one thread.
+/// The shortest rows reduced by a group of threads rather than one thread:
+/// the default of the tuning parameter `row_group_threshold`.
 pub const GROUP_SEGMENT: i64 = 128;
 
 /// The label of the group loop over the rows. It is the `then` branch,
@@ -124,7 +125,14 @@ impl<'p> Lowerer<'p> {
         })?;
         let threads = self.nested(threads)?;
         self.push(Stm::If {
-            cond: SExp::cmp(CmpOp::Le, SExp::i64(GROUP_SEGMENT), width),
+            cond: SExp::cmp(
+                CmpOp::Le,
+                SExp::Tuned {
+                    name: "row_group_threshold".into(),
+                    default: GROUP_SEGMENT,
+                },
+                width,
+            ),
             then_block: groups,
             else_block: threads,
         });

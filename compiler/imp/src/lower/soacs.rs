@@ -31,7 +31,10 @@ pub const DEVICE_CHUNKS: i64 = 1 << 24;
 pub const DEVICE_SCAN_CHUNKS: i64 = 4096;
 
 /// The most chunks a histogram is split into on a device: each bucket's
-/// thread then combines this many copies, one after the other.
+/// thread then combines this many copies, one after the other. Also the
+/// default of the tuning parameter `hist_copies_threshold`: the fewest
+/// updates per bucket for which chunks fill copies of their own rather
+/// than updating the destination atomically.
 pub const DEVICE_HIST_CHUNKS: i64 = 1024;
 
 /// Whether, on a device, the chunks' prefixes of the screma `s` (running
@@ -1170,7 +1173,14 @@ impl<'p> Lowerer<'p> {
             let copies = self.nested(|l| l.chunked_hist(w.clone(), h, &inputs, &dests))?;
             let atomics = self.nested(|l| l.atomic_hist(w.clone(), h, &inputs, &dests))?;
             self.push(Stm::If {
-                cond: SExp::cmp(CmpOp::Le, SExp::i64(DEVICE_HIST_CHUNKS), cap),
+                cond: SExp::cmp(
+                    CmpOp::Le,
+                    SExp::Tuned {
+                        name: "hist_copies_threshold".into(),
+                        default: DEVICE_HIST_CHUNKS,
+                    },
+                    cap,
+                ),
                 then_block: copies,
                 else_block: atomics,
             });
