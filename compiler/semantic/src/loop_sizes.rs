@@ -44,11 +44,7 @@ pub struct LoopSizes {
 
 /// The symbolic value of a size that is fully known: no unknown size, no variable.
 fn known(s: &Size) -> Option<SizePoly> {
-    if size_has_var(s) {
-        None
-    } else {
-        size_poly(s)
-    }
+    if size_has_var(s) { None } else { size_poly(s) }
 }
 
 /// Whether `s` mentions an unknown size made after `start`.
