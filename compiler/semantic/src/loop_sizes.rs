@@ -194,10 +194,8 @@ impl Checker<'_> {
                 self.report(
                     Diagnostic::error(
                         "S003",
-                        format!(
-                            "A size of the loop parameter is taken to be `{s}`, an unknown \
-                             size made inside the loop body"
-                        ),
+                        "A size of the loop parameter is taken to be an unknown size made \
+                         inside the loop body",
                         pat_span,
                         "this loop parameter",
                     )
