@@ -173,6 +173,7 @@ fn test(args: TestArgs) -> u8 {
         cuda_arch,
         bundle: args.bundle,
         write_bundle: args.write_bundle,
+        time_limit: None,
     };
     if (opts.bundle.is_some() || opts.write_bundle.is_some()) && !backend.compiled() {
         eprintln!(

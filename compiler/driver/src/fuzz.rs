@@ -232,7 +232,10 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 /// Classifies a backend's failure messages.
 fn classify(msgs: &[String]) -> ProblemKind {
     let all = msgs.join("\n");
-    if all.contains("internal compiler error") || all.contains("panicked") {
+    if all.contains(crate::multicore::TIMED_OUT) {
+        // A compiled program stopped at the time limit.
+        ProblemKind::TimedOut
+    } else if all.contains("internal compiler error") || all.contains("panicked") {
         ProblemKind::Crash
     } else {
         ProblemKind::Disagreement
@@ -275,6 +278,7 @@ impl Runner<'_> {
             backend,
             jobs: self.opts.jobs,
             progress: false,
+            time_limit: Some(self.opts.time_limit),
             ..TestOptions::default()
         }
     }

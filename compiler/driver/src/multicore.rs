@@ -38,7 +38,7 @@ pub mod cuda;
 mod spans;
 mod workspace;
 
-pub use batch::{Batch, CallError, prepare_batch, run_case};
+pub use batch::{Batch, CallError, TIMED_OUT, prepare_batch, run_case, timed_out};
 
 /// A backend whose programs are compiled to Rust crates: the multicore
 /// backend, or a GPU backend whose host code is the same Rust over its

@@ -96,6 +96,10 @@ pub struct TestOptions {
     /// the table of programs to this folder, and run no case
     /// (`--write-bundle`).
     pub write_bundle: Option<PathBuf>,
+    /// On a compiled backend: the time each call of an entry point may take; a
+    /// call that takes longer has its executable stopped and fails with a
+    /// message starting [`crate::multicore::TIMED_OUT`]. No limit if `None`.
+    pub time_limit: Option<std::time::Duration>,
 }
 
 /// The environment variable that turns validation off: `FUT_VALIDATE=0`.
@@ -126,6 +130,7 @@ impl Default for TestOptions {
             cuda_arch: crate::multicore::cuda::default_archs(),
             bundle: None,
             write_bundle: None,
+            time_limit: None,
         }
     }
 }

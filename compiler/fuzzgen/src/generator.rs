@@ -894,11 +894,12 @@ impl Gen {
                     // A loop updating every element in place.
                     let a = self.arr_expr(sc, elem, d, d1);
                     let (acc, i, cur) = (self.fresh("acc"), self.fresh("i"), self.fresh("c"));
-                    // `acc` itself is not in scope for the new value: inside
-                    // the body its size is the loop's own, not `d` (see the
-                    // loop-size discrepancy in docs/testing.md); its element
-                    // `cur` is.
-                    let inner = sc.with(&i, &Ty::Prim(Prim::I64)).with(&cur, elem);
+                    // The new value may read `acc` (of size `d`, the initial
+                    // size, inside the body too) and its element `cur`.
+                    let inner = sc
+                        .with(&i, &Ty::Prim(Prim::I64))
+                        .with(&cur, elem)
+                        .with(&acc, &ty);
                     let v = self.expr(&inner, elem, d1);
                     return Builder::new(ty.clone())
                         .t(&format!("loop {acc} = copy "))

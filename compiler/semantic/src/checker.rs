@@ -141,11 +141,9 @@ pub struct Checker<'a> {
     ///
     /// [`ast::File::size_args`]: syntax::ast::File::size_args
     pub size_uses: Vec<(NodeId, Vec<(Name, crate::types::Size)>)>,
-    /// The named sizes given to loop parameters inside loop bodies: they exist only
-    /// for the checker, so they never appear in [`ast::File::size_args`].
-    ///
-    /// [`ast::File::size_args`]: syntax::ast::File::size_args
-    pub loop_sizes: std::collections::HashSet<Uid>,
+    /// The size variables standing for loop parameters' sizes inside loop bodies
+    /// (`crate::loop_sizes`).
+    pub loop_vars: std::collections::HashSet<u32>,
     /// Prims-constrained variables created by literals and operators, with where.
     pub overloads: Vec<(u32, Span)>,
     /// The operand types of uses of the builtin `==` and `!=`, with where: comparing
@@ -227,7 +225,7 @@ impl<'a> Checker<'a> {
             lits: Vec::new(),
             inst_sizes: Vec::new(),
             size_uses: Vec::new(),
-            loop_sizes: std::collections::HashSet::new(),
+            loop_vars: std::collections::HashSet::new(),
             overloads: Vec::new(),
             eq_uses: Vec::new(),
             update_sources: Vec::new(),

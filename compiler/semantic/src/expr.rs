@@ -5,7 +5,7 @@ use crate::pattern::PatBind;
 use crate::typeexp::AnonSize;
 use crate::types::{Arrow, Size, SubstTarget, Ty, Uid, fresh_uid, make_array, subst_ty};
 use crate::unify::{Cons, mask_all, mask_integral, mask_numeric, prim_bit};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use syntax::Diagnostic;
 use syntax::ast::{
     DimIndex, Expr, ExprKind, Ident, LoopForm, Name, Pat, PatKind, PathStep, PrimType, QualName,
@@ -1163,22 +1163,23 @@ impl Checker<'_> {
     /// types `t` and `f`: where the branches' sizes differ, the result has a fresh
     /// unknown size, as each run takes one branch or the other; an undetermined size
     /// is the `then` branch's.
-    fn merge_branch_sizes(&self, t: &Ty, f: &Ty) -> Ty {
+    fn merge_branch_sizes(&mut self, t: &Ty, f: &Ty) -> Ty {
         match (t, f) {
             (Ty::Array(te, ts), Ty::Array(fe, fs)) if ts.len() == fs.len() => {
-                let dims = ts
-                    .iter()
-                    .zip(fs)
-                    .map(|(a, b)| {
-                        let (a, b) = (self.u.size(a), self.u.size(b));
-                        let rigid = |s: &Size| !matches!(s, Size::Var(_) | Size::Any);
-                        if a != b && rigid(&a) && rigid(&b) {
-                            Size::Exist(fresh_uid())
-                        } else {
-                            a
-                        }
-                    })
-                    .collect();
+                let mut dims = Vec::new();
+                for (a, b) in ts.iter().zip(fs) {
+                    let (a, b) = (self.u.size(a), self.u.size(b));
+                    if let Some(s) = self.join_loop_size(&a, &b) {
+                        dims.push(s);
+                        continue;
+                    }
+                    let rigid = |s: &Size| !matches!(s, Size::Var(_) | Size::Any);
+                    dims.push(if a != b && rigid(&a) && rigid(&b) {
+                        Size::Exist(fresh_uid())
+                    } else {
+                        a
+                    });
+                }
                 Ty::Array(Box::new(self.merge_branch_sizes(te, fe)), dims)
             }
             (Ty::Tuple(ts), Ty::Tuple(fs)) if ts.len() == fs.len() => Ty::Tuple(
@@ -2120,16 +2121,6 @@ impl Checker<'_> {
         }
     }
 
-    /// The type of a loop's result: the parameter's type `ppar`, where each of its
-    /// named sizes (`params`) that the body's result (`bt`) changes becomes an unknown
-    /// size made after the loop, and every other becomes [`Size::Any`], so that the
-    /// names given to the parameter's sizes inside the body never escape it.
-    fn loop_result(&mut self, ppar: &Ty, params: &[Uid], it: &Ty, bt: &Ty) -> Ty {
-        let par = self.u.zonk(ppar);
-        let (init, body) = (self.u.zonk(it), self.u.zonk(bt));
-        loop_result_ty(&par, &init, &body, params, &self.loop_sizes)
-    }
-
     fn infer_loop(
         &mut self,
         pat: &Pat,
@@ -2152,13 +2143,10 @@ impl Checker<'_> {
         let pty = self.u.fresh();
         let loose = loosen(&self.u.zonk(&it));
         self.unify_because(&pty, &loose, ispan, None);
-        // Inside the body, the sizes of the loop parameters are names of their own (one
-        // per distinct size of the initial value), so that the body's result can be
-        // compared with them.
-        let mut param_sizes: Vec<(Option<SizeKey>, Uid)> = Vec::new();
-        let ppar = name_loop_sizes(&self.u.zonk(&it), &mut param_sizes);
-        let param_sizes: Vec<Uid> = param_sizes.into_iter().map(|(_, u)| u).collect();
-        self.loop_sizes.extend(param_sizes.iter().copied());
+        // Inside the body, the sizes of the loop parameters are size variables of their
+        // own (one per distinct size of the initial value), which the body may fix
+        // (`crate::loop_sizes`).
+        let (ppar, mut loop_sizes) = self.fresh_loop_sizes(&self.u.zonk(&it));
         let mark = self.scope.len();
         // The iteration bound is checked outside the loop parameters' scope.
         let form_bind: Option<(Pat, Ty, bool)> = match form {
@@ -2201,6 +2189,7 @@ impl Checker<'_> {
             let (ct, _) = self.infer(c);
             self.unify_at(&Ty::Prim(PrimType::Bool), &ct, c.span);
         }
+        self.loop_body_starts(&mut loop_sizes);
         let uses_start = self.use_log.len();
         let (bt, bal) = self.infer(body);
         let loose_b = loosen(&self.u.zonk(&bt));
@@ -2220,141 +2209,13 @@ impl Checker<'_> {
         self.depth -= 1;
         self.scope.truncate(mark);
         let _ = span;
-        let rty = self.loop_result(&ppar, &param_sizes, &it, &bt);
+        let rty = self.loop_result(&ppar, &loop_sizes, &it, &bt, pat.span, body.span);
         if consumed_param {
             self.consume(&ial, ispan);
             (rty, Al::none())
         } else {
             (rty, ial)
         }
-    }
-}
-
-/// What makes two sizes of a loop's initial value the same size.
-#[derive(Clone, Debug, PartialEq)]
-enum SizeKey {
-    Poly(crate::types::SizePoly),
-    Exist(Uid),
-    Var(u32),
-}
-
-/// The type of a loop parameter inside the body: the initial value's type `t` where
-/// each array size is a fresh name, shared by the sizes that are known to be equal
-/// (`names` collects the names made, keyed by the size they stand for).
-fn name_loop_sizes(t: &Ty, names: &mut Vec<(Option<SizeKey>, Uid)>) -> Ty {
-    match t {
-        Ty::Array(e, dims) => {
-            let dims = dims
-                .iter()
-                .map(|d| {
-                    let key = match d {
-                        Size::Exist(u) => Some(SizeKey::Exist(*u)),
-                        Size::Var(v) => Some(SizeKey::Var(*v)),
-                        d => crate::types::size_poly(d).map(SizeKey::Poly),
-                    };
-                    let found = key
-                        .as_ref()
-                        .and_then(|k| names.iter().find(|(k2, _)| k2.as_ref() == Some(k)));
-                    let u = match found {
-                        Some((_, u)) => *u,
-                        None => {
-                            let u = fresh_uid();
-                            names.push((key, u));
-                            u
-                        }
-                    };
-                    Size::Named(u, "loop_size".into())
-                })
-                .collect();
-            make_array(name_loop_sizes(e, names), dims)
-        }
-        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|t| name_loop_sizes(t, names)).collect()),
-        Ty::Record(fs) => Ty::Record(
-            fs.iter()
-                .map(|(n, t)| (n.clone(), name_loop_sizes(t, names)))
-                .collect(),
-        ),
-        Ty::Sum(cs) => Ty::Sum(
-            cs.iter()
-                .map(|(n, ts)| {
-                    (
-                        n.clone(),
-                        ts.iter().map(|t| name_loop_sizes(t, names)).collect(),
-                    )
-                })
-                .collect(),
-        ),
-        t => t.clone(),
-    }
-}
-
-/// Whether a loop body's result size `body` differs from its parameter's size `param`
-/// (and from the initial value's size `init`): only sizes known symbolically count.
-fn loop_size_varies(body: &Size, param: Uid, init: &Size) -> bool {
-    match body {
-        Size::Named(u, _) if *u == param => false,
-        Size::Any | Size::Var(_) | Size::Hidden(_) => false,
-        _ => {
-            let p = crate::types::size_poly(body);
-            p.is_none() || p != crate::types::size_poly(init)
-        }
-    }
-}
-
-/// The type of a loop's result, from the parameter's type inside the body (`par`), the
-/// initial value's type (`init`) and the body's result type (`body`): each size named
-/// in `params` that the body changes becomes an unknown size made now, and every
-/// other size named in `names` (the loop parameter sizes of this loop and of those
-/// inside it) becomes [`Size::Any`].
-fn loop_result_ty(par: &Ty, init: &Ty, body: &Ty, params: &[Uid], names: &HashSet<Uid>) -> Ty {
-    match (par, init, body) {
-        (Ty::Array(pe, pd), Ty::Array(ie, id), Ty::Array(be, bd))
-            if pd.len() == id.len() && pd.len() == bd.len() =>
-        {
-            let dims = pd
-                .iter()
-                .zip(id)
-                .zip(bd)
-                .map(|((p, i), b)| match p {
-                    Size::Named(u, _) if params.contains(u) && loop_size_varies(b, *u, i) => {
-                        Size::Exist(fresh_uid())
-                    }
-                    p => crate::types::forget_sizes(p, names),
-                })
-                .collect();
-            make_array(loop_result_ty(pe, ie, be, params, names), dims)
-        }
-        (Ty::Tuple(ps), Ty::Tuple(is), Ty::Tuple(bs))
-            if ps.len() == is.len() && ps.len() == bs.len() =>
-        {
-            Ty::Tuple(
-                ps.iter()
-                    .zip(is)
-                    .zip(bs)
-                    .map(|((p, i), b)| loop_result_ty(p, i, b, params, names))
-                    .collect(),
-            )
-        }
-        (Ty::Record(ps), Ty::Record(is), Ty::Record(bs))
-            if ps.len() == is.len()
-                && ps.len() == bs.len()
-                && ps
-                    .iter()
-                    .zip(is)
-                    .zip(bs)
-                    .all(|((p, i), b)| p.0 == i.0 && p.0 == b.0) =>
-        {
-            Ty::Record(
-                ps.iter()
-                    .zip(is)
-                    .zip(bs)
-                    .map(|((p, i), b)| {
-                        (p.0.clone(), loop_result_ty(&p.1, &i.1, &b.1, params, names))
-                    })
-                    .collect(),
-            )
-        }
-        (p, _, _) => crate::types::map_sizes(p, &mut |s| crate::types::forget_sizes(s, names)),
     }
 }
 

@@ -20,6 +20,7 @@ pub mod env;
 pub mod exhaustive;
 pub mod expr;
 pub mod literals;
+pub mod loop_sizes;
 pub mod module_eval;
 pub mod modules;
 pub mod pattern;
@@ -129,7 +130,7 @@ pub fn check_file(
         let args: Vec<(ast::Name, ast::Expr)> = sizes
             .iter()
             .filter_map(|(n, s)| {
-                let s = types::forget_sizes(&c.u.size(s), &c.loop_sizes);
+                let s = c.u.size(s);
                 Some((n.clone(), elaborate::size_expr(&s)?))
             })
             .collect();

@@ -441,15 +441,6 @@ pub fn subst_ty(t: &Ty, sub: &Subst) -> Ty {
     }
 }
 
-/// Replaces the named sizes in `names` (and compound sizes over them) by [`Size::Any`].
-pub fn forget_sizes(s: &Size, names: &std::collections::HashSet<Uid>) -> Size {
-    match s {
-        Size::Named(u, _) if names.contains(u) => Size::Any,
-        Size::Op(op, a, b) => size_op(*op, forget_sizes(a, names), forget_sizes(b, names)),
-        s => s.clone(),
-    }
-}
-
 /// Replaces every array size (and size argument) of a type by `f` of it.
 pub fn map_sizes(t: &Ty, f: &mut dyn FnMut(&Size) -> Size) -> Ty {
     match t {

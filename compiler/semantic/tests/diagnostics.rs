@@ -873,6 +873,47 @@ fn loop_results_whose_size_the_body_changes_have_a_size_made_after_the_loop() {
     }
 }
 
+snap!(
+    s003_loop_declared_size_changed_by_body,
+    "S003",
+    "def main [n] (xs: [n]i32) : [n]i32 =\n  loop (acc: [n]i32) = xs for i < 3 do acc ++ [1]\n"
+);
+
+#[test]
+fn loop_parameter_sizes_are_inferred_from_the_initial_value() {
+    for ok in [
+        // An `if` joining the parameter with an array of the initial size keeps it.
+        "entry main (n: i64) (c: bool) : [n]i32 =\n  loop acc = replicate n 0i32 for i < n do\n    \
+         let t = if c then acc else replicate n 1\n    in map2 (+) t (replicate n 1)\n",
+        // The parameter in the `else` branch.
+        "entry main (n: i64) (c: bool) : [n]i32 =\n  loop acc = replicate n 0i32 for i < n do\n    \
+         let t = if c then replicate n 1 else acc\n    in map2 (+) t (replicate n 1)\n",
+        // A tuple of parameters sharing one size.
+        "def main [n] (xs: [n]i32) (c: bool) : ([n]i32, [n]i32) =\n  \
+         loop (a, b) = (xs, xs) for i < 3 do\n    \
+         let t = if c then a else b\n    in (map2 (+) t xs, b)\n",
+        // A declared size the body keeps.
+        "def main [n] (xs: [n]i32) : [n]i32 =\n  loop (acc: [n]i32) = xs for i < 3 do map2 (+) acc xs\n",
+        // An `if` giving the parameter another size: the result's size is unknown.
+        "entry main (n: i64) (m: i64) (c: bool) : i64 =\n  \
+         length (loop acc = replicate n 0i32 for i < 2 do if c then replicate m 1 else acc)\n",
+    ] {
+        assert!(codes(ok).is_empty(), "{ok}: {}", render(ok));
+    }
+    // The body changed the size, so the result is not of the initial size.
+    let changed = "entry main (n: i64) (m: i64) (c: bool) : [n]i32 =\n  \
+                   loop acc = replicate n 0i32 for i < 2 do if c then replicate m 1 else acc\n";
+    assert_eq!(codes(changed), vec!["S003"], "{}", render(changed));
+    // The parameter's size taken to be the size of an array made inside the body.
+    let inner = "def main [n] (xs: [n]i32) : []i32 =\n  \
+                 loop acc = xs for i < 3 do\n    let ys = filter (> 0) acc\n    in map2 (+) acc ys\n";
+    assert_eq!(codes(inner), vec!["S003"], "{}", render(inner));
+    // A declared size that the body's unknown size does not keep.
+    let unknown = "def main [n] (xs: [n]i32) : [n]i32 =\n  \
+                   loop (acc: [n]i32) = xs for i < 3 do filter (> 0) acc\n";
+    assert_eq!(codes(unknown), vec!["S003"], "{}", render(unknown));
+}
+
 #[test]
 fn loop_parameter_sizes_are_not_size_arguments() {
     let src = "def keep [n] (xs: [n]i64) : [n]i64 = xs\n\

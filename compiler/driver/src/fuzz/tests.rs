@@ -99,3 +99,47 @@ fn a_program_that_must_fail_becomes_an_error_test_and_agrees() {
     assert!(test.contains("-- error: "), "{test}");
     assert!(!test.contains("-- output"), "{test}");
 }
+
+#[test]
+fn a_compiled_failure_at_the_time_limit_is_a_timeout() {
+    let msgs = vec![format!(
+        "case 0: {}",
+        crate::multicore::timed_out(Duration::from_secs(1))
+    )];
+    assert_eq!(classify(&msgs), ProblemKind::TimedOut);
+    let other = vec!["case 0: expected 1i32, got 2i32".to_string()];
+    assert_eq!(classify(&other), ProblemKind::Disagreement);
+}
+
+#[test]
+fn a_compiled_call_past_the_time_limit_is_stopped_and_the_next_case_runs() {
+    let dir = std::env::temp_dir().join(format!("fut-fuzz-test-limit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    // The first case runs for hours; the second, after it, is quick.
+    let long = dir.join("long.fut");
+    std::fs::write(
+        &long,
+        "-- ==\n-- input { 4000000000000i64 } output { 0i64 }\n-- input { 3i64 } output { 3i64 }\n\
+         entry main (n: i64) : i64 = loop s = 0i64 for i < n do (s + i) % 1000003\n",
+    )
+    .expect("write");
+    let db = database();
+    let opts = TestOptions {
+        backend: Backend::Multicore,
+        time_limit: Some(Duration::from_secs(2)),
+        ..TestOptions::default()
+    };
+    let out = testrun::outcomes(
+        &db,
+        std::slice::from_ref(&long),
+        &opts,
+        &mut std::io::sink(),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let Outcome::Failed(msgs) = &out[0] else {
+        panic!("not a failure: {:?}", out[0]);
+    };
+    assert_eq!(msgs.len(), 1, "{msgs:?}");
+    assert!(msgs[0].contains(crate::multicore::TIMED_OUT), "{msgs:?}");
+    assert_eq!(classify(msgs), ProblemKind::TimedOut);
+}

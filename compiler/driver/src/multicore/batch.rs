@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use super::workspace::{self, Member};
 use super::{Target, cache_dir, does_not_compile, module_of, spans, write_runtime};
@@ -16,6 +16,9 @@ use crate::db::Database;
 use crate::program::load_program;
 
 mod bundle;
+mod watchdog;
+
+pub use watchdog::{TIMED_OUT, timed_out};
 
 /// How many times a workspace is built: after a failure, the programs whose
 /// generated code does not compile are left out and the crates that held
@@ -31,12 +34,16 @@ pub struct Batch {
     slots: Vec<(usize, usize, Vec<u32>)>,
     /// The executables, running, or why not.
     servers: Vec<Result<Mutex<Server>, String>>,
+    /// The time one call may take before its executable is stopped and the
+    /// call fails as timed out ([`TIMED_OUT`]); no limit if `None`.
+    time_limit: Option<Duration>,
 }
 
 /// A running executable of the batch.
 struct Server {
     exe: PathBuf,
-    child: Child,
+    /// Shared with the watchdog of a call ([`watchdog`]), which may kill it.
+    child: Arc<Mutex<Child>>,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
 }
@@ -95,6 +102,7 @@ impl Batch {
                 .collect(),
             slots: Vec::new(),
             servers: Vec::new(),
+            time_limit: None,
         };
         let cache = cache_dir();
         let runtime = match write_runtime(&cache) {
@@ -198,6 +206,7 @@ impl Batch {
             programs,
             slots,
             servers,
+            time_limit: None,
         }
     }
 
@@ -241,17 +250,28 @@ impl Batch {
         for a in args {
             values::write_binary(a, &mut bytes).map_err(|e| internal(e.to_string()))?;
         }
-        match s.exchange(*module, files, entry, &bytes) {
+        let watch = self
+            .time_limit
+            .and_then(|limit| watchdog::Watchdog::start(Arc::clone(&s.child), limit));
+        let reply = s.exchange(*module, files, entry, &bytes);
+        if watch.is_some_and(|w| w.stop()) {
+            // The limit was reached and the process killed: a reply that came
+            // just in time stands; either way the next calls get a new process.
+            s.stop();
+            if let Ok(fresh) = start(&s.exe) {
+                *s = fresh;
+            }
+            return match reply {
+                Ok(r) => r,
+                Err(_) => Err(internal(timed_out(self.time_limit.unwrap_or_default()))),
+            };
+        }
+        match reply {
             Ok(reply) => reply,
             Err(e) => {
                 // The process died (a panic, a bug): report what it said and
                 // start it again for the next calls.
-                let _ = s.child.kill();
-                let _ = s.child.wait();
-                let mut msg = String::new();
-                if let Some(mut err) = s.child.stderr.take() {
-                    let _ = err.read_to_string(&mut msg);
-                }
+                let msg = s.stop();
                 let restarted = start(&s.exe);
                 if let Ok(fresh) = restarted {
                     *s = fresh;
@@ -267,6 +287,19 @@ impl Batch {
 }
 
 impl Server {
+    /// Kills the process and waits for it: what it wrote on standard error.
+    fn stop(&mut self) -> String {
+        let mut msg = String::new();
+        if let Ok(mut c) = self.child.lock() {
+            let _ = c.kill();
+            let _ = c.wait();
+            if let Some(mut err) = c.stderr.take() {
+                let _ = err.read_to_string(&mut msg);
+            }
+        }
+        msg
+    }
+
     /// Sends one call and reads its reply; `Err` when the process does not
     /// answer (it crashed).
     fn exchange(
@@ -314,8 +347,7 @@ impl Drop for Batch {
     fn drop(&mut self) {
         for s in self.servers.drain(..).flatten() {
             if let Ok(mut s) = s.into_inner() {
-                let _ = s.child.kill();
-                let _ = s.child.wait();
+                s.stop();
             }
         }
     }
@@ -401,7 +433,8 @@ pub fn prepare_batch(
         .into_iter()
         .map(|(i, r)| (programs[i].clone(), r))
         .collect();
-    let b = Batch::build(modules, &mut progress, target);
+    let mut b = Batch::build(modules, &mut progress, target);
+    b.time_limit = opts.time_limit;
     progress.clear();
     b
 }
@@ -479,7 +512,7 @@ fn start(exe: &Path) -> Result<Server, String> {
     let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
     Ok(Server {
         exe: exe.to_path_buf(),
-        child,
+        child: Arc::new(Mutex::new(child)),
         stdin,
         stdout,
     })

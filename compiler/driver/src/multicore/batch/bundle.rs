@@ -146,6 +146,7 @@ impl Batch {
                 .collect(),
             slots: Vec::new(),
             servers: Vec::new(),
+            time_limit: None,
         };
         let file = dir.join("bundle.json");
         let table: Value = match std::fs::read_to_string(&file)
@@ -204,6 +205,7 @@ impl Batch {
             programs: out,
             slots,
             servers,
+            time_limit: None,
         }
     }
 }
