@@ -128,6 +128,7 @@ static PROG: KernelProgram = KernelProgram {
     source: SOURCE,
     kernels: KERNELS,
     binaries: &[],
+    thresholds: &[],
 };
 
 const AXPY: usize = 0;
@@ -587,6 +588,7 @@ fn a_program_that_does_not_compile_is_an_internal_error() {
             asserts: &[],
         }],
         binaries: &[],
+        thresholds: &[],
     };
     let e = launch(&BAD, 0, &[1], &[], &[], &[]).unwrap_err();
     assert!(
@@ -622,6 +624,7 @@ fn embedded(archs: &[String]) -> &'static KernelProgram {
         source: "#error the embedded code is not used",
         kernels: KERNELS,
         binaries: Box::leak(binaries.into_boxed_slice()),
+        thresholds: &[],
     }))
 }
 
