@@ -131,7 +131,7 @@ fn linear(e: &SExp, i: SVar) -> Option<(SExp, SExp)> {
 }
 
 /// A fresh scalar of `f` named `name`.
-fn fresh(f: &mut Function, name: &str, ty: PrimType) -> SVar {
+pub(crate) fn fresh(f: &mut Function, name: &str, ty: PrimType) -> SVar {
     f.vars.push(VarInfo {
         name: name.into(),
         ty,

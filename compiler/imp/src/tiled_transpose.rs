@@ -20,6 +20,7 @@
 
 use ir::{BinOp, CmpOp, PrimType};
 
+use crate::lower::bin as op;
 use crate::syntax::*;
 
 /// The side of a tile.
@@ -57,11 +58,7 @@ struct Builder<'f> {
 
 impl Builder<'_> {
     fn fresh(&mut self, name: &str, ty: PrimType) -> SVar {
-        self.f.vars.push(VarInfo {
-            name: name.into(),
-            ty,
-        });
-        SVar((self.f.vars.len() - 1) as u32)
+        crate::copies::fresh(self.f, name, ty)
     }
 
     /// `name = e`, as a fresh `i64` scalar.
@@ -83,10 +80,6 @@ impl Builder<'_> {
             stms: std::mem::replace(&mut self.stms, saved),
         }
     }
-}
-
-fn op(o: BinOp, a: SExp, b: SExp) -> SExp {
-    SExp::BinOp(o, Box::new(a), Box::new(b))
 }
 
 /// `a / b` rounded up, for `a >= 0` and a positive constant `b`.
@@ -211,64 +204,51 @@ fn tile_loop(
             idx.push(col);
             idx
         };
-        // Read along the source's rows (contiguous): the tile's row `tx`
-        // and column `down` hold element (row0 + tx, col0 + down).
-        let read = b.nested(|b| {
-            let row = b.let_i64("row", SExp::plus(row0.clone(), tx.clone()));
-            let col = b.let_i64("col", SExp::plus(col0.clone(), down.clone()));
-            let load = b.nested(|b| {
-                b.stms.push(Stm::Read {
-                    var: x,
-                    view: src.clone(),
-                    idx: at(row.clone(), col.clone()),
+        // One pass: each thread moves the element (row0 + dr, col0 + dc)
+        // of every `step`-th row of the tile, when it is inside the
+        // matrix, between the matrix and the tile.
+        let pass = |b: &mut Builder, (dr, dc): (&SExp, &SExp), into_tile: bool| {
+            let body = b.nested(|b| {
+                let row = b.let_i64("row", SExp::plus(row0.clone(), dr.clone()));
+                let col = b.let_i64("col", SExp::plus(col0.clone(), dc.clone()));
+                let matrix = at(row.clone(), col.clone());
+                let ((from, from_at), (to, to_at)) = if into_tile {
+                    ((src, matrix), (&tile, vec![down.clone(), tx.clone()]))
+                } else {
+                    ((&tile, vec![tx.clone(), down.clone()]), (dst, matrix))
+                };
+                let moved = b.nested(|b| {
+                    b.stms.push(Stm::Read {
+                        var: x,
+                        view: from.clone(),
+                        idx: from_at,
+                    });
+                    b.stms.push(Stm::Write {
+                        view: to.clone(),
+                        idx: to_at,
+                        value: SExp::Var(x),
+                    });
                 });
-                b.stms.push(Stm::Write {
-                    view: tile.clone(),
-                    idx: vec![down.clone(), tx.clone()],
-                    value: SExp::Var(x),
+                b.stms.push(Stm::If {
+                    cond: inside(&row, &col),
+                    then_block: moved,
+                    else_block: Block::default(),
                 });
             });
-            b.stms.push(Stm::If {
-                cond: inside(&row, &col),
-                then_block: load,
-                else_block: Block::default(),
+            b.stms.push(Stm::For {
+                i: k,
+                bound: SExp::i64(passes),
+                body,
             });
-        });
-        b.stms.push(Stm::For {
-            i: k,
-            bound: SExp::i64(passes),
-            body: read,
-        });
+        };
+        // Read along the source's rows (contiguous): the tile's row `down`
+        // and column `tx` hold element (row0 + tx, col0 + down).
+        pass(b, (&tx, &down), true);
         b.stms.push(Stm::Barrier);
         // Write along the destination's rows (contiguous): element
         // (row0 + down, col0 + tx), which the read put at the tile's row
         // `tx`, column `down` (read across the tile).
-        let write = b.nested(|b| {
-            let row = b.let_i64("row", SExp::plus(row0.clone(), down.clone()));
-            let col = b.let_i64("col", SExp::plus(col0.clone(), tx.clone()));
-            let store = b.nested(|b| {
-                b.stms.push(Stm::Read {
-                    var: x,
-                    view: tile.clone(),
-                    idx: vec![tx.clone(), down.clone()],
-                });
-                b.stms.push(Stm::Write {
-                    view: dst.clone(),
-                    idx: at(row.clone(), col.clone()),
-                    value: SExp::Var(x),
-                });
-            });
-            b.stms.push(Stm::If {
-                cond: inside(&row, &col),
-                then_block: store,
-                else_block: Block::default(),
-            });
-        });
-        b.stms.push(Stm::For {
-            i: k,
-            bound: SExp::i64(passes),
-            body: write,
-        });
+        pass(b, (&down, &tx), false);
     });
     let mut stms = vec![Stm::Alloc {
         mem: tile_mem,
